@@ -1,0 +1,109 @@
+"""Findings: the one vocabulary every check reports in, and the exit code they imply."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+__all__ = ["Code", "Finding", "Severity", "exit_code", "summary"]
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        return {"error": 0, "warning": 1, "info": 2}[self.value]
+
+
+class Code(str, Enum):
+    """Stable finding codes; each has one severity, documented in the README."""
+
+    INVALID_ID = "invalid-id"
+    FUTURE_ID = "future-id"
+    DUPLICATE = "duplicate"
+    SCHEMA = "schema"
+    NOT_FOUND = "not-found"
+    TITLE_MISMATCH = "title-mismatch"
+    WITHDRAWN = "withdrawn"
+    DEAD_LINK = "dead-link"
+    UNREACHABLE = "unreachable"
+    UNVERIFIABLE = "unverifiable"
+    RATE_LIMITED = "rate-limited"
+    REDIRECT = "redirect"
+    ISSUE_STATE = "issue-state"
+    TLS_ERROR = "tls-error"
+    BLOCKED_URL = "blocked-url"
+    LATER_THAN_BRIEFING = "later-than-briefing"
+
+    @property
+    def severity(self) -> Severity:
+        return _SEVERITY[self]
+
+
+_SEVERITY = {
+    Code.INVALID_ID: Severity.ERROR,
+    Code.FUTURE_ID: Severity.ERROR,
+    Code.DUPLICATE: Severity.ERROR,
+    Code.SCHEMA: Severity.ERROR,
+    Code.NOT_FOUND: Severity.ERROR,
+    Code.TITLE_MISMATCH: Severity.WARNING,
+    Code.WITHDRAWN: Severity.WARNING,
+    Code.DEAD_LINK: Severity.ERROR,
+    Code.UNREACHABLE: Severity.WARNING,
+    Code.UNVERIFIABLE: Severity.WARNING,
+    Code.RATE_LIMITED: Severity.WARNING,
+    Code.REDIRECT: Severity.INFO,
+    Code.ISSUE_STATE: Severity.INFO,
+    Code.TLS_ERROR: Severity.WARNING,
+    Code.BLOCKED_URL: Severity.WARNING,
+    Code.LATER_THAN_BRIEFING: Severity.WARNING,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One problem, pointing at the registry line a person has to edit."""
+
+    code: Code
+    #: the anchor as written in the registry (ID or URL); "" for file-level problems
+    anchor: str
+    #: the file the problem is in, as the user named it
+    file: str
+    #: 1-based line, or None when the problem has no single line
+    line: int | None
+    #: what is wrong and what to do, in one sentence
+    message: str
+    #: extra machine-readable facts (resolved title, final URL, HTTP status...)
+    details: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def severity(self) -> Severity:
+        return self.code.severity
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "code": self.code.value,
+            "severity": self.severity.value,
+            "anchor": self.anchor,
+            "file": self.file,
+            "line": self.line,
+            "message": self.message,
+        }
+        out.update(self.details)
+        return out
+
+
+def summary(findings: Iterable[Finding]) -> dict[str, int]:
+    counts = Counter(f.severity for f in findings)
+    return {s.value: counts.get(s, 0) for s in Severity}
+
+
+def exit_code(findings: Iterable[Finding]) -> int:
+    """0 when nothing is an error, 1 otherwise (2 is reserved for unusable input)."""
+    return 1 if any(f.severity is Severity.ERROR for f in findings) else 0

@@ -1,0 +1,212 @@
+"""Merging briefings into a registry: new vs continued, earliest first-anchored date, duplicates.
+
+`merge` is pure: it reads a loaded `Registry` and briefings and returns a `MergeResult` holding
+the entries to add and the field changes to make. `store.render` turns that into text; `add`
+does the whole read-merge-write under the registry's lock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+from .errors import RegistryError
+from .extract import Briefing, Citation, InvalidCitation
+from .ids import AnchorKey, ArxivId, Doi, is_future
+from .registry import Anchor, Registry, Status, load
+from .titles import same_title
+
+__all__ = ["Conflict", "Duplicate", "Entry", "MergeResult", "add", "merge"]
+
+
+@dataclass(frozen=True, slots=True)
+class Duplicate:
+    """The same anchor listed more than once in one briefing."""
+
+    anchor: str
+    path: str
+    lines: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    """Two places disagree on a field; the registry's (or the first) value is kept."""
+
+    anchor: str
+    path: str
+    line: int
+    field: str
+    kept: str
+    other: str
+    #: "briefing" when two mentions disagree, "registry" when the registry's value differs
+    against: str
+
+
+@dataclass(slots=True)
+class Entry:
+    """The merged state of one anchor; `existing` is None for an entry to add."""
+
+    key: AnchorKey
+    raw_id: str
+    first_anchored: date
+    cited_in: list[date]
+    status: Status
+    title: str | None = None
+    section: str | None = None
+    version: int | None = None
+    existing: Anchor | None = None
+
+    @property
+    def id_field(self) -> str:
+        if isinstance(self.key, ArxivId):
+            return "arxiv"
+        return "doi" if isinstance(self.key, Doi) else "url"
+
+    def changed_fields(self) -> list[str]:
+        """Fields whose merged value differs from the registry's (all fields for a new entry)."""
+        a = self.existing
+        if a is None:
+            return ["new"]
+        out = []
+        if a.status != self.status:
+            out.append("status")
+        if a.first_anchored != self.first_anchored:
+            out.append("first_anchored")
+        if sorted(set(a.cited_in)) != sorted(set(self.cited_in)):
+            out.append("cited_in")
+        if a.title is None and self.title is not None:
+            out.append("title")
+        if a.section is None and self.section is not None:
+            out.append("section")
+        return out
+
+
+@dataclass(slots=True)
+class MergeResult:
+    registry: str
+    entries: dict[str, Entry] = field(default_factory=dict)
+    added: list[str] = field(default_factory=list)
+    continued: list[str] = field(default_factory=list)
+    duplicates: list[Duplicate] = field(default_factory=list)
+    conflicts: list[Conflict] = field(default_factory=list)
+    invalid: list[InvalidCitation] = field(default_factory=list)
+    #: arXiv IDs later than their briefing's own month (warnings)
+    later: list[tuple[str, str, int]] = field(default_factory=list)
+    written: bool = False
+
+    @property
+    def changes(self) -> list[Entry]:
+        return [e for e in self.entries.values() if e.existing is None or e.changed_fields()]
+
+
+def _status(first: date, cited: Iterable[date]) -> Status:
+    return Status.NEW if all(d == first for d in cited) else Status.CONTINUED
+
+
+def merge(reg: Registry, briefings: Iterable[Briefing], today: date) -> MergeResult:
+    result = MergeResult(reg.path)
+    known = reg.by_key()
+    for b in briefings:
+        groups: dict[str, list[Citation]] = {}
+        for c in b.citations:
+            if isinstance(c.key, ArxivId) and is_future(c.key, today):
+                result.invalid.append(InvalidCitation(
+                    c.raw, c.path, c.line,
+                    f"{c.key.yymm} is later than today ({today:%Y-%m}): arXiv has not issued it"))
+                continue
+            groups.setdefault(c.key.key, []).append(c)
+        result.invalid.extend(b.invalid)
+        for key, cites in groups.items():
+            _merge_one(result, known, b, key, cites)
+    return result
+
+
+def _merge_one(result: MergeResult, known: dict[str, Anchor], b: Briefing, key: str,
+               cites: list[Citation]) -> None:
+    primaries = [c for c in cites if c.primary]
+    lead = (primaries or cites)[0]
+    if len(primaries) > 1:
+        result.duplicates.append(Duplicate(lead.raw, b.path, tuple(c.line for c in primaries)))
+    title = next((c.title for c in primaries + cites if c.title), None)
+    section = next((c.section for c in primaries + cites if c.section), None)
+    _briefing_conflicts(result, b, lead.raw, cites, title, section)
+    claims = [c.claimed_date for c in cites if c.claimed_date]
+    first = min([b.date, *claims])
+    if isinstance(lead.key, ArxivId) and (lead.key.year, lead.key.month) > (b.date.year, b.date.month):
+        result.later.append((lead.raw, b.path, lead.line))
+    entry = result.entries.get(key)
+    if entry is None:
+        existing = known.get(key)
+        if existing is not None:
+            entry = Entry(lead.key, existing.raw_id, existing.first_anchored or first,
+                          list(existing.cited_in), existing.status or Status.NEW, existing.title,
+                          existing.section, existing.version, existing)
+        else:
+            entry = Entry(lead.key, str(lead.key), first, [], Status.NEW, title, section,
+                          getattr(lead.key, "version", None))
+            result.added.append(key)
+        result.entries[key] = entry
+    if entry.existing is not None and key not in result.continued:
+        result.continued.append(key)
+    _registry_conflicts(result, entry, lead, title, section)
+    entry.first_anchored = min(entry.first_anchored, first)
+    if b.date not in entry.cited_in:
+        entry.cited_in.append(b.date)
+    entry.cited_in.sort()
+    entry.title = entry.title or title
+    entry.section = entry.section or section
+    derived = _status(entry.first_anchored, entry.cited_in)
+    # A person may have marked an entry continued by hand; merging never turns it back to new.
+    if entry.existing is None or derived is Status.CONTINUED:
+        entry.status = derived
+
+
+def _briefing_conflicts(result: MergeResult, b: Briefing, label: str, cites: list[Citation],
+                        title: str | None, section: str | None) -> None:
+    seen: set[tuple[str, str]] = set()
+    for c in cites:
+        for name, kept, other in (("title", title, c.title), ("section", section, c.section)):
+            if not kept or not other or (name, other) in seen:
+                continue
+            differs = not same_title(other, kept) if name == "title" else other != kept
+            if differs:
+                seen.add((name, other))
+                result.conflicts.append(Conflict(label, b.path, c.line, name, kept, other,
+                                                 "briefing"))
+
+
+def _registry_conflicts(result: MergeResult, entry: Entry, lead: Citation, title: str | None,
+                        section: str | None) -> None:
+    a = entry.existing
+    if a is None:
+        return
+    if a.title and title and not same_title(title, a.title):
+        result.conflicts.append(Conflict(a.label, lead.path, lead.line, "title", a.title, title,
+                                         "registry"))
+    if a.section and section and section != a.section:
+        result.conflicts.append(Conflict(a.label, lead.path, lead.line, "section", a.section,
+                                         section, "registry"))
+
+
+def add(registry_path: str | Path, briefings: list[Briefing], today: date,
+        dry_run: bool = False) -> MergeResult:
+    """Load, merge and (unless `dry_run`) save, all under the registry's lock.
+
+    A registry with schema problems is refused untouched: splicing into an entry whose shape
+    was not understood could corrupt it.
+    """
+    from . import store
+
+    with store.locked(registry_path):
+        reg = load(registry_path)
+        if reg.unsafe:
+            p = reg.unsafe[0]
+            more = f" (and {len(reg.unsafe) - 1} more problems)" if len(reg.unsafe) > 1 else ""
+            raise RegistryError(reg.path, f"{p.message}{more}; fix it before adding", p.line)
+        result = merge(reg, briefings, today)
+        if not dry_run and result.changes:
+            store.save(reg, result.changes)
+            result.written = True
+    return result

@@ -1,0 +1,402 @@
+"""The registry model and its loader.
+
+`load` composes the YAML with libyaml (never constructing objects, so tags cannot run code and
+aliases cannot expand) and walks the node tree once, keeping for every anchor the line and
+character span of each field. `store` later splices edits into the original text at those
+spans, which is why a merge leaves every other byte of a hand-edited file alone.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from enum import Enum
+from pathlib import Path
+
+import yaml
+
+from .errors import RegistryError
+from .findings import Code, Finding
+from .ids import AnchorKey, ArxivId, Doi, InvalidId, parse_anchor
+
+__all__ = [
+    "ANCHOR_FIELDS",
+    "MAX_REGISTRY_BYTES",
+    "Anchor",
+    "Registry",
+    "Span",
+    "Status",
+    "load",
+    "parse_text",
+]
+
+#: Larger files are refused outright: a hand-edited registry of 100k anchors is about 20 MB.
+MAX_REGISTRY_BYTES = 32 * 1024 * 1024
+ID_FIELDS = ("arxiv", "url", "doi")
+ANCHOR_FIELDS = frozenset({
+    *ID_FIELDS, "version", "title", "first_anchored", "status", "section", "cited_in", "notes",
+    "check", "accept",
+})
+REQUIRED_FIELDS = ("first_anchored", "status")
+TOP_FIELDS = frozenset({"version", "anchors"})
+_Y = "tag:yaml.org,2002:"
+_STD_TAGS = frozenset(_Y + t for t in ("str", "int", "float", "bool", "null", "timestamp", "seq", "map"))
+_ALIAS_HINT = re.compile(r"(?:^|[\s\[{,])[&*][^\s\[\]{},]", re.MULTILINE)
+
+
+class Status(str, Enum):
+    NEW = "new"
+    CONTINUED = "continued"
+
+
+@dataclass(slots=True)
+class Span:
+    """Where a value sits in the text: character offsets, its line, and how it was written."""
+
+    start: int
+    end: int
+    line: int
+    style: str | None = None  # '"', "'", None (plain), or "flow"/"block" for sequences
+    items: list[tuple[int, int, str | None]] | None = None  # block-sequence items
+
+
+@dataclass(slots=True)
+class Anchor:
+    """One registry entry. `key` is None when its identifier is invalid (a finding)."""
+
+    line: int
+    id_field: str = ""
+    raw_id: str = ""
+    key: AnchorKey | None = None
+    title: str | None = None
+    first_anchored: date | None = None
+    status: Status | None = None
+    section: str | None = None
+    cited_in: list[date] = field(default_factory=list)
+    notes: str | None = None
+    skip: bool = False
+    accept: frozenset[int] = frozenset()
+    version: int | None = None
+    #: spans of the fields as written, for splicing; `_end` is the end of the entry's content
+    spans: dict[str, Span] = field(default_factory=dict)
+    key_column: int = 4
+
+    @property
+    def label(self) -> str:
+        return self.raw_id or "(entry without an identifier)"
+
+
+@dataclass(slots=True)
+class Registry:
+    path: str
+    text: str
+    anchors: list[Anchor]
+    #: every problem found while loading, as findings for `check`
+    problems: list[Finding]
+    #: the subset that makes splicing unsafe, so `add` refuses the file
+    unsafe: list[Finding] = field(default_factory=list)
+    newline: str = "\n"
+    bom: bool = False
+    #: span of the `anchors:` value (None when missing), to append new entries
+    seq: Span | None = None
+    item_indent: int = 2
+
+    def by_key(self) -> dict[str, Anchor]:
+        """First entry per canonical key (later duplicates are findings)."""
+        out: dict[str, Anchor] = {}
+        for a in self.anchors:
+            if a.key is not None:
+                out.setdefault(a.key.key, a)
+        return out
+
+
+def load(path: str | Path) -> Registry:
+    """Read and parse a registry; a missing file is an empty registry."""
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+    except FileNotFoundError:
+        return Registry(str(path), "", [], [])
+    except OSError as exc:
+        raise RegistryError(str(path), f"cannot read: {exc.strerror}") from None
+    if size > MAX_REGISTRY_BYTES:
+        raise RegistryError(str(path), f"{size} bytes is more than the {MAX_REGISTRY_BYTES} allowed")
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise RegistryError(str(path), f"cannot read: {exc.strerror}") from None
+    return parse_text(data, str(path))
+
+
+def parse_text(data: bytes, path: str) -> Registry:
+    bom = data.startswith(b"\xef\xbb\xbf")
+    if bom:
+        data = data[3:]
+    if b"\x00" in data:
+        line = data[: data.index(b"\x00")].count(b"\n") + 1
+        raise RegistryError(path, "not a text file (NUL byte)", line)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise RegistryError(path, "not UTF-8 text", line) from None
+    newline = "\r\n" if "\r\n" in text[:4096] else "\n"
+    try:
+        root = yaml.compose(text, Loader=yaml.CSafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else None
+        raise RegistryError(path, f"not valid YAML: {exc.problem or exc.context}", line) from None
+    except yaml.YAMLError as exc:
+        raise RegistryError(path, f"not valid YAML: {exc}") from None
+    reg = Registry(path, text, [], [], newline=newline, bom=bom)
+    if root is None:
+        return reg
+    _Walker(reg, text).walk(root)
+    return reg
+
+
+class _Walker:
+    """Turns composed nodes into the model, collecting problems as findings."""
+
+    def __init__(self, reg: Registry, text: str) -> None:
+        self.reg = reg
+        self.path = reg.path
+        self.check_aliases = bool(_ALIAS_HINT.search(text))
+        if self.check_aliases:
+            self._find_aliases(text)
+
+    def problem(self, node: yaml.Node | None, message: str, anchor: str = "",
+                code: Code = Code.SCHEMA, unsafe: bool = True) -> None:
+        line = node.start_mark.line + 1 if node is not None else None
+        found = Finding(code, anchor, self.path, line, message)
+        self.reg.problems.append(found)
+        if unsafe:
+            self.reg.unsafe.append(found)
+
+    def _find_aliases(self, text: str) -> None:
+        for ev in yaml.parse(text, Loader=yaml.CSafeLoader):
+            if isinstance(ev, yaml.AliasEvent) or getattr(ev, "anchor", None):
+                found = Finding(Code.SCHEMA, "", self.path, ev.start_mark.line + 1,
+                                "YAML anchors and aliases (&name, *name) are not allowed")
+                self.reg.problems.append(found)
+                self.reg.unsafe.append(found)
+
+    def _refuse_tags(self, node: yaml.Node) -> None:
+        if node.tag not in _STD_TAGS:
+            raise RegistryError(self.path, f"tag {node.tag.replace(_Y, '!!')} is refused",
+                                node.start_mark.line + 1)
+
+    def _pairs(self, node: yaml.MappingNode, where: str) -> dict[str, tuple[yaml.Node, yaml.Node]]:
+        out: dict[str, tuple[yaml.Node, yaml.Node]] = {}
+        for k, v in node.value:
+            if k.tag == _Y + "merge":
+                self.problem(k, "merge keys (<<) are not allowed in a registry", where)
+                continue
+            self._refuse_tags(k)
+            self._refuse_tags(v)
+            if not isinstance(k, yaml.ScalarNode):
+                self.problem(k, "mapping keys must be plain names", where)
+                continue
+            if k.value in out:
+                first = out[k.value][0].start_mark.line + 1
+                self.problem(k, f"duplicate key '{k.value}' (first on line {first})", where,
+                             Code.DUPLICATE)
+                continue
+            out[k.value] = (k, v)
+        return out
+
+    def walk(self, root: yaml.Node) -> None:
+        self._refuse_tags(root)
+        if not isinstance(root, yaml.MappingNode):
+            self.problem(root, "the registry must be a mapping with 'version' and 'anchors'")
+            return
+        top = self._pairs(root, "")
+        for name, (k, _) in top.items():
+            if name not in TOP_FIELDS:
+                self.problem(k, f"unknown top-level field '{name}' (expected version, anchors)")
+        if "version" in top:
+            v = top["version"][1]
+            if not (isinstance(v, yaml.ScalarNode) and v.value == "1"):
+                self.problem(v, "unsupported registry version (this anchors reads version 1)")
+        else:
+            self.problem(root, "missing 'version: 1'")
+        if "anchors" not in top:
+            self.problem(root, "missing 'anchors' list")
+            return
+        seq = top["anchors"][1]
+        if isinstance(seq, yaml.ScalarNode) and seq.tag == _Y + "null":
+            self.reg.seq = _span(seq)
+            return
+        if not isinstance(seq, yaml.SequenceNode):
+            self.problem(seq, "'anchors' must be a list")
+            return
+        self.reg.seq = _span(seq, "flow" if seq.flow_style else "block")
+        for item in seq.value:
+            self._refuse_tags(item)
+            self.reg.item_indent = item.start_mark.column - 2 if item.start_mark.column >= 2 else 0
+            self.reg.anchors.append(self._anchor(item))
+
+    def _anchor(self, node: yaml.Node) -> Anchor:
+        a = Anchor(line=node.start_mark.line + 1)
+        a.spans["_end"] = _span(node, end=_content_end(node))
+        if not isinstance(node, yaml.MappingNode):
+            self.problem(node, "each anchor must be a mapping of fields")
+            return a
+        a.key_column = node.start_mark.column
+        pairs = self._pairs(node, "")
+        for name in pairs:
+            if name in ANCHOR_FIELDS:
+                a.spans[name] = _span(pairs[name][1])
+        self._identity(a, pairs, node)
+        for name, (k, v) in pairs.items():
+            if name in ID_FIELDS:
+                continue
+            reader = _READERS.get(name)
+            if reader is None:
+                self.problem(k, f"unknown field '{name}'", a.label)
+                continue
+            try:
+                reader(a, v)
+            except _Bad as bad:
+                self.problem(v, f"{name}: {bad}", a.label)
+        for name in REQUIRED_FIELDS:
+            if name not in pairs:
+                self.problem(node, f"missing field '{name}'", a.label, unsafe=False)
+        if "cited_in" in pairs and isinstance(pairs["cited_in"][1], yaml.SequenceNode):
+            sp = a.spans["cited_in"]
+            sq = pairs["cited_in"][1]
+            sp.style = "flow" if sq.flow_style else "block"
+            sp.items = [(i.start_mark.index, i.end_mark.index, getattr(i, "style", None))
+                        for i in sq.value]
+        return a
+
+    def _identity(self, a: Anchor, pairs: dict[str, tuple[yaml.Node, yaml.Node]],
+                  node: yaml.Node) -> None:
+        present = [f for f in ID_FIELDS if f in pairs]
+        if not present:
+            self.problem(node, "entry has none of arxiv, url, doi")
+            return
+        if len(present) > 1:
+            self.problem(pairs[present[1]][0], f"entry has both {present[0]} and {present[1]}; "
+                         "use one identifier per entry")
+        a.id_field = present[0]
+        v = pairs[a.id_field][1]
+        if not isinstance(v, yaml.ScalarNode) or v.tag == _Y + "null":
+            self.problem(v, f"{a.id_field} must be a string")
+            return
+        a.raw_id = v.value
+        if a.id_field == "arxiv" and not v.style and v.tag in (_Y + "float", _Y + "int"):
+            self.problem(v, f'arxiv: {v.value} is unquoted, so YAML reads it as a number; write '
+                         f'arxiv: "{v.value}"', a.label)
+        try:
+            if a.id_field == "arxiv":
+                a.key = ArxivId.parse(v.value)
+            elif a.id_field == "doi":
+                a.key = Doi.parse(v.value)
+            else:
+                a.key = parse_anchor(v.value)
+        except InvalidId as exc:
+            self.problem(v, exc.reason, v.value, Code.INVALID_ID, unsafe=False)
+        if isinstance(a.key, ArxivId) and a.key.version is not None:
+            a.version = a.key.version
+
+
+class _Bad(ValueError):
+    pass
+
+
+def _scalar(v: yaml.Node) -> str:
+    if not isinstance(v, yaml.ScalarNode):
+        raise _Bad("must be a single value")
+    return str(v.value)
+
+
+def _text(v: yaml.Node) -> str | None:
+    if isinstance(v, yaml.ScalarNode) and v.tag == _Y + "null":
+        return None
+    return _scalar(v)
+
+
+def _date(v: yaml.Node) -> date:
+    s = _scalar(v)
+    try:
+        return date.fromisoformat(s)
+    except ValueError:
+        raise _Bad(f"'{s}' is not a date (YYYY-MM-DD)") from None
+
+
+def _read_title(a: Anchor, v: yaml.Node) -> None:
+    a.title = _text(v)
+
+
+def _read_section(a: Anchor, v: yaml.Node) -> None:
+    a.section = _text(v)
+
+
+def _read_notes(a: Anchor, v: yaml.Node) -> None:
+    a.notes = _text(v)
+
+
+def _read_first(a: Anchor, v: yaml.Node) -> None:
+    a.first_anchored = _date(v)
+
+
+def _read_status(a: Anchor, v: yaml.Node) -> None:
+    s = _scalar(v)
+    try:
+        a.status = Status(s)
+    except ValueError:
+        raise _Bad(f"'{s}' is not a status (new or continued)") from None
+
+
+def _read_cited(a: Anchor, v: yaml.Node) -> None:
+    if not isinstance(v, yaml.SequenceNode):
+        raise _Bad("must be a list of dates")
+    a.cited_in = [_date(i) for i in v.value]
+
+
+def _read_check(a: Anchor, v: yaml.Node) -> None:
+    s = _scalar(v)
+    if s != "skip":
+        raise _Bad(f"'{s}' is not a check policy (skip)")
+    a.skip = True
+
+
+def _read_accept(a: Anchor, v: yaml.Node) -> None:
+    if not isinstance(v, yaml.SequenceNode):
+        raise _Bad("must be a list of HTTP status codes")
+    codes = [_scalar(i) for i in v.value]
+    if not all(c.isdigit() and 100 <= int(c) <= 599 for c in codes):
+        raise _Bad("must be a list of HTTP status codes (100-599)")
+    a.accept = frozenset(int(c) for c in codes)
+
+
+def _read_version(a: Anchor, v: yaml.Node) -> None:
+    s = _scalar(v)
+    if not s.isdigit() or int(s) < 1:
+        raise _Bad(f"'{s}' is not a version number (1, 2, ...)")
+    a.version = int(s)
+
+
+_READERS = {
+    "title": _read_title, "section": _read_section, "notes": _read_notes,
+    "first_anchored": _read_first, "status": _read_status, "cited_in": _read_cited,
+    "check": _read_check, "accept": _read_accept, "version": _read_version,
+}
+
+
+def _content_end(node: yaml.Node) -> int:
+    """End offset of the last value inside a node (block collections end at the next token)."""
+    while isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and not node.flow_style:
+        if not node.value:
+            break
+        last = node.value[-1]
+        node = last[1] if isinstance(node, yaml.MappingNode) else last
+    return int(node.end_mark.index)
+
+
+def _span(node: yaml.Node, style: str | None = None, end: int | None = None) -> Span:
+    return Span(node.start_mark.index, node.end_mark.index if end is None else end,
+                node.start_mark.line + 1, style or getattr(node, "style", None))

@@ -1,0 +1,40 @@
+"""Making untrusted text (titles from the network, briefing text) inert in each output format.
+
+Every renderer passes foreign strings through one of these; nothing else may print them.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["plain", "markdown", "annotation", "markdown_code"]
+
+# C0/C1 controls (ANSI escape sequences start with ESC), bidi overrides and zero-width marks.
+_CONTROL_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+_MD_SPECIAL_RE = re.compile(r"([\\`*_{}\[\]()<>#+!|~])")
+_MENTION_RE = re.compile(r"@(?=[A-Za-z0-9])")
+
+
+def plain(text: str) -> str:
+    """One line with no control characters: safe for a terminal once rich markup is escaped."""
+    return _CONTROL_RE.sub("", text.replace("\r\n", " ").replace("\n", " ").replace("\t", " "))
+
+
+def markdown(text: str) -> str:
+    """Inline Markdown that renders as the literal text: no HTML, links, tables or @mentions."""
+    t = _MD_SPECIAL_RE.sub(r"\\\1", plain(text))
+    t = t.replace("&", "&amp;")
+    # A zero-width joiner after @ stops GitHub from notifying a user or team.
+    return _MENTION_RE.sub("@\u2060", t)
+
+
+def markdown_code(text: str) -> str:
+    """Text shown as inline code, for URLs and IDs; backticks cannot close the span."""
+    t = plain(text).replace("`", "'").replace("|", "%7C")
+    return f"`{t}`"
+
+
+def annotation(text: str) -> str:
+    """A GitHub workflow-command message: `%`, CR and LF escaped as the runner expects."""
+    t = plain(text)
+    return t.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A").replace("::", ":\u200c:")

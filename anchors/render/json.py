@@ -1,0 +1,60 @@
+"""JSON output: one object per run, with a stable documented schema (README, "JSON output")."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from ..findings import summary
+from ..merge import MergeResult
+
+if TYPE_CHECKING:
+    from ..check import CheckResult
+
+__all__ = ["add_result", "check_result", "dumps"]
+
+
+def dumps(obj: Any) -> str:
+    # ensure_ascii keeps terminal control and bidi characters as \u escapes.
+    return json.dumps(obj, ensure_ascii=True, indent=2, sort_keys=False) + "\n"
+
+
+def add_result(r: MergeResult, dry_run: bool) -> str:
+    entries = []
+    for key, e in r.entries.items():
+        entries.append({
+            "anchor": str(e.key), "key": key, "kind": e.id_field,
+            "change": "added" if key in r.added else "continued",
+            "first_anchored": e.first_anchored.isoformat(), "status": e.status.value,
+            "section": e.section, "title": e.title,
+            "cited_in": [d.isoformat() for d in e.cited_in],
+        })
+    return dumps({
+        "registry": r.registry,
+        "dry_run": dry_run,
+        "written": r.written,
+        "anchors": entries,
+        "duplicates": [{"anchor": d.anchor, "file": d.path, "lines": list(d.lines)}
+                       for d in r.duplicates],
+        "conflicts": [{"anchor": c.anchor, "file": c.path, "line": c.line, "field": c.field,
+                       "kept": c.kept, "other": c.other, "against": c.against}
+                      for c in r.conflicts],
+        "invalid": [{"text": i.raw, "file": i.path, "line": i.line, "reason": i.reason}
+                    for i in r.invalid],
+        "warnings": [{"anchor": raw, "file": p, "line": ln,
+                      "message": "later than the briefing's own month"} for raw, p, ln in r.later],
+        "summary": {"added": len(r.added), "continued": len(r.continued),
+                    "duplicates": len(r.duplicates), "conflicts": len(r.conflicts),
+                    "invalid": len(r.invalid)},
+    })
+
+
+def check_result(r: CheckResult) -> str:
+    return dumps({
+        "registry": r.registry,
+        "today": r.today.isoformat(),
+        "anchors": r.anchors,
+        "online": r.online,
+        "findings": [f.as_dict() for f in r.findings],
+        "summary": summary(r.findings),
+    })

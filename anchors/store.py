@@ -1,0 +1,255 @@
+"""Writing the registry: splice merged changes into the original text, then replace atomically.
+
+Splicing instead of re-dumping keeps comments, key order, quoting, CRLF line endings and a BOM
+exactly as a person wrote them, and costs one pass over the text. The write is temp file in the
+same folder, fsync, rename, fsync of the folder, under a lock beside the registry, so a killed
+process leaves the old file and two concurrent `anchors add` both land.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import tempfile
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+from typing import NamedTuple
+
+from filelock import FileLock, Timeout
+
+from .errors import RegistryError
+from .merge import Entry
+from .registry import Registry, Span
+
+__all__ = ["HEADER", "LOCK_TIMEOUT", "locked", "quote", "render", "save", "write_atomic"]
+
+LOCK_TIMEOUT = 60.0
+HEADER = (
+    "# anchors registry: every cited arXiv ID and URL, when it was first anchored, and where.\n"
+    "# Edit by hand or with `anchors add BRIEFING`; check with `anchors check`.\n"
+    "# Format: README.md#registry-format (schema: anchors/schema/registry.schema.json)\n"
+)
+#: Names of the points between the write steps, for crash tests (see `_checkpoint`).
+DQ = '"'
+CHECKPOINTS = ("after-temp-write", "after-fsync", "after-rename")
+
+
+@contextlib.contextmanager
+def locked(registry_path: str | Path) -> Iterator[None]:
+    p = Path(registry_path)
+    lock = FileLock(str(p.parent / f".{p.name}.lock"), timeout=LOCK_TIMEOUT)
+    try:
+        with lock:
+            yield
+    except Timeout:
+        raise RegistryError(str(registry_path), f"locked by another anchors for {LOCK_TIMEOUT:.0f} s") from None
+
+
+def _checkpoint(name: str) -> None:
+    """Crash tests set ANCHORS_TEST_KILL_AT to die here without any cleanup running."""
+    if os.environ.get("ANCHORS_TEST_KILL_AT") == name:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def write_atomic(path: str | Path, data: bytes) -> None:
+    p = Path(path)
+    try:
+        mode = p.stat().st_mode & 0o777
+    except FileNotFoundError:
+        mode = 0o644
+    fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            _checkpoint("after-temp-write")
+            os.fsync(fh.fileno())
+        _checkpoint("after-fsync")
+        os.chmod(tmp, mode)
+        os.replace(tmp, p)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    _checkpoint("after-rename")
+    with contextlib.suppress(OSError):
+        dfd = os.open(p.parent, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+
+
+def save(reg: Registry, changes: list[Entry]) -> None:
+    text = render(reg, changes)
+    data = text.encode("utf-8")
+    write_atomic(reg.path, b"\xef\xbb\xbf" + data if reg.bom else data)
+
+
+# --- splicing -------------------------------------------------------------------------------
+
+class _Edit(NamedTuple):
+    start: int
+    end: int
+    text: str
+
+
+def render(reg: Registry, changes: list[Entry]) -> str:
+    """The registry text with `changes` applied; every other byte is the original's."""
+    text, nl = reg.text, reg.newline
+    edits: list[_Edit] = []
+    for e in changes:
+        if e.existing is not None:
+            edits.extend(_field_edits(reg, e))
+    new = [e for e in changes if e.existing is None]
+    if new:
+        edits.extend(_append(reg, new))
+    out, cur = [], 0
+    for ed in sorted(edits, key=lambda ed: ed.start):
+        if ed.start < cur:
+            raise RegistryError(reg.path, "overlapping edits (please report this)")
+        out.append(text[cur:ed.start])
+        out.append(ed.text.replace("\n", nl))
+        cur = ed.end
+    out.append(text[cur:])
+    return "".join(out)
+
+
+def _line_end(text: str, pos: int) -> int:
+    """Offset just past the line holding `pos` (block scalars end at the next line's start)."""
+    if pos > 0 and text[pos - 1] == "\n":
+        return pos
+    nl = text.find("\n", pos)
+    return len(text) if nl < 0 else nl + 1
+
+
+def _insert_at_line_end(text: str, pos: int, lines: str) -> _Edit:
+    at = _line_end(text, pos)
+    lead = "" if at == 0 or text[at - 1] == "\n" else "\n"
+    return _Edit(at, at, lead + lines)
+
+
+def _field_edits(reg: Registry, e: Entry) -> list[_Edit]:
+    a = e.existing
+    assert a is not None
+    text, pad = reg.text, " " * a.key_column
+    changed = e.changed_fields()
+    edits: list[_Edit] = []
+    missing: list[str] = []
+    for name, value in (("status", e.status.value), ("first_anchored", e.first_anchored.isoformat())):
+        if name not in changed:
+            continue
+        sp = a.spans.get(name)
+        if sp is None:
+            missing.append(f"{pad}{name}: {value}\n")
+        else:
+            edits.append(_Edit(sp.start, sp.end, _scalar_like(value, sp)))
+    if "cited_in" in changed:
+        sp = a.spans.get("cited_in")
+        if sp is None:
+            missing.append(f"{pad}cited_in: {_flow_dates(e.cited_in, DQ)}\n")
+        elif sp.style == "block" and sp.items:
+            edits.extend(_block_items(text, sp, [d for d in e.cited_in if d not in a.cited_in]))
+        else:
+            style = sp.items[0][2] if sp.items else DQ
+            edits.append(_Edit(sp.start, sp.end, _flow_dates(e.cited_in, style)))
+    for name in ("title", "section"):
+        if name in changed:
+            missing.append(f"{pad}{name}: {quote(getattr(e, name))}\n")
+    if missing:
+        edits.append(_insert_at_line_end(text, a.spans["_end"].end, "".join(missing)))
+    return edits
+
+
+def _scalar_like(value: str, sp: Span) -> str:
+    if sp.style == '"':
+        return f'"{value}"'
+    if sp.style == "'":
+        return f"'{value}'"
+    return value
+
+
+def _flow_dates(dates: list[date], style: str | None) -> str:
+    q = style if style in ('"', "'") else ""
+    return "[" + ", ".join(f"{q}{d.isoformat()}{q}" for d in dates) + "]"
+
+
+def _block_items(text: str, sp: Span, dates: list[date]) -> list[_Edit]:
+    assert sp.items
+    start, end, style = sp.items[-1]
+    line_start = text.rfind("\n", 0, start) + 1
+    prefix = text[line_start:start]  # e.g. "      - "
+    q = style if style in ('"', "'") else ""
+    lines = "".join(f"{prefix}{q}{d.isoformat()}{q}\n" for d in dates)
+    return [_insert_at_line_end(text, end, lines)]
+
+
+def _entry_lines(e: Entry, indent: int) -> str:
+    item, pad = " " * indent + "- ", " " * (indent + 2)
+    fields: list[tuple[str, str]] = [(e.id_field, _id_value(e))]
+    if e.version is not None:
+        fields.append(("version", str(e.version)))
+    if e.title:
+        fields.append(("title", quote(e.title)))
+    fields += [("first_anchored", e.first_anchored.isoformat()), ("status", e.status.value)]
+    if e.section:
+        fields.append(("section", quote(e.section)))
+    fields.append(("cited_in", _flow_dates(e.cited_in, DQ)))
+    return "".join(f"{item if i == 0 else pad}{k}: {v}\n" for i, (k, v) in enumerate(fields))
+
+
+def _id_value(e: Entry) -> str:
+    if e.id_field == "url":
+        return _plain_url(e.key.url)  # type: ignore[union-attr]
+    canonical = getattr(e.key, "canonical", None) or str(e.key)
+    return quote(canonical)
+
+
+def _plain_url(url: str) -> str:
+    safe = url.isascii() and not any(c in url for c in " #'\"{}[],&*!|>%@`") \
+        and ": " not in url
+    return url if safe else quote(url)
+
+
+def _append(reg: Registry, new: list[Entry]) -> list[_Edit]:
+    text, seq = reg.text, reg.seq
+    body = "".join(_entry_lines(e, reg.item_indent) for e in new)
+    if seq is None:  # a new file, or one holding only comments
+        head = "" if text else HEADER
+        return [_insert_at_line_end(text, len(text), f"{head}version: 1\nanchors:\n{body}")]
+    if seq.style == "block" and reg.anchors:
+        return [_insert_at_line_end(text, reg.anchors[-1].spans["_end"].end, body)]
+    if seq.style == "flow" and reg.anchors:
+        raise RegistryError(reg.path, "the anchors list is written in flow style [...]; "
+                            "write it as a block list so entries can be added", seq.line)
+    # `anchors:`, `anchors: ~` or `anchors: []`: drop the empty value, start a block list
+    return [_Edit(seq.start, seq.end, ""), _insert_at_line_end(text, seq.end, body)]
+
+
+_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+def quote(s: str) -> str:
+    """A YAML double-quoted scalar that reads back as exactly `s`."""
+    out = ['"']
+    for ch in s:
+        if ch in _ESCAPES:
+            out.append(_ESCAPES[ch])
+        elif _printable(ch):
+            out.append(ch)
+        else:
+            cp = ord(ch)
+            out.append(f"\\x{cp:02x}" if cp < 0x100 else f"\\u{cp:04x}" if cp < 0x10000
+                       else f"\\U{cp:08x}")
+    out.append('"')
+    return "".join(out)
+
+
+def _printable(ch: str) -> bool:
+    cp = ord(ch)
+    if cp in (0x85, 0x2028, 0x2029, 0xFEFF):
+        return False
+    return (0x20 <= cp <= 0x7E or 0xA0 <= cp <= 0xD7FF or 0xE000 <= cp <= 0xFFFD
+            or 0x10000 <= cp <= 0x10FFFF)

@@ -1,0 +1,39 @@
+"""Offline checks: everything that can be said about a registry without the network."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import date
+
+from .findings import Code, Finding
+from .ids import ArxivId, is_future
+from .registry import Registry
+
+__all__ = ["offline"]
+
+
+def offline(reg: Registry, today: date) -> Iterator[Finding]:
+    """Load problems, then future IDs, cross-form duplicates and IDs newer than their anchoring."""
+    yield from reg.problems
+    seen: dict[str, int] = {}
+    for a in reg.anchors:
+        key = a.key
+        if key is None:
+            continue
+        if key.key in seen:
+            yield Finding(Code.DUPLICATE, a.label, reg.path, a.line,
+                          f"same anchor as the entry on line {seen[key.key]} ({key.key}); "
+                          "merge the two entries", {"first_line": seen[key.key]})
+            continue
+        seen[key.key] = a.line
+        if not isinstance(key, ArxivId):
+            continue
+        if is_future(key, today):
+            yield Finding(Code.FUTURE_ID, a.label, reg.path, a.line,
+                          f"{key.yymm} is later than today ({today:%Y-%m}): arXiv has not "
+                          "issued this ID yet; check for a typo")
+        elif a.first_anchored and (key.year, key.month) > (a.first_anchored.year,
+                                                             a.first_anchored.month):
+            yield Finding(Code.LATER_THAN_BRIEFING, a.label, reg.path, a.line,
+                          f"{key.yymm} is later than its first_anchored month "
+                          f"({a.first_anchored:%Y-%m}); the ID or the date is wrong")

@@ -1,0 +1,136 @@
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from anchors.ids import ArxivId, Doi, GithubRef, InvalidId, WebUrl, canonical_url, is_future, parse_anchor
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical", "version"),
+    [
+        ("2609.18063", "2609.18063", None),
+        ("2609.18063v2", "2609.18063", 2),
+        ("arXiv:2609.18063", "2609.18063", None),
+        ("arxiv:2609.18063v12", "2609.18063", 12),
+        ("https://arxiv.org/abs/2609.18063", "2609.18063", None),
+        ("https://arxiv.org/abs/2609.18063v3", "2609.18063", 3),
+        ("http://www.arxiv.org/pdf/2609.18063", "2609.18063", None),
+        ("https://arxiv.org/pdf/2609.18063v1.pdf", "2609.18063", 1),
+        ("https://arxiv.org/html/2609.18063v1", "2609.18063", 1),
+        ("https://export.arxiv.org/abs/2609.18063", "2609.18063", None),
+        ("https://arxiv.org/abs/2609.18063?context=cs.LG#section", "2609.18063", None),
+        ("https://www.alphaxiv.org/overview/2609.18063v2", "2609.18063", 2),
+        ("https://huggingface.co/papers/2609.18063", "2609.18063", None),
+        ("10.48550/arXiv.2609.18063", "2609.18063", None),
+        ("https://doi.org/10.48550/arXiv.2609.18063", "2609.18063", None),
+        ("hep-th/9901001", "hep-th/9901001", None),
+        ("math.GT/0309136", "math/0309136", None),
+        ("arXiv:math.CA/0611800v2", "math/0611800", 2),
+        ("https://arxiv.org/abs/hep-th/9901001v1", "hep-th/9901001", 1),
+        ("0704.0001", "0704.0001", None),
+        ("1412.9999", "1412.9999", None),
+        ("1501.00001", "1501.00001", None),
+    ],
+)
+def test_every_arxiv_form_canonicalises(text: str, canonical: str, version: int | None) -> None:
+    key = parse_anchor(text)
+    assert isinstance(key, ArxivId)
+    assert key.canonical == canonical
+    assert key.version == version
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("0703.1234", "start in 0704"),
+        ("0612.12345", "start in 0704"),
+        ("1412.12345", "4 digits"),
+        ("1501.0001", "5 digits"),
+        ("1706.3762", "5 digits"),
+        ("0808.05394", "4 digits"),
+        ("2613.00001", "month 13"),
+        ("2600.00001", "month 00"),
+        ("2609.00000", "sequence number 0"),
+        ("2609.18063v0", "v0"),
+        ("foo-bar/9901001", "not an arXiv archive"),
+        ("hep-th/0801001", "run from 91 to 07"),
+        ("hep-th/0704001", "end in 0703"),
+        ("hep-th/9107001", "archive hep-th took papers from 9108"),
+        ("hep-th.GT/9901001", "not a subject class"),
+        ("math.gt/0309136", "not a subject class"),
+        ("stat/0601001", "not an arXiv archive"),
+        ("astro-ph/0601", "not an arXiv identifier"),
+        ("12345", "not an arXiv identifier"),
+    ],
+)
+def test_invalid_ids_say_why(text: str, reason: str) -> None:
+    with pytest.raises(InvalidId) as exc:
+        ArxivId.parse(text)
+    assert reason in exc.value.reason
+
+
+def test_future_is_relative_to_today() -> None:
+    key = ArxivId.parse("2612.00001")
+    assert not is_future(key, date(2026, 12, 1))
+    assert is_future(key, date(2026, 11, 30))
+    assert not is_future(ArxivId.parse("hep-th/9901001"), date(2026, 1, 1))
+
+
+def test_old_style_year_mapping() -> None:
+    assert ArxivId.parse("hep-th/9108001").year == 1991
+    assert ArxivId.parse("astro-ph/0601001").year == 2006
+
+
+@pytest.mark.parametrize(
+    ("url", "key"),
+    [
+        ("https://github.com/vllm-project/vllm/issues/8242", "github:vllm-project/vllm#8242"),
+        ("https://github.com/vllm-project/vllm/pull/8242", "github:vllm-project/vllm#8242"),
+        ("https://GitHub.com/VLLM-Project/vLLM/issues/8242#issuecomment-1", "github:vllm-project/vllm#8242"),
+        ("vllm-project/vllm#8242", "github:vllm-project/vllm#8242"),
+        ("https://doi.org/10.1145/3600006.3613165", "doi:10.1145/3600006.3613165"),
+        ("10.1145/3600006.3613165", "doi:10.1145/3600006.3613165"),
+    ],
+)
+def test_github_and_doi_keys(url: str, key: str) -> None:
+    assert parse_anchor(url).key == key
+
+
+def test_issue_and_pull_are_one_anchor() -> None:
+    a = parse_anchor("https://github.com/o/r/issues/5")
+    b = parse_anchor("https://github.com/o/r/pull/5")
+    assert isinstance(a, GithubRef) and a == b
+
+
+@pytest.mark.parametrize(
+    ("raw", "canonical"),
+    [
+        ("HTTPS://Example.COM:443/a/b/?utm_source=x&q=1#frag", "https://example.com/a/b?q=1"),
+        ("http://example.com:80", "http://example.com/"),
+        ("https://example.com/", "https://example.com/"),
+        ("https://example.com:8443/x", "https://example.com:8443/x"),
+        ("https://example.com/a?fbclid=1&utm_medium=y", "https://example.com/a"),
+    ],
+)
+def test_url_canonicalisation(raw: str, canonical: str) -> None:
+    assert canonical_url(raw) == canonical
+    assert canonical_url(canonical) == canonical
+
+
+def test_plain_urls_are_web_urls() -> None:
+    key = parse_anchor("https://www.lmsys.org/blog/2026-08-17-advanced-cuda-graph/")
+    assert isinstance(key, WebUrl)
+    assert key.key == "url:https://www.lmsys.org/blog/2026-08-17-advanced-cuda-graph"
+
+
+@pytest.mark.parametrize("bad", ["ftp://example.com/x", "https://", "mailto:a@b.c", "https://u:p@h.com/"])
+def test_non_http_urls_are_invalid(bad: str) -> None:
+    with pytest.raises(InvalidId):
+        parse_anchor(bad)
+
+
+def test_doi_parse_rejects_non_doi() -> None:
+    with pytest.raises(InvalidId):
+        Doi.parse("10.12/x")
