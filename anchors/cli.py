@@ -6,19 +6,29 @@ Exit codes: 0 clean, 1 findings (or invalid citations), 2 unusable input or argu
 
 from __future__ import annotations
 
+import asyncio
 import signal
 import sys
+from collections.abc import Coroutine
 from datetime import date
 from pathlib import Path
-from typing import Annotated, NoReturn, Optional
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, Optional, TypeVar
 
 import typer
 
 from . import __version__
 from .console import configure, stderr, stdout_console
 from .errors import AnchorsError, UsageError
-from .findings import Code
+from .findings import Code, exit_code, summary
+from .links import DEFAULT_CONCURRENCY, DEFAULT_PER_HOST, DEFAULT_TIMEOUT
 from .render import OutputFormat
+
+if TYPE_CHECKING:
+    from .check import CheckResult
+    from .config import Settings
+    from .registry import Registry
+
+T = TypeVar("T")
 
 __all__ = ["app", "main"]
 
@@ -108,36 +118,12 @@ def _codes(value: str | None) -> frozenset[Code] | None:
     return frozenset(out)
 
 
-@app.command()
-def check(
-    registry: Annotated[Path, typer.Argument(help="Registry file.")] = Path(DEFAULT_REGISTRY),
-    offline: Annotated[bool, typer.Option(help="No network: format, schema, duplicates.")] = False,
-    fmt: Annotated[OutputFormat, typer.Option("--format", "-f")] = OutputFormat.TEXT,
-    only_codes: Annotated[Optional[str], typer.Option(
-        "--only", help="Report only these codes (comma-separated).")] = None,
-    today: TodayOpt = None,
-    quiet: QuietOpt = False,
-) -> None:
-    """Validate the registry; online, resolve metadata and check every link.
-
-    Example: anchors check registry.yaml --offline --format github
-    """
-    from .check import check_offline, only
-    from .registry import load
+def _render_check(result: CheckResult, fmt: OutputFormat) -> None:
     from .render import github as rgithub
     from .render import json as rjson
     from .render import markdown as rmd
     from .render import text as rtext
 
-    configure(quiet)
-    try:
-        codes = _codes(only_codes)
-        day = _date(today, "--today") or date.today()
-        reg = load(registry)
-        result = check_offline(reg, day)
-    except AnchorsError as exc:
-        _fail(exc)
-    result.findings = only(result.findings, codes)
     if fmt is OutputFormat.JSON:
         sys.stdout.write(rjson.check_result(result))
     elif fmt is OutputFormat.GITHUB:
@@ -146,12 +132,134 @@ def check(
         sys.stdout.write(rmd.check_result(result))
     else:
         stdout_console().print(rtext.check_result(result))
-    from .findings import exit_code, summary
 
+
+def _state_dir(registry: Path, configured: str | None) -> Path:
+    return Path(configured) if configured else registry.resolve().parent / ".anchors"
+
+
+@app.command()
+def check(
+    registry: Annotated[Path, typer.Argument(help="Registry file.")] = Path(DEFAULT_REGISTRY),
+    offline: Annotated[bool, typer.Option(help="No network: format, schema, duplicates.")] = False,
+    fmt: Annotated[OutputFormat, typer.Option("--format", "-f")] = OutputFormat.TEXT,
+    only_codes: Annotated[Optional[str], typer.Option(
+        "--only", help="Report only these codes (comma-separated).")] = None,
+    concurrency: Annotated[Optional[int], typer.Option(
+        help=f"Requests in flight at most (default {DEFAULT_CONCURRENCY}).\")] = None,
+    per_host: Annotated[Optional[int], typer.Option(
+        help=f"Requests in flight per host at most (default {DEFAULT_PER_HOST}).\")] = None,
+    timeout: Annotated[Optional[float], typer.Option(
+        help=f"Seconds for one request, body included (default {DEFAULT_TIMEOUT:g}).\")] = None,
+    retry_after_cap: Annotated[Optional[float], typer.Option(
+        help="Longest Retry-After honoured, in seconds (default 30).\")] = None,
+    allow_private: Annotated[Optional[bool], typer.Option(
+        "--allow-private", help="Check loopback and private addresses too.")] = None,
+    arxiv_api: Annotated[Optional[str], typer.Option(help="arXiv API endpoint.")] = None,
+    arxiv_delay: Annotated[Optional[float], typer.Option(
+        help="Seconds between arXiv API requests (arXiv asks for 3; lower only for a mirror).")] = None,
+    github_api: Annotated[Optional[str], typer.Option(help="GitHub REST API root.")] = None,
+    doi_api: Annotated[Optional[str], typer.Option(help="DOI resolver root.")] = None,
+    cache_dir: Annotated[Optional[str], typer.Option(
+        help="Folder for the cache and history (default .anchors beside the registry).\")] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Ignore and keep no cache.")] = False,
+    history: Annotated[Optional[str], typer.Option(
+        help="History database (default .anchors/history.sqlite).\")] = None,
+    changed_since: Annotated[Optional[str], typer.Option(
+        help="Check online only the anchors added or changed since this git ref.")] = None,
+    today: TodayOpt = None,
+    quiet: QuietOpt = False,
+) -> None:
+    """Validate the registry; online, resolve metadata and check every link.
+
+    Example: anchors check registry.yaml --offline --format github
+    """
+    from .check import check_offline, only
+    from .config import load_settings
+    from .registry import load
+
+    configure(quiet)
+    try:
+        codes = _codes(only_codes)
+        day = _date(today, "--today") or date.today()
+        reg = load(registry)
+        if offline:
+            result = check_offline(reg, day)
+        else:
+            flags = dict(concurrency=concurrency, per_host=per_host, timeout=timeout,
+                         retry_after_cap=retry_after_cap, allow_private=allow_private,
+                         arxiv_api=arxiv_api, arxiv_delay=arxiv_delay, github_api=github_api,
+                         doi_api=doi_api, cache_dir=cache_dir, history=history)
+            settings = load_settings(registry, flags)
+            result = _run(_online(reg, registry, day, settings, no_cache, changed_since, quiet))
+    except AnchorsError as exc:
+        _fail(exc)
+    result.findings = only(result.findings, codes)
+    _render_check(result, fmt)
     s = summary(result.findings)
-    stderr.print(f"{result.anchors} anchors: {s['error']} errors, {s['warning']} warnings, "
-                 f"{s['info']} notes", markup=False)
+    extra = f", {result.cached} from cache" if result.cached else ""
+    stderr.print(f"{result.anchors} anchors ({result.checked} checked online{extra}): "
+                 f"{s['error']} errors, {s['warning']} warnings, {s['info']} notes"
+                 if result.online else f"{result.anchors} anchors: {s['error']} errors, "
+                 f"{s['warning']} warnings, {s['info']} notes", markup=False)
     raise typer.Exit(exit_code(result.findings))
+
+
+async def _online(reg: Registry, registry: Path, day: date, settings: Settings, no_cache: bool,
+                  changed_since: str | None, quiet: bool) -> CheckResult:
+    import os
+
+    from rich.progress import Progress
+
+    from .cache import Cache
+    from .check import check_online
+    from .clients import open_services
+    from .gitdiff import changed_keys
+    from .history import History
+
+    state = _state_dir(registry, settings.cache_dir)
+    keys = changed_keys(reg, changed_since) if changed_since else None
+    cache = Cache(None if no_cache else state / "cache.json")
+    if cache.problem:
+        stderr.print(f"anchors: warning: {cache.problem}", markup=False)
+    hist = History(Path(settings.history) if settings.history else state / "history.sqlite")
+    show = stderr.is_terminal and not quiet
+    try:
+        with Progress(console=stderr, transient=True, disable=not show) as bar:
+            task = bar.add_task("checking", total=None)
+            async with open_services(settings, token=os.environ.get("GITHUB_TOKEN")) as services:
+                return await check_online(
+                    reg, day, services, cache=cache, history=hist, only_keys=keys,
+                    exclude=settings.exclude, accept=settings.accept,
+                    progress=lambda d, t: bar.update(task, completed=d, total=t))
+    finally:
+        hist.close()
+
+
+def _run(coro: Coroutine[Any, Any, T]) -> T:
+    """asyncio.run, with SIGTERM cancelling the work like SIGINT does (finally blocks run)."""
+
+    async def main() -> T:
+        task = asyncio.current_task()
+        loop = asyncio.get_running_loop()
+        terminated: list[bool] = []
+
+        def on_term() -> None:
+            terminated.append(True)
+            if task is not None:
+                task.cancel()
+
+        loop.add_signal_handler(signal.SIGTERM, on_term)
+        try:
+            return await coro
+        except asyncio.CancelledError:
+            if terminated:
+                raise _Terminated() from None
+            raise
+        finally:
+            loop.remove_signal_handler(signal.SIGTERM)
+
+    return asyncio.run(main())
 
 
 @app.callback(invoke_without_command=True)

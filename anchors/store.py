@@ -9,9 +9,6 @@ process leaves the old file and two concurrent `anchors add` both land.
 from __future__ import annotations
 
 import contextlib
-import os
-import signal
-import tempfile
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
@@ -19,11 +16,12 @@ from typing import NamedTuple
 
 from filelock import FileLock, Timeout
 
+from .atomic import CHECKPOINTS, write_atomic
 from .errors import RegistryError
 from .merge import Entry
 from .registry import Registry, Span
 
-__all__ = ["HEADER", "LOCK_TIMEOUT", "locked", "quote", "render", "save", "write_atomic"]
+__all__ = ["CHECKPOINTS", "HEADER", "LOCK_TIMEOUT", "locked", "quote", "render", "save"]
 
 LOCK_TIMEOUT = 60.0
 HEADER = (
@@ -45,41 +43,6 @@ def locked(registry_path: str | Path) -> Iterator[None]:
             yield
     except Timeout:
         raise RegistryError(str(registry_path), f"locked by another anchors for {LOCK_TIMEOUT:.0f} s") from None
-
-
-def _checkpoint(name: str) -> None:
-    """Crash tests set ANCHORS_TEST_KILL_AT to die here without any cleanup running."""
-    if os.environ.get("ANCHORS_TEST_KILL_AT") == name:
-        os.kill(os.getpid(), signal.SIGKILL)
-
-
-def write_atomic(path: str | Path, data: bytes) -> None:
-    p = Path(path)
-    try:
-        mode = p.stat().st_mode & 0o777
-    except FileNotFoundError:
-        mode = 0o644
-    fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            _checkpoint("after-temp-write")
-            os.fsync(fh.fileno())
-        _checkpoint("after-fsync")
-        os.chmod(tmp, mode)
-        os.replace(tmp, p)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-    _checkpoint("after-rename")
-    with contextlib.suppress(OSError):
-        dfd = os.open(p.parent, os.O_RDONLY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
 
 
 def save(reg: Registry, changes: list[Entry]) -> None:

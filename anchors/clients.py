@@ -1,0 +1,44 @@
+"""Building the network clients a check uses, from its settings, in one place."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+
+import httpx
+
+from .check import Services
+from .config import Settings
+from .links import LinkChecker
+from .netguard import NetGuard, Resolver, guarded_transport
+from .resolve.arxiv import ArxivResolver
+from .resolve.doi import DoiResolver
+from .resolve.github import GithubResolver
+from .retry import RetryPolicy
+
+__all__ = ["open_services"]
+
+
+@contextlib.asynccontextmanager
+async def open_services(settings: Settings, *, token: str | None = None,
+                        resolver: Resolver | None = None) -> AsyncIterator[Services]:
+    """Link checks and DOI lookups go through the guard; the API hosts are the user's choice."""
+    guard = NetGuard(resolver, allow_private=settings.allow_private)
+    limits = httpx.Limits(max_connections=settings.concurrency,
+                          max_keepalive_connections=settings.concurrency)
+    policy = RetryPolicy(attempts=settings.attempts, retry_after_cap=settings.retry_after_cap)
+    guarded = httpx.AsyncClient(transport=guarded_transport(guard, limits),
+                                timeout=httpx.Timeout(settings.timeout), follow_redirects=False)
+    api = httpx.AsyncClient(timeout=httpx.Timeout(settings.timeout), follow_redirects=False,
+                            trust_env=False)
+    async with guarded, api:
+        yield Services(
+            links=LinkChecker(guarded, guard, concurrency=settings.concurrency,
+                              per_host=settings.per_host, timeout=settings.timeout,
+                              policy=policy, max_redirects=settings.max_redirects),
+            arxiv=ArxivResolver(settings.arxiv_api, delay=settings.arxiv_delay,
+                                timeout=max(settings.timeout, 30.0)),
+            github=GithubResolver(api, settings.github_api, token=token, policy=policy,
+                                  timeout=settings.timeout),
+            doi=DoiResolver(guarded, settings.doi_api, timeout=settings.timeout),
+        )

@@ -1,0 +1,133 @@
+"""Check history in SQLite: one row per URL or anchor per run, for `anchors report`.
+
+WAL mode and a busy timeout let two checks write at once; rows are committed in small batches,
+so a check that is interrupted keeps what it finished. The file carries an application id and a
+schema version: a foreign or corrupt file, or one from a newer anchors, is an error, never
+silently reset.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import HistoryError
+
+__all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "History", "Row", "Run"]
+
+APPLICATION_ID = 0x616E6368  # "anch"
+SCHEMA_VERSION = 1
+_MIGRATIONS: dict[int, tuple[str, ...]] = {
+    1: (
+        "CREATE TABLE runs (id INTEGER PRIMARY KEY, started_at REAL NOT NULL, "
+        "finished_at REAL, registry TEXT NOT NULL, complete INTEGER NOT NULL DEFAULT 0)",
+        "CREATE TABLE results (run_id INTEGER NOT NULL REFERENCES runs(id), "
+        "checked_at REAL NOT NULL, target TEXT NOT NULL, anchor TEXT NOT NULL, kind TEXT NOT NULL, "
+        "outcome TEXT NOT NULL, status INTEGER, final_url TEXT, error TEXT, elapsed_ms INTEGER)",
+        "CREATE INDEX results_by_target ON results (target, checked_at)",
+        "CREATE INDEX runs_by_time ON runs (started_at)",
+    ),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    target: str
+    anchor: str
+    kind: str
+    outcome: str
+    status: int | None = None
+    final_url: str | None = None
+    error: str | None = None
+    elapsed_ms: int | None = None
+    checked_at: float = 0.0
+    run_id: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    id: int
+    started_at: float
+    finished_at: float | None
+    complete: bool
+
+
+class History:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.db = sqlite3.connect(path, timeout=30.0, isolation_level=None)
+            self._prepare()
+        except sqlite3.DatabaseError as exc:
+            raise HistoryError(str(path), f"not an anchors history database ({exc})") from None
+
+    def _prepare(self) -> None:
+        db = self.db
+        app = db.execute("PRAGMA application_id").fetchone()[0]
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if app not in (0, APPLICATION_ID) or (app == 0 and tables):
+            raise HistoryError(str(self.path), "this SQLite file belongs to another program; "
+                               "pass --history with another path")
+        if version > SCHEMA_VERSION:
+            raise HistoryError(str(self.path), f"made by a newer anchors (schema {version}); "
+                               "upgrade anchors to read it")
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA busy_timeout=30000")
+        if version < SCHEMA_VERSION:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                version = db.execute("PRAGMA user_version").fetchone()[0]  # another writer?
+                for v in range(version + 1, SCHEMA_VERSION + 1):
+                    for stmt in _MIGRATIONS[v]:
+                        db.execute(stmt)
+                db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+                db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+
+    def close(self) -> None:
+        self.db.close()
+
+    def start_run(self, registry: str, started_at: float | None = None) -> int:
+        cur = self.db.execute("INSERT INTO runs (started_at, registry) VALUES (?, ?)",
+                              (time.time() if started_at is None else started_at, registry))
+        return int(cur.lastrowid or 0)
+
+    def record(self, run_id: int, rows: Iterable[Row]) -> None:
+        now = time.time()
+        data = [(run_id, r.checked_at or now, r.target, r.anchor, r.kind, r.outcome, r.status,
+                 r.final_url, r.error, r.elapsed_ms) for r in rows]
+        if not data:
+            return
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.executemany("INSERT INTO results VALUES (?,?,?,?,?,?,?,?,?,?)", data)
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+
+    def finish_run(self, run_id: int, complete: bool, finished_at: float | None = None) -> None:
+        self.db.execute("UPDATE runs SET finished_at=?, complete=? WHERE id=?",
+                        (time.time() if finished_at is None else finished_at, int(complete),
+                         run_id))
+
+    def runs(self, since: float, until: float) -> list[Run]:
+        q = "SELECT id, started_at, finished_at, complete FROM runs WHERE started_at >= ? " \
+            "AND started_at <= ? ORDER BY started_at"
+        return [Run(i, s, f, bool(c)) for i, s, f, c in self.db.execute(q, (since, until))]
+
+    def rows(self, until: float) -> Iterator[Row]:
+        """Every result up to `until`, oldest first (the report needs history before the window)."""
+        q = ("SELECT r.target, r.anchor, r.kind, r.outcome, r.status, r.final_url, r.error, "
+             "r.elapsed_ms, r.checked_at, r.run_id FROM results r JOIN runs u ON u.id = r.run_id "
+             "WHERE u.started_at <= ? ORDER BY u.started_at, r.checked_at")
+        for t in self.db.execute(q, (until,)):
+            yield Row(*t)

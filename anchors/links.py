@@ -1,0 +1,366 @@
+"""Link checking: one verdict per URL, never an exception for a network problem.
+
+HEAD first, GET (streamed, at most `body_cap` bytes read) when HEAD is refused or lies.
+Redirects are followed by hand so each hop is screened, loops are caught and the first
+permanent hop is reported. A global and a per-host semaphore bound what is in flight; they
+are held only while a request runs, never during a backoff, so a slow or rate-limited host
+waits on its own without stalling the others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import ssl
+import time
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+from enum import Enum
+
+import httpx
+
+from . import __version__
+from .errors import NetworkDown
+from .netguard import Blocked, NameNotFound, NetGuard, ResolveFailed
+from .retry import RetryPolicy, parse_retry_after, retryable_status
+
+__all__ = [
+    "DEFAULT_BODY_CAP",
+    "DEFAULT_CONCURRENCY",
+    "DEFAULT_MAX_REDIRECTS",
+    "DEFAULT_PER_HOST",
+    "DEFAULT_TIMEOUT",
+    "LinkChecker",
+    "LinkResult",
+    "Outcome",
+    "USER_AGENT",
+]
+
+DEFAULT_CONCURRENCY = 16
+DEFAULT_PER_HOST = 4
+DEFAULT_TIMEOUT = 10.0
+DEFAULT_MAX_REDIRECTS = 10
+DEFAULT_BODY_CAP = 8192
+#: after this many network failures in a row, a host gets one try per URL and no retries
+HOST_FAILURE_LIMIT = 3
+USER_AGENT = f"anchors/{__version__} (citation link checker; python-httpx)"
+ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+_HEAD_REFUSED = frozenset({403, 405, 501})
+_UNVERIFIABLE = frozenset({401, 403, 451, 999})
+_CHALLENGE_MARKS = (b"Just a moment...", b"Attention Required! | Cloudflare", b"cf-chl-",
+                    b"captcha", b"Checking your browser")
+
+
+class Outcome(str, Enum):
+    """The verdict classes; also the `outcome` column of the history."""
+
+    OK = "ok"
+    REDIRECT = "redirect"
+    DEAD = "dead"
+    UNREACHABLE = "unreachable"
+    UNVERIFIABLE = "unverifiable"
+    RATE_LIMITED = "rate-limited"
+    TLS_ERROR = "tls-error"
+    BLOCKED = "blocked"
+
+    @property
+    def failed(self) -> bool:
+        return self not in (Outcome.OK, Outcome.REDIRECT)
+
+
+@dataclass(frozen=True, slots=True)
+class LinkResult:
+    url: str
+    outcome: Outcome
+    status: int | None = None
+    #: where a permanent redirect leads (REDIRECT), or the last URL reached
+    final_url: str | None = None
+    error: str | None = None
+    elapsed_ms: int = 0
+    requests: int = 0
+
+
+@dataclass(slots=True)
+class _Try:
+    """One try at a URL, redirects included; what the retry policy looks at."""
+
+    outcome: Outcome
+    status: int | None = None
+    final_url: str | None = None
+    moved_to: str | None = None
+    error: str | None = None
+    retryable: bool = False
+    retry_after: float | None = None
+    network_evidence: bool = False
+    responded: bool = False
+    requests: int = 0
+
+
+@dataclass(slots=True)
+class _Host:
+    sem: asyncio.Semaphore
+    not_before: float = 0.0
+    failures: int = 0
+
+
+@dataclass(slots=True)
+class Stats:
+    """What was sent, for benchmarks and the run summary."""
+
+    requests: int = 0
+    in_flight: int = 0
+    max_in_flight: int = 0
+    max_in_flight_host: dict[str, int] = field(default_factory=dict)
+    responses: int = 0
+    evidence_hosts: set[str] = field(default_factory=set)
+    hosts: set[str] = field(default_factory=set)
+
+
+class LinkChecker:
+    def __init__(self, client: httpx.AsyncClient, guard: NetGuard, *,
+                 concurrency: int = DEFAULT_CONCURRENCY, per_host: int = DEFAULT_PER_HOST,
+                 timeout: float = DEFAULT_TIMEOUT, policy: RetryPolicy | None = None,
+                 max_redirects: int = DEFAULT_MAX_REDIRECTS,
+                 body_cap: int = DEFAULT_BODY_CAP) -> None:
+        self.client = client
+        self.guard = guard
+        self.per_host = per_host
+        self.timeout = timeout
+        self.policy = policy or RetryPolicy()
+        self.max_redirects = max_redirects
+        self.body_cap = body_cap
+        self.stats = Stats()
+        self._global = asyncio.Semaphore(concurrency)
+        self._hosts: dict[str, _Host] = {}
+        self._in_host: dict[str, int] = {}
+
+    def _host(self, host: str) -> _Host:
+        h = self._hosts.get(host)
+        if h is None:
+            h = self._hosts[host] = _Host(asyncio.Semaphore(self.per_host))
+        return h
+
+    async def check(self, url: str, accept: frozenset[int] = frozenset()) -> LinkResult:
+        started, sent = time.monotonic(), 0
+        try:
+            self.stats.hosts.add(httpx.URL(url).host)
+        except httpx.InvalidURL as exc:
+            return LinkResult(url, Outcome.DEAD, error=f"invalid URL ({exc})")
+
+        async def attempt() -> _Try:
+            nonlocal sent
+            t = await self._try(url, accept)
+            sent += t.requests
+            return t
+
+        last = await self.policy.retrying()(attempt)
+        return LinkResult(url, last.outcome, last.status, last.moved_to or last.final_url,
+                          last.error, int((time.monotonic() - started) * 1000), sent)
+
+    async def check_many(self, urls: Iterable[tuple[str, frozenset[int]]],
+                         on_result: Callable[[LinkResult], Awaitable[None] | None] | None = None,
+                         ) -> list[LinkResult]:
+        """Check all URLs; stops with NetworkDown when the network itself is unreachable."""
+        tasks = [asyncio.ensure_future(self.check(u, a)) for u, a in urls]
+        results: list[LinkResult] = []
+        try:
+            for fut in asyncio.as_completed(tasks):
+                r = await fut
+                results.append(r)
+                if on_result is not None:
+                    maybe = on_result(r)
+                    if maybe is not None:
+                        await maybe
+                if self.network_down():
+                    raise NetworkDown("no host could be reached (name resolution or connections "
+                                      "fail everywhere); is this machine offline?")
+        finally:
+            for t in tasks:
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        return results
+
+    def network_down(self) -> bool:
+        s = self.stats
+        return s.responses == 0 and len(s.evidence_hosts) >= min(3, len(s.hosts))
+
+    async def _try(self, url: str, accept: frozenset[int]) -> _Try:
+        seen, current, moved_to, permanent, requests = {url}, url, None, True, 0
+        for _hop in range(self.max_redirects + 1):
+            t = await self._hop(current)
+            requests += t.requests
+            t.requests = requests
+            if t.status is None or not (300 <= t.status < 400 and t.final_url):
+                t.moved_to = moved_to if permanent and t.outcome is Outcome.OK else None
+                if t.moved_to and t.status not in accept:
+                    t.outcome = Outcome.REDIRECT
+                if t.status is not None and t.status in accept:
+                    t.outcome = Outcome.OK
+                return t
+            nxt = t.final_url
+            if t.status in (301, 308) and permanent:
+                moved_to = nxt
+            else:
+                permanent = False
+            if nxt in seen:
+                return _Try(Outcome.DEAD, t.status, nxt, error=f"redirect loop back to {nxt}",
+                            requests=requests)
+            seen.add(nxt)
+            current = nxt
+        return _Try(Outcome.DEAD, None, current, requests=requests,
+                    error=f"more than {self.max_redirects} redirects")
+
+    async def _hop(self, url: str) -> _Try:
+        """One URL, no redirects followed: HEAD, then GET if HEAD is refused."""
+        try:
+            self.guard.check_scheme(url)
+            host_name = httpx.URL(url).host
+        except Blocked as exc:
+            return _Try(Outcome.BLOCKED, error=exc.reason)
+        except httpx.InvalidURL as exc:
+            return _Try(Outcome.DEAD, error=f"invalid URL ({exc})")
+        host = self._host(host_name)
+        wait = host.not_before - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        async with host.sem, self._global:
+            self._enter(host_name)
+            try:
+                t = await self._send(url, "HEAD")
+                if t.status in _HEAD_REFUSED:
+                    again = await self._send(url, "GET")
+                    again.requests += t.requests
+                    t = again
+            finally:
+                self._leave(host_name)
+        self._note(host_name, host, t)
+        return t
+
+    def _enter(self, host: str) -> None:
+        s = self.stats
+        s.in_flight += 1
+        s.max_in_flight = max(s.max_in_flight, s.in_flight)
+        n = self._in_host.get(host, 0) + 1
+        self._in_host[host] = n
+        s.max_in_flight_host[host] = max(s.max_in_flight_host.get(host, 0), n)
+
+    def _leave(self, host: str) -> None:
+        self.stats.in_flight -= 1
+        self._in_host[host] -= 1
+
+    def _note(self, name: str, host: _Host, t: _Try) -> None:
+        if t.responded:
+            self.stats.responses += 1
+            host.failures = 0
+        elif t.outcome in (Outcome.UNREACHABLE, Outcome.DEAD):
+            host.failures += 1
+            if host.failures >= HOST_FAILURE_LIMIT:
+                t.retryable = False
+        if t.network_evidence:
+            self.stats.evidence_hosts.add(name)
+        if t.retry_after is not None:
+            host.not_before = max(host.not_before,
+                                  time.monotonic() + min(t.retry_after, self.policy.retry_after_cap))
+
+    async def _send(self, url: str, method: str) -> _Try:
+        self.stats.requests += 1
+        headers = {"User-Agent": USER_AGENT, "Accept": ACCEPT}
+        try:
+            async with asyncio.timeout(self.timeout):
+                async with self.client.stream(method, url, headers=headers) as resp:
+                    body = await self._head_of_body(resp) if method == "GET" else b""
+        except TimeoutError:
+            return _Try(Outcome.UNREACHABLE, error=f"no complete answer within {self.timeout:g} s",
+                        retryable=True, requests=1)
+        except (Blocked, NameNotFound, ResolveFailed) as exc:
+            return _guard_try(exc)
+        except httpx.HTTPError as exc:
+            return _error_try(exc, self.timeout)
+        return _status_try(url, resp, body)
+
+    async def _head_of_body(self, resp: httpx.Response) -> bytes:
+        got = bytearray()
+        async for chunk in resp.aiter_raw():
+            got += chunk
+            if len(got) >= self.body_cap:
+                break
+        return bytes(got[: self.body_cap])
+
+
+def _guard_try(exc: Blocked | NameNotFound | ResolveFailed) -> _Try:
+    if isinstance(exc, Blocked):
+        return _Try(Outcome.BLOCKED, error=exc.reason, requests=1)
+    if isinstance(exc, NameNotFound):
+        return _Try(Outcome.DEAD, error=exc.reason, requests=1)
+    return _Try(Outcome.UNREACHABLE, error=exc.reason, retryable=True, network_evidence=True,
+                requests=1)
+
+
+def _chain(exc: BaseException) -> Iterable[BaseException]:
+    seen: set[int] = set()
+    e: BaseException | None = exc
+    while e is not None and id(e) not in seen:
+        seen.add(id(e))
+        yield e
+        e = e.__cause__ or e.__context__
+
+
+def _error_try(exc: httpx.HTTPError, timeout: float) -> _Try:
+    for e in _chain(exc):
+        if isinstance(e, ssl.SSLError):
+            reason = getattr(e, "verify_message", None) or getattr(e, "reason", None) or str(e)
+            return _Try(Outcome.TLS_ERROR, error=f"TLS: {reason}", requests=1)
+    if isinstance(exc, httpx.ConnectTimeout):
+        return _Try(Outcome.UNREACHABLE, error=f"connect timed out after {timeout:g} s",
+                    retryable=True, network_evidence=True, requests=1)
+    if isinstance(exc, httpx.TimeoutException):
+        return _Try(Outcome.UNREACHABLE, error=f"timed out after {timeout:g} s", retryable=True,
+                    requests=1)
+    if isinstance(exc, httpx.ConnectError):
+        codes = {getattr(e, "errno", None) for e in _chain(exc)}
+        text = str(exc).lower()
+        if errno.ECONNREFUSED in codes or "refused" in text:
+            return _Try(Outcome.DEAD, error="connection refused", requests=1)
+        unreachable = {errno.ENETUNREACH, errno.EHOSTUNREACH} & codes or "unreachable" in text
+        return _Try(Outcome.UNREACHABLE, error=f"cannot connect ({exc})", retryable=True,
+                    network_evidence=bool(unreachable), requests=1)
+    if isinstance(exc, (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)):
+        return _Try(Outcome.UNREACHABLE, error=f"connection reset ({type(exc).__name__})",
+                    retryable=True, responded=False, requests=1)
+    if isinstance(exc, (httpx.UnsupportedProtocol, httpx.InvalidURL)):
+        return _Try(Outcome.BLOCKED, error=str(exc), requests=1)
+    return _Try(Outcome.UNREACHABLE, error=f"{type(exc).__name__}: {exc}", retryable=True,
+                requests=1)
+
+
+def _status_try(url: str, resp: httpx.Response, body: bytes) -> _Try:
+    status = resp.status_code
+    t = _Try(Outcome.OK, status, url, responded=True, requests=1)
+    if 300 <= status < 400:
+        loc = resp.headers.get("location")
+        if loc:
+            t.final_url = str(resp.url.join(loc))
+            return t
+        t.outcome, t.error = Outcome.DEAD, f"HTTP {status} without a Location"
+        return t
+    if status < 300:
+        return t
+    challenge = resp.headers.get("cf-mitigated") == "challenge" or any(
+        m in body for m in _CHALLENGE_MARKS)
+    if challenge and status in (403, 429, 503):
+        t.outcome, t.error = Outcome.UNVERIFIABLE, f"HTTP {status}: bot challenge page"
+    elif status in (404, 410):
+        t.outcome, t.error = Outcome.DEAD, f"HTTP {status}"
+    elif status in _UNVERIFIABLE:
+        t.outcome, t.error = Outcome.UNVERIFIABLE, f"HTTP {status}: the site refuses checkers"
+    elif status == 429:
+        t.outcome, t.error, t.retryable = Outcome.RATE_LIMITED, "HTTP 429", True
+        t.retry_after = parse_retry_after(resp.headers.get("retry-after"))
+    elif retryable_status(status):
+        t.outcome, t.error, t.retryable = Outcome.UNREACHABLE, f"HTTP {status}", True
+        t.retry_after = parse_retry_after(resp.headers.get("retry-after"))
+    else:
+        t.outcome, t.error = Outcome.DEAD, f"HTTP {status}"
+    if t.outcome is Outcome.RATE_LIMITED and t.retry_after is not None:
+        t.error = f"HTTP 429, Retry-After {t.retry_after:g} s"
+    return t

@@ -1,0 +1,1 @@
+"""Metadata resolvers: arXiv (API, batched), GitHub issues/PRs (REST), DOIs (doi.org)."""

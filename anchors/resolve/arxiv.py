@@ -1,0 +1,130 @@
+"""arXiv metadata through the `arxiv` package, in batches, politely.
+
+The `arxiv` client is synchronous (requests + time.sleep), so it runs in a worker thread. One
+Client serves the whole run, so its own spacing keeps requests at least `delay` seconds apart
+and one at a time, as arXiv's terms of use ask. Results are matched by ID, never by position:
+the API may reorder a batch and silently drops IDs it does not have, so the missing ones are
+asked once more, on their own, before they are called not-found.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import threading
+from collections.abc import Iterable
+from typing import Any
+
+import arxiv
+import requests
+
+from ..ids import ArxivId, InvalidId
+from ..links import Outcome
+from .base import Resolution
+
+__all__ = ["ARXIV_API", "ARXIV_BATCH", "ARXIV_MIN_INTERVAL", "ArxivResolver"]
+
+ARXIV_API = "https://export.arxiv.org/api/query"
+#: one GET of ~700 IDs is 414 URI Too Long; 100 is what arXiv's own tools use
+ARXIV_BATCH = 100
+#: arXiv's terms of use: no more than one request every three seconds
+ARXIV_MIN_INTERVAL = 3.0
+ARXIV_RETRIES = 3
+_WITHDRAWN_RE = re.compile(r"\bwithdra(?:wn|w)\b", re.IGNORECASE)
+
+
+class _TimeoutSession(requests.Session):
+    """requests sets no timeout by default; a stalled API must not hang the check."""
+
+    def __init__(self, timeout: float) -> None:
+        super().__init__()
+        self.timeout = timeout
+
+    def request(self, *args: Any, **kwargs: Any) -> requests.Response:  # type: ignore[override]
+        kwargs.setdefault("timeout", self.timeout)
+        return super().request(*args, **kwargs)
+
+
+class ArxivResolver:
+    """Resolves ArxivIds; `client` may be injected (tests replay cassettes through it)."""
+
+    def __init__(self, api_url: str = ARXIV_API, *, delay: float = ARXIV_MIN_INTERVAL,
+                 timeout: float = 30.0, batch_size: int = ARXIV_BATCH,
+                 retries: int = ARXIV_RETRIES, client: arxiv.Client | None = None) -> None:
+        self.batch_size = max(1, min(batch_size, ARXIV_BATCH))
+        self.client = client or arxiv.Client(page_size=self.batch_size, delay_seconds=delay,
+                                             num_retries=retries)
+        # NOTE: the query URL is a class attribute in arxiv.py; set on the instance it points
+        # this client (only) at a mirror or a test server.
+        self.client.query_url_format = api_url.rstrip("?") + "?{}"
+        # NOTE: `_session` is the client's requests.Session; it is replaced to get a timeout.
+        self.client._session = _TimeoutSession(timeout)
+        self.requests = 0
+        self.stopped = threading.Event()
+
+    async def resolve(self, keys: Iterable[ArxivId]) -> dict[str, Resolution]:
+        ids = list(dict.fromkeys(k.canonical for k in keys))
+        try:
+            return await asyncio.to_thread(self._resolve_all, ids)
+        except asyncio.CancelledError:
+            self.stopped.set()  # the thread finishes its current request, then stops
+            raise
+
+    def _resolve_all(self, ids: list[str]) -> dict[str, Resolution]:
+        out: dict[str, Resolution] = {}
+        for i in range(0, len(ids), self.batch_size):
+            if self.stopped.is_set():
+                break
+            batch = ids[i:i + self.batch_size]
+            found, failure = self._query(batch)
+            missing = [b for b in batch if b not in found]
+            if missing and failure is None and not self.stopped.is_set():
+                again, failure = self._query(missing)
+                found.update(again)
+            for canon in batch:
+                out[f"arxiv:{canon}"] = found.get(canon) or failure or Resolution(
+                    f"arxiv:{canon}", Outcome.DEAD, status=200,
+                    error="arXiv has no paper with this ID (asked twice)")
+        return {k: (v if v.key == k else _rekey(v, k)) for k, v in out.items()}
+
+    def _query(self, ids: list[str]) -> tuple[dict[str, Resolution], Resolution | None]:
+        """One API request for `ids`: (found by canonical ID, or the failure for all)."""
+        self.client.page_size = len(ids)
+        search = arxiv.Search(id_list=ids, max_results=len(ids))
+        self.requests += 1
+        found: dict[str, Resolution] = {}
+        try:
+            for result in self.client.results(search):
+                r = _resolution(result)
+                if r is not None and r.key[6:] in ids:
+                    found.setdefault(r.key[6:], r)
+        except arxiv.HTTPError as exc:
+            outcome = Outcome.RATE_LIMITED if exc.status in (429, 503) else \
+                Outcome.UNVERIFIABLE if exc.status == 400 else Outcome.UNREACHABLE
+            return found, Resolution("", outcome, status=exc.status,
+                                     error=f"arXiv API answered HTTP {exc.status} "
+                                           f"after {exc.retry + 1} tries")
+        except (requests.RequestException, arxiv.ArxivError) as exc:
+            return found, Resolution("", Outcome.UNREACHABLE,
+                                     error=f"arXiv API unreachable ({type(exc).__name__})")
+        return found, None
+
+
+def _rekey(r: Resolution, key: str) -> Resolution:
+    from dataclasses import replace
+
+    return replace(r, key=key)
+
+
+def _resolution(result: arxiv.Result) -> Resolution | None:
+    entry = result.entry_id or ""
+    if "/api/errors" in entry:  # the API's fake "Error" entry; never trust the title
+        return None
+    try:
+        parsed = ArxivId.parse(result.get_short_id())
+    except (InvalidId, ValueError):
+        return None
+    comment = result.comment or ""
+    withdrawn = comment if _WITHDRAWN_RE.search(comment) else None
+    return Resolution(parsed.key, Outcome.OK, title=" ".join(result.title.split()),
+                      version=parsed.version, withdrawn=withdrawn, status=200)

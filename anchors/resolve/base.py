@@ -1,0 +1,47 @@
+"""What a resolver returns: one `Resolution` per anchor key, failures included as values."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Protocol
+
+from ..links import Outcome
+
+__all__ = ["Resolution", "Resolver"]
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """Metadata for one anchor, or why there is none (`outcome` is not OK)."""
+
+    key: str
+    outcome: Outcome
+    title: str | None = None
+    #: latest version (arXiv)
+    version: int | None = None
+    #: the withdrawal comment, when arXiv's latest version is a withdrawal notice
+    withdrawn: str | None = None
+    #: GitHub: open | closed; with state_reason and merged for PRs
+    state: str | None = None
+    state_reason: str | None = None
+    merged: bool = False
+    is_pull: bool = False
+    #: the canonical page now (a transferred issue, a renamed repository)
+    moved_to: str | None = None
+    status: int | None = None
+    error: str | None = None
+
+    def to_cache(self) -> dict[str, Any]:
+        return {k: v for k, v in asdict(self).items() if v not in (None, False) and k != "key"}
+
+    @classmethod
+    def from_cache(cls, key: str, data: dict[str, Any]) -> Resolution:
+        fields = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        fields["outcome"] = Outcome(fields.get("outcome", "ok"))
+        return cls(key=key, **fields)
+
+
+class Resolver(Protocol):
+    async def resolve(self, keys: list[Any]) -> dict[str, Resolution]:
+        """Resolutions keyed by anchor key; every key asked for is in the answer."""
+        ...

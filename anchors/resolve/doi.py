@@ -1,0 +1,68 @@
+"""DOIs through doi.org content negotiation (any registration agency: Crossref, DataCite...).
+
+`GET https://doi.org/<doi>` with a CSL-JSON Accept header redirects to the agency's metadata;
+an unknown DOI is a 404 at doi.org itself. Redirect hops go through the same guarded client
+as link checks, so a DOI cannot lead the checker to a private address.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import httpx
+
+from ..ids import Doi
+from ..links import USER_AGENT, Outcome
+from ..netguard import Blocked, GuardError
+from .base import Resolution
+
+__all__ = ["DOI_API", "DoiResolver"]
+
+DOI_API = "https://doi.org"
+_CSL = "application/vnd.citationstyles.csl+json"
+_MAX_HOPS = 5
+
+
+class DoiResolver:
+    def __init__(self, client: httpx.AsyncClient, api_url: str = DOI_API,
+                 timeout: float = 10.0) -> None:
+        self.client = client
+        self.api = api_url.rstrip("/")
+        self.timeout = timeout
+        self.requests = 0
+
+    async def resolve(self, keys: Iterable[Doi]) -> dict[str, Resolution]:
+        return {d.key: await self._one(d) for d in dict.fromkeys(keys)}
+
+    async def _one(self, d: Doi) -> Resolution:
+        url = httpx.URL(f"{self.api}/{d.doi}")
+        headers = {"Accept": _CSL, "User-Agent": USER_AGENT}
+        for _ in range(_MAX_HOPS):
+            self.requests += 1
+            try:
+                resp = await self.client.get(url, headers=headers, follow_redirects=False,
+                                             timeout=self.timeout)
+            except httpx.HTTPError as exc:
+                return Resolution(d.key, Outcome.UNREACHABLE, error=f"DOI lookup failed ({type(exc).__name__})")
+            except GuardError as exc:
+                outcome = Outcome.BLOCKED if isinstance(exc, Blocked) else Outcome.UNREACHABLE
+                return Resolution(d.key, outcome, error=exc.reason)
+            if resp.is_redirect and "location" in resp.headers:
+                url = url.join(resp.headers["location"])
+                continue
+            break
+        else:
+            return Resolution(d.key, Outcome.UNREACHABLE, error="too many redirects")
+        if resp.status_code == 404:
+            return Resolution(d.key, Outcome.DEAD, status=404, error=f"doi.org does not know {d.doi}")
+        if resp.status_code != 200:
+            return Resolution(d.key, Outcome.UNVERIFIABLE, status=resp.status_code,
+                              error=f"DOI metadata answered HTTP {resp.status_code}")
+        try:
+            data = resp.json()
+            title = data.get("title")
+        except ValueError:
+            return Resolution(d.key, Outcome.OK, status=200)
+        if isinstance(title, list):  # Crossref's own API gives lists
+            title = title[0] if title else None
+        return Resolution(d.key, Outcome.OK, title=str(title) if title else None, status=200)

@@ -1,0 +1,149 @@
+"""GitHub issues and pull requests through the REST API, one request at a time.
+
+`GET /repos/{owner}/{repo}/issues/{n}` answers for PRs too (with a `pull_request` key; a merged
+PR is `closed` with `pull_request.merged_at`). The token goes only to the configured API host:
+redirects are followed by hand and only while they stay on that host. Rate limits are honoured
+from `x-ratelimit-remaining`/`-reset` and `retry-after`; a wait longer than the cap ends the
+run's GitHub lookups as `rate-limited` instead of stalling the check.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterable
+from typing import Any
+
+import httpx
+
+from ..ids import GithubRef
+from ..links import USER_AGENT, Outcome
+from ..retry import RetryPolicy, parse_retry_after, retryable_status
+from .base import Resolution
+
+__all__ = ["GITHUB_API", "GithubResolver"]
+
+GITHUB_API = "https://api.github.com"
+_MAX_API_REDIRECTS = 3
+
+
+class GithubResolver:
+    def __init__(self, client: httpx.AsyncClient, api_url: str = GITHUB_API,
+                 token: str | None = None, policy: RetryPolicy | None = None,
+                 timeout: float = 10.0) -> None:
+        self.client = client
+        self.api = httpx.URL(api_url.rstrip("/") + "/")
+        self.token = token
+        self.policy = policy or RetryPolicy()
+        self.timeout = timeout
+        self.requests = 0
+        self._limited: Resolution | None = None
+
+    async def resolve(self, keys: Iterable[GithubRef]) -> dict[str, Resolution]:
+        out: dict[str, Resolution] = {}
+        for ref in dict.fromkeys(keys):  # serially, as GitHub asks of API clients
+            out[ref.key] = await self._one(ref)
+        return out
+
+    def _headers(self, url: httpx.URL) -> dict[str, str]:
+        h = {"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28",
+             "User-Agent": USER_AGENT}
+        if self.token and url.host == self.api.host and url.port == self.api.port \
+                and url.scheme == self.api.scheme:
+            h["Authorization"] = f"Bearer {self.token}"
+        return h
+
+    async def _one(self, ref: GithubRef) -> Resolution:
+        if self._limited is not None:
+            return Resolution(ref.key, self._limited.outcome, status=self._limited.status,
+                              error=self._limited.error)
+        url = self.api.join(f"repos/{ref.owner}/{ref.repo}/issues/{ref.number}")
+        for attempt in range(1, self.policy.attempts + 1):
+            r = await self._get(ref, url)
+            if isinstance(r, Resolution):
+                return r
+            status, resp = r
+            wait = _rate_wait(resp)
+            limited = status in (403, 429) and wait is not None
+            if limited or (status != 403 and retryable_status(status)):
+                if attempt == self.policy.attempts or (wait or 0) > self.policy.retry_after_cap:
+                    res = Resolution(ref.key, Outcome.RATE_LIMITED if status in (403, 429)
+                                     else Outcome.UNREACHABLE, status=status,
+                                     error=_limit_text(status, wait))
+                    if res.outcome is Outcome.RATE_LIMITED:
+                        self._limited = res
+                    return res
+                await asyncio.sleep(wait if wait is not None else self.policy.backoff(attempt))
+                continue
+            return _from_response(ref, status, resp)
+        raise AssertionError("unreachable")
+
+    async def _get(self, ref: GithubRef, url: httpx.URL) -> tuple[int, httpx.Response] | Resolution:
+        for _ in range(_MAX_API_REDIRECTS + 1):
+            self.requests += 1
+            try:
+                resp = await self.client.get(url, headers=self._headers(url),
+                                             follow_redirects=False, timeout=self.timeout)
+            except httpx.HTTPError as exc:
+                return Resolution(ref.key, Outcome.UNREACHABLE,
+                                  error=f"GitHub API unreachable ({type(exc).__name__})")
+            if resp.status_code in (301, 302, 307, 308) and "location" in resp.headers:
+                nxt = url.join(resp.headers["location"])
+                if nxt.host != self.api.host:
+                    return Resolution(ref.key, Outcome.UNVERIFIABLE, status=resp.status_code,
+                                      error=f"GitHub API redirected off {self.api.host}; not followed")
+                url = nxt
+                continue
+            return resp.status_code, resp
+        return Resolution(ref.key, Outcome.UNREACHABLE, error="too many API redirects")
+
+
+def _rate_wait(resp: httpx.Response) -> float | None:
+    """Seconds GitHub asks us to wait, when the answer is a rate limit; None otherwise."""
+    h = resp.headers
+    ra = parse_retry_after(h.get("retry-after"))
+    if ra is not None:
+        return ra
+    if h.get("x-ratelimit-remaining") == "0" and h.get("x-ratelimit-reset", "").isdigit():
+        return max(0.0, int(h["x-ratelimit-reset"]) - time.time())
+    if resp.status_code in (403, 429) and b"rate limit" in resp.content.lower():
+        return 60.0  # secondary limit without retry-after: GitHub says wait at least a minute
+    return None
+
+
+def _limit_text(status: int, wait: float | None) -> str:
+    if wait is None:
+        return f"GitHub API answered HTTP {status} through retries"
+    return f"GitHub API rate limit (HTTP {status}); it asks to wait {wait:.0f} s"
+
+
+def _from_response(ref: GithubRef, status: int, resp: httpx.Response) -> Resolution:
+    if status in (404, 410):
+        what = "was deleted" if status == 410 else "does not exist (or the repository is private)"
+        return Resolution(ref.key, Outcome.DEAD, status=status, error=f"{ref} {what}")
+    if status == 403:
+        return Resolution(ref.key, Outcome.UNVERIFIABLE, status=status,
+                          error="GitHub API refused access (HTTP 403)")
+    if status != 200:
+        return Resolution(ref.key, Outcome.UNVERIFIABLE, status=status,
+                          error=f"GitHub API answered HTTP {status}")
+    try:
+        data: dict[str, Any] = resp.json()
+        title = str(data["title"])
+        state = str(data["state"])
+    except (ValueError, KeyError, TypeError):
+        return Resolution(ref.key, Outcome.UNVERIFIABLE, status=status,
+                          error="GitHub API answer is not an issue")
+    pr = data.get("pull_request") or None
+    html = str(data.get("html_url") or "")
+    moved = html if html and not _same_repo(html, ref) else None
+    return Resolution(ref.key, Outcome.OK, title=title, state=state,
+                      state_reason=data.get("state_reason"),
+                      merged=bool(pr and pr.get("merged_at")), is_pull=pr is not None,
+                      moved_to=moved, status=200)
+
+
+def _same_repo(html_url: str, ref: GithubRef) -> bool:
+    parts = httpx.URL(html_url).path.strip("/").split("/")
+    return len(parts) >= 4 and parts[0].lower() == ref.owner.lower() \
+        and parts[1].lower() == ref.repo.lower() and parts[3] == str(ref.number)
