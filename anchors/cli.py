@@ -146,13 +146,13 @@ def check(
     only_codes: Annotated[Optional[str], typer.Option(
         "--only", help="Report only these codes (comma-separated).")] = None,
     concurrency: Annotated[Optional[int], typer.Option(
-        help=f"Requests in flight at most (default {DEFAULT_CONCURRENCY}).\")] = None,
+        help=f"Requests in flight at most (default {DEFAULT_CONCURRENCY}).")] = None,
     per_host: Annotated[Optional[int], typer.Option(
-        help=f"Requests in flight per host at most (default {DEFAULT_PER_HOST}).\")] = None,
+        help=f"Requests in flight per host at most (default {DEFAULT_PER_HOST}).")] = None,
     timeout: Annotated[Optional[float], typer.Option(
-        help=f"Seconds for one request, body included (default {DEFAULT_TIMEOUT:g}).\")] = None,
+        help=f"Seconds for one request, body included (default {DEFAULT_TIMEOUT:g}).")] = None,
     retry_after_cap: Annotated[Optional[float], typer.Option(
-        help="Longest Retry-After honoured, in seconds (default 30).\")] = None,
+        help="Longest Retry-After honoured, in seconds (default 30).")] = None,
     allow_private: Annotated[Optional[bool], typer.Option(
         "--allow-private", help="Check loopback and private addresses too.")] = None,
     arxiv_api: Annotated[Optional[str], typer.Option(help="arXiv API endpoint.")] = None,
@@ -161,10 +161,10 @@ def check(
     github_api: Annotated[Optional[str], typer.Option(help="GitHub REST API root.")] = None,
     doi_api: Annotated[Optional[str], typer.Option(help="DOI resolver root.")] = None,
     cache_dir: Annotated[Optional[str], typer.Option(
-        help="Folder for the cache and history (default .anchors beside the registry).\")] = None,
+        help="Folder for the cache and history (default .anchors beside the registry).")] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Ignore and keep no cache.")] = False,
     history: Annotated[Optional[str], typer.Option(
-        help="History database (default .anchors/history.sqlite).\")] = None,
+        help="History database (default .anchors/history.sqlite).")] = None,
     changed_since: Annotated[Optional[str], typer.Option(
         help="Check online only the anchors added or changed since this git ref.")] = None,
     today: TodayOpt = None,

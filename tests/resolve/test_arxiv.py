@@ -1,0 +1,118 @@
+"""The arXiv resolver against cassettes replayed by a loopback server, through the real `arxiv` client."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from anchors.ids import ArxivId
+from anchors.links import Outcome
+from anchors.resolve.arxiv import ARXIV_BATCH, ArxivResolver
+
+from ..cassettes import load
+from ..loopback import LoopbackServer, respond
+
+
+def ids(*texts: str) -> list[ArxivId]:
+    return [ArxivId.parse(t) for t in texts]
+
+
+def resolve(srv: LoopbackServer, keys: list[ArxivId], **kw: object) -> tuple[dict, ArxivResolver]:
+    r = ArxivResolver(srv.url("/api/query"), delay=0.0, **kw)  # type: ignore[arg-type]
+    return asyncio.run(r.resolve(keys)), r
+
+
+def test_batch_is_matched_by_id_not_position() -> None:
+    cas = load("arxiv/batch-three-ids")
+    with cas.serve() as srv:
+        got, r = resolve(srv, ids("1706.03762", "2309.06180v1", "2312.07104"))
+    assert r.requests == 1 and sum(srv.counts.values()) == 1
+    assert got["arxiv:2312.07104"].title == "SGLang: Efficient Execution of Structured Language Model Programs"
+    assert got["arxiv:1706.03762"].title == "Attention Is All You Need"
+    assert got["arxiv:1706.03762"].version == 7
+    assert got["arxiv:2309.06180"].outcome is Outcome.OK
+
+
+def test_missing_id_is_asked_again_alone_then_not_found() -> None:
+    cas = load("arxiv/missing-id-confirmed")
+    with cas.serve() as srv:
+        got, r = resolve(srv, ids("1707.08567", "2401.99999"))
+    assert r.requests == 2
+    assert got["arxiv:1707.08567"].outcome is Outcome.OK
+    assert got["arxiv:2401.99999"].outcome is Outcome.DEAD
+    assert "asked twice" in (got["arxiv:2401.99999"].error or "")
+
+
+def test_sporadic_empty_feed_is_not_proof() -> None:
+    with load("arxiv/empty-then-found").serve() as srv:
+        got, r = resolve(srv, ids("1706.03762"))
+    assert r.requests == 2 and got["arxiv:1706.03762"].outcome is Outcome.OK
+
+
+def test_old_style_id() -> None:
+    with load("arxiv/old-style-id").serve() as srv:
+        got, _ = resolve(srv, ids("astro-ph/0601001"))
+    assert got["arxiv:astro-ph/0601001"].title.startswith("Frequency of Hot Jupiters")
+
+
+def test_error_feed_is_never_read_as_a_paper() -> None:
+    with load("arxiv/error-400").serve() as srv:
+        got, _ = resolve(srv, ids("2609.18063"), retries=3)
+    res = got["arxiv:2609.18063"]
+    assert res.outcome is Outcome.UNVERIFIABLE and res.title is None and res.status == 400
+    assert sum(srv.counts.values()) == 4  # the arxiv client's own retries
+
+
+def test_withdrawn_comment() -> None:
+    with load("arxiv/withdrawn").serve() as srv:
+        got, _ = resolve(srv, ids("1706.03762"))
+    assert "withdrawn" in (got["arxiv:1706.03762"].withdrawn or "")
+
+
+def _feed(ids_: list[str]) -> bytes:
+    entries = "".join(
+        f"<entry><id>http://arxiv.org/abs/{i}v1</id><title>Paper {i}</title>"
+        "<updated>2026-01-01T00:00:00Z</updated><published>2026-01-01T00:00:00Z</published>"
+        "<summary>s</summary><author><name>A</name></author></entry>" for i in ids_)
+    return ("<?xml version='1.0' encoding='UTF-8'?><feed xmlns='http://www.w3.org/2005/Atom' "
+            "xmlns:opensearch='http://a9.com/-/spec/opensearch/1.1/'>"
+            f"<opensearch:totalResults>{len(ids_)}</opensearch:totalResults>"
+            f"<opensearch:startIndex>0</opensearch:startIndex>{entries}</feed>").encode()
+
+
+def test_batches_of_100_spaced_by_the_delay() -> None:
+    from urllib.parse import parse_qs, urlsplit
+
+    asked: list[tuple[float, int, str]] = []
+
+    def route(_):
+        async def handler(req, w):
+            q = parse_qs(urlsplit(req.path).query)
+            batch = q["id_list"][0].split(",")
+            asked.append((time.monotonic(), len(batch), q["max_results"][0]))
+            return await respond(w, 200, _feed(batch), {"Content-Type": "application/atom+xml"}, req=req)
+        return handler
+
+    keys = [ArxivId.parse(f"2601.{i:05d}") for i in range(1, 251)]
+    with LoopbackServer(route) as srv:
+        got = asyncio.run(ArxivResolver(srv.url("/api/query"), delay=0.2).resolve(keys))
+    assert [n for _, n, _ in asked] == [ARXIV_BATCH, ARXIV_BATCH, 50]
+    assert [m for _, _, m in asked] == ["100", "100", "50"]
+    gaps = [b[0] - a[0] for a, b in zip(asked, asked[1:])]
+    assert min(gaps) >= 0.19
+    assert all(r.outcome is Outcome.OK for r in got.values()) and len(got) == 250
+
+
+def test_stalled_api_times_out_as_unreachable() -> None:
+    async def stall(req, w):
+        await asyncio.sleep(5)
+        return False
+
+    with LoopbackServer({"/api/query": stall}) as srv:
+        start = time.monotonic()
+        got = asyncio.run(ArxivResolver(srv.url("/api/query"), delay=0.0, timeout=0.3,
+                                        retries=0).resolve(ids("2609.18063")))
+    assert got["arxiv:2609.18063"].outcome is Outcome.UNREACHABLE
+    assert time.monotonic() - start < 3

@@ -1,0 +1,266 @@
+"""The link checker against a real loopback server: every verdict class and retry path."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from anchors.links import LinkChecker, LinkResult, Outcome
+from anchors.netguard import NetGuard, StaticResolver, guarded_transport
+from anchors.retry import RetryPolicy
+
+from .loopback import LoopbackServer, respond
+
+
+async def ok(req, w):
+    return await respond(w, 200, b"<html>fine</html>", req=req)
+
+
+def status(code: int, **headers: str):
+    async def handler(req, w):
+        return await respond(w, code, b"", headers, req=req)
+    return handler
+
+
+def once(first: int, headers: dict[str, str] | None = None, times: int = 1):
+    async def handler(req, w):
+        if req.n < times:
+            return await respond(w, first, b"", headers or {}, req=req)
+        return await respond(w, 200, b"ok", req=req)
+    return handler
+
+
+async def head_refused(req, w):
+    return await respond(w, 405 if req.method == "HEAD" else 200, b"ok", req=req)
+
+
+async def head_forbidden_get_404(req, w):
+    return await respond(w, 403 if req.method == "HEAD" else 404, b"", req=req)
+
+
+async def challenge(req, w):
+    return await respond(w, 403, b"<title>Just a moment...</title>", {"Server": "cloudflare"}, req=req)
+
+
+async def loop_a(req, w):
+    return await respond(w, 302, b"", {"Location": "/loop-b"}, req=req)
+
+
+async def loop_b(req, w):
+    return await respond(w, 302, b"", {"Location": "/loop-a"}, req=req)
+
+
+def chain(n: int):
+    async def handler(req, w):
+        i = int(req.path.rsplit("/", 1)[1])
+        if i >= n:
+            return await respond(w, 200, b"end", req=req)
+        return await respond(w, 302, b"", {"Location": f"/chain/{i + 1}"}, req=req)
+    return handler
+
+
+async def reset(req, w):
+    w.transport.abort()
+    return False
+
+
+async def slow(req, w):
+    await asyncio.sleep(3)
+    return await respond(w, 200, b"late", req=req)
+
+
+ROUTES = {
+    "/ok": ok, "/404": status(404), "/410": status(410), "/401": status(401), "/451": status(451),
+    "/999": status(999), "/moved": status(301, Location="/ok"), "/found": status(302, Location="/ok"),
+    "/429-once": once(429, {"Retry-After": "1"}), "/429-timed": once(429, {"Retry-After": "1"}),
+    "/503-once": once(503),
+    "/503-twice": once(503, times=2), "/429-forever": status(429, **{"Retry-After": "1"}),
+    "/429-huge": status(429, **{"Retry-After": "86400"}), "/500-always": status(500),
+    "/head-405": head_refused, "/head-403-get-404": head_forbidden_get_404,
+    "/challenge": challenge, "/loop-a": loop_a, "/loop-b": loop_b, "/reset": reset, "/slow": slow,
+}
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[LoopbackServer]:
+    def route(req):
+        if req.path.startswith("/chain/"):
+            return chain(12)
+        return ROUTES.get(req.path)
+    with LoopbackServer(route) as srv:
+        yield srv
+
+
+def check(urls: list[str], *, allow_private: bool = True, resolver=None, timeout: float = 5.0,
+          attempts: int = 3, cap: float = 30.0, **kw) -> tuple[list[LinkResult], LinkChecker]:
+    async def go():
+        guard = NetGuard(resolver, allow_private=allow_private)
+        limits = httpx.Limits(max_connections=8)
+        async with httpx.AsyncClient(transport=guarded_transport(guard, limits), timeout=timeout) as c:
+            lc = LinkChecker(c, guard, timeout=timeout,
+                             policy=RetryPolicy(attempts=attempts, retry_after_cap=cap, initial=0.05), **kw)
+            res = await lc.check_many([(u, frozenset()) for u in urls])
+            return sorted(res, key=lambda r: urls.index(r.url)), lc
+    return asyncio.run(go())
+
+
+@pytest.mark.parametrize(
+    ("path", "outcome", "status"),
+    [
+        ("/ok", Outcome.OK, 200),
+        ("/404", Outcome.DEAD, 404),
+        ("/410", Outcome.DEAD, 410),
+        ("/401", Outcome.UNVERIFIABLE, 401),
+        ("/451", Outcome.UNVERIFIABLE, 451),
+        ("/999", Outcome.UNVERIFIABLE, 999),
+        ("/moved", Outcome.REDIRECT, 200),
+        ("/found", Outcome.OK, 200),
+        ("/429-once", Outcome.OK, 200),
+        ("/503-once", Outcome.OK, 200),
+        ("/503-twice", Outcome.OK, 200),
+        ("/429-forever", Outcome.RATE_LIMITED, 429),
+        ("/500-always", Outcome.UNREACHABLE, 500),
+        ("/head-405", Outcome.OK, 200),
+        ("/head-403-get-404", Outcome.DEAD, 404),
+        ("/challenge", Outcome.UNVERIFIABLE, 403),
+    ],
+)
+def test_verdicts(server: LoopbackServer, path: str, outcome: Outcome, status: int) -> None:
+    (r,), _ = check([server.url(path)])
+    assert (r.outcome, r.status) == (outcome, status), r
+
+
+def test_permanent_redirect_reports_new_url(server: LoopbackServer) -> None:
+    (r,), _ = check([server.url("/moved")])
+    assert r.final_url == server.url("/ok")
+
+
+def test_redirect_loop_and_long_chain_are_dead(server: LoopbackServer) -> None:
+    (loop, long), _ = check([server.url("/loop-a"), server.url("/chain/0")])
+    assert loop.outcome is Outcome.DEAD and "loop" in (loop.error or "")
+    assert long.outcome is Outcome.DEAD and "more than 10 redirects" in (long.error or "")
+
+
+def test_retry_after_is_waited_exactly_and_counted(server: LoopbackServer) -> None:
+    start = time.monotonic()
+    (r,), lc = check([server.url("/429-timed")])
+    assert 0.95 <= time.monotonic() - start < 3
+    assert r.requests == 2
+
+
+def test_retry_after_beyond_the_cap_is_not_waited(server: LoopbackServer) -> None:
+    start = time.monotonic()
+    (r,), _ = check([server.url("/429-huge")])
+    assert r.outcome is Outcome.RATE_LIMITED and r.requests == 1
+    assert time.monotonic() - start < 1
+
+
+def test_reset_is_retried_then_unreachable(server: LoopbackServer) -> None:
+    (r,), _ = check([server.url("/reset")])
+    assert r.outcome is Outcome.UNREACHABLE and r.requests == 3
+
+
+def test_timeout_is_bounded(server: LoopbackServer) -> None:
+    start = time.monotonic()
+    (r,), _ = check([server.url("/slow")], timeout=0.3, attempts=1)
+    assert r.outcome is Outcome.UNREACHABLE and "0.3 s" in (r.error or "")
+    assert time.monotonic() - start < 2
+
+
+def test_connection_refused_is_dead_without_retries() -> None:
+    (r,), _ = check(["http://127.0.0.1:9/x"])
+    assert r.outcome is Outcome.DEAD and r.error == "connection refused" and r.requests == 1
+
+
+def test_loopback_is_blocked_by_default(server: LoopbackServer) -> None:
+    before = server.counts["/ok"]
+    (r,), lc = check([server.url("/ok")], allow_private=False)
+    assert r.outcome is Outcome.BLOCKED and "loopback" in (r.error or "")
+    assert server.counts["/ok"] == before
+
+
+def test_names_resolve_through_the_injected_resolver(server: LoopbackServer) -> None:
+    resolver = StaticResolver({"blog.example": ["127.0.0.1"]}, failing=["flaky.example"])
+    port = server.port
+    urls = [f"http://blog.example:{port}/ok", f"http://nxdomain.example:{port}/ok",
+            f"http://flaky.example:{port}/ok"]
+    (good, nx, temp), _ = check(urls, resolver=resolver)
+    assert good.outcome is Outcome.OK
+    assert nx.outcome is Outcome.DEAD and "NXDOMAIN" in (nx.error or "")
+    assert temp.outcome is Outcome.UNREACHABLE
+
+
+def test_private_addresses_after_resolution_are_blocked(server: LoopbackServer) -> None:
+    resolver = StaticResolver({"meta.example": ["169.254.169.254"], "lan.example": ["10.0.0.5"],
+                               "v6.example": ["::1"], "ula.example": ["fd00::1"]})
+    urls = [f"http://{h}/x" for h in ("meta.example", "lan.example", "v6.example", "ula.example")]
+    urls.append("ftp://example.com/file")
+    results, _ = check(urls, allow_private=False, resolver=resolver)
+    assert [r.outcome for r in results] == [Outcome.BLOCKED] * 5
+
+
+def test_redirect_to_a_private_address_is_blocked_at_the_hop() -> None:
+    async def to_meta(req, w):
+        return await respond(w, 302, b"", {"Location": "http://meta.example/latest"}, req=req)
+
+    resolver = StaticResolver({"public.example": ["127.0.0.1"], "meta.example": ["169.254.169.254"]})
+    with LoopbackServer({"/r": to_meta}) as srv:
+        # allow loopback only for the first hop by resolving public.example specially
+        class Mixed(NetGuard):
+            async def addresses(self, host: str, port: int) -> list[str]:
+                if host == "public.example":
+                    return ["127.0.0.1"]
+                return await super().addresses(host, port)
+
+        async def go():
+            guard = Mixed(resolver, allow_private=False)
+            async with httpx.AsyncClient(transport=guarded_transport(guard, httpx.Limits())) as c:
+                return await LinkChecker(c, guard).check(f"http://public.example:{srv.port}/r")
+        r = asyncio.run(go())
+    assert r.outcome is Outcome.BLOCKED and "169.254.169.254" in (r.error or "")
+
+
+def test_in_flight_never_exceeds_limits() -> None:
+    async def slowish(req, w):
+        return await respond(w, 200, b"", req=req, delay=0.05)
+
+    hosts = [f"127.0.0.{i}" for i in range(2, 6)]
+    with LoopbackServer(lambda req: slowish, hosts=hosts) as srv:
+        urls = [srv.url(f"/p{i}", host=hosts[i % 4]) for i in range(80)]
+        results, lc = check(urls, concurrency=6, per_host=2)
+    assert all(r.outcome is Outcome.OK for r in results)
+    assert srv.max_in_flight <= 6 and max(srv.per_host_max.values()) <= 2
+    assert lc.stats.max_in_flight <= 6
+
+
+def test_rate_limited_host_does_not_stall_other_hosts() -> None:
+    async def limited(req, w):
+        return await respond(w, 429, b"", {"Retry-After": "2"}, req=req)
+
+    async def fast(req, w):
+        return await respond(w, 200, b"", req=req)
+
+    def route(req):
+        return limited if req.path.startswith("/slow") else fast
+
+    with LoopbackServer(route, hosts=["127.0.0.2", "127.0.0.3"]) as srv:
+        urls = [srv.url(f"/slow{i}", host="127.0.0.2") for i in range(4)]
+        urls += [srv.url(f"/fast{i}", host="127.0.0.3") for i in range(20)]
+        finished: dict[str, float] = {}
+        start = time.monotonic()
+
+        async def go():
+            guard = NetGuard(allow_private=True)
+            async with httpx.AsyncClient(transport=guarded_transport(guard, httpx.Limits())) as c:
+                lc = LinkChecker(c, guard, concurrency=4, per_host=2,
+                                 policy=RetryPolicy(attempts=2))
+                await lc.check_many([(u, frozenset()) for u in urls],
+                                    lambda r: finished.__setitem__(r.url, time.monotonic() - start))
+        asyncio.run(go())
+    fast_done = max(t for u, t in finished.items() if "/fast" in u)
+    slow_done = max(t for u, t in finished.items() if "/slow" in u)
+    assert fast_done < 1.0 < slow_done
