@@ -18,7 +18,7 @@ from typing import Any
 from .cache import Cache
 from .findings import Code, Finding
 from .history import History, Row
-from .ids import ArxivId, Doi, GithubRef, WebUrl
+from .ids import ArxivId, Doi, GithubRef, WebUrl, is_future
 from .links import LinkChecker, LinkResult, Outcome
 from .registry import Anchor, Registry
 from .resolve.base import Resolution, Resolver
@@ -95,12 +95,14 @@ class _Recorder:
             self.history.finish_run(self.run_id, complete)
 
 
-def _targets(reg: Registry, keys: set[str] | None, exclude: list[re.Pattern[str]]
-             ) -> dict[str, Anchor]:
-    """First entry per canonical key among the anchors to check online."""
+def _targets(reg: Registry, today: date, keys: set[str] | None,
+             exclude: list[re.Pattern[str]]) -> dict[str, Anchor]:
+    """First entry per canonical key among the anchors to check online (future IDs are not)."""
     out: dict[str, Anchor] = {}
     for a in reg.anchors:
         if a.key is None or a.skip or a.key.key in out:
+            continue
+        if isinstance(a.key, ArxivId) and is_future(a.key, today):
             continue
         if keys is not None and a.key.key not in keys:
             continue
@@ -118,7 +120,7 @@ async def check_online(reg: Registry, today: date, services: Services, *,
     result = check_offline(reg, today)
     result.online = True
     cache = cache or Cache(None)
-    targets = _targets(reg, only_keys, [re.compile(p) for p in exclude])
+    targets = _targets(reg, today, only_keys, [re.compile(p) for p in exclude])
     recorder = _Recorder(history, reg.path)
     total, done = len(targets), 0
     resolutions: dict[str, Resolution] = {}

@@ -52,19 +52,23 @@ class Cassette:
                 return i["response"]
         return matches[-1]["response"]
 
-    def mock(self, router: respx.MockRouter) -> None:
-        """Serve every interaction to httpx through respx (hosts must match exactly)."""
-        def reply(request: httpx.Request) -> httpx.Response:
-            resp = self.find(request.method, str(request.url))
-            if resp is None:
-                self.misses.append(f"{request.method} {request.url}")
-                return httpx.Response(599, content=b"no interaction in cassette")
-            return httpx.Response(resp["status"], headers=resp.get("headers", {}),
-                                  content=resp.get("body", "").encode("utf-8"))
+    def reply(self, request: httpx.Request) -> httpx.Response:
+        resp = self.find(request.method, str(request.url))
+        if resp is None:
+            self.misses.append(f"{request.method} {request.url}")
+            return httpx.Response(599, content=b"no interaction in cassette")
+        return httpx.Response(resp["status"], headers=resp.get("headers", {}),
+                              content=resp.get("body", "").encode("utf-8"))
 
+    def mock(self, router: respx.MockRouter) -> None:
+        """Serve every interaction to httpx through respx, routed by host."""
         hosts = {urlsplit(i["request"]["url"]).hostname for i in self.interactions}
         for host in hosts:
-            router.route(host=host).mock(side_effect=reply)
+            router.route(host=host).mock(side_effect=self.reply)
+
+    def transport(self) -> httpx.MockTransport:
+        """The same answers as an injectable transport, for one client only."""
+        return httpx.MockTransport(self.reply)
 
     @contextmanager
     def serve(self) -> Iterator[LoopbackServer]:

@@ -1,0 +1,203 @@
+"""`anchors check` end to end: injected services, cassettes, a loopback web server, the CLI."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+
+import httpx
+import pytest
+from typer.testing import CliRunner
+
+from anchors.cache import Cache
+from anchors.check import Services, check_online
+from anchors.cli import app
+from anchors.findings import Code
+from anchors.history import History
+from anchors.links import LinkChecker
+from anchors.netguard import NetGuard, StaticResolver, guarded_transport
+from anchors.registry import parse_text
+from anchors.resolve.arxiv import ArxivResolver
+from anchors.resolve.doi import DoiResolver
+from anchors.resolve.github import GithubResolver
+from anchors.retry import RetryPolicy
+
+from .cassettes import load
+from .loopback import LoopbackServer, respond
+
+TODAY = date(2026, 12, 2)
+
+
+def entry(field: str, value: str, line_extra: str = "") -> str:
+    return (f'  - {field}: "{value}"\n{line_extra}    first_anchored: 2026-09-24\n'
+            '    status: new\n    cited_in: ["2026-09-24"]\n')
+
+
+async def web(req, w):
+    codes = {"/ok": 200, "/gone": 404, "/moved": 301, "/limited": 429, "/login": 401}
+    code = codes.get(req.path.split("?")[0], 404)
+    headers = {"Location": "/ok"} if code == 301 else {"Retry-After": "1"} if code == 429 else {}
+    return await respond(w, code, b"", headers, req=req)
+
+
+@pytest.fixture
+def site() -> Iterator[LoopbackServer]:
+    with LoopbackServer(lambda req: web) as srv:
+        yield srv
+
+
+def registry_text(port: int) -> str:
+    return "version: 1\nanchors:\n" + "".join([
+        entry("arxiv", "1706.03762", '    title: "Attention Is Not What You Need"\n'),
+        entry("arxiv", "2309.06180",
+              '    title: "efficient memory management for large language model serving '
+              'with pagedattention 分页注意力"\n'),
+        entry("arxiv", "2312.07104", "    version: 5\n"),
+        entry("url", "https://github.com/PyGithub/PyGithub/issues/28"),
+        entry("doi", "10.1145/3600006.3613165", '    title: "A Different Paper Entirely"\n'),
+        entry("url", f"http://blog.example:{port}/ok"),
+        entry("url", f"http://blog.example:{port}/gone"),
+        entry("url", f"http://blog.example:{port}/moved"),
+        entry("url", f"http://blog.example:{port}/limited"),
+        entry("url", f"http://blog.example:{port}/login"),
+        entry("url", f"http://nowhere.example:{port}/x"),
+        entry("url", f"http://blog.example:{port}/skipped", "    check: skip\n"),
+        entry("arxiv", "2709.00001"),
+    ])
+
+
+def run_check(reg_text: str, tmp: Path, arxiv_srv: LoopbackServer, cache: Cache | None = None):
+    reg = parse_text(reg_text.encode(), str(tmp / "registry.yaml"))
+    gh, doi = load("github/issue-closed"), load("doi/found-csl")
+    history = History(tmp / "history.sqlite")
+
+    async def go():
+        guard = NetGuard(StaticResolver({"blog.example": ["127.0.0.1"]}), allow_private=True)
+        policy = RetryPolicy(attempts=2, retry_after_cap=1.0, initial=0.05)
+        async with httpx.AsyncClient(transport=guarded_transport(guard, httpx.Limits())) as web_c, \
+                httpx.AsyncClient(transport=gh.transport()) as gh_c, \
+                httpx.AsyncClient(transport=doi.transport()) as doi_c:
+            arxiv = ArxivResolver(arxiv_srv.url("/api/query"), delay=0.0)
+            services = Services(LinkChecker(web_c, guard, policy=policy), arxiv,
+                                GithubResolver(gh_c), DoiResolver(doi_c))
+            res = await check_online(reg, TODAY, services, cache=cache, history=history)
+            return res, arxiv.requests
+    try:
+        return asyncio.run(go())
+    finally:
+        history.close()
+
+
+def test_every_online_finding(tmp_path: Path, site: LoopbackServer) -> None:
+    with load("arxiv/batch-three-ids").serve() as arxiv_srv:
+        result, arxiv_requests = run_check(registry_text(site.port), tmp_path, arxiv_srv)
+    text = registry_text(site.port)
+    got = {(f.code, f.anchor) for f in result.findings}
+    blog = f"http://blog.example:{site.port}"
+    assert got == {
+        (Code.TITLE_MISMATCH, "1706.03762"),  # "Attention Is Not What You Need"
+        (Code.NOT_FOUND, "2312.07104"),  # version v5 does not exist
+        (Code.ISSUE_STATE, "https://github.com/PyGithub/PyGithub/issues/28"),
+        (Code.TITLE_MISMATCH, "10.1145/3600006.3613165"),
+        (Code.DEAD_LINK, f"{blog}/gone"),
+        (Code.REDIRECT, f"{blog}/moved"),
+        (Code.RATE_LIMITED, f"{blog}/limited"),
+        (Code.UNVERIFIABLE, f"{blog}/login"),
+        (Code.DEAD_LINK, f"http://nowhere.example:{site.port}/x"),  # NXDOMAIN
+        (Code.FUTURE_ID, "2709.00001"),
+    }
+    lines = text.splitlines()
+    for f in result.findings:  # every finding points at its entry's first line
+        assert f.anchor in lines[f.line - 1], f
+    by = {f.anchor: f for f in result.findings}
+    assert by["1706.03762"].details["resolved_title"] == "Attention Is All You Need"
+    assert "closed (completed)" in by["https://github.com/PyGithub/PyGithub/issues/28"].message
+    assert by[f"{blog}/moved"].details["final_url"].endswith("/ok")
+    assert "not a dead link" in by[f"{blog}/limited"].message
+    assert arxiv_requests == 1  # the future ID is never sent
+    assert site.counts["/skipped"] == 0
+
+
+def test_history_and_cache_on_rerun(tmp_path: Path, site: LoopbackServer) -> None:
+    cache_path = tmp_path / "cache.json"
+    with load("arxiv/batch-three-ids").serve() as arxiv_srv:
+        first, _ = run_check(registry_text(site.port), tmp_path, arxiv_srv, Cache(cache_path))
+        ok_hits = site.counts["/ok"]
+        gone_hits = site.counts["/gone"]
+        second, arxiv_requests = run_check(registry_text(site.port), tmp_path, arxiv_srv,
+                                           Cache(cache_path))
+    assert arxiv_requests == 0 and second.cached >= 5
+    assert site.counts["/ok"] == ok_hits  # success cached
+    assert site.counts["/gone"] > gone_hits  # failures always rechecked
+    assert {f.code for f in second.findings} == {f.code for f in first.findings}
+    h = History(tmp_path / "history.sqlite")
+    rows = list(h.rows(until=1e12))
+    runs = h.runs(0, 1e12)
+    h.close()
+    assert len(runs) == 2 and all(r.complete for r in runs)
+    assert len([r for r in rows if r.run_id == runs[0].id]) == 11
+    assert {r.outcome for r in rows} >= {"ok", "dead", "redirect", "rate-limited", "unverifiable"}
+
+
+def test_cli_online_against_loopback_apis(tmp_path: Path, site: LoopbackServer) -> None:
+    reg = tmp_path / "registry.yaml"
+    reg.write_text("version: 1\nanchors:\n" + "".join([
+        entry("arxiv", "astro-ph/0601001"),
+        entry("url", "https://github.com/PyGithub/PyGithub/issues/28"),
+        entry("url", site.url("/gone")),
+    ]), encoding="utf-8")
+    with load("arxiv/old-style-id").serve() as ax, load("github/issue-closed").serve() as gh:
+        r = CliRunner().invoke(app, [
+            "check", str(reg), "--allow-private", "--arxiv-api", ax.url("/api/query"),
+            "--arxiv-delay", "0", "--github-api", gh.url(""), "--format", "json",
+            "--today", "2026-12-02", "--timeout", "2"])
+    doc = json.loads(r.stdout)
+    assert r.exit_code == 1, r.stderr
+    assert [(f["code"], f["line"]) for f in doc["findings"]] == [("issue-state", 7), ("dead-link", 11)]
+    assert doc["summary"] == {"error": 1, "warning": 0, "info": 1}
+    assert (tmp_path / ".anchors" / "history.sqlite").exists()
+
+
+def test_network_down_exits_2_once(tmp_path: Path) -> None:
+    reg = tmp_path / "registry.yaml"
+    reg.write_text("version: 1\nanchors:\n" + "".join(
+        entry("url", f"https://site{i}.example/x") for i in range(5)), encoding="utf-8")
+    resolver = StaticResolver({}, failing=[f"site{i}.example" for i in range(5)])
+
+    async def go():
+        guard = NetGuard(resolver)
+        async with httpx.AsyncClient(transport=guarded_transport(guard, httpx.Limits())) as c:
+            lc = LinkChecker(c, guard, policy=RetryPolicy(attempts=1))
+            return await check_online(parse_text(reg.read_bytes(), str(reg)), TODAY, Services(lc))
+
+    from anchors.errors import NetworkDown
+
+    with pytest.raises(NetworkDown):
+        asyncio.run(go())
+
+
+def test_offline_only_codes_and_formats(tmp_path: Path) -> None:
+    reg = tmp_path / "registry.yaml"
+    reg.write_text("version: 1\nanchors:\n" + entry("arxiv", "2709.00001") + entry("arxiv", "2709.00001v2")
+                   + '  - arxiv: 2609.10000\n    first_anchored: 2026-09-24\n    status: new\n',
+                   encoding="utf-8")
+    runner = CliRunner()
+    r = runner.invoke(app, ["check", str(reg), "--offline", "--today", "2026-12-02", "-f", "json"])
+    codes = [(f["code"], f["line"]) for f in json.loads(r.stdout)["findings"]]
+    assert r.exit_code == 1
+    assert codes == [("schema", 11), ("future-id", 3), ("duplicate", 7)]
+    r = runner.invoke(app, ["check", str(reg), "--offline", "--only", "duplicate", "-f", "github",
+                            "--today", "2026-12-02"])
+    assert r.stdout.startswith(f"::error file={reg},line=7,title=duplicate::2709.00001v2: same anchor")
+    r = runner.invoke(app, ["check", str(reg), "--offline", "--only", "nope"])
+    assert r.exit_code == 2 and "unknown code 'nope'" in r.stderr
+
+
+def test_unreadable_registry_is_exit_2(tmp_path: Path) -> None:
+    reg = tmp_path / "registry.yaml"
+    reg.write_text("version: 1\nanchors: !!python/object:os.system\n", encoding="utf-8")
+    r = CliRunner().invoke(app, ["check", str(reg), "--offline"])
+    assert r.exit_code == 2 and f"{reg}:2: tag !!python/object:os.system is refused" in r.stderr
