@@ -262,6 +262,81 @@ def _run(coro: Coroutine[Any, Any, T]) -> T:
     return asyncio.run(main())
 
 
+def _duration(value: str) -> float:
+    import re
+
+    m = re.fullmatch(r"\s*(\d+)\s*([hdw])\s*", value)
+    if not m:
+        raise UsageError(f"--since {value!r} is not a duration (e.g. 7d, 36h, 2w)")
+    return int(m[1]) * {"h": 3600, "d": 86400, "w": 604800}[m[2]]
+
+
+def _instant(value: str | None) -> float:
+    from datetime import datetime, timezone
+
+    if value is None:
+        import time
+
+        return time.time()
+    try:
+        t = datetime.fromisoformat(value)
+    except ValueError:
+        raise UsageError(f"--now {value!r} is not a time (e.g. 2026-10-01T00:00Z)") from None
+    return (t if t.tzinfo else t.replace(tzinfo=timezone.utc)).timestamp()
+
+
+@app.command()
+def report(
+    registry: RegistryOpt = Path(DEFAULT_REGISTRY),
+    since: Annotated[str, typer.Option(help="Window length: 7d, 36h, 2w.")] = "7d",
+    now: Annotated[Optional[str], typer.Option(
+        help="Report as of this time (ISO 8601, UTC if no zone); default: now.")] = None,
+    fmt: Annotated[OutputFormat, typer.Option("--format", "-f")] = OutputFormat.MARKDOWN,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write here, not stdout.")] = None,
+    history: Annotated[Optional[str], typer.Option(
+        help="History database (default .anchors/history.sqlite beside the registry).")] = None,
+    quiet: QuietOpt = False,
+) -> None:
+    """Dead-link report from the check history, ready for a GitHub issue. Exit 1 if anything is dead.
+
+    Example: anchors report --since 14d --output report.md
+    """
+    import os
+
+    from .atomic import write_atomic
+    from .history import History
+    from .registry import load
+    from .render import json as rjson
+    from .render import markdown as rmd
+    from .report import build
+
+    configure(quiet)
+    try:
+        _formats(fmt, (OutputFormat.MARKDOWN, OutputFormat.JSON))
+        window, at = _duration(since), _instant(now)
+        path = history or os.environ.get("ANCHORS_HISTORY")
+        db = Path(path) if path else _state_dir(registry, None) / "history.sqlite"
+        if not db.exists():
+            raise UsageError(f"{db}: no history yet; run `anchors check` first")
+        reg = load(registry) if registry.exists() else None
+        h = History(db)
+        try:
+            rep = build(h.rows(until=at), at, window, reg)
+        finally:
+            h.close()
+    except AnchorsError as exc:
+        _fail(exc)
+    text = rjson.report(rep, str(registry)) if fmt is OutputFormat.JSON else rmd.report(rep, str(registry))
+    if output is not None:
+        write_atomic(output, text.encode("utf-8"))
+    else:
+        sys.stdout.write(text)
+    c = rep.counts()
+    stderr.print(f"{rep.runs} runs: {c['newly-dead']} newly dead, {c['dead']} dead, "
+                 f"{c['flaky']} flaky, {c['recovered']} recovered", markup=False)
+    raise typer.Exit(1 if rep.anything_dead else 0)
+
+
 @app.callback(invoke_without_command=True)
 def _root(version: Annotated[bool, typer.Option("--version", help="Show the version.")] = False) -> None:
     if version:

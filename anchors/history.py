@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -56,14 +56,31 @@ class Run:
 
 
 class History:
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, clock: Callable[[], float] = time.time) -> None:
         self.path = path
+        self.clock = clock
         path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            self.db = sqlite3.connect(path, timeout=30.0, isolation_level=None)
-            self._prepare()
-        except sqlite3.DatabaseError as exc:
-            raise HistoryError(str(path), f"not an anchors history database ({exc})") from None
+        deadline = time.monotonic() + 30.0
+        while True:
+            try:
+                self.db = sqlite3.connect(path, timeout=30.0, isolation_level=None)
+                self._prepare()
+                return
+            except sqlite3.OperationalError as exc:
+                # NOTE: switching a new file to WAL can fail with "locked" without waiting on the
+                # busy handler when another process creates it at the same moment.
+                self._close_quietly()
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise HistoryError(str(path), f"cannot open history ({exc})") from None
+                time.sleep(0.05)
+            except sqlite3.DatabaseError as exc:
+                self._close_quietly()
+                raise HistoryError(str(path), f"not an anchors history database ({exc})") from None
+
+    def _close_quietly(self) -> None:
+        db = getattr(self, "db", None)
+        if db is not None:
+            db.close()
 
     def _prepare(self) -> None:
         db = self.db
@@ -97,11 +114,11 @@ class History:
 
     def start_run(self, registry: str, started_at: float | None = None) -> int:
         cur = self.db.execute("INSERT INTO runs (started_at, registry) VALUES (?, ?)",
-                              (time.time() if started_at is None else started_at, registry))
+                              (self.clock() if started_at is None else started_at, registry))
         return int(cur.lastrowid or 0)
 
     def record(self, run_id: int, rows: Iterable[Row]) -> None:
-        now = time.time()
+        now = self.clock()
         data = [(run_id, r.checked_at or now, r.target, r.anchor, r.kind, r.outcome, r.status,
                  r.final_url, r.error, r.elapsed_ms) for r in rows]
         if not data:
@@ -116,7 +133,7 @@ class History:
 
     def finish_run(self, run_id: int, complete: bool, finished_at: float | None = None) -> None:
         self.db.execute("UPDATE runs SET finished_at=?, complete=? WHERE id=?",
-                        (time.time() if finished_at is None else finished_at, int(complete),
+                        (self.clock() if finished_at is None else finished_at, int(complete),
                          run_id))
 
     def runs(self, since: float, until: float) -> list[Run]:

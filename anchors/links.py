@@ -258,9 +258,9 @@ class LinkChecker:
                 t.retryable = False
         if t.network_evidence:
             self.stats.evidence_hosts.add(name)
-        if t.retry_after is not None:
-            host.not_before = max(host.not_before,
-                                  time.monotonic() + min(t.retry_after, self.policy.retry_after_cap))
+        if t.retry_after is not None and t.retry_after <= self.policy.retry_after_cap:
+            # the host asked for a pause we are going to honour: hold its other URLs too
+            host.not_before = max(host.not_before, time.monotonic() + t.retry_after)
 
     async def _send(self, url: str, method: str) -> _Try:
         self.stats.requests += 1

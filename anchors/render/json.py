@@ -7,11 +7,12 @@ from typing import TYPE_CHECKING, Any
 
 from ..findings import summary
 from ..merge import MergeResult
+from ..report import Report
 
 if TYPE_CHECKING:
     from ..check import CheckResult
 
-__all__ = ["add_result", "check_result", "dumps"]
+__all__ = ["add_result", "check_result", "dumps", "report"]
 
 
 def dumps(obj: Any) -> str:
@@ -57,4 +58,29 @@ def check_result(r: CheckResult) -> str:
         "online": r.online,
         "findings": [f.as_dict() for f in r.findings],
         "summary": summary(r.findings),
+    })
+
+
+def _iso(ts: float | None) -> str | None:
+    from datetime import datetime, timezone
+
+    return None if ts is None else datetime.fromtimestamp(ts, timezone.utc).strftime(
+        "%Y-%m-%dT%H:%M:%SZ")
+
+
+def report(r: Report, registry: str) -> str:
+    return dumps({
+        "registry": registry,
+        "window": {"start": _iso(r.start), "end": _iso(r.now), "runs": r.runs},
+        "targets": r.targets,
+        "summary": r.counts(),
+        "rows": [{
+            "section": row.section.value, "target": row.target, "anchor": row.anchor,
+            "kind": row.kind, "runs": row.runs, "failing_runs": row.failing_runs,
+            "first_failure": _iso(row.first_failure), "last_success": _iso(row.last_success),
+            "last_outcome": row.last_outcome, "last_status": row.last_status,
+            "last_error": row.last_error, "final_url": row.final_url, "title": row.title,
+            "registry_section": row.registry_section, "cited_in": list(row.cited_in),
+            "line": row.line,
+        } for row in r.rows],
     })

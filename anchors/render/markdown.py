@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING
+from urllib.parse import quote
 
 from ..findings import Severity, summary
+from ..report import Report, ReportRow, Section
 from .escape import markdown, markdown_code
 
 if TYPE_CHECKING:
     from ..check import CheckResult
 
-__all__ = ["check_result"]
+__all__ = ["check_result", "report"]
 
 
 def check_result(r: CheckResult) -> str:
@@ -30,3 +33,59 @@ def check_result(r: CheckResult) -> str:
                        f"{markdown(f.message)} |")
         out.append("")
     return "\n".join(out) + "\n"
+
+
+def _day(ts: float | None) -> str:
+    if ts is None:
+        return "never"
+    return datetime.fromtimestamp(ts, timezone.utc).strftime("%Y-%m-%d")
+
+
+def _archive(url: str) -> str:
+    safe = quote(url, safe=":/?&=%~.-_+,;@!$'*")
+    return f"https://web.archive.org/web/*/{safe}"
+
+
+def _target(row: ReportRow, archive: bool) -> str:
+    cell = markdown_code(row.target)
+    if archive and row.kind == "url":
+        cell += f" ([archive]({_archive(row.target)}))"
+    return cell
+
+
+def report(r: Report, registry: str) -> str:
+    """The dead-link report as a GitHub issue body: one table per section, no raw HTML."""
+    c = r.counts()
+    start, end = datetime.fromtimestamp(r.start, timezone.utc), datetime.fromtimestamp(r.now, timezone.utc)
+    out = [f"## anchors dead-link report: {start:%Y-%m-%d} to {end:%Y-%m-%d}", "",
+           f"{c['newly-dead']} newly dead, {c['dead']} dead, {c['flaky']} flaky, "
+           f"{c['not-dead']} rate-limited/unreachable, {c['recovered']} recovered, "
+           f"{c['redirected']} redirected; {r.runs} runs between {start:%Y-%m-%d %H:%M} and "
+           f"{end:%Y-%m-%d %H:%M} UTC, {r.targets} links and anchors tracked "
+           f"(registry {markdown_code(registry)}).", ""]
+    for section in Section:
+        rows = r.section(section)
+        if not rows:
+            continue
+        out += [f"### {section.heading}", ""]
+        if section is Section.REDIRECTED:
+            out += ["| link | now at | section | title | cited in |", "|---|---|---|---|---|"]
+            for row in rows:
+                out.append(f"| {_target(row, False)} | {markdown_code(row.final_url or '')} | "
+                           f"{markdown(row.registry_section or '')} | {markdown(row.title or '')} | "
+                           f"{', '.join(row.cited_in)} |")
+        else:
+            dead = section in (Section.DEAD, Section.NEWLY_DEAD)
+            out += ["| link | first failure | last success | failing runs | last error | section "
+                    "| title | cited in |", "|---|---|---|---|---|---|---|---|"]
+            for row in rows:
+                err = row.last_error or row.last_outcome
+                out.append(
+                    f"| {_target(row, dead)} | {_day(row.first_failure)} | {_day(row.last_success)} "
+                    f"| {row.failing_runs} of {row.runs} | {markdown(err)} | "
+                    f"{markdown(row.registry_section or '')} | {markdown(row.title or '')} | "
+                    f"{', '.join(row.cited_in)} |")
+        out.append("")
+    if not r.rows:
+        out += ["Nothing failed in this window.", ""]
+    return "\n".join(out)

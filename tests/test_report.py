@@ -1,0 +1,210 @@
+"""The weekly report, from a history built by real checks against a server that changes per run."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from datetime import date, datetime, timezone
+from pathlib import Path
+
+import httpx
+import pytest
+from typer.testing import CliRunner
+
+from anchors.check import Services, check_online
+from anchors.cli import app
+from anchors.errors import HistoryError
+from anchors.history import History, Row
+from anchors.links import LinkChecker
+from anchors.netguard import NetGuard, StaticResolver, guarded_transport
+from anchors.registry import parse_text
+from anchors.report import Section, build
+from anchors.retry import RetryPolicy
+
+from .loopback import LoopbackServer, respond
+
+GOLDEN = Path(__file__).parent / "golden" / "report.md"
+DAY = 86400.0
+START = datetime(2026, 9, 24, 6, 0, tzinfo=timezone.utc).timestamp()
+NOW = "2026-09-30T00:00Z"
+OK, DEAD = 200, 404
+# what each path answers in runs 0..5 (one run a day from 2026-09-24)
+PLAN = {
+    "/always-dead": [DEAD] * 6,
+    "/dies": [OK, OK, OK, DEAD, DEAD, DEAD],
+    "/flaps": [OK, DEAD, OK, DEAD, OK, DEAD],
+    "/recovers": [OK, OK, OK, DEAD, DEAD, OK],
+    "/limited": [429] * 6,
+    "/moved": [301] * 6,
+    "/fine": [OK] * 6,
+}
+
+
+def registry_text() -> str:
+    out = "version: 1\nanchors:\n"
+    for i, path in enumerate(PLAN):
+        title = "Edge0 | `rm -rf` <script>@everyone</script>" if path == "/dies" else f"Post {i}"
+        out += (f'  - url: http://docs.example/{path.strip("/")}\n    title: "{title}"\n'
+                '    first_anchored: 2026-09-20\n    status: continued\n'
+                '    section: "§1.3 KV Cache"\n    cited_in: ["2026-09-20", "2026-09-24"]\n')
+    return out
+
+
+PORT: dict[str, int] = {}
+
+
+@pytest.fixture(scope="module")
+def history(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tmp = tmp_path_factory.mktemp("hist")
+    run = {"n": 0}
+
+    async def handler(req, w):
+        code = PLAN[req.path][run["n"]]
+        headers = {"Location": "/fine"} if code == 301 else {"Retry-After": "3600"} if code == 429 else {}
+        return await respond(w, code, b"", headers, req=req)
+
+    clock = {"t": START}
+    db = tmp / "history.sqlite"
+    reg = parse_text(registry_text().encode(), "registry.yaml")
+    with LoopbackServer(lambda req: handler if req.path in PLAN else None, port=0) as srv:
+        PORT["port"] = srv.port
+        resolver = StaticResolver({"docs.example": ["127.0.0.1"]})
+
+        async def one_run() -> None:
+            guard = NetGuard(resolver, allow_private=True)
+            # docs.example:80 is served by the test server, whatever port it has
+            transport = guarded_transport(guard, httpx.Limits())
+
+            class ToPort(httpx.AsyncBaseTransport):
+                async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+                    request.url = request.url.copy_with(port=srv.port)
+                    return await transport.handle_async_request(request)
+
+            async with httpx.AsyncClient(transport=ToPort()) as c:
+                lc = LinkChecker(c, guard, policy=RetryPolicy(attempts=1))
+                h = History(db, clock=lambda: clock["t"])
+                try:
+                    await check_online(reg, date(2026, 9, 30), Services(lc), history=h)
+                finally:
+                    h.close()
+
+        for n in range(6):
+            run["n"] = n
+            clock["t"] = START + n * DAY
+            asyncio.run(one_run())
+    return db
+
+
+def test_sections(history: Path) -> None:
+    h = History(history)
+    now = datetime.fromisoformat(NOW).timestamp()
+    rep = build(h.rows(until=now), now, 3 * DAY, parse_text(registry_text().encode(), "registry.yaml"))
+    h.close()
+    got = {r.target.rsplit("/", 1)[1]: r.section for r in rep.rows}
+    assert got == {"always-dead": Section.DEAD, "dies": Section.NEWLY_DEAD, "flaps": Section.FLAKY,
+                   "recovers": Section.RECOVERED, "limited": Section.NOT_DEAD,
+                   "moved": Section.REDIRECTED}
+    assert rep.runs == 3 and rep.anything_dead
+    dies = next(r for r in rep.rows if r.target.endswith("/dies"))
+    assert dies.failing_runs == 3 and dies.last_status == 404
+    assert dies.first_failure == START + 3 * DAY and dies.last_success == START + 2 * DAY
+    assert dies.registry_section == "§1.3 KV Cache" and dies.cited_in == ("2026-09-20", "2026-09-24")
+
+
+def test_golden_markdown_via_cli(history: Path, tmp_path: Path) -> None:
+    reg = tmp_path / "registry.yaml"
+    reg.write_text(registry_text(), encoding="utf-8")
+    out = tmp_path / "report.md"
+    r = CliRunner().invoke(app, ["report", "-r", str(reg), "--history", str(history), "--since",
+                                 "3d", "--now", NOW, "--output", str(out)])
+    assert r.exit_code == 1, r.stderr
+    text = out.read_text(encoding="utf-8").replace(str(reg), "registry.yaml")
+    text = text.replace(f":{PORT['port']}", "")
+    if os.environ.get("ANCHORS_UPDATE_GOLDEN"):  # regenerate on purpose, then review the diff
+        GOLDEN.write_text(text, encoding="utf-8")
+    assert text == GOLDEN.read_text(encoding="utf-8")
+    assert "<script>" not in text and "@everyone" not in text
+    assert "https://web.archive.org/web/*/http://docs.example/dies" in text
+
+
+def test_json_report_and_exit_codes(history: Path, tmp_path: Path) -> None:
+    runner = CliRunner()
+    r = runner.invoke(app, ["report", "-r", str(tmp_path / "none.yaml"), "--history", str(history),
+                            "--since", "3d", "--now", NOW, "--format", "json"])
+    doc = json.loads(r.stdout)
+    assert r.exit_code == 1
+    assert doc["summary"] == {"newly-dead": 1, "dead": 1, "flaky": 1, "not-dead": 1,
+                              "recovered": 1, "redirected": 1}
+    assert doc["window"] == {"start": "2026-09-27T00:00:00Z", "end": "2026-09-30T00:00:00Z", "runs": 3}
+    # a history where nothing failed
+    calm = tmp_path / "calm.sqlite"
+    h = History(calm, clock=lambda: START)
+    h.record(h.start_run("r"), [Row("https://x.example/", "https://x.example/", "url", "ok", 200)])
+    h.close()
+    r = runner.invoke(app, ["report", "--history", str(calm), "--now", NOW])
+    assert r.exit_code == 0 and "Nothing failed in this window." in r.stdout
+    for bad in (["--since", "7x"], ["--now", "yesterday"]):
+        r = runner.invoke(app, ["report", "--history", str(history), *bad])
+        assert r.exit_code == 2 and "Traceback" not in r.stderr
+
+
+def test_corrupt_and_foreign_databases(tmp_path: Path) -> None:
+    bad = tmp_path / "corrupt.sqlite"
+    bad.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4000)
+    with pytest.raises(HistoryError, match="not an anchors history"):
+        History(bad)
+    foreign = tmp_path / "foreign.sqlite"
+    con = sqlite3.connect(foreign)
+    con.execute("CREATE TABLE users (id INTEGER)")
+    con.commit()
+    con.close()
+    with pytest.raises(HistoryError, match="another program"):
+        History(foreign)
+    newer = tmp_path / "newer.sqlite"
+    History(newer).close()
+    con = sqlite3.connect(newer)
+    con.execute("PRAGMA user_version=99")
+    con.close()
+    with pytest.raises(HistoryError, match="newer anchors"):
+        History(newer)
+    assert bad.read_bytes().startswith(b"SQLite format 3")  # never reset
+    r = CliRunner().invoke(app, ["report", "--history", str(bad)])
+    assert r.exit_code == 2 and "not an anchors history" in r.stderr
+
+
+_WRITER = """
+import sys
+from anchors.history import History, Row
+h = History(__import__("pathlib").Path(sys.argv[1]))
+run = h.start_run("r")
+for i in range(200):
+    h.record(run, [Row(f"https://x/{sys.argv[2]}/{i}", "a", "url", "ok")])
+h.finish_run(run, True)
+h.close()
+"""
+
+
+def test_concurrent_writers_do_not_corrupt(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite"
+    procs = [subprocess.Popen([sys.executable, "-c", _WRITER, str(db), str(i)]) for i in range(4)]
+    assert [p.wait(timeout=120) for p in procs] == [0, 0, 0, 0]
+    h = History(db)
+    rows = list(h.rows(until=1e12))
+    assert len(rows) == 800 and len(h.runs(0, 1e12)) == 4
+    assert h.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    h.close()
+
+
+def test_interrupted_run_keeps_recorded_rows(tmp_path: Path) -> None:
+    h = History(tmp_path / "h.sqlite")
+    run = h.start_run("r")
+    h.record(run, [Row("https://x/1", "a", "url", "dead", 404)])
+    h.close()  # killed before finish_run
+    h = History(tmp_path / "h.sqlite")
+    (r,) = h.runs(0, 1e12)
+    assert not r.complete and [x.outcome for x in h.rows(1e12)] == ["dead"]
+    h.close()
