@@ -1,0 +1,41 @@
+"""The README documents what the tool does: every code, every command, the set-up commands."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from anchors.cli import app
+from anchors.findings import Code, Severity
+from anchors.render import OutputFormat
+
+README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+CI = (Path(__file__).resolve().parent.parent / ".ci" / "run").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("code", list(Code))
+def test_every_code_is_in_the_readme_table_with_its_severity(code: Code) -> None:
+    assert re.search(rf"^\| `{code.value}` \| {code.severity.value} \|", README, re.M), code
+
+
+@pytest.mark.parametrize("command", ["add", "check", "report"])
+def test_every_command_has_help_with_an_example(command: str) -> None:
+    r = CliRunner().invoke(app, [command, "--help"])
+    assert r.exit_code == 0 and "Example:" in r.stdout
+    assert f"anchors {command}" in README
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    m = re.search(r"```sh\n(pip install '\.\[test\]' && [^\n]+)\n```", README)
+    assert m and m.group(1) in CI
+
+
+def test_every_format_and_severity_has_a_renderer() -> None:
+    from anchors.render import github, json, markdown, text
+
+    assert {f.value for f in OutputFormat} == {"text", "json", "github", "markdown"}
+    assert set(github._COMMAND) == set(Severity) and set(text._STYLE) == set(Severity)
+    assert callable(json.check_result) and callable(markdown.check_result)
