@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
@@ -23,7 +23,7 @@ from .links import LinkChecker, LinkResult, Outcome
 from .registry import Anchor, Registry
 from .resolve.base import Resolution, Resolver
 from .titles import same_title
-from .validate import offline
+from .validate import CheckResult, check_offline, only
 
 __all__ = ["CheckResult", "Services", "check_offline", "check_online", "only"]
 
@@ -41,17 +41,6 @@ _FLUSH_EVERY = 50
 
 
 @dataclass(slots=True)
-class CheckResult:
-    registry: str
-    today: date
-    anchors: int
-    findings: list[Finding] = field(default_factory=list)
-    online: bool = False
-    checked: int = 0
-    cached: int = 0
-
-
-@dataclass(slots=True)
 class Services:
     """The network clients a check uses; tests and benchmarks inject their own."""
 
@@ -59,14 +48,6 @@ class Services:
     arxiv: Resolver | None = None
     github: Resolver | None = None
     doi: Resolver | None = None
-
-
-def only(findings: Iterable[Finding], codes: frozenset[Code] | None) -> list[Finding]:
-    return [f for f in findings if codes is None or f.code in codes]
-
-
-def check_offline(reg: Registry, today: date) -> CheckResult:
-    return CheckResult(reg.path, today, len(reg.anchors), list(offline(reg, today)))
 
 
 class _Recorder:

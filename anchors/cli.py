@@ -6,7 +6,6 @@ Exit codes: 0 clean, 1 findings (or invalid citations), 2 unusable input or argu
 
 from __future__ import annotations
 
-import asyncio
 import signal
 import sys
 from collections.abc import Coroutine
@@ -20,13 +19,18 @@ from . import __version__
 from .console import configure, stderr, stdout_console
 from .errors import AnchorsError, UsageError
 from .findings import Code, exit_code, summary
-from .links import DEFAULT_CONCURRENCY, DEFAULT_PER_HOST, DEFAULT_TIMEOUT
+from .defaults import (
+    DEFAULT_CONCURRENCY,
+    DEFAULT_PER_HOST,
+    DEFAULT_RETRY_AFTER_CAP,
+    DEFAULT_TIMEOUT,
+)
 from .render import OutputFormat
 
 if TYPE_CHECKING:
-    from .check import CheckResult
     from .config import Settings
     from .registry import Registry
+    from .validate import CheckResult
 
 T = TypeVar("T")
 
@@ -152,7 +156,7 @@ def check(
     timeout: Annotated[Optional[float], typer.Option(
         help=f"Seconds for one request, body included (default {DEFAULT_TIMEOUT:g}).")] = None,
     retry_after_cap: Annotated[Optional[float], typer.Option(
-        help="Longest Retry-After honoured, in seconds (default 30).")] = None,
+        help=f"Longest Retry-After honoured, in seconds (default {DEFAULT_RETRY_AFTER_CAP:g}).")] = None,
     allow_private: Annotated[Optional[bool], typer.Option(
         "--allow-private", help="Check loopback and private addresses too.")] = None,
     arxiv_api: Annotated[Optional[str], typer.Option(help="arXiv API endpoint.")] = None,
@@ -174,9 +178,8 @@ def check(
 
     Example: anchors check registry.yaml --offline --format github
     """
-    from .check import check_offline, only
-    from .config import load_settings
     from .registry import load
+    from .validate import check_offline, only
 
     configure(quiet)
     try:
@@ -190,6 +193,8 @@ def check(
                          retry_after_cap=retry_after_cap, allow_private=allow_private,
                          arxiv_api=arxiv_api, arxiv_delay=arxiv_delay, github_api=github_api,
                          doi_api=doi_api, cache_dir=cache_dir, history=history)
+            from .config import load_settings
+
             settings = load_settings(registry, flags)
             result = _run(_online(reg, registry, day, settings, no_cache, changed_since, quiet))
     except AnchorsError as exc:
@@ -238,6 +243,7 @@ async def _online(reg: Registry, registry: Path, day: date, settings: Settings, 
 
 def _run(coro: Coroutine[Any, Any, T]) -> T:
     """asyncio.run, with SIGTERM cancelling the work like SIGINT does (finally blocks run)."""
+    import asyncio
 
     async def main() -> T:
         task = asyncio.current_task()

@@ -15,12 +15,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .defaults import (
+    ARXIV_API,
+    ARXIV_MIN_INTERVAL,
+    DEFAULT_ATTEMPTS,
+    DEFAULT_CONCURRENCY,
+    DEFAULT_MAX_REDIRECTS,
+    DEFAULT_PER_HOST,
+    DEFAULT_RETRY_AFTER_CAP,
+    DEFAULT_TIMEOUT,
+    DOI_API,
+    GITHUB_API,
+)
 from .errors import UsageError
-from .links import DEFAULT_CONCURRENCY, DEFAULT_MAX_REDIRECTS, DEFAULT_PER_HOST, DEFAULT_TIMEOUT
-from .resolve.arxiv import ARXIV_API, ARXIV_MIN_INTERVAL
-from .resolve.doi import DOI_API
-from .resolve.github import GITHUB_API
-from .retry import DEFAULT_ATTEMPTS, DEFAULT_RETRY_AFTER_CAP
 
 __all__ = ["ENV", "Settings", "load_settings"]
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-__all__ = ["Code", "Finding", "Severity", "exit_code", "summary"]
+__all__ = ["Code", "Finding", "Outcome", "Severity", "exit_code", "summary"]
 
 
 class Severity(str, Enum):
@@ -64,6 +64,23 @@ _SEVERITY = {
     Code.BLOCKED_URL: Severity.WARNING,
     Code.LATER_THAN_BRIEFING: Severity.WARNING,
 }
+
+
+class Outcome(str, Enum):
+    """The verdict classes; also the `outcome` column of the history."""
+
+    OK = "ok"
+    REDIRECT = "redirect"
+    DEAD = "dead"
+    UNREACHABLE = "unreachable"
+    UNVERIFIABLE = "unverifiable"
+    RATE_LIMITED = "rate-limited"
+    TLS_ERROR = "tls-error"
+    BLOCKED = "blocked"
+
+    @property
+    def failed(self) -> bool:
+        return self not in (Outcome.OK, Outcome.REDIRECT)
 
 
 @dataclass(frozen=True, slots=True)

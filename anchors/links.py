@@ -15,12 +15,13 @@ import ssl
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
-from enum import Enum
 
 import httpx
 
 from . import __version__
+from .defaults import DEFAULT_CONCURRENCY, DEFAULT_MAX_REDIRECTS, DEFAULT_PER_HOST, DEFAULT_TIMEOUT
 from .errors import NetworkDown
+from .findings import Outcome
 from .netguard import Blocked, NameNotFound, NetGuard, ResolveFailed
 from .retry import RetryPolicy, parse_retry_after, retryable_status
 
@@ -36,10 +37,6 @@ __all__ = [
     "USER_AGENT",
 ]
 
-DEFAULT_CONCURRENCY = 16
-DEFAULT_PER_HOST = 4
-DEFAULT_TIMEOUT = 10.0
-DEFAULT_MAX_REDIRECTS = 10
 DEFAULT_BODY_CAP = 8192
 #: after this many network failures in a row, a host gets one try per URL and no retries
 HOST_FAILURE_LIMIT = 3
@@ -49,23 +46,6 @@ _HEAD_REFUSED = frozenset({403, 405, 501})
 _UNVERIFIABLE = frozenset({401, 403, 451, 999})
 _CHALLENGE_MARKS = (b"Just a moment...", b"Attention Required! | Cloudflare", b"cf-chl-",
                     b"captcha", b"Checking your browser")
-
-
-class Outcome(str, Enum):
-    """The verdict classes; also the `outcome` column of the history."""
-
-    OK = "ok"
-    REDIRECT = "redirect"
-    DEAD = "dead"
-    UNREACHABLE = "unreachable"
-    UNVERIFIABLE = "unverifiable"
-    RATE_LIMITED = "rate-limited"
-    TLS_ERROR = "tls-error"
-    BLOCKED = "blocked"
-
-    @property
-    def failed(self) -> bool:
-        return self not in (Outcome.OK, Outcome.REDIRECT)
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,7 @@ from enum import Enum
 
 from .history import Row
 from .ids import WebUrl
-from .links import Outcome
+from .findings import Outcome
 from .registry import Anchor, Registry
 
 __all__ = ["Report", "ReportRow", "Section", "build"]

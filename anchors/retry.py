@@ -16,6 +16,8 @@ from typing import Any
 
 from tenacity import AsyncRetrying, RetryCallState
 
+from .defaults import DEFAULT_ATTEMPTS, DEFAULT_RETRY_AFTER_CAP
+
 __all__ = [
     "DEFAULT_ATTEMPTS",
     "DEFAULT_RETRY_AFTER_CAP",
@@ -24,8 +26,6 @@ __all__ = [
     "retryable_status",
 ]
 
-DEFAULT_ATTEMPTS = 3
-DEFAULT_RETRY_AFTER_CAP = 30.0
 BACKOFF_INITIAL = 0.25
 BACKOFF_MAX = 8.0
 

@@ -2,14 +2,36 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from datetime import date
 
 from .findings import Code, Finding
 from .ids import ArxivId, is_future
 from .registry import Registry
 
-__all__ = ["offline"]
+__all__ = ["CheckResult", "check_offline", "offline", "only"]
+
+
+@dataclass(slots=True)
+class CheckResult:
+    """What a check found; the renderers' input."""
+
+    registry: str
+    today: date
+    anchors: int
+    findings: list[Finding] = field(default_factory=list)
+    online: bool = False
+    checked: int = 0
+    cached: int = 0
+
+
+def only(findings: Iterable[Finding], codes: frozenset[Code] | None) -> list[Finding]:
+    return [f for f in findings if codes is None or f.code in codes]
+
+
+def check_offline(reg: Registry, today: date) -> CheckResult:
+    return CheckResult(reg.path, today, len(reg.anchors), list(offline(reg, today)))
 
 
 def offline(reg: Registry, today: date) -> Iterator[Finding]:

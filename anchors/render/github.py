@@ -8,7 +8,7 @@ from ..findings import Severity
 from .escape import annotation
 
 if TYPE_CHECKING:
-    from ..check import CheckResult
+    from ..validate import CheckResult
 
 __all__ = ["check_result"]
 

@@ -6,11 +6,11 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from ..findings import summary
-from ..merge import MergeResult
-from ..report import Report
 
 if TYPE_CHECKING:
-    from ..check import CheckResult
+    from ..merge import MergeResult
+    from ..report import Report
+    from ..validate import CheckResult
 
 __all__ = ["add_result", "check_result", "dumps", "report"]
 

@@ -11,7 +11,7 @@ from ..report import Report, ReportRow, Section
 from .escape import markdown, markdown_code
 
 if TYPE_CHECKING:
-    from ..check import CheckResult
+    from ..validate import CheckResult
 
 __all__ = ["check_result", "report"]
 

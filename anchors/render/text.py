@@ -9,11 +9,11 @@ from rich.table import Table
 from rich.text import Text
 
 from ..findings import Severity
-from ..merge import MergeResult
 from .escape import plain
 
 if TYPE_CHECKING:
-    from ..check import CheckResult
+    from ..merge import MergeResult
+    from ..validate import CheckResult
 
 __all__ = ["add_result", "check_result"]
 

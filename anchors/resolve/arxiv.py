@@ -18,17 +18,13 @@ from typing import Any
 import arxiv
 import requests
 
+from ..defaults import ARXIV_API, ARXIV_BATCH, ARXIV_MIN_INTERVAL
 from ..ids import ArxivId, InvalidId
 from ..links import Outcome
 from .base import Resolution
 
 __all__ = ["ARXIV_API", "ARXIV_BATCH", "ARXIV_MIN_INTERVAL", "ArxivResolver"]
 
-ARXIV_API = "https://export.arxiv.org/api/query"
-#: one GET of ~700 IDs is 414 URI Too Long; 100 is what arXiv's own tools use
-ARXIV_BATCH = 100
-#: arXiv's terms of use: no more than one request every three seconds
-ARXIV_MIN_INTERVAL = 3.0
 ARXIV_RETRIES = 3
 _WITHDRAWN_RE = re.compile(r"\bwithdra(?:wn|w)\b", re.IGNORECASE)
 

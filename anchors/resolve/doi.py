@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 import httpx
 
+from ..defaults import DOI_API
 from ..ids import Doi
 from ..links import USER_AGENT, Outcome
 from ..netguard import Blocked, GuardError
@@ -18,7 +19,6 @@ from .base import Resolution
 
 __all__ = ["DOI_API", "DoiResolver"]
 
-DOI_API = "https://doi.org"
 _CSL = "application/vnd.citationstyles.csl+json"
 _MAX_HOPS = 5
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import httpx
 
+from ..defaults import GITHUB_API
 from ..ids import GithubRef
 from ..links import USER_AGENT, Outcome
 from ..retry import RetryPolicy, parse_retry_after, retryable_status
@@ -23,7 +24,6 @@ from .base import Resolution
 
 __all__ = ["GITHUB_API", "GithubResolver"]
 
-GITHUB_API = "https://api.github.com"
 _MAX_API_REDIRECTS = 3
 
 

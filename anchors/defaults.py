@@ -1,0 +1,38 @@
+"""Named defaults for the network side, in one place that imports nothing heavy.
+
+The CLI's help, the config loader and the clients all read these, so a default is stated once.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ARXIV_API",
+    "ARXIV_BATCH",
+    "ARXIV_MIN_INTERVAL",
+    "DEFAULT_ATTEMPTS",
+    "DEFAULT_CONCURRENCY",
+    "DEFAULT_MAX_REDIRECTS",
+    "DEFAULT_PER_HOST",
+    "DEFAULT_RETRY_AFTER_CAP",
+    "DEFAULT_TIMEOUT",
+    "DOI_API",
+    "GITHUB_API",
+]
+
+DEFAULT_CONCURRENCY = 16
+DEFAULT_PER_HOST = 4
+#: seconds for one request, body included (a total deadline, not per read)
+DEFAULT_TIMEOUT = 10.0
+DEFAULT_MAX_REDIRECTS = 10
+#: tries per URL, the first included
+DEFAULT_ATTEMPTS = 3
+#: the longest Retry-After honoured; a longer ask is reported rate-limited at once
+DEFAULT_RETRY_AFTER_CAP = 30.0
+
+ARXIV_API = "https://export.arxiv.org/api/query"
+#: one GET of ~700 IDs is 414 URI Too Long; 100 is what arXiv's own tools use
+ARXIV_BATCH = 100
+#: arXiv's terms of use: no more than one request every three seconds
+ARXIV_MIN_INTERVAL = 3.0
+GITHUB_API = "https://api.github.com"
+DOI_API = "https://doi.org"
