@@ -24,8 +24,10 @@ async def open_services(settings: Settings, *, token: str | None = None,
                         resolver: Resolver | None = None) -> AsyncIterator[Services]:
     """Link checks and DOI lookups go through the guard; the API hosts are the user's choice."""
     guard = NetGuard(resolver, allow_private=settings.allow_private)
-    limits = httpx.Limits(max_connections=settings.concurrency,
-                          max_keepalive_connections=settings.concurrency)
+    # The checker's own semaphores bound what is in flight; the pool may keep more idle
+    # connections than that, so 40 hosts at 8 each do not churn through 16 sockets.
+    limits = httpx.Limits(max_connections=None,
+                          max_keepalive_connections=max(64, settings.concurrency * 4))
     policy = RetryPolicy(attempts=settings.attempts, retry_after_cap=settings.retry_after_cap)
     guarded = httpx.AsyncClient(transport=guarded_transport(guard, limits),
                                 timeout=httpx.Timeout(settings.timeout), follow_redirects=False)

@@ -193,8 +193,9 @@ class LinkChecker:
     async def _hop(self, url: str) -> _Try:
         """One URL, no redirects followed: HEAD, then GET if HEAD is refused."""
         try:
-            self.guard.check_scheme(url)
-            host_name = httpx.URL(url).host
+            parsed = httpx.URL(url)
+            self.guard.check_scheme(parsed)
+            host_name = parsed.host
         except Blocked as exc:
             return _Try(Outcome.BLOCKED, error=exc.reason)
         except httpx.InvalidURL as exc:

@@ -117,7 +117,7 @@ class NetGuard:
         self.allow_private = allow_private
 
     def check_scheme(self, url: httpx.URL | str) -> None:
-        u = httpx.URL(str(url))
+        u = url if isinstance(url, httpx.URL) else httpx.URL(url)
         if u.scheme not in ALLOWED_SCHEMES:
             raise Blocked(u.host or str(url), f"scheme {u.scheme or '(none)'}: is not checked")
 
