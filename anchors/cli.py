@@ -57,7 +57,9 @@ def _date(value: str | None, name: str) -> date | None:
 
 
 def _fail(exc: BaseException, code: int = 2) -> NoReturn:
-    stderr.print(f"anchors: error: {exc}", markup=False, highlight=False)
+    from .render.escape import plain
+
+    sys.stderr.write(f"anchors: error: {plain(str(exc))}\n")  # printed even with --quiet
     raise typer.Exit(code)
 
 
@@ -265,7 +267,14 @@ def _run(coro: Coroutine[Any, Any, T]) -> T:
         finally:
             loop.remove_signal_handler(signal.SIGTERM)
 
-    return asyncio.run(main())
+    try:
+        return asyncio.run(main())
+    except KeyboardInterrupt:  # --quiet silences summaries, never this line
+        sys.stderr.write("anchors: interrupted; what was checked so far is saved\n")
+        raise typer.Exit(130) from None
+    except _Terminated:
+        sys.stderr.write("anchors: terminated; what was checked so far is saved\n")
+        raise typer.Exit(143) from None
 
 
 def _duration(value: str) -> float:
@@ -363,8 +372,8 @@ def main() -> None:
     try:
         app(standalone_mode=True)
     except KeyboardInterrupt:
-        stderr.print("anchors: interrupted; what was checked is saved", markup=False)
+        sys.stderr.write("anchors: interrupted\n")
         sys.exit(130)
     except _Terminated:
-        stderr.print("anchors: terminated; what was checked is saved", markup=False)
+        sys.stderr.write("anchors: terminated\n")
         sys.exit(143)

@@ -82,6 +82,8 @@ class Anchor:
     #: spans of the fields as written, for splicing; `_end` is the end of the entry's content
     spans: dict[str, Span] = field(default_factory=dict)
     key_column: int = 4
+    #: written as a flow mapping `{arxiv: ..., status: ...}` on one line
+    flow: bool = False
 
     @property
     def label(self) -> str:
@@ -170,6 +172,7 @@ class _Walker:
     def __init__(self, reg: Registry, text: str) -> None:
         self.reg = reg
         self.path = reg.path
+        self.text = text
         self.check_aliases = bool(_ALIAS_HINT.search(text))
         if self.check_aliases:
             self._find_aliases(text)
@@ -242,8 +245,12 @@ class _Walker:
         self.reg.seq = _span(seq, "flow" if seq.flow_style else "block")
         for item in seq.value:
             self._refuse_tags(item)
-            self.reg.item_indent = item.start_mark.column - 2 if item.start_mark.column >= 2 else 0
             self.reg.anchors.append(self._anchor(item))
+        if seq.value:  # new entries line up with the last one's dash
+            idx = seq.value[-1].start_mark.index
+            line_start = self.text.rfind("\n", 0, idx) + 1
+            dash = self.text.find("-", line_start, idx)
+            self.reg.item_indent = dash - line_start if dash >= 0 else 2
 
     def _anchor(self, node: yaml.Node) -> Anchor:
         a = Anchor(line=node.start_mark.line + 1)
@@ -252,6 +259,7 @@ class _Walker:
             self.problem(node, "each anchor must be a mapping of fields")
             return a
         a.key_column = node.start_mark.column
+        a.flow = bool(node.flow_style)
         pairs = self._pairs(node, "")
         for name in pairs:
             if name in ANCHOR_FIELDS:

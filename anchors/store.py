@@ -121,7 +121,11 @@ def _field_edits(reg: Registry, e: Entry) -> list[_Edit]:
     for name in ("title", "section"):
         if name in changed:
             missing.append(f"{pad}{name}: {quote(getattr(e, name))}\n")
-    if missing:
+    if missing and a.flow:  # inside the braces: `{..., title: "x"}`
+        end = a.spans["_end"].end - 1
+        inline = "".join(", " + m.strip() for m in missing)
+        edits.append(_Edit(end, end, inline))
+    elif missing:
         edits.append(_insert_at_line_end(text, a.spans["_end"].end, "".join(missing)))
     return edits
 

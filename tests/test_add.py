@@ -3,11 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
-from concurrent.futures import ThreadPoolExecutor
 from datetime import date
 from pathlib import Path
 
@@ -19,7 +15,7 @@ from anchors.cli import app
 from anchors.extract import extract, read_briefing
 from anchors.merge import add, merge
 from anchors.registry import Status, load
-from anchors.store import CHECKPOINTS, quote
+from anchors.store import quote
 
 DATA = Path(__file__).parent / "data"
 TODAY = "2026-12-02"
@@ -208,58 +204,6 @@ def test_cli_unusable_input_exits_2_with_one_line(tmp_path: Path, setup: str, ne
     assert code == 2
     assert needle in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
     assert (reg.read_bytes() if reg.exists() else b"") == original
-
-
-def _briefing(tmp_path: Path, i: int) -> Path:
-    p = tmp_path / f"2026-09-{10 + i:02d}-b{i}.md"
-    rows = "\n".join(f"| 2609.{30000 + i * 10 + j:05d} | Paper {i}-{j} | 本次新增 |" for j in range(5))
-    p.write_text(f"| 2609.19969 | Shared | 高 |\n{rows}\n", encoding="utf-8")
-    return p
-
-
-def test_eight_concurrent_adds_all_land(tmp_path: Path) -> None:
-    reg = tmp_path / "registry.yaml"
-    briefings = [_briefing(tmp_path, i) for i in range(8)]
-    cmd = [sys.executable, "-m", "anchors", "add", "-q", "-r", str(reg), "--today", TODAY]
-    procs = [subprocess.Popen([*cmd, str(b)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-             for b in briefings]
-    for p in procs:
-        _, err = p.communicate(timeout=60)
-        assert p.returncode == 0, err
-    loaded = load(reg)
-    keys = [a.key.key for a in loaded.anchors if a.key]
-    assert len(keys) == len(set(keys)) == 41
-    shared = loaded.by_key()["arxiv:2609.19969"]
-    assert len(shared.cited_in) == 8 and shared.first_anchored == date(2026, 9, 10)
-
-
-def test_threads_in_one_process_also_serialise(tmp_path: Path, today: date) -> None:
-    reg = tmp_path / "registry.yaml"
-    briefings = [read_briefing(_briefing(tmp_path, i)) for i in range(4)]
-    with ThreadPoolExecutor(4) as pool:
-        list(pool.map(lambda b: add(reg, [b], today), briefings))
-    assert len(load(reg).anchors) == 21
-
-
-@pytest.mark.parametrize("point", CHECKPOINTS)
-def test_killed_mid_write_leaves_old_or_new(tmp_path: Path, point: str) -> None:
-    reg = tmp_path / "registry.yaml"
-    shutil.copy(DATA / "commented.yaml", reg)
-    old = reg.read_bytes()
-    env = {**os.environ, "ANCHORS_TEST_KILL_AT": point}
-    p = subprocess.run([sys.executable, "-m", "anchors", "add", "-q", "-r", str(reg), "--today",
-                        TODAY, str(DATA / "briefing-0925.md")], env=env, capture_output=True,
-                       timeout=60)
-    assert p.returncode == -9
-    now = reg.read_bytes()
-    if point == "after-rename":
-        assert now != old and load(reg).problems == []
-    else:
-        assert now == old
-    # the next add still works and cleans nothing up it should not
-    p = subprocess.run([sys.executable, "-m", "anchors", "add", "-q", "-r", str(reg), "--today",
-                        TODAY, str(DATA / "briefing-0925.md")], capture_output=True, timeout=60)
-    assert p.returncode == 0, p.stderr
 
 
 def test_merge_is_pure(today: date) -> None:

@@ -1,0 +1,286 @@
+"""Hostile servers on loopback: each behaviour, the finding it must produce, and no crash.
+
+Every case is bounded in time (pytest-timeout) and in traffic (a handful of requests).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import resource
+import signal
+import ssl
+import subprocess
+import sys
+import time
+from datetime import datetime, timedelta, timezone
+from email.utils import format_datetime
+from pathlib import Path
+
+import httpx
+import pytest
+import trustme
+
+from anchors.cache import Cache
+from anchors.links import LinkChecker, LinkResult, Outcome
+from anchors.netguard import NetGuard, StaticResolver, guarded_transport
+from anchors.retry import RetryPolicy
+
+from ..loopback import LoopbackServer, respond
+
+pytestmark = [pytest.mark.reliability(kind="fault"), pytest.mark.timeout(60)]
+
+
+def check_one(url: str, *, timeout: float = 2.0, attempts: int = 3, cap: float = 5.0,
+              resolver=None, verify=True) -> LinkResult:
+    async def go() -> LinkResult:
+        guard = NetGuard(resolver, allow_private=True)
+        transport = guarded_transport(guard, httpx.Limits(), verify=verify)
+        async with httpx.AsyncClient(transport=transport, timeout=timeout) as c:
+            lc = LinkChecker(c, guard, timeout=timeout,
+                             policy=RetryPolicy(attempts=attempts, retry_after_cap=cap, initial=0.05))
+            return await lc.check(url)
+    return asyncio.run(go())
+
+
+def serve(handler, **kw) -> LoopbackServer:
+    return LoopbackServer(lambda req: handler, **kw)
+
+
+def test_connection_refused() -> None:
+    with serve(None) as srv:  # start, learn a free port, stop: nothing listens there any more
+        port = srv.port
+    r = check_one(f"http://127.0.0.1:{port}/")
+    assert r.outcome is Outcome.DEAD and r.error == "connection refused"
+
+
+async def _reset_in_headers(req, w):
+    w.write(b"HTTP/1.1 200 OK\r\nContent-Le")
+    await w.drain()
+    w.transport.abort()
+    return False
+
+
+def test_reset_mid_headers() -> None:
+    with serve(_reset_in_headers) as srv:
+        r = check_one(srv.url("/"))
+    assert r.outcome is Outcome.UNREACHABLE and "reset" in (r.error or "") and r.requests == 3
+
+
+async def _reset_in_body(req, w):
+    if req.method == "HEAD":
+        return await respond(w, 405, b"", req=req)
+    w.write(b"HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n" + b"x" * 100)
+    await w.drain()
+    w.transport.abort()
+    return False
+
+
+def test_reset_mid_body() -> None:
+    with serve(_reset_in_body) as srv:
+        r = check_one(srv.url("/"))
+    assert r.outcome is Outcome.UNREACHABLE and "reset" in (r.error or "")
+
+
+async def _silent(req, w):
+    await asyncio.sleep(30)
+    return False
+
+
+def test_accepts_but_never_answers_is_bounded_by_timeout() -> None:
+    with serve(_silent) as srv:
+        start = time.monotonic()
+        r = check_one(srv.url("/"), timeout=0.5, attempts=2)
+        took = time.monotonic() - start
+    assert r.outcome is Outcome.UNREACHABLE and "0.5 s" in (r.error or "")
+    assert took < 5  # two tries of 0.5 s plus backoff, not 30 s
+
+
+async def _trickle(req, w):
+    w.write(b"HTTP/1.1 200 OK\r\n")
+    for _ in range(30):
+        w.write(b"X")
+        await w.drain()
+        await asyncio.sleep(0.2)
+    return False
+
+
+def test_trickling_server_hits_the_total_deadline() -> None:
+    with serve(_trickle) as srv:
+        start = time.monotonic()
+        r = check_one(srv.url("/"), timeout=1.0, attempts=1)
+    assert r.outcome is Outcome.UNREACHABLE
+    assert time.monotonic() - start < 3  # per-read timeouts alone would wait 6 s
+
+
+async def _ten_gigabytes(req, w):
+    if req.method == "HEAD":
+        return await respond(w, 405, b"", req=req)
+    w.write(b"HTTP/1.1 200 OK\r\nContent-Length: 10737418240\r\n\r\n")
+    chunk = b"\0" * 65536
+    try:
+        for _ in range(163840):  # 10 GiB if the client kept reading
+            w.write(chunk)
+            await w.drain()
+    except ConnectionError:
+        pass
+    return False
+
+
+def test_ten_gigabyte_body_is_not_read() -> None:
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    with serve(_ten_gigabytes) as srv:
+        start = time.monotonic()
+        r = check_one(srv.url("/"))
+    grew_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+    assert r.outcome is Outcome.OK and r.requests == 2
+    assert time.monotonic() - start < 10 and grew_mb < 64
+
+
+async def _redirect_loop(req, w):
+    return await respond(w, 302, b"", {"Location": "/a" if req.path == "/b" else "/b"}, req=req)
+
+
+async def _chain30(req, w):
+    i = int(req.path.strip("/") or 0)
+    if i >= 30:
+        return await respond(w, 200, b"", req=req)
+    return await respond(w, 301, b"", {"Location": f"/{i + 1}"}, req=req)
+
+
+@pytest.mark.parametrize(("handler", "needle"), [(_redirect_loop, "loop"), (_chain30, "more than 10")])
+def test_redirect_loop_and_30_hop_chain(handler, needle: str) -> None:
+    with serve(handler) as srv:
+        r = check_one(srv.url("/0" if handler is _chain30 else "/a"))
+    assert r.outcome is Outcome.DEAD and needle in (r.error or "")
+    assert r.requests <= 11
+
+
+def _http_date(seconds: float) -> str:
+    return format_datetime(datetime.now(timezone.utc) + timedelta(seconds=seconds), usegmt=True)
+
+
+@pytest.mark.parametrize(
+    ("retry_after", "outcome", "min_wait", "max_wait"),
+    [
+        ("1", Outcome.OK, 0.95, 3.0),  # seconds
+        ("date:2", Outcome.OK, 0.5, 4.0),  # an HTTP date about 2 s ahead (1 s resolution)
+        ("86400", Outcome.RATE_LIMITED, 0.0, 1.0),  # absurd: beyond the cap, not waited
+        (None, Outcome.OK, 0.0, 2.0),  # missing: backoff
+    ],
+)
+def test_429_retry_after_forms(retry_after, outcome, min_wait, max_wait) -> None:
+    async def once(req, w):
+        if req.n == 0:
+            value = _http_date(2) if retry_after == "date:2" else retry_after
+            return await respond(w, 429, b"", {"Retry-After": value} if value else {}, req=req)
+        return await respond(w, 200, b"", req=req)
+
+    with serve(once) as srv:
+        start = time.monotonic()
+        r = check_one(srv.url("/"))
+        took = time.monotonic() - start
+    assert r.outcome is outcome
+    assert min_wait <= took <= max_wait
+
+
+def test_503_flapping_recovers() -> None:
+    async def flap(req, w):
+        return await respond(w, 503 if req.n % 2 == 0 else 200, b"", req=req)
+
+    with serve(flap) as srv:
+        r = check_one(srv.url("/"))
+    assert r.outcome is Outcome.OK and r.requests == 2
+
+
+@pytest.mark.parametrize("head_status", [405, 403])
+def test_head_refused_get_ok(head_status: int) -> None:
+    async def handler(req, w):
+        return await respond(w, head_status if req.method == "HEAD" else 200, b"ok", req=req)
+
+    with serve(handler) as srv:
+        r = check_one(srv.url("/"))
+    assert r.outcome is Outcome.OK and r.requests == 2
+
+
+def _tls_server(cert_ca: trustme.CA, name: str, **kw) -> LoopbackServer:
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    cert_ca.issue_cert(name, **kw).configure_cert(ctx)
+
+    async def ok(req, w):
+        return await respond(w, 200, b"ok", req=req)
+    return serve(ok, ssl_context=ctx)
+
+
+@pytest.mark.parametrize("case", ["self-signed", "expired", "wrong-name"])
+def test_invalid_certificates_are_tls_errors(case: str) -> None:
+    ca = trustme.CA()
+    resolver = StaticResolver({"site.example": ["127.0.0.1"]})
+    trust = ssl.create_default_context()
+    if case != "self-signed":
+        ca.configure_trust(trust)  # trusted CA; the problem is the certificate itself
+    kw = {"not_after": datetime.now(timezone.utc) - timedelta(days=1),
+          "not_before": datetime.now(timezone.utc) - timedelta(days=30)} if case == "expired" else {}
+    name = "other.example" if case == "wrong-name" else "site.example"
+    with _tls_server(ca, name, **kw) as srv:
+        r = check_one(f"https://site.example:{srv.port}/", resolver=resolver, verify=trust)
+        counted = sum(srv.counts.values())
+    assert r.outcome is Outcome.TLS_ERROR, r
+    assert counted == 0  # no request was sent over the bad connection
+
+
+def test_valid_certificate_is_ok() -> None:
+    ca = trustme.CA()
+    trust = ssl.create_default_context()
+    ca.configure_trust(trust)
+    with _tls_server(ca, "site.example") as srv:
+        r = check_one(f"https://site.example:{srv.port}/",
+                      resolver=StaticResolver({"site.example": ["127.0.0.1"]}), verify=trust)
+    assert r.outcome is Outcome.OK
+
+
+def test_name_that_does_not_resolve() -> None:
+    r = check_one("https://no-such-host.example/", resolver=StaticResolver({}))
+    assert r.outcome is Outcome.DEAD and "NXDOMAIN" in (r.error or "") and r.requests == 1
+
+
+def _registry(tmp: Path, urls: list[str]) -> Path:
+    reg = tmp / "registry.yaml"
+    reg.write_text("version: 1\nanchors:\n" + "".join(
+        f"  - url: {u}\n    first_anchored: 2026-09-24\n    status: new\n" for u in urls),
+        encoding="utf-8")
+    return reg
+
+
+@pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_killed_check_exits_cleanly_and_keeps_what_it_learnt(tmp_path: Path, sig, code: int) -> None:
+    async def handler(req, w):
+        if req.path.startswith("/slow"):
+            await asyncio.sleep(30)
+        return await respond(w, 200, b"", req=req)
+
+    with serve(handler) as srv:
+        urls = [srv.url(f"/fast{i}") for i in range(5)] + [srv.url(f"/slow{i}") for i in range(3)]
+        reg = _registry(tmp_path, urls)
+        before = reg.read_bytes()
+        p = subprocess.Popen([sys.executable, "-m", "anchors", "check", str(reg), "--allow-private",
+                              "-q", "--format", "json"], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, env={**os.environ, "NO_COLOR": "1"})
+        deadline = time.monotonic() + 20
+        while srv.counts.get("/slow0", 0) == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.5)  # the fast ones are answered by now
+        p.send_signal(sig)
+        out, err = p.communicate(timeout=20)
+    assert p.returncode == code
+    assert b"Traceback" not in err and len(err.decode().strip().splitlines()) == 1
+    assert reg.read_bytes() == before  # check never writes the registry
+    cache = Cache(tmp_path / ".anchors" / "cache.json")
+    assert len(cache.entries) == 5
+    from anchors.history import History
+
+    h = History(tmp_path / ".anchors" / "history.sqlite")
+    rows = list(h.rows(until=1e12))
+    (run,) = h.runs(0, 1e12)
+    h.close()
+    assert len(rows) == 5 and not run.complete
