@@ -1,3 +1,38 @@
-"""anchors: a citation and arXiv anchor registry with link checking."""
+"""anchors: a citation and arXiv anchor registry with link checking.
+
+The library is the product; the CLI is a veneer over these names. They are loaded on first
+use (PEP 562), so `anchors add` does not pay for the network stack.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
 
 __version__ = "0.1.0"
+
+_EXPORTS = {
+    "ArxivId": "ids", "Doi": "ids", "GithubRef": "ids", "InvalidId": "ids", "WebUrl": "ids",
+    "parse_anchor": "ids", "canonical_url": "ids",
+    "Citation": "extract", "read_briefing": "extract",
+    "Registry": "registry", "load": "registry",
+    "MergeResult": "merge", "add": "merge", "merge": "merge",
+    "Code": "findings", "Finding": "findings", "Outcome": "findings", "Severity": "findings",
+    "CheckResult": "validate", "check_offline": "validate",
+    "Services": "check", "check_online": "check",
+    "LinkChecker": "links", "NetGuard": "netguard",
+    "Report": "report", "build_report": "report",
+    "AnchorsError": "errors",
+}
+_RENAMED = {"build_report": "build"}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'anchors' has no attribute {name!r}")
+    value = getattr(import_module(f"anchors.{module}"), _RENAMED.get(name, name))
+    globals()[name] = value
+    return value

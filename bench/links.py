@@ -269,6 +269,11 @@ def dead_reported(name: str, out: bytes, items, port: int) -> set[str]:
             bad = {link["url"] for link in doc.get("links", []) if link.get("state") == "BROKEN"}
         except ValueError:
             pass
+    elif name == "linkchecker":  # CSV: urlname;parentname;base;result;warning;info;valid;...
+        for line in text.splitlines():
+            parts = line.split(";")
+            if len(parts) > 6 and parts[6] == "False":
+                bad.add(parts[0])
     else:  # line-based reports: a URL on an error line
         for line in text.splitlines():
             low = line.lower()
@@ -282,13 +287,18 @@ def bench_other(name: str, prefix: list[str], items, plan: Plan, args, folder: P
     srv = LoopbackServer(make_routes(plan, log), hosts=HOSTS, port=_free_port())
     with srv:
         _, md, html = write_inputs(items, srv.port, folder)
+        # linkchecker drops root privileges to `nobody`, who must be able to read the input
+        os.chmod(folder, 0o755)
+        for f in (md, html):
+            os.chmod(f, 0o644)
         cmd = other_command(name, prefix, md, html, args.concurrency)
         wall, rss, code, out = run_rss(cmd, timeout=args.other_timeout, cwd=folder)
         bad = dead_reported(name, out, items, srv.port)
         port = srv.port
-        fd = sum(1 for h, p, k in items if k != "dead" and f"http://{h}:{port}{p}" in bad)
+        wrong = Counter(k for h, p, k in items if k != "dead" and f"http://{h}:{port}{p}" in bad)
+        fd = sum(wrong.values())
         md_ = sum(1 for h, p, k in items if k == "dead" and f"http://{h}:{port}{p}" not in bad)
-        return {"tool": name, "wall": wall, "phase": float("nan"), "rss": rss,
+        return {"tool": name, "wall": wall, "phase": float("nan"), "rss": rss, "wrong": dict(wrong),
                 "requests": sum(srv.counts.values()), "false_dead": fd, "missed_dead": md_,
                 "max_in_flight": srv.max_in_flight,
                 "max_per_host": max(srv.per_host_max.values() or [0]), "exit": code}
@@ -333,7 +343,9 @@ def main() -> None:
         ours = rows[0]
         ratios.append(ours["phase"] / fl)
         for r in rows[1:]:
-            print(f"  anchors is {r['wall'] / ours['wall']:.1f}x faster than {r['tool']} (wall)")
+            wrong = ", ".join(f"{n} {k}" for k, n in r.get("wrong", {}).items()) or "none"
+            print(f"  {r['tool']}: {r['wall'] / ours['wall']:.1f}x anchors' wall time; "
+                  f"live URLs called dead: {wrong}")
     print(f"\nratio: check phase / floor = {ratios[0]:.2f} (input A), {ratios[1]:.2f} (input B)")
 
 

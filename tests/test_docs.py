@@ -39,3 +39,16 @@ def test_every_format_and_severity_has_a_renderer() -> None:
     assert {f.value for f in OutputFormat} == {"text", "json", "github", "markdown"}
     assert set(github._COMMAND) == set(Severity) and set(text._STYLE) == set(Severity)
     assert callable(json.check_result) and callable(markdown.check_result)
+
+
+def test_every_guarantee_names_a_test_that_exists() -> None:
+    section = README.split("## Guarantees", 1)[1].split("\n## ", 1)[0]
+    tests = Path(__file__).resolve().parent
+    current: Path | None = None
+    refs = re.findall(r"`((?:tests/[\w/]+|test_\w+)\.py)?::(test_\w+)", section)
+    for path, name in refs:
+        if path:  # a bare `::name` refers to the file named before it
+            current = next(tests.glob(f"**/{Path(path).name}"))
+        assert current is not None
+        assert f"def {name}(" in current.read_text(encoding="utf-8"), (current, name)
+    assert len(refs) >= 13
