@@ -201,3 +201,22 @@ def test_unreadable_registry_is_exit_2(tmp_path: Path) -> None:
     reg.write_text("version: 1\nanchors: !!python/object:os.system\n", encoding="utf-8")
     r = CliRunner().invoke(app, ["check", str(reg), "--offline"])
     assert r.exit_code == 2 and f"{reg}:2: tag !!python/object:os.system is refused" in r.stderr
+
+
+def test_exclude_accept_and_per_anchor_accept(tmp_path: Path, site: LoopbackServer) -> None:
+    text = "version: 1\nanchors:\n" + "".join([
+        entry("url", site.url("/login")),
+        entry("url", site.url("/gone"), "    accept: [404]\n"),
+        entry("url", site.url("/limited")),
+    ])
+    reg = parse_text(text.encode(), "registry.yaml")
+
+    async def go():
+        guard = NetGuard(allow_private=True)
+        async with httpx.AsyncClient(transport=guarded_transport(guard, httpx.Limits())) as c:
+            lc = LinkChecker(c, guard, policy=RetryPolicy(attempts=1))
+            return await check_online(reg, TODAY, Services(lc), exclude=["/limited$"],
+                                      accept=frozenset({401}))
+    before = site.counts["/limited"]
+    result = asyncio.run(go())
+    assert result.findings == [] and site.counts["/limited"] == before
