@@ -24,10 +24,10 @@ async def open_services(settings: Settings, *, token: str | None = None,
                         resolver: Resolver | None = None) -> AsyncIterator[Services]:
     """Link checks and DOI lookups go through the guard; the API hosts are the user's choice."""
     guard = NetGuard(resolver, allow_private=settings.allow_private)
-    # The checker's own semaphores bound what is in flight; the pool may keep more idle
-    # connections than that, so 40 hosts at 8 each do not churn through 16 sockets.
+    # The checker's own semaphores bound what is in flight; each origin's pool keeps as many
+    # idle connections as that origin may use at once.
     limits = httpx.Limits(max_connections=None,
-                          max_keepalive_connections=max(64, settings.concurrency * 4))
+                          max_keepalive_connections=max(settings.per_host, 1))
     policy = RetryPolicy(attempts=settings.attempts, retry_after_cap=settings.retry_after_cap)
     guarded = httpx.AsyncClient(transport=guarded_transport(guard, limits),
                                 timeout=httpx.Timeout(settings.timeout), follow_redirects=False)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import socket
+import ssl
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
@@ -166,17 +167,46 @@ class GuardedBackend(httpcore.AsyncNetworkBackend):
         await self.inner.sleep(seconds)
 
 
-def guarded_transport(guard: NetGuard, limits: httpx.Limits, verify: Any = True) -> httpx.AsyncHTTPTransport:
-    """An httpx transport whose every connection goes through `guard`."""
-    transport = httpx.AsyncHTTPTransport(verify=verify, limits=limits, trust_env=False)
-    # NOTE: httpx takes no network_backend argument, so the pool it built is
-    # replaced by an equal one that uses the guarded backend.
-    old = transport._pool
-    transport._pool = httpcore.AsyncConnectionPool(
-        ssl_context=old._ssl_context,
-        max_connections=limits.max_connections,
-        max_keepalive_connections=limits.max_keepalive_connections,
-        keepalive_expiry=limits.keepalive_expiry,
-        network_backend=GuardedBackend(guard),
-    )
-    return transport
+class _PerOrigin(httpx.AsyncBaseTransport):
+    """One connection pool per origin, all through the guard.
+
+    httpcore's pool scans every connection for every request, so one pool of hundreds of
+    connections costs O(n) per request; a pool per host keeps each scan as small as the
+    per-host limit. One SSL context serves them all.
+    """
+
+    def __init__(self, guard: NetGuard, limits: httpx.Limits, verify: Any) -> None:
+        self.guard = guard
+        self.limits = limits
+        self.ssl_context = verify if isinstance(verify, ssl.SSLContext) else \
+            httpx.create_ssl_context(verify=verify, trust_env=False)
+        self.origins: dict[tuple[bytes, bytes, int | None], httpx.AsyncHTTPTransport] = {}
+
+    def _for(self, url: httpx.URL) -> httpx.AsyncHTTPTransport:
+        key = (url.raw_scheme, url.raw_host, url.port)
+        t = self.origins.get(key)
+        if t is None:
+            t = self.origins[key] = httpx.AsyncHTTPTransport(verify=self.ssl_context,
+                                                            trust_env=False)
+            # NOTE: httpx takes no network_backend argument, so the pool it built is replaced
+            # by an equal one that connects through the guard.
+            t._pool = httpcore.AsyncConnectionPool(
+                ssl_context=self.ssl_context,
+                max_connections=self.limits.max_connections,
+                max_keepalive_connections=self.limits.max_keepalive_connections,
+                keepalive_expiry=self.limits.keepalive_expiry,
+                network_backend=GuardedBackend(self.guard),
+            )
+        return t
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        return await self._for(request.url).handle_async_request(request)
+
+    async def aclose(self) -> None:
+        for t in self.origins.values():
+            await t.aclose()
+
+
+def guarded_transport(guard: NetGuard, limits: httpx.Limits, verify: Any = True) -> httpx.AsyncBaseTransport:
+    """An httpx transport whose every connection goes through `guard`, one pool per origin."""
+    return _PerOrigin(guard, limits, verify)

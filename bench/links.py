@@ -173,7 +173,8 @@ def verdicts_anchors(out: bytes, items, port: int) -> tuple[int, int]:
     return false_dead, missed
 
 
-def bench_anchors(items, plan: Plan, args, folder: Path) -> dict:
+def bench_anchors(items, plan: Plan, args, folder: Path, conc: int | None = None,
+                  per_host: int | None = None, label: str = "anchors") -> dict:
     log: list[float] = []
     srv = LoopbackServer(make_routes(plan, log), hosts=HOSTS, port=_free_port())
     with srv:
@@ -182,13 +183,17 @@ def bench_anchors(items, plan: Plan, args, folder: Path) -> dict:
             if args.profile else [sys.executable, "-m"]
         cmd = [*prefix, "anchors", "check", str(reg), "--allow-private", "--format",
                "json", "-q", "--no-cache", "--history", str(folder / "h.sqlite"),
-               "--concurrency", str(args.concurrency), "--per-host", str(args.per_host),
+               "--concurrency", str(conc or args.concurrency),
+               "--per-host", str(per_host or args.per_host),
                "--timeout", "10"]
+        t0 = time.monotonic()
         wall, rss, code, out = run_rss(cmd)
         first = min(t for t, *_ in srv.log) if srv.log else 0.0
         phase = (max(log) - first) if log else float("nan")
+        print(f"  ({label}: {first - t0:.2f} s from start to first request, "
+              f"{t0 + wall - max(log):.2f} s from last answer to exit)")
         fd, md = verdicts_anchors(out, items, srv.port)
-        return {"tool": "anchors", "wall": wall, "phase": phase, "rss": rss,
+        return {"tool": label, "wall": wall, "phase": phase, "rss": rss,
                 "requests": sum(srv.counts.values()), "false_dead": fd, "missed_dead": md,
                 "max_in_flight": srv.max_in_flight, "max_per_host": max(srv.per_host_max.values()),
                 "exit": code}
@@ -311,6 +316,7 @@ def main() -> None:
     ap.add_argument("--per-host", type=int, default=8)
     ap.add_argument("--others", action="store_true", help="also run the other link checkers")
     ap.add_argument("--other-timeout", type=float, default=300)
+    ap.add_argument("--tools", help="with --others: only these (comma-separated)")
     ap.add_argument("--profile", metavar="FILE", help="run anchors under pyinstrument, report to FILE")
     args = ap.parse_args()
     items = paths(args.urls)
@@ -318,6 +324,8 @@ def main() -> None:
     print(f"{args.urls} URLs over {len(HOSTS)} hosts, {LATENCY * 1000:.0f} ms each; "
           f"concurrency {args.concurrency}, per host {args.per_host}; kinds {dict(kinds)}")
     tools = install_others() if args.others else {}
+    if args.tools:
+        tools = {k: v for k, v in tools.items() if k in args.tools.split(",")}
     ratios = []
     for label, plan in (("A: 429/503 fail once", Plan(1)), ("B: 429/503 fail twice", Plan(2))):
         fl = floor(items, plan, args.concurrency, args.per_host)
@@ -332,6 +340,10 @@ def main() -> None:
         for name, prefix in tools.items():
             with tempfile.TemporaryDirectory() as tmp:
                 rows.append(bench_other(name, prefix, items, plan, args, Path(tmp)))
+        if "linkinator" in tools:  # it ignores --concurrency: compare at the in-flight it uses
+            with tempfile.TemporaryDirectory() as tmp:
+                rows.append(bench_anchors(items, plan, args, Path(tmp), conc=2000, per_host=50,
+                                          label="anchors 2000/50"))
         print(f"{'tool':<20} {'wall s':>7} {'phase s':>8} {'phase/floor':>11} {'RSS MB':>7} "
               f"{'req/URL':>7} {'false dead':>10} {'missed dead':>11} {'max flight':>10} "
               f"{'max/host':>8}")
@@ -343,6 +355,8 @@ def main() -> None:
         ours = rows[0]
         ratios.append(ours["phase"] / fl)
         for r in rows[1:]:
+            if r["tool"].startswith("anchors"):
+                continue
             wrong = ", ".join(f"{n} {k}" for k, n in r.get("wrong", {}).items()) or "none"
             print(f"  {r['tool']}: {r['wall'] / ours['wall']:.1f}x anchors' wall time; "
                   f"live URLs called dead: {wrong}")

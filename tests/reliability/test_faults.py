@@ -61,12 +61,6 @@ async def _reset_in_headers(req, w):
     return False
 
 
-def test_reset_mid_headers() -> None:
-    with serve(_reset_in_headers) as srv:
-        r = check_one(srv.url("/"))
-    assert r.outcome is Outcome.UNREACHABLE and "reset" in (r.error or "") and r.requests == 3
-
-
 async def _reset_in_body(req, w):
     if req.method == "HEAD":
         return await respond(w, 405, b"", req=req)
@@ -76,10 +70,13 @@ async def _reset_in_body(req, w):
     return False
 
 
-def test_reset_mid_body() -> None:
-    with serve(_reset_in_body) as srv:
+@pytest.mark.parametrize(("handler", "requests"), [(_reset_in_headers, 3), (_reset_in_body, 6)],
+                         ids=["mid-headers", "mid-body"])
+def test_connection_reset_is_retried_then_unreachable(handler, requests: int) -> None:
+    with serve(handler) as srv:
         r = check_one(srv.url("/"))
     assert r.outcome is Outcome.UNREACHABLE and "reset" in (r.error or "")
+    assert r.requests == requests  # three tries (each HEAD then GET when HEAD is refused)
 
 
 async def _silent(req, w):
