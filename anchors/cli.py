@@ -99,6 +99,9 @@ def add(
         result = do_add(registry, parsed, day, dry_run=dry_run)
     except AnchorsError as exc:
         _fail(exc)
+    for b in parsed:
+        if not b.citations and not b.invalid:
+            stderr.print(f"anchors: warning: {b.path}: no citations found", markup=False)
     if fmt is OutputFormat.JSON:
         sys.stdout.write(rjson.add_result(result, dry_run))
     else:

@@ -13,6 +13,7 @@ import asyncio
 import errno
 import ssl
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -40,6 +41,8 @@ __all__ = [
 DEFAULT_BODY_CAP = 8192
 #: after this many network failures in a row, a host gets one try per URL and no retries
 HOST_FAILURE_LIMIT = 3
+#: after this many Retry-After answers in a row, the pause applies to every URL of the host
+HOST_PAUSE_AFTER = 3
 USER_AGENT = f"anchors/{__version__} (citation link checker; python-httpx)"
 ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 _HEAD_REFUSED = frozenset({403, 405, 501})
@@ -81,6 +84,7 @@ class _Host:
     sem: asyncio.Semaphore
     not_before: float = 0.0
     failures: int = 0
+    limited: int = 0  # answers with Retry-After in a row
 
 
 @dataclass(slots=True)
@@ -110,6 +114,7 @@ class LinkChecker:
         self.max_redirects = max_redirects
         self.body_cap = body_cap
         self.stats = Stats()
+        self._concurrency = concurrency
         self._global = asyncio.Semaphore(concurrency)
         self._hosts: dict[str, _Host] = {}
         self._in_host: dict[str, int] = {}
@@ -140,12 +145,43 @@ class LinkChecker:
     async def check_many(self, urls: Iterable[tuple[str, frozenset[int]]],
                          on_result: Callable[[LinkResult], Awaitable[None] | None] | None = None,
                          ) -> list[LinkResult]:
-        """Check all URLs; stops with NetworkDown when the network itself is unreachable."""
-        tasks = [asyncio.ensure_future(self.check(u, a)) for u, a in urls]
+        """Check all URLs; stops with NetworkDown when the network itself is unreachable.
+
+        URLs start in the order given, at most `window` at a time, and a URL whose host is
+        already at its limit waits in that host's queue, not as a task: memory stays flat
+        however many URLs there are, and one busy host cannot hold the others' slots.
+        """
+        pending = deque(urls)
+        waiting: dict[str, deque[tuple[str, frozenset[int]]]] = {}
+        active: dict[str, int] = {}
+        running: dict[asyncio.Task[LinkResult], str] = {}
+        finished: asyncio.Queue[asyncio.Task[LinkResult]] = asyncio.Queue()
+        window = max(4 * self._concurrency, self.per_host)
         results: list[LinkResult] = []
+
+        def start(u: str, a: frozenset[int], host: str) -> None:
+            active[host] = active.get(host, 0) + 1
+            task = asyncio.ensure_future(self.check(u, a))
+            running[task] = host
+            task.add_done_callback(finished.put_nowait)
+
         try:
-            for fut in asyncio.as_completed(tasks):
-                r = await fut
+            while pending or running:
+                while pending and len(running) < window:
+                    u, a = pending.popleft()
+                    host = _host_of(u)
+                    if active.get(host, 0) < self.per_host:
+                        start(u, a, host)
+                    else:
+                        waiting.setdefault(host, deque()).append((u, a))
+                if not running:
+                    break
+                task = await finished.get()
+                host = running.pop(task)
+                active[host] -= 1
+                if waiting.get(host):
+                    start(*waiting[host].popleft(), host)
+                r = task.result()
                 results.append(r)
                 if on_result is not None:
                     maybe = on_result(r)
@@ -155,9 +191,9 @@ class LinkChecker:
                     raise NetworkDown("no host could be reached (name resolution or connections "
                                       "fail everywhere); is this machine offline?")
         finally:
-            for t in tasks:
+            for t in running:
                 t.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+            await asyncio.gather(*running, return_exceptions=True)
         return results
 
     def network_down(self) -> bool:
@@ -239,8 +275,10 @@ class LinkChecker:
                 t.retryable = False
         if t.network_evidence:
             self.stats.evidence_hosts.add(name)
-        if t.retry_after is not None and t.retry_after <= self.policy.retry_after_cap:
-            # the host asked for a pause we are going to honour: hold its other URLs too
+        host.limited = host.limited + 1 if t.retry_after is not None else 0
+        if host.limited >= HOST_PAUSE_AFTER and t.retry_after is not None \
+                and t.retry_after <= self.policy.retry_after_cap:
+            # the host keeps asking for pauses: it limits us, not one URL, so hold all its URLs
             host.not_before = max(host.not_before, time.monotonic() + t.retry_after)
 
     async def _send(self, url: str, method: str) -> _Try:
@@ -266,6 +304,13 @@ class LinkChecker:
             if len(got) >= self.body_cap:
                 break
         return bytes(got[: self.body_cap])
+
+
+def _host_of(url: str) -> str:
+    try:
+        return httpx.URL(url).host
+    except httpx.InvalidURL:
+        return ""
 
 
 def _guard_try(exc: Blocked | NameNotFound | ResolveFailed) -> _Try:

@@ -213,3 +213,10 @@ def test_merge_is_pure(today: date) -> None:
     b = extract("| 2609.30001 | T | 本次新增 |", "b.md", date(2026, 9, 25))
     r1, r2 = merge(reg, [b], today), merge(reg, [b], today)
     assert r1.added == r2.added == ["arxiv:2609.30001"]
+
+
+def test_briefing_without_citations_is_a_warning(tmp_path: Path) -> None:
+    brief = tmp_path / "2026-09-25.md"
+    brief.write_text("# Nothing to cite today\n| a | b |\n|---|---|\n", encoding="utf-8")
+    code, out, err = run("add", str(brief), "-r", str(tmp_path / "r.yaml"), "--today", TODAY)
+    assert code == 0 and "no citations found" in err and not (tmp_path / "r.yaml").exists()

@@ -264,3 +264,37 @@ def test_rate_limited_host_does_not_stall_other_hosts() -> None:
     fast_done = max(t for u, t in finished.items() if "/fast" in u)
     slow_done = max(t for u, t in finished.items() if "/slow" in u)
     assert fast_done < 1.0 < slow_done
+
+
+def test_live_tasks_stay_bounded_however_many_urls() -> None:
+    async def fast(req, w):
+        return await respond(w, 200, b"", req=req)
+
+    live: list[int] = []
+    with LoopbackServer(lambda req: fast, hosts=["127.0.0.2", "127.0.0.3"]) as srv:
+        urls = [srv.url(f"/p{i}", host=("127.0.0.2", "127.0.0.3")[i % 2]) for i in range(400)]
+
+        async def go():
+            guard = NetGuard(allow_private=True)
+            async with httpx.AsyncClient(transport=guarded_transport(guard, httpx.Limits())) as c:
+                lc = LinkChecker(c, guard, concurrency=4, per_host=2)
+                return await lc.check_many([(u, frozenset()) for u in urls],
+                                           lambda r: live.append(len(asyncio.all_tasks())))
+        results = asyncio.run(go())
+    assert len(results) == 400 and all(r.outcome is Outcome.OK for r in results)
+    assert max(live) <= 4 * 4 + 2  # the window, plus the main task and the server's
+
+
+def test_a_host_that_keeps_rate_limiting_is_paused_not_hammered() -> None:
+    async def limited(req, w):
+        return await respond(w, 429, b"", {"Retry-After": "1"}, req=req)
+
+    with LoopbackServer(lambda req: limited) as srv:
+        urls = [srv.url(f"/x{i}") for i in range(12)]
+        start = time.monotonic()
+        results, _ = check(urls, per_host=4, attempts=2, cap=5.0)
+        took = time.monotonic() - start
+        sent = sum(srv.counts.values())
+    assert {r.outcome for r in results} == {Outcome.RATE_LIMITED}
+    assert sent == 24  # two tries each, no more
+    assert took >= 2.0  # the host's pauses were honoured across its URLs
