@@ -29,9 +29,7 @@ HEADER = (
     "# Edit by hand or with `anchors add BRIEFING`; check with `anchors check`.\n"
     "# Format: README.md#registry-format (schema: anchors/schema/registry.schema.json)\n"
 )
-#: Names of the points between the write steps, for crash tests (see `_checkpoint`).
 DQ = '"'
-CHECKPOINTS = ("after-temp-write", "after-fsync", "after-rename")
 
 
 @contextlib.contextmanager

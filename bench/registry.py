@@ -85,7 +85,7 @@ def main() -> None:
             pristine = reg.read_text(encoding="utf-8")
             work = t / f"w{n}.yaml"
 
-            def reset() -> None:
+            def reset(reg: Path = reg, work: Path = work) -> None:
                 shutil.copy(reg, work)
 
             parse, parse_rss = best([py, "-c", BARE, str(reg)], args.repeat)

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 import io
 import json
 import re
 from datetime import date
 from pathlib import Path
 
-import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import time
 
-import pytest
 
 from anchors.ids import ArxivId
 from anchors.links import Outcome
