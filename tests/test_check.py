@@ -220,3 +220,54 @@ def test_exclude_accept_and_per_anchor_accept(tmp_path: Path, site: LoopbackServ
     before = site.counts["/limited"]
     result = asyncio.run(go())
     assert result.findings == [] and site.counts["/limited"] == before
+
+
+def test_withdrawn_blocked_and_unreachable_findings(tmp_path: Path) -> None:
+    async def fail(req, w):
+        return await respond(w, 503, b"", req=req)
+
+    with LoopbackServer(lambda req: fail) as srv, load("arxiv/withdrawn").serve() as ax:
+        text = "version: 1\nanchors:\n" + "".join([
+            entry("arxiv", "1706.03762"), entry("url", srv.url("/down")),
+            entry("url", "http://intranet.example/wiki")])
+        reg = parse_text(text.encode(), "registry.yaml")
+
+        async def go():
+            resolver = StaticResolver({"intranet.example": ["10.1.2.3"]})
+            guard = NetGuard(resolver, allow_private=False)
+            loop_ok = NetGuard(allow_private=True)
+            async with httpx.AsyncClient(transport=guarded_transport(loop_ok, httpx.Limits())) as c1, \
+                    httpx.AsyncClient(transport=guarded_transport(guard, httpx.Limits())) as c2:
+                policy = RetryPolicy(attempts=2, initial=0.01)
+                down = await LinkChecker(c1, loop_ok, policy=policy).check(srv.url("/down"))
+                blocked = await LinkChecker(c2, guard, policy=policy).check("http://intranet.example/wiki")
+
+                class Canned:
+                    async def check_many(self, urls, on_result):
+                        out = [down, blocked]
+                        for r in out:
+                            on_result(r)
+                        return out
+
+                arxiv = ArxivResolver(ax.url("/api/query"), delay=0.0)
+                return await check_online(reg, TODAY, Services(Canned(), arxiv))  # type: ignore[arg-type]
+        result = asyncio.run(go())
+    assert {(f.code, f.anchor) for f in result.findings} == {
+        (Code.WITHDRAWN, "1706.03762"), (Code.UNREACHABLE, srv.url("/down")),
+        (Code.BLOCKED_URL, "http://intranet.example/wiki")}
+
+
+def test_the_bundled_registry_passes_offline() -> None:
+    root = Path(__file__).resolve().parent.parent
+    r = CliRunner().invoke(app, ["check", str(root / "registry.yaml"), "--offline", "-f", "json"])
+    doc = json.loads(r.stdout)
+    assert r.exit_code == 0 and doc["anchors"] == 43 and doc["findings"] == []
+
+
+def test_later_than_briefing_warning(tmp_path: Path) -> None:
+    reg = tmp_path / "registry.yaml"
+    reg.write_text('version: 1\nanchors:\n  - arxiv: "2611.00001"\n    first_anchored: 2026-09-24\n'
+                   "    status: new\n", encoding="utf-8")
+    r = CliRunner().invoke(app, ["check", str(reg), "--offline", "-f", "json", "--today", "2026-12-02"])
+    (f,) = json.loads(r.stdout)["findings"]
+    assert r.exit_code == 0 and (f["code"], f["severity"]) == ("later-than-briefing", "warning")
