@@ -43,6 +43,8 @@ DEFAULT_BODY_CAP = 8192
 HOST_FAILURE_LIMIT = 3
 #: after this many Retry-After answers in a row, the pause applies to every URL of the host
 HOST_PAUSE_AFTER = 3
+#: distinct hosts failing at the network level, with no answer from any, that mean "offline"
+NETWORK_DOWN_HOSTS = 3
 USER_AGENT = f"anchors/{__version__} (citation link checker; python-httpx)"
 ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 _HEAD_REFUSED = frozenset({403, 405, 501})
@@ -197,8 +199,13 @@ class LinkChecker:
         return results
 
     def network_down(self) -> bool:
+        """Nothing answered and three or more hosts failed at the network level.
+
+        A missing name or a refused connection means "dead" for one host, but when it is the
+        only thing any host says, the machine is offline (or its resolver is), not the web.
+        """
         s = self.stats
-        return s.responses == 0 and len(s.evidence_hosts) >= min(3, len(s.hosts))
+        return s.responses == 0 and len(s.evidence_hosts) >= NETWORK_DOWN_HOSTS
 
     async def _try(self, url: str, accept: frozenset[int]) -> _Try:
         seen, current, moved_to, permanent, requests = {url}, url, None, True, 0
@@ -317,7 +324,7 @@ def _guard_try(exc: Blocked | NameNotFound | ResolveFailed) -> _Try:
     if isinstance(exc, Blocked):
         return _Try(Outcome.BLOCKED, error=exc.reason, requests=1)
     if isinstance(exc, NameNotFound):
-        return _Try(Outcome.DEAD, error=exc.reason, requests=1)
+        return _Try(Outcome.DEAD, error=exc.reason, network_evidence=True, requests=1)
     return _Try(Outcome.UNREACHABLE, error=exc.reason, retryable=True, network_evidence=True,
                 requests=1)
 
@@ -346,7 +353,8 @@ def _error_try(exc: httpx.HTTPError, timeout: float) -> _Try:
         codes = {getattr(e, "errno", None) for e in _chain(exc)}
         text = str(exc).lower()
         if errno.ECONNREFUSED in codes or "refused" in text:
-            return _Try(Outcome.DEAD, error="connection refused", requests=1)
+            return _Try(Outcome.DEAD, error="connection refused", network_evidence=True,
+                        requests=1)
         unreachable = {errno.ENETUNREACH, errno.EHOSTUNREACH} & codes or "unreachable" in text
         return _Try(Outcome.UNREACHABLE, error=f"cannot connect ({exc})", retryable=True,
                     network_evidence=bool(unreachable), requests=1)

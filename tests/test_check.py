@@ -271,3 +271,37 @@ def test_later_than_briefing_warning(tmp_path: Path) -> None:
     r = CliRunner().invoke(app, ["check", str(reg), "--offline", "-f", "json", "--today", "2026-12-02"])
     (f,) = json.loads(r.stdout)["findings"]
     assert r.exit_code == 0 and (f["code"], f["severity"]) == ("later-than-briefing", "warning")
+
+
+@pytest.mark.parametrize("mode", ["nxdomain", "refused"])
+def test_offline_machine_is_network_down_not_dead_links(tmp_path: Path, mode: str) -> None:
+    from anchors.errors import NetworkDown
+
+    if mode == "nxdomain":  # a machine whose resolver knows no names at all
+        urls, resolver = [f"https://site{i}.example/x" for i in range(4)], StaticResolver({})
+    else:  # every connection refused (nothing listens on port 9 of these loopback addresses)
+        urls, resolver = [f"http://127.0.0.{i}:9/x" for i in range(2, 6)], None
+    text = "version: 1\nanchors:\n" + "".join(entry("url", u) for u in urls)
+
+    async def go():
+        guard = NetGuard(resolver, allow_private=True)
+        async with httpx.AsyncClient(transport=guarded_transport(guard, httpx.Limits())) as c:
+            lc = LinkChecker(c, guard, policy=RetryPolicy(attempts=1))
+            return await check_online(parse_text(text.encode(), "r.yaml"), TODAY, Services(lc))
+
+    with pytest.raises(NetworkDown):
+        asyncio.run(go())
+
+
+def test_two_dead_domains_are_dead_links_not_network_down(site: LoopbackServer) -> None:
+    text = "version: 1\nanchors:\n" + "".join(
+        entry("url", u) for u in ["https://gone1.example/", "https://gone2.example/"])
+
+    async def go():
+        guard = NetGuard(StaticResolver({}), allow_private=True)
+        async with httpx.AsyncClient(transport=guarded_transport(guard, httpx.Limits())) as c:
+            lc = LinkChecker(c, guard, policy=RetryPolicy(attempts=1))
+            return await check_online(parse_text(text.encode(), "r.yaml"), TODAY, Services(lc))
+
+    result = asyncio.run(go())
+    assert [f.code for f in result.findings] == [Code.DEAD_LINK, Code.DEAD_LINK]
