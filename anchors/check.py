@@ -166,7 +166,7 @@ async def check_online(reg: Registry, today: date, services: Services, *,
     finally:
         recorder.finish(complete)
         cache.save()
-        result.checked = len(resolutions) + len(link_results)
+        result.checked = len(resolutions) + len(link_results) - result.cached
         result.findings += _compare(reg, targets, resolutions, link_results)
     return result
 

@@ -143,8 +143,15 @@ def _render_check(result: CheckResult, fmt: OutputFormat) -> None:
         stdout_console().print(rtext.check_result(result))
 
 
-def _state_dir(registry: Path, configured: str | None) -> Path:
-    return Path(configured) if configured else registry.resolve().parent / ".anchors"
+def _history_path(registry: Path, settings: Settings) -> Path:
+    """The one rule for where the history lives, shared by `check` and `report`."""
+    if settings.history:
+        return Path(settings.history)
+    return _state_dir(registry, settings) / "history.sqlite"
+
+
+def _state_dir(registry: Path, settings: Settings) -> Path:
+    return Path(settings.cache_dir) if settings.cache_dir else registry.resolve().parent / ".anchors"
 
 
 @app.command()
@@ -227,12 +234,11 @@ async def _online(reg: Registry, registry: Path, day: date, settings: Settings, 
     from .gitdiff import changed_keys
     from .history import History
 
-    state = _state_dir(registry, settings.cache_dir)
     keys = changed_keys(reg, changed_since) if changed_since else None
-    cache = Cache(None if no_cache else state / "cache.json")
+    cache = Cache(None if no_cache else _state_dir(registry, settings) / "cache.json")
     if cache.problem:
         stderr.print(f"anchors: warning: {cache.problem}", markup=False)
-    hist = History(Path(settings.history) if settings.history else state / "history.sqlite")
+    hist = History(_history_path(registry, settings))
     show = stderr.is_terminal and not quiet
     try:
         with Progress(console=stderr, transient=True, disable=not show) as bar:
@@ -319,9 +325,8 @@ def report(
 
     Example: anchors report --since 14d --output report.md
     """
-    import os
-
     from .atomic import write_atomic
+    from .config import load_settings
     from .history import History
     from .registry import load
     from .render import json as rjson
@@ -332,8 +337,7 @@ def report(
     try:
         _formats(fmt, (OutputFormat.MARKDOWN, OutputFormat.JSON))
         window, at = _duration(since), _instant(now)
-        path = history or os.environ.get("ANCHORS_HISTORY")
-        db = Path(path) if path else _state_dir(registry, None) / "history.sqlite"
+        db = _history_path(registry, load_settings(registry, {"history": history}))
         if not db.exists():
             raise UsageError(f"{db}: no history yet; run `anchors check` first")
         reg = load(registry) if registry.exists() else None

@@ -91,15 +91,13 @@ class _Host:
 
 @dataclass(slots=True)
 class Stats:
-    """What was sent, for benchmarks and the run summary."""
+    """What was sent: the in-flight bound the tests check, and evidence of a network outage."""
 
     requests: int = 0
     in_flight: int = 0
     max_in_flight: int = 0
-    max_in_flight_host: dict[str, int] = field(default_factory=dict)
     responses: int = 0
     evidence_hosts: set[str] = field(default_factory=set)
-    hosts: set[str] = field(default_factory=set)
 
 
 class LinkChecker:
@@ -119,7 +117,6 @@ class LinkChecker:
         self._concurrency = concurrency
         self._global = asyncio.Semaphore(concurrency)
         self._hosts: dict[str, _Host] = {}
-        self._in_host: dict[str, int] = {}
 
     def _host(self, host: str) -> _Host:
         h = self._hosts.get(host)
@@ -129,10 +126,6 @@ class LinkChecker:
 
     async def check(self, url: str, accept: frozenset[int] = frozenset()) -> LinkResult:
         started, sent = time.monotonic(), 0
-        try:
-            self.stats.hosts.add(httpx.URL(url).host)
-        except httpx.InvalidURL as exc:
-            return LinkResult(url, Outcome.DEAD, error=f"invalid URL ({exc})")
 
         async def attempt() -> _Try:
             nonlocal sent
@@ -248,7 +241,7 @@ class LinkChecker:
         if wait > 0:
             await asyncio.sleep(wait)
         async with host.sem, self._global:
-            self._enter(host_name)
+            self._enter()
             try:
                 t = await self._send(url, "HEAD")
                 if t.status in _HEAD_REFUSED:
@@ -256,21 +249,14 @@ class LinkChecker:
                     again.requests += t.requests
                     t = again
             finally:
-                self._leave(host_name)
+                self.stats.in_flight -= 1
         self._note(host_name, host, t)
         return t
 
-    def _enter(self, host: str) -> None:
+    def _enter(self) -> None:
         s = self.stats
         s.in_flight += 1
         s.max_in_flight = max(s.max_in_flight, s.in_flight)
-        n = self._in_host.get(host, 0) + 1
-        self._in_host[host] = n
-        s.max_in_flight_host[host] = max(s.max_in_flight_host.get(host, 0), n)
-
-    def _leave(self, host: str) -> None:
-        self.stats.in_flight -= 1
-        self._in_host[host] -= 1
 
     def _note(self, name: str, host: _Host, t: _Try) -> None:
         if t.responded:
@@ -360,7 +346,7 @@ def _error_try(exc: httpx.HTTPError, timeout: float) -> _Try:
                     network_evidence=bool(unreachable), requests=1)
     if isinstance(exc, (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)):
         return _Try(Outcome.UNREACHABLE, error=f"connection reset ({type(exc).__name__})",
-                    retryable=True, responded=False, requests=1)
+                    retryable=True, requests=1)
     if isinstance(exc, (httpx.UnsupportedProtocol, httpx.InvalidURL)):
         return _Try(Outcome.BLOCKED, error=str(exc), requests=1)
     return _Try(Outcome.UNREACHABLE, error=f"{type(exc).__name__}: {exc}", retryable=True,

@@ -173,8 +173,7 @@ class _Walker:
         self.reg = reg
         self.path = reg.path
         self.text = text
-        self.check_aliases = bool(_ALIAS_HINT.search(text))
-        if self.check_aliases:
+        if _ALIAS_HINT.search(text):  # cheap pre-filter; the event scan confirms
             self._find_aliases(text)
 
     def problem(self, node: yaml.Node | None, message: str, anchor: str = "",

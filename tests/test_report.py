@@ -208,3 +208,16 @@ def test_interrupted_run_keeps_recorded_rows(tmp_path: Path) -> None:
     (r,) = h.runs(0, 1e12)
     assert not r.complete and [x.outcome for x in h.rows(1e12)] == ["dead"]
     h.close()
+
+
+def test_report_finds_the_history_where_check_writes_it(tmp_path: Path, monkeypatch) -> None:
+    db = tmp_path / "elsewhere" / "h.sqlite"
+    h = History(db, clock=lambda: START)
+    h.record(h.start_run("r"), [Row("https://x.example/", "https://x.example/", "url", "ok", 200)])
+    h.close()
+    (tmp_path / "anchors.toml").write_text(f'history = "{db}"\n', encoding="utf-8")
+    r = CliRunner().invoke(app, ["report", "-r", str(tmp_path / "registry.yaml"), "--now", NOW])
+    assert r.exit_code == 0, r.stderr  # the config file's history, as `check` would use
+    monkeypatch.setenv("ANCHORS_HISTORY", str(tmp_path / "missing.sqlite"))
+    r = CliRunner().invoke(app, ["report", "-r", str(tmp_path / "registry.yaml"), "--now", NOW])
+    assert r.exit_code == 2 and "missing.sqlite: no history yet" in r.stderr

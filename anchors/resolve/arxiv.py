@@ -13,6 +13,7 @@ import asyncio
 import re
 import threading
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 import arxiv
@@ -78,21 +79,27 @@ class ArxivResolver:
                 again, failure = self._query(missing)
                 found.update(again)
             for canon in batch:
-                out[f"arxiv:{canon}"] = found.get(canon) or failure or Resolution(
-                    f"arxiv:{canon}", Outcome.DEAD, status=200,
-                    error="arXiv has no paper with this ID (asked twice)")
-        return {k: (v if v.key == k else _rekey(v, k)) for k, v in out.items()}
+                key = f"arxiv:{canon}"
+                if canon in found:
+                    out[key] = found[canon]
+                elif failure is not None:  # the request failed: say why, for every ID in it
+                    out[key] = replace(failure, key=key)
+                else:
+                    out[key] = Resolution(key, Outcome.DEAD, status=200,
+                                          error="arXiv has no paper with this ID (asked twice)")
+        return out
 
     def _query(self, ids: list[str]) -> tuple[dict[str, Resolution], Resolution | None]:
         """One API request for `ids`: (found by canonical ID, or the failure for all)."""
         self.client.page_size = len(ids)
         search = arxiv.Search(id_list=ids, max_results=len(ids))
         self.requests += 1
+        asked = set(ids)
         found: dict[str, Resolution] = {}
         try:
             for result in self.client.results(search):
                 r = _resolution(result)
-                if r is not None and r.key[6:] in ids:
+                if r is not None and r.key[6:] in asked:
                     found.setdefault(r.key[6:], r)
         except arxiv.HTTPError as exc:
             outcome = Outcome.RATE_LIMITED if exc.status in (429, 503) else \
@@ -104,12 +111,6 @@ class ArxivResolver:
             return found, Resolution("", Outcome.UNREACHABLE,
                                      error=f"arXiv API unreachable ({type(exc).__name__})")
         return found, None
-
-
-def _rekey(r: Resolution, key: str) -> Resolution:
-    from dataclasses import replace
-
-    return replace(r, key=key)
 
 
 def _resolution(result: arxiv.Result) -> Resolution | None:
