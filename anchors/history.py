@@ -82,17 +82,27 @@ class History:
         if db is not None:
             db.close()
 
-    def _prepare(self) -> None:
-        db = self.db
-        app = db.execute("PRAGMA application_id").fetchone()[0]
-        version = db.execute("PRAGMA user_version").fetchone()[0]
-        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    def _check_owner(self) -> int:
+        """Refuse foreign or newer files; returns the schema version found.
+
+        One statement reads all three facts, so a concurrent first run that is creating the
+        schema is seen either before or after its commit, never half-way.
+        """
+        app, version, tables = self.db.execute(
+            "SELECT (SELECT application_id FROM pragma_application_id), "
+            "(SELECT user_version FROM pragma_user_version), "
+            "(SELECT count(*) FROM sqlite_master WHERE type='table')").fetchone()
         if app not in (0, APPLICATION_ID) or (app == 0 and tables):
             raise HistoryError(str(self.path), "this SQLite file belongs to another program; "
                                "pass --history with another path")
         if version > SCHEMA_VERSION:
             raise HistoryError(str(self.path), f"made by a newer anchors (schema {version}); "
                                "upgrade anchors to read it")
+        return int(version)
+
+    def _prepare(self) -> None:
+        db = self.db
+        version = self._check_owner()
         db.execute("PRAGMA journal_mode=WAL")
         # NOTE: in WAL mode NORMAL keeps the file consistent through a crash of the process
         # (the case that matters for an interrupted check) without an fsync per commit.
@@ -101,7 +111,7 @@ class History:
         if version < SCHEMA_VERSION:
             db.execute("BEGIN IMMEDIATE")
             try:
-                version = db.execute("PRAGMA user_version").fetchone()[0]  # another writer?
+                version = self._check_owner()  # again, now that no one else can write
                 for v in range(version + 1, SCHEMA_VERSION + 1):
                     for stmt in _MIGRATIONS[v]:
                         db.execute(stmt)
