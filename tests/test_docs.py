@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from anchors.cli import app
 from anchors.findings import Code, Severity
-from anchors.render import OutputFormat
+from anchors.render import OutputFormat, github, text
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
 CI = (Path(__file__).resolve().parent.parent / ".ci" / "run").read_text(encoding="utf-8")
@@ -33,12 +33,18 @@ def test_ci_runs_the_readme_test_command() -> None:
     assert m and m.group(1) in CI
 
 
-def test_every_format_and_severity_has_a_renderer() -> None:
-    from anchors.render import github, json, markdown, text
-
-    assert {f.value for f in OutputFormat} == {"text", "json", "github", "markdown"}
-    assert set(github._COMMAND) == set(Severity) and set(text._STYLE) == set(Severity)
-    assert callable(json.check_result) and callable(markdown.check_result)
+@pytest.mark.parametrize("fmt", list(OutputFormat))
+def test_every_format_renders_a_finding_of_every_severity(tmp_path: Path, fmt: OutputFormat) -> None:
+    reg = tmp_path / "registry.yaml"
+    reg.write_text('version: 1\nanchors:\n'
+                   '  - arxiv: "2709.00001"\n    first_anchored: 2026-09-24\n    status: new\n'
+                   '  - arxiv: "2611.00001"\n    first_anchored: 2026-09-24\n    status: new\n',
+                   encoding="utf-8")
+    r = CliRunner().invoke(app, ["check", str(reg), "--offline", "-f", fmt.value, "--today", "2026-12-02"])
+    assert r.exit_code == 1
+    for code in (Code.FUTURE_ID, Code.LATER_THAN_BRIEFING):  # an error and a warning
+        assert code.value in r.stdout, (fmt, code)
+    assert set(github._COMMAND) == set(Severity) == set(text._STYLE)  # no severity unstyled
 
 
 def test_every_guarantee_names_a_test_that_exists() -> None:

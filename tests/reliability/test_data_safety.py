@@ -146,3 +146,38 @@ def test_fifty_megabyte_registry_is_refused(tmp_path: Path) -> None:
         f.write(b"# padding\n" * (5 * 1024 * 1024))
     p = subprocess.run([*ANCHORS, "check", "--offline", str(reg)], capture_output=True, timeout=60)
     assert p.returncode == 2 and b"bytes is more than" in p.stderr and b"Traceback" not in p.stderr
+
+
+def test_two_checks_at_once_share_history_and_cache_safely(tmp_path: Path) -> None:
+    import asyncio
+    import sqlite3
+
+    from anchors.cache import Cache
+
+    from ..loopback import LoopbackServer, respond
+
+    async def slowish(req, w):
+        await asyncio.sleep(0.02)
+        return await respond(w, 404 if "dead" in req.path else 200, b"", req=req)
+
+    with LoopbackServer(lambda req: slowish) as srv:
+        reg = tmp_path / "registry.yaml"
+        reg.write_text("version: 1\nanchors:\n" + "".join(
+            f"  - url: {srv.url(f'/{k}/{i}')}\n    first_anchored: 2026-09-24\n    status: new\n"
+            for i in range(30) for k in (("dead",) if i % 10 == 0 else ("ok",))), encoding="utf-8")
+        cmd = [*ANCHORS, "check", str(reg), "--allow-private", "-q", "--format", "json", "--no-cache"]
+        codes, errors = [], []
+        for cache_flag in ("--no-cache", "--quiet"):  # then two that write the cache at once
+            cmd[-1] = cache_flag
+            procs = [subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                     for _ in range(2)]
+            for p in procs:
+                errors.append(p.communicate(timeout=60)[1])
+                codes.append(p.returncode)
+    assert codes == [1, 1, 1, 1], errors  # 3 dead links each time, no crash, no lock error
+    db = sqlite3.connect(tmp_path / ".anchors" / "history.sqlite")
+    assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert db.execute("SELECT count(*), sum(complete) FROM runs").fetchone() == (4, 4)
+    assert db.execute("SELECT count(*) FROM results").fetchone()[0] >= 2 * 30 + 2 * 3
+    db.close()
+    assert len(Cache(tmp_path / ".anchors" / "cache.json").entries) == 27  # the live links

@@ -129,7 +129,9 @@ def test_json_output_is_faithful_and_inert() -> None:
 def test_github_annotations_cannot_inject_commands() -> None:
     out = github.check_result(_result())
     assert out.count("\n") == 1 and out.count("::") == 2  # one line, one command
-    assert "%0A" not in out.split("::", 2)[2] or "%250A" in out
+    message = out.split("::", 2)[2]
+    assert "%250A" in message and "%0A" not in message.replace("%250A", "")  # literal %0A escaped
+    assert "\x1b" not in message
 
 
 def test_github_token_never_reaches_output_or_files(tmp_path: Path, monkeypatch) -> None:
