@@ -106,10 +106,7 @@ def add(
         sys.stdout.write(rjson.add_result(result, dry_run))
     else:
         stdout_console().print(rtext.add_result(result))
-    verb = "would change" if dry_run else "wrote" if result.written else "no change to"
-    stderr.print(f"{verb} {registry}: {len(result.added)} added, {len(result.continued)} "
-                 f"continued, {len(result.duplicates)} duplicates, {len(result.conflicts)} "
-                 f"conflicts, {len(result.invalid)} invalid", markup=False)
+    stderr.print(rtext.add_summary(result, dry_run), markup=False)
     failed = bool(result.invalid) or (strict and bool(result.duplicates or result.conflicts))
     raise typer.Exit(1 if failed else 0)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import date
+from enum import Enum
 from pathlib import Path
 
 from .errors import BriefingError
@@ -22,6 +23,7 @@ __all__ = [
     "Briefing",
     "Citation",
     "InvalidCitation",
+    "TitleSource",
     "briefing_date",
     "extract",
     "read_briefing",
@@ -64,6 +66,24 @@ _TITLE_DATE_RE = re.compile(r"[（(]\s*(\d{4}-\d{2}-\d{2})\s*[）)]")
 _GLOSS_RE = re.compile(r"\s+[·•]\s+|\s*[（(][^（）()]*⭐[^（）()]*[）)]\s*$")
 
 
+class TitleSource(str, Enum):
+    """Where a citation's title came from; only a title written for the citation can conflict.
+
+    A heading titles every URL below it, so re-citing a URL under a new day's heading must not
+    read as a disagreement about its title; a table cell, link text or the text after an ID is
+    what the author wrote for this very citation.
+    """
+
+    CELL = "cell"  # the table cell after the cited ID
+    LINK_TEXT = "link-text"  # [text](url)
+    AFTER_ID = "after-id"  # `- 2609.18063 Title` in a list
+    HEADING = "heading"  # inferred: the increment heading above the citation
+
+    @property
+    def written(self) -> bool:
+        return self is not TitleSource.HEADING
+
+
 @dataclass(frozen=True, slots=True)
 class Citation:
     """One valid citation as written in a briefing."""
@@ -78,6 +98,13 @@ class Citation:
     section: str | None = None
     claim: Status | None = None
     claimed_date: date | None = None
+    #: None when there is no title
+    title_source: TitleSource | None = None
+
+    @property
+    def written_title(self) -> str | None:
+        """The title if the author wrote it for this citation (not inferred from a heading)."""
+        return self.title if self.title_source is not None and self.title_source.written else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,13 +207,13 @@ def _table_row(out: Briefing, line: str, lineno: int, block: _Block) -> None:
     for n, cell in enumerate(cells):
         for key, raw, listable in _scan(out, cell, lineno):
             primary = n == 0 and listable
-            title = None
+            title, source = None, TitleSource.CELL
             if primary and n + 1 < len(cells):
                 title = _clean_title(cells[n + 1]) or None
             elif not isinstance(key, ArxivId):
-                title = block.title
+                title, source = block.title, TitleSource.HEADING
             out.citations.append(Citation(key, raw, out.path, lineno, primary, title, section,
-                                          claim, claimed))
+                                          claim, claimed, source if title else None))
 
 
 def _prose(out: Briefing, line: str, lineno: int, block: _Block) -> None:
@@ -204,14 +231,15 @@ def _prose(out: Briefing, line: str, lineno: int, block: _Block) -> None:
         primary = listable and (labelled or bool(
             listed and idx == 0 and line[listed.end():].startswith(raw)))
         if isinstance(key, ArxivId):
-            title = None
+            title, source = None, TitleSource.AFTER_ID
             if listed and primary:
                 rest = line[listed.end() + len(raw):].strip(" -—:：|")
                 title = _clean_title(rest) or None
         else:
-            title = block.title
+            title, source = block.title, TitleSource.HEADING
         out.citations.append(Citation(key, raw, out.path, lineno, primary, title,
-                                      section or block.section, claim, claimed))
+                                      section or block.section, claim, claimed,
+                                      source if title else None))
 
 
 def _scan(out: Briefing, text: str, lineno: int) -> list[tuple[AnchorKey, str, bool]]:

@@ -57,6 +57,8 @@ class Entry:
     section: str | None = None
     version: int | None = None
     existing: Anchor | None = None
+    #: the title came from a heading (stored as `title_from: heading`)
+    title_inferred: bool = False
 
     @property
     def id_field(self) -> str:
@@ -100,6 +102,16 @@ class MergeResult:
     def changes(self) -> list[Entry]:
         return [e for e in self.entries.values() if e.existing is None or e.changed_fields()]
 
+    @property
+    def extended(self) -> list[str]:
+        """Continued anchors the merge actually changes (a new date, status or filled field)."""
+        return [k for k in self.continued if self.entries[k].changed_fields()]
+
+    @property
+    def up_to_date(self) -> bool:
+        """Nothing would be added or continued: the registry already holds these briefings."""
+        return not self.changes
+
 
 def _status(first: date, cited: Iterable[date]) -> Status:
     return Status.NEW if all(d == first for d in cited) else Status.CONTINUED
@@ -129,9 +141,13 @@ def _merge_one(result: MergeResult, known: dict[str, Anchor], b: Briefing, key: 
     lead = (primaries or cites)[0]
     if len(primaries) > 1:
         result.duplicates.append(Duplicate(lead.raw, b.path, tuple(c.line for c in primaries)))
-    title = next((c.title for c in primaries + cites if c.title), None)
-    section = next((c.section for c in primaries + cites if c.section), None)
-    _briefing_conflicts(result, b, lead.raw, cites, title, section)
+    ordered = primaries + cites
+    written = next((c.written_title for c in ordered if c.written_title), None)
+    # an inferred (heading) title may fill an empty field, but never conflicts with anything
+    title = written or next((c.title for c in ordered if c.title), None)
+    inferred = written is None and title is not None
+    section = next((c.section for c in ordered if c.section), None)
+    _briefing_conflicts(result, b, lead.raw, cites, written, section)
     claims = [c.claimed_date for c in cites if c.claimed_date]
     first = min([b.date, *claims])
     if isinstance(lead.key, ArxivId) and (lead.key.year, lead.key.month) > (b.date.year, b.date.month):
@@ -142,20 +158,21 @@ def _merge_one(result: MergeResult, known: dict[str, Anchor], b: Briefing, key: 
         if existing is not None:
             entry = Entry(lead.key, existing.raw_id, existing.first_anchored or first,
                           list(existing.cited_in), existing.status or Status.NEW, existing.title,
-                          existing.section, existing.version, existing)
+                          existing.section, existing.version, existing, existing.title_inferred)
         else:
             entry = Entry(lead.key, str(lead.key), first, [], Status.NEW, title, section,
-                          getattr(lead.key, "version", None))
+                          getattr(lead.key, "version", None), title_inferred=inferred)
             result.added.append(key)
         result.entries[key] = entry
     if entry.existing is not None and key not in result.continued:
         result.continued.append(key)
-    _registry_conflicts(result, entry, lead, title, section)
+    _registry_conflicts(result, entry, lead, written, section)
     entry.first_anchored = min(entry.first_anchored, first)
     if b.date not in entry.cited_in:
         entry.cited_in.append(b.date)
     entry.cited_in.sort()
-    entry.title = entry.title or title
+    if not entry.title and title:
+        entry.title, entry.title_inferred = title, inferred
     entry.section = entry.section or section
     derived = _status(entry.first_anchored, entry.cited_in)
     # A person may have marked an entry continued by hand; merging never turns it back to new.
@@ -165,9 +182,11 @@ def _merge_one(result: MergeResult, known: dict[str, Anchor], b: Briefing, key: 
 
 def _briefing_conflicts(result: MergeResult, b: Briefing, label: str, cites: list[Citation],
                         title: str | None, section: str | None) -> None:
+    """Mentions that disagree; `title` is the first *written* title (None if all inferred)."""
     seen: set[tuple[str, str]] = set()
     for c in cites:
-        for name, kept, other in (("title", title, c.title), ("section", section, c.section)):
+        for name, kept, other in (("title", title, c.written_title),
+                                  ("section", section, c.section)):
             if not kept or not other or (name, other) in seen:
                 continue
             differs = not same_title(other, kept) if name == "title" else other != kept
@@ -179,10 +198,11 @@ def _briefing_conflicts(result: MergeResult, b: Briefing, label: str, cites: lis
 
 def _registry_conflicts(result: MergeResult, entry: Entry, lead: Citation, title: str | None,
                         section: str | None) -> None:
+    """The briefing against the registry; `title` is None unless written for the citation."""
     a = entry.existing
     if a is None:
         return
-    if a.title and title and not same_title(title, a.title):
+    if a.title and not a.title_inferred and title and not same_title(title, a.title):
         result.conflicts.append(Conflict(a.label, lead.path, lead.line, "title", a.title, title,
                                          "registry"))
     if a.section and section and section != a.section:

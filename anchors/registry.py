@@ -36,7 +36,7 @@ __all__ = [
 MAX_REGISTRY_BYTES = 32 * 1024 * 1024
 ID_FIELDS = ("arxiv", "url", "doi")
 ANCHOR_FIELDS = frozenset({
-    *ID_FIELDS, "version", "title", "first_anchored", "status", "section", "cited_in", "notes",
+    *ID_FIELDS, "version", "title", "title_from", "first_anchored", "status", "section", "cited_in", "notes",
     "check", "accept",
 })
 REQUIRED_FIELDS = ("first_anchored", "status")
@@ -71,6 +71,9 @@ class Anchor:
     raw_id: str = ""
     key: AnchorKey | None = None
     title: str | None = None
+    #: `title_from: heading`: `add` took the title from a heading, so it is a guess that never
+    #: conflicts with a title an author wrote for the citation
+    title_inferred: bool = False
     first_anchored: date | None = None
     status: Status | None = None
     section: str | None = None
@@ -345,6 +348,13 @@ def _read_title(a: Anchor, v: yaml.Node) -> None:
     a.title = _text(v)
 
 
+def _read_title_from(a: Anchor, v: yaml.Node) -> None:
+    s = _scalar(v)
+    if s != "heading":
+        raise _Bad(f"'{s}' is not a title source (heading)")
+    a.title_inferred = True
+
+
 def _read_section(a: Anchor, v: yaml.Node) -> None:
     a.section = _text(v)
 
@@ -395,7 +405,7 @@ def _read_version(a: Anchor, v: yaml.Node) -> None:
 
 
 _READERS = {
-    "title": _read_title, "section": _read_section, "notes": _read_notes,
+    "title": _read_title, "title_from": _read_title_from, "section": _read_section, "notes": _read_notes,
     "first_anchored": _read_first, "status": _read_status, "cited_in": _read_cited,
     "check": _read_check, "accept": _read_accept, "version": _read_version,
 }

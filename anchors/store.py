@@ -119,6 +119,8 @@ def _field_edits(reg: Registry, e: Entry) -> list[_Edit]:
     for name in ("title", "section"):
         if name in changed:
             missing.append(f"{pad}{name}: {quote(getattr(e, name))}\n")
+        if name == "title" and "title" in changed and e.title_inferred:
+            missing.append(f"{pad}title_from: heading\n")
     if missing and a.flow:  # inside the braces: `{..., title: "x"}`
         end = a.spans["_end"].end - 1
         inline = "".join(", " + m.strip() for m in missing)
@@ -158,6 +160,8 @@ def _entry_lines(e: Entry, indent: int) -> str:
         fields.append(("version", str(e.version)))
     if e.title:
         fields.append(("title", quote(e.title)))
+        if e.title_inferred:
+            fields.append(("title_from", "heading"))
     fields += [("first_anchored", e.first_anchored.isoformat()), ("status", e.status.value)]
     if e.section:
         fields.append(("section", quote(e.section)))

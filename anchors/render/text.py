@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from ..merge import MergeResult
     from ..validate import CheckResult
 
-__all__ = ["add_result", "check_result"]
+__all__ = ["add_result", "add_summary", "check_result"]
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
@@ -30,8 +30,9 @@ def add_result(r: MergeResult) -> Group:
         t = Table(title="Anchors", title_justify="left", show_lines=False)
         for col in ("", "anchor", "first anchored", "status", "section", "title"):
             t.add_column(col)
+        extended = set(r.extended)
         for key, e in r.entries.items():
-            what = "added" if key in r.added else "continued"
+            what = "added" if key in r.added else "continued" if key in extended else "unchanged"
             t.add_row(_t(what), _t(str(e.key)), _t(e.first_anchored), _t(e.status.value),
                       _t(e.section or ""), _t((e.title or "")[:60]))
         parts.append(t)
@@ -59,6 +60,18 @@ def add_result(r: MergeResult) -> Group:
                       _t("warning: later than the briefing's own month (written)"))
         parts.append(t)
     return Group(*parts)
+
+
+def add_summary(r: MergeResult, dry_run: bool = False) -> str:
+    """The one stderr line of `anchors add`: what was (or would be) written, or that nothing was."""
+    counts = (f"{len(r.added)} added, {len(r.extended)} continued, {len(r.duplicates)} "
+              f"duplicates, {len(r.conflicts)} conflicts, {len(r.invalid)} invalid")
+    if r.up_to_date:
+        return (f"{r.registry} is already up to date: its {len(r.entries)} cited anchors are all "
+                f"recorded, nothing to add or continue ({len(r.duplicates)} duplicates, "
+                f"{len(r.conflicts)} conflicts, {len(r.invalid)} invalid)")
+    verb = "would change" if dry_run else "wrote" if r.written else "no change to"
+    return f"{verb} {r.registry}: {counts}"
 
 
 def check_result(r: CheckResult) -> Group:
