@@ -16,6 +16,7 @@ from datetime import date
 from typing import Any
 
 from .cache import Cache
+from .facts import of_resolution
 from .findings import Code, Finding
 from .history import History, Row
 from .ids import ArxivId, Doi, GithubRef, WebUrl, is_future
@@ -136,7 +137,7 @@ async def check_online(reg: Registry, today: date, services: Services, *,
         for key, res in got.items():
             resolutions[key] = res
             recorder.add(Row(key, targets[key].label, kind, res.outcome.value, res.status,
-                             res.moved_to, res.error))
+                             res.moved_to, res.error, facts=of_resolution(res)))
             if res.outcome is Outcome.OK:
                 cache.put(key, res.to_cache())
         tick(len(got))

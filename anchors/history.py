@@ -8,28 +8,32 @@ silently reset.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .errors import HistoryError
 
 __all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "History", "Row", "Run"]
 
 APPLICATION_ID = 0x616E6368  # "anch"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 _MIGRATIONS: dict[int, tuple[str, ...]] = {
     1: (
-        "CREATE TABLE runs (id INTEGER PRIMARY KEY, started_at REAL NOT NULL, "
-        "finished_at REAL, registry TEXT NOT NULL, complete INTEGER NOT NULL DEFAULT 0)",
-        "CREATE TABLE results (run_id INTEGER NOT NULL REFERENCES runs(id), "
+        ("CREATE TABLE runs (id INTEGER PRIMARY KEY, started_at REAL NOT NULL, "
+        "finished_at REAL, registry TEXT NOT NULL, complete INTEGER NOT NULL DEFAULT 0)"),
+        ("CREATE TABLE results (run_id INTEGER NOT NULL REFERENCES runs(id), "
         "checked_at REAL NOT NULL, target TEXT NOT NULL, anchor TEXT NOT NULL, kind TEXT NOT NULL, "
-        "outcome TEXT NOT NULL, status INTEGER, final_url TEXT, error TEXT, elapsed_ms INTEGER)",
+        "outcome TEXT NOT NULL, status INTEGER, final_url TEXT, error TEXT, elapsed_ms INTEGER)"),
         "CREATE INDEX results_by_target ON results (target, checked_at)",
         "CREATE INDEX runs_by_time ON runs (started_at)",
     ),
+    # 2: the resolved facts of each observation (JSON), for the report's transitions
+    2: ("ALTER TABLE results ADD COLUMN facts TEXT",),
 }
 
 
@@ -45,6 +49,8 @@ class Row:
     elapsed_ms: int | None = None
     checked_at: float = 0.0
     run_id: int = 0
+    #: what the lookup found (GitHub state, arXiv version and title...); see `facts.py`
+    facts: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,12 +139,14 @@ class History:
     def record(self, run_id: int, rows: Iterable[Row]) -> None:
         now = self.clock()
         data = [(run_id, r.checked_at or now, r.target, r.anchor, r.kind, r.outcome, r.status,
-                 r.final_url, r.error, r.elapsed_ms) for r in rows]
+                 r.final_url, r.error, r.elapsed_ms, _dump(r.facts)) for r in rows]
         if not data:
             return
         self.db.execute("BEGIN IMMEDIATE")
         try:
-            self.db.executemany("INSERT INTO results VALUES (?,?,?,?,?,?,?,?,?,?)", data)
+            self.db.executemany(
+                "INSERT INTO results (run_id, checked_at, target, anchor, kind, outcome, status, "
+                "final_url, error, elapsed_ms, facts) VALUES (?,?,?,?,?,?,?,?,?,?,?)", data)
             self.db.execute("COMMIT")
         except BaseException:
             self.db.execute("ROLLBACK")
@@ -157,7 +165,25 @@ class History:
     def rows(self, until: float) -> Iterator[Row]:
         """Every result up to `until`, oldest first (the report needs history before the window)."""
         q = ("SELECT r.target, r.anchor, r.kind, r.outcome, r.status, r.final_url, r.error, "
-             "r.elapsed_ms, r.checked_at, r.run_id FROM results r JOIN runs u ON u.id = r.run_id "
+             "r.elapsed_ms, r.checked_at, r.run_id, r.facts FROM results r "
+             "JOIN runs u ON u.id = r.run_id "
              "WHERE u.started_at <= ? ORDER BY u.started_at, r.checked_at")
         for t in self.db.execute(q, (until,)):
-            yield Row(*t)
+            target, anchor, kind, outcome, status, final, error, ms, at, run, facts = t
+            yield Row(target, anchor, kind, outcome, status, final, error, ms, at, run,
+                      _load(facts))
+
+
+def _dump(facts: Mapping[str, Any] | None) -> str | None:
+    return json.dumps(dict(facts), ensure_ascii=False, sort_keys=True) if facts else None
+
+
+def _load(text: str | None) -> Mapping[str, Any] | None:
+    """Facts of a row; rows from schema 1, or unreadable JSON, have none (never an error)."""
+    if not text:
+        return None
+    try:
+        got = json.loads(text)
+    except ValueError:
+        return None
+    return got if isinstance(got, dict) else None

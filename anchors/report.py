@@ -18,10 +18,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 
+from .findings import Outcome
 from .history import Row
 from .ids import WebUrl
-from .findings import Outcome
 from .registry import Anchor, Registry
+from .transitions import Transition, TrendPoint, transitions, trend
 
 __all__ = ["Report", "ReportRow", "Section", "build"]
 
@@ -72,6 +73,10 @@ class Report:
     runs: int
     targets: int
     rows: list[ReportRow] = field(default_factory=list)
+    #: what changed inside the window, grouped by registry section (see `transitions`)
+    transitions: list[Transition] = field(default_factory=list)
+    #: OK/flaky/dead per run over the last weeks
+    trend: list[TrendPoint] = field(default_factory=list)
 
     @property
     def start(self) -> float:
@@ -139,6 +144,7 @@ def _anchor_for(index: dict[str, Anchor], row: Row) -> Anchor | None:
 def build(rows: Iterable[Row], now: float, since: float = DEFAULT_WINDOW,
           registry: Registry | None = None) -> Report:
     start = now - since
+    rows = list(rows)
     per: dict[str, list[Row]] = defaultdict(list)
     runs: set[int] = set()
     for r in rows:
@@ -170,6 +176,8 @@ def build(rows: Iterable[Row], now: float, since: float = DEFAULT_WINDOW,
             tuple(d.isoformat() for d in a.cited_in) if a else (), a.line if a else None))
     order = list(Section)
     report.rows.sort(key=lambda r: (order.index(r.section), r.target))
+    report.transitions = transitions(rows, start, now, lambda r: _anchor_for(index, r))
+    report.trend = trend(rows, now)
     return report
 
 

@@ -6,6 +6,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from ..findings import summary
+from .changes import json_changes
 
 if TYPE_CHECKING:
     from ..merge import MergeResult
@@ -83,4 +84,5 @@ def report(r: Report, registry: str) -> str:
             "registry_section": row.registry_section, "cited_in": list(row.cited_in),
             "line": row.line,
         } for row in r.rows],
+        **json_changes(r),
     })

@@ -8,6 +8,7 @@ from urllib.parse import quote
 
 from ..findings import Severity, summary
 from ..report import Report, ReportRow, Section
+from .changes import markdown_changes
 from .escape import markdown, markdown_code
 
 if TYPE_CHECKING:
@@ -88,4 +89,5 @@ def report(r: Report, registry: str) -> str:
         out.append("")
     if not r.rows:
         out += ["Nothing failed in this window.", ""]
+    out += markdown_changes(r)
     return "\n".join(out)

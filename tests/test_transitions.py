@@ -1,0 +1,230 @@
+"""Transitions and trend in the weekly report, from real checks against loopback GitHub/arXiv/web
+fakes whose answers change between runs (real recorded bodies, with the earlier state modelled)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import sqlite3
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+import httpx
+import pytest
+from typer.testing import CliRunner
+
+from anchors.check import Services, check_online
+from anchors.cli import app
+from anchors.history import APPLICATION_ID, History, Row
+from anchors.links import LinkChecker
+from anchors.netguard import NetGuard, StaticResolver, guarded_transport
+from anchors.registry import parse_text
+from anchors.resolve.arxiv import ArxivResolver
+from anchors.resolve.github import GithubResolver
+from anchors.retry import RetryPolicy
+from anchors.transitions import Change, fact_changes, section_order, transitions, trend
+
+from .loopback import LoopbackServer, respond
+
+FIX = Path("/work/shared/reference/fixtures")
+LOCAL_FIX = Path(__file__).parent / "data" / "fixtures"
+GOLDEN = Path(__file__).parent / "golden" / "report-transitions.md"
+DAY = 86400.0
+START = datetime(2026, 9, 24, 6, 0, tzinfo=UTC).timestamp()
+NOW = "2026-09-27T00:00Z"
+
+
+def fixture(name: str) -> bytes:
+    return (LOCAL_FIX / name).read_bytes()
+
+
+def github_body(name: str, run: int) -> bytes:
+    """Runs 0: the issue/PR still open (modelled: state open, no reason, not merged); then REAL."""
+    doc = json.loads(fixture(name))
+    if run == 0:
+        doc.update(state="open", state_reason=None, closed_at=None)
+        if doc.get("pull_request"):
+            doc["pull_request"]["merged_at"] = None
+    return json.dumps(doc).encode()
+
+
+def arxiv_body(run: int) -> bytes:
+    """Run 0: 2312.07104 still at v1 and 2309.06180 under an older title; then the REAL entries."""
+    xml = fixture("arxiv-api-found.xml")
+    if run == 0:
+        xml = xml.replace(b"2312.07104v2", b"2312.07104v1").replace(
+            b"Efficient Memory Management for Large Language Model Serving with PagedAttention",
+            b"vLLM: Easy, Fast, and Cheap LLM Serving")
+    return xml
+
+
+WEB = {"/dies": [200, 404, 404], "/fine": [200, 200, 200], "/moves": [200, 301, 301]}
+
+
+def registry_text(port: int) -> str:
+    def e(field: str, value: str, section: str) -> str:
+        return (f'  - {field}: "{value}"\n    first_anchored: 2026-09-20\n    status: continued\n'
+                f'    section: "{section}"\n    cited_in: ["2026-09-20", "2026-09-22"]\n')
+    return "version: 1\nanchors:\n" + "".join([
+        e("url", "https://github.com/PyGithub/PyGithub/issues/28", "§2.1 Tooling"),
+        e("url", "https://github.com/ZcashFoundation/zebra/pull/8868", "§2.1 Tooling"),
+        e("arxiv", "2312.07104", "§1.10 Serving"),
+        e("arxiv", "2309.06180", "§1.3 KV Cache"),
+        e("url", f"http://127.0.0.1:{port}/dies", "§1.3 KV Cache"),
+        e("url", f"http://127.0.0.1:{port}/moves", "§1.3 KV Cache"),
+        e("url", f"http://127.0.0.1:{port}/fine", "§1.3 KV Cache"),
+    ])
+
+
+class Fakes:
+    """One loopback server playing GitHub's API, arXiv's API and a web site, run by run."""
+
+    def __init__(self) -> None:
+        self.run = 0
+
+    def route(self, req):
+        async def handler(req, w):
+            path = req.path.split("?")[0]
+            if path == "/repos/PyGithub/PyGithub/issues/28":
+                return await respond(w, 200, github_body("github-issue.json", self.run),
+                                     {"Content-Type": "application/json"}, req=req)
+            if path == "/repos/ZcashFoundation/zebra/issues/8868":
+                return await respond(w, 200, github_body("github-pull-as-issue.json", self.run),
+                                     {"Content-Type": "application/json"}, req=req)
+            if path == "/api/query":
+                return await respond(w, 200, arxiv_body(self.run),
+                                     {"Content-Type": "application/atom+xml"}, req=req)
+            if path in WEB:
+                code = WEB[path][self.run]
+                return await respond(w, code, b"", {"Location": "/fine"} if code == 301 else {},
+                                     req=req)
+            return await respond(w, 404, b"", req=req)
+        return handler
+
+
+@pytest.fixture(scope="module")
+def scenario(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    tmp = tmp_path_factory.mktemp("transitions")
+    db = tmp / "history.sqlite"
+    fakes = Fakes()
+    with LoopbackServer(fakes.route) as srv:
+        text = registry_text(srv.port)
+        reg = parse_text(text.encode(), "registry.yaml")
+
+        async def one_run(at: float) -> None:
+            guard = NetGuard(StaticResolver({}), allow_private=True)
+            async with httpx.AsyncClient(transport=guarded_transport(guard, httpx.Limits())) as web, \
+                    httpx.AsyncClient() as api:
+                services = Services(
+                    LinkChecker(web, guard, policy=RetryPolicy(attempts=1)),
+                    ArxivResolver(srv.url("/api/query"), delay=0.0),
+                    GithubResolver(api, srv.url("")))
+                h = History(db, clock=lambda: at)
+                try:
+                    await check_online(reg, date(2026, 9, 27), services, history=h)
+                finally:
+                    h.close()
+
+        for n in range(3):
+            fakes.run = n
+            asyncio.run(one_run(START + n * DAY))
+    return db, text
+
+
+def test_transitions_from_real_checks(scenario: tuple[Path, str]) -> None:
+    db, _ = scenario
+    h = History(db)
+    rows = list(h.rows(until=START + 3 * DAY))
+    h.close()
+    got = {(t.change, short(t.anchor), t.after and short(t.after))
+           for t in transitions(rows, START + DAY - 1, START + 3 * DAY)}
+    assert got == {
+        (Change.ISSUE_CLOSED, "github.com/PyGithub/PyGithub/issues/28", "closed (completed)"),
+        (Change.PR_MERGED, "github.com/ZcashFoundation/zebra/pull/8868", "merged"),
+        (Change.NEW_VERSION, "2312.07104", "v2"),
+        (Change.RETITLED, "2309.06180",
+         "Efficient Memory Management for Large Language Model Serving with PagedAttention"),
+        (Change.DIED, "/dies", "HTTP 404"),
+        (Change.REDIRECTED, "/moves", "/fine"),
+    }
+    # nothing changed at the first run (no earlier observation) or in the last one
+    assert transitions(rows, START + 2 * DAY - 1, START + 3 * DAY) == []
+
+
+def short(s: str) -> str:
+    return re.sub(r"^https?://(127\.0\.0\.1:\d+)?", "", s)
+
+
+def test_trend_counts_every_run(scenario: tuple[Path, str]) -> None:
+    db, _ = scenario
+    h = History(db)
+    pts = trend(list(h.rows(until=START + 3 * DAY)), START + 3 * DAY)
+    h.close()
+    assert [(p.ok, p.flaky, p.dead) for p in pts] == [(7, 0, 0), (6, 0, 1), (6, 0, 1)]
+
+
+def test_golden_report_with_transitions_and_trend(scenario: tuple[Path, str],
+                                                  tmp_path: Path) -> None:
+    db, text = scenario
+    reg = tmp_path / "registry.yaml"
+    reg.write_text(text, encoding="utf-8")
+    r = CliRunner().invoke(app, ["report", "-r", str(reg), "--history", str(db), "--since", "3d",
+                                 "--now", NOW])
+    out = re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:PORT", r.stdout.replace(str(reg), "registry.yaml"))
+    if os.environ.get("ANCHORS_UPDATE_GOLDEN"):
+        GOLDEN.write_text(out, encoding="utf-8")
+    assert out == GOLDEN.read_text(encoding="utf-8")
+    assert "#### §1.3 KV Cache" in out and out.index("§1.3 KV Cache") < out.index("§1.10 Serving")
+    assert "```mermaid\nxychart-beta" in out
+
+    assert r.exit_code == 1, r.stderr  # /dies is newly dead
+    j = CliRunner().invoke(app, ["report", "-r", str(reg), "--history", str(db), "--since", "3d",
+                                 "--now", NOW, "--format", "json"])
+    doc = json.loads(j.stdout)
+    changes = [(t["change"], t["registry_section"]) for t in doc["transitions"]]
+    assert ("issue-closed", "§2.1 Tooling") in changes and ("new-version", "§1.10 Serving") in changes
+    assert [t["registry_section"] for t in doc["transitions"]] == sorted(
+        (t["registry_section"] for t in doc["transitions"]), key=section_order)
+    assert [(p["ok"], p["dead"]) for p in doc["trend"]] == [(7, 0), (6, 1), (6, 1)]
+
+
+def test_fact_changes_cover_every_kind() -> None:
+    assert fact_changes({"state": "closed"}, {"state": "open"}) == [
+        (Change.ISSUE_REOPENED, "closed", "open")]
+    assert fact_changes({"title": "A"}, {"title": "A", "journal_ref": "Nature 1 (2026)"}) == [
+        (Change.PUBLISHED, None, "Nature 1 (2026)")]
+    assert fact_changes({}, {"archived": True}) == [(Change.ARCHIVED_REPO, None, "archived")]
+    assert fact_changes({"renamed_to": "a/b"}, {"renamed_to": "c/d"}) == [
+        (Change.RENAMED, "a/b", "c/d")]
+    # the same facts, or a title that only changed case, are no change
+    assert fact_changes({"state": "open", "title": "Edge0: X", "version": 2},
+                        {"state": "open", "title": "EDGE0 x", "version": 2}) == []
+
+
+def test_old_history_file_is_migrated_and_still_reported(tmp_path: Path) -> None:
+    """A schema-1 file (no facts column) opens, keeps its rows, and records facts from then on."""
+    db = tmp_path / "history.sqlite"
+    con = sqlite3.connect(db)
+    con.executescript(
+        "CREATE TABLE runs (id INTEGER PRIMARY KEY, started_at REAL NOT NULL, finished_at REAL, "
+        "registry TEXT NOT NULL, complete INTEGER NOT NULL DEFAULT 0);"
+        "CREATE TABLE results (run_id INTEGER NOT NULL REFERENCES runs(id), checked_at REAL NOT "
+        "NULL, target TEXT NOT NULL, anchor TEXT NOT NULL, kind TEXT NOT NULL, outcome TEXT NOT "
+        "NULL, status INTEGER, final_url TEXT, error TEXT, elapsed_ms INTEGER);"
+        "CREATE INDEX results_by_target ON results (target, checked_at);"
+        "CREATE INDEX runs_by_time ON runs (started_at);"
+        f"INSERT INTO runs VALUES (1, {START}, {START}, 'r.yaml', 1);"
+        f"INSERT INTO results VALUES (1, {START}, 'github:a/b#1', 'x', 'github', 'ok', 200, "
+        "NULL, NULL, NULL);"
+        f"PRAGMA application_id={APPLICATION_ID}; PRAGMA user_version=1;")
+    con.close()
+    h = History(db)
+    run = h.start_run("r.yaml", START + DAY)
+    h.record(run, [Row("github:a/b#1", "x", "github", "ok", 200, checked_at=START + DAY,
+                       facts={"state": "closed"})])
+    rows = list(h.rows(until=START + 2 * DAY))
+    h.close()
+    assert [r.facts for r in rows] == [None, {"state": "closed"}]
+    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone() == (2,)
