@@ -23,7 +23,7 @@ from .ids import ArxivId, Doi, GithubRef, WebUrl, is_future
 from .links import LinkChecker, LinkResult, Outcome
 from .registry import Anchor, Registry
 from .resolve.base import Resolution, Resolver
-from .titles import same_title
+from .titles import TitleVerdict, compare_titles
 from .validate import CheckResult, check_offline, only
 
 __all__ = ["CheckResult", "Services", "check_offline", "check_online", "only"]
@@ -211,10 +211,16 @@ def _resolution_findings(path: str, a: Anchor, r: Resolution) -> list[Finding]:
     if r.outcome is not Outcome.OK:
         return [_f(_OUTCOME_CODE[r.outcome], path, a, r.error or r.outcome.value, status=r.status)]
     out: list[Finding] = []
-    if isinstance(key, (ArxivId, Doi)) and a.title and r.title and not same_title(a.title, r.title):
-        out.append(_f(Code.TITLE_MISMATCH, path, a,
-                      f"the registry's title is not the paper's; the real title is: {r.title}",
-                      resolved_title=r.title))
+    if isinstance(key, (ArxivId, Doi)) and a.title and r.title:
+        verdict = compare_titles(a.title, r.title)
+        if verdict is TitleVerdict.UNCONFIRMABLE:
+            out.append(_f(Code.TITLE_MISMATCH, path, a, "the registry's title has no English "
+                          f"title to confirm; the real title is: {r.title}",
+                          claimed=a.title, actual=r.title, resolved_title=r.title))
+        elif verdict is TitleVerdict.DIFFERENT:
+            out.append(_f(Code.TITLE_MISMATCH, path, a,
+                          f"the registry's title is not the paper's; the real title is: {r.title}",
+                          claimed=a.title, actual=r.title, resolved_title=r.title))
     if isinstance(key, ArxivId):
         if r.withdrawn:
             out.append(_f(Code.WITHDRAWN, path, a, f"arXiv marks it withdrawn: {r.withdrawn}",

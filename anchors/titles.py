@@ -1,52 +1,135 @@
-"""Fuzzy title comparison: is the title written next to a citation the paper's real title?
+"""Title truth: is the title written next to a citation the paper's real title?
 
-Briefings shorten titles to their main part ("Edge0"), change case and punctuation, and add a
-Chinese gloss after the English title. Those are the same title; a different paper is not.
+Briefings are written with LLM help, so their worst error is a real ID next to a title that is
+almost right: one word or number changed (`Goodput`→`Throughput`, `V3`→`V2`), two words
+swapped, the right name with another subtitle. A fuzzy ratio cannot see those, so the rule is
+exact: after undoing the variations a person tolerates (case, punctuation and dashes, TeX and
+HTML spellings, a dropped subtitle, a gloss after the English title), the written title must
+*be* the paper's title or its main title. Anything else is a different title.
+
+Tolerated glosses: anything after ` · `, ` • `, `（`, `｜`, ` | ` or ` - `, and a Chinese gloss
+after a space (which may begin with a few English tokens such as `PD` or `671B MoE`).
 """
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
+from enum import Enum
 
-from rapidfuzz import fuzz
+__all__ = ["TitleVerdict", "compare_titles", "normalise", "same_title"]
 
-__all__ = ["SIMILARITY_THRESHOLD", "normalise", "same_title"]
 
-#: rapidfuzz ratio (0-100) at or above which two normalised titles count as the same
-SIMILARITY_THRESHOLD = 88.0
-_CJK_RE = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]")
-_PUNCT_RE = re.compile(r"[^\w\s]+")
-_SPACE_RE = re.compile(r"\s+")
+class TitleVerdict(str, Enum):
+    SAME = "same"
+    DIFFERENT = "different"
+    #: the written title holds no English words (a Chinese-only description): nothing to confirm
+    UNCONFIRMABLE = "unconfirmable"
+
+
+_CJK_RE = re.compile(r"[\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef]")
+_LATIN_RE = re.compile(r"[A-Za-z0-9]")
+#: separators after which the rest is a gloss, not part of the title
+_GLOSS_SEP_RE = re.compile(r"\s+[·•|]\s+|\s*[（｜【]|\s+[-–—]\s+")
+#: separators before which is the main title (the subtitle dropped)
+_MAIN_SEP_RE = re.compile(r"\s*[:：]\s*|\s+[-–—]+\s+|\s*—\s*")
+#: English tokens a Chinese gloss may start with (`PD 分离`, `671B MoE 技术报告`)
+_MAX_GLOSS_TOKENS = 4
+_SUBTITLE_MARKS = (":", "：", "-", "–", "—")
+#: what may follow a bare name: "DeepSeek-V3" is "DeepSeek-V3 Technical Report"
+_REPORT_WORDS = frozenset({"technical", "report", "tech"})
+_TEX_TEXT_RE = re.compile(r"\\(?:text|textbf|textit|mathrm|mathbf|mathit|mathcal|emph|textsc)\s*\{([^{}]*)\}")
+_TEX_SCRIPT_RE = re.compile(r"[\^_]\{([^{}]*)\}|[\^_](\w)")
+_TEX_SYMBOLS = {r"\infty": "∞", r"\&": "&", r"\%": "%", r"\$": "$", r"\times": "×",
+                r"\alpha": "α", r"\beta": "β", r"\gamma": "γ", r"\lambda": "λ", r"\mu": "μ",
+                r"\pi": "π", r"\sigma": "σ", r"\tau": "τ", r"\epsilon": "ε", r"\delta": "δ"}
+_TEX_CMD_RE = re.compile(r"\\([A-Za-z]+)")
+_WORD_RE = re.compile(r"\w+")
+
+
+def _untex(text: str) -> str:
+    """TeX spellings to plain text: `H$_2$O`→`H2O`, `$\\text{Memory}^3$`→`Memory3`."""
+    if "\\" not in text and "$" not in text and "^" not in text:
+        return text
+    for tex, plain in _TEX_SYMBOLS.items():
+        text = text.replace(tex, plain)
+    for _ in range(3):  # nested \text{..} inside scripts
+        text = _TEX_TEXT_RE.sub(r"\1", text)
+    text = _TEX_SCRIPT_RE.sub(lambda m: m[1] or m[2], text)
+    text = _TEX_CMD_RE.sub(r"\1", text)
+    return text.replace("$", "").replace("{", "").replace("}", "")
+
+
+def _clean(title: str) -> str:
+    """Entities decoded and TeX undone (full-width gloss marks such as `（` are kept)."""
+    t = title
+    for _ in range(2):  # `&amp;#39;` is an entity written twice
+        t = html.unescape(t)
+    return _untex(t)
+
+
+def _key(text: str) -> str:
+    """The comparison key: letters and digits only, case-folded, spaces and punctuation gone.
+
+    Dropping spaces too makes `KV-Cache`, `KV cache` and `KVCache` one key, while any changed,
+    added or reordered word still changes it.
+    """
+    folded = unicodedata.normalize("NFKC", text).casefold()  # `³`→`3`, full-width→ASCII
+    return "".join(ch for ch in folded if ch.isalnum())
 
 
 def normalise(title: str) -> str:
-    """Case-folded, punctuation-free title with any trailing CJK gloss cut off."""
-    t = unicodedata.normalize("NFKC", title)
-    m = _CJK_RE.search(t)
-    if m and m.start() > 0 and _CJK_RE.sub("", t[: m.start()]).strip():
-        t = t[: m.start()]
-    t = _PUNCT_RE.sub(" ", t.casefold()).replace("_", " ")
-    return _SPACE_RE.sub(" ", t).strip()
+    """Case-folded words of the cleaned title, single-spaced (for display and tests)."""
+    text = unicodedata.normalize("NFKC", _clean(title)).casefold()
+    return " ".join(_WORD_RE.findall(text)).replace("_", " ")
 
 
-def _main_part(title: str) -> str:
-    for sep in (":", " - ", " — ", "："):
-        if sep in title:
-            return title.split(sep, 1)[0]
-    return title
+def _written_forms(written: str) -> set[str]:
+    """Keys of the written title and of its title part before each possible gloss."""
+    forms = {written}
+    forms.update(written[:m.start()] for m in _GLOSS_SEP_RE.finditer(written) if m.start() > 0)
+    cjk = _CJK_RE.search(written)
+    if cjk:
+        head = written[:cjk.start()]
+        forms.add(head)
+        spaces = [m.start() for m in re.finditer(r"\s+", head.rstrip())]
+        # English words after a colon are a subtitle, not a gloss: `Edge0: MoE SSD 卸载` is not Edge0
+        forms.update(head[:i] for i in spaces[-_MAX_GLOSS_TOKENS:]
+                     if i > 0 and not head[:i].rstrip().endswith(_SUBTITLE_MARKS))
+    return {k for k in map(_key, forms) if k}
+
+
+def _actual_forms(actual: str) -> set[str]:
+    forms = {_key(actual)}
+    m = _MAIN_SEP_RE.search(actual)
+    if m and m.start() > 0:
+        forms.add(_key(actual[:m.start()]))
+    forms.add(_report_name(actual) or "")
+    return {f for f in forms if f}
+
+
+def _report_name(actual: str) -> str | None:
+    """`DeepSeek-V3 Technical Report` names `DeepSeek-V3`; a bare name stands for the report."""
+    words = actual.split()
+    n = len(words)
+    while n > 1 and _key(words[n - 1]) in _REPORT_WORDS:
+        n -= 1
+    return _key(" ".join(words[:n])) if n < len(words) else None
+
+
+def compare_titles(written: str, actual: str) -> TitleVerdict:
+    """SAME when `written` is `actual` or its main title, up to the tolerated variations."""
+    w, a = _clean(written).strip(), _clean(actual).strip()
+    if not _LATIN_RE.search(_CJK_RE.sub("", w)) and _CJK_RE.search(w):
+        return TitleVerdict.UNCONFIRMABLE
+    if not _key(w) or not _key(a):
+        return TitleVerdict.UNCONFIRMABLE
+    if _written_forms(w) & _actual_forms(a):
+        return TitleVerdict.SAME
+    return TitleVerdict.DIFFERENT
 
 
 def same_title(written: str, actual: str) -> bool:
-    """True when `written` is a faithful (possibly shortened or glossed) form of `actual`."""
-    a, b = normalise(written), normalise(actual)
-    if not a or not b:
-        return True  # a purely Chinese gloss says nothing about the English title
-    if a == b:
-        return True
-    main_a, main_b = normalise(_main_part(written)), normalise(_main_part(actual))
-    if (main_a and main_a == b) or (main_b and a == main_b):
-        return True
-    if b.startswith(a) and len(a) >= 0.6 * len(b):
-        return True
-    return fuzz.ratio(a, b) >= SIMILARITY_THRESHOLD
+    """True unless the written title is positively another title (nothing to confirm is True)."""
+    return compare_titles(written, actual) is not TitleVerdict.DIFFERENT
