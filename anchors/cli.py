@@ -324,25 +324,18 @@ def report(
     """
     from .atomic import write_atomic
     from .config import load_settings
-    from .history import History
     from .registry import load
     from .render import json as rjson
     from .render import markdown as rmd
-    from .report import build
+    from .report import from_history
 
     configure(quiet)
     try:
         _formats(fmt, (OutputFormat.MARKDOWN, OutputFormat.JSON))
         window, at = _duration(since), _instant(now)
         db = _history_path(registry, load_settings(registry, {"history": history}))
-        if not db.exists():
-            raise UsageError(f"{db}: no history yet; run `anchors check` first")
         reg = load(registry) if registry.exists() else None
-        h = History(db)
-        try:
-            rep = build(h.rows(until=at), at, window, reg)
-        finally:
-            h.close()
+        rep = from_history(db, at, window, reg)
     except AnchorsError as exc:
         _fail(exc)
     text = rjson.report(rep, str(registry)) if fmt is OutputFormat.JSON else rmd.report(rep, str(registry))

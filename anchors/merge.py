@@ -97,6 +97,8 @@ class MergeResult:
     #: arXiv IDs later than their briefing's own month (warnings)
     later: list[tuple[str, str, int]] = field(default_factory=list)
     written: bool = False
+    #: the registry file did not exist (`add` creates it, with its header comment)
+    new_file: bool = False
 
     @property
     def changes(self) -> list[Entry]:
@@ -215,17 +217,21 @@ def add(registry_path: str | Path, briefings: list[Briefing], today: date,
     """Load, merge and (unless `dry_run`) save, all under the registry's lock.
 
     A registry with schema problems is refused untouched: splicing into an entry whose shape
-    was not understood could corrupt it.
+    was not understood could corrupt it. A dry run takes no lock, so it creates no file at all
+    (a write is an atomic rename, so reading without the lock sees the old or the new file).
     """
+    import contextlib
+
     from . import store
 
-    with store.locked(registry_path):
-        reg = load(registry_path)
+    with contextlib.nullcontext() if dry_run else store.locked(registry_path):
+        reg = load(registry_path, missing_ok=True)
         if reg.unsafe:
             p = reg.unsafe[0]
             more = f" (and {len(reg.unsafe) - 1} more problems)" if len(reg.unsafe) > 1 else ""
             raise RegistryError(reg.path, f"{p.message}{more}; fix it before adding", p.line)
         result = merge(reg, briefings, today)
+        result.new_file = not reg.exists
         if not dry_run and result.changes:
             store.save(reg, result.changes)
             result.written = True

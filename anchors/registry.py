@@ -107,6 +107,8 @@ class Registry:
     #: span of the `anchors:` value (None when missing), to append new entries
     seq: Span | None = None
     item_indent: int = 2
+    #: False for a registry `add` is about to create
+    exists: bool = True
 
     def by_key(self) -> dict[str, Anchor]:
         """First entry per canonical key (later duplicates are findings)."""
@@ -117,13 +119,21 @@ class Registry:
         return out
 
 
-def load(path: str | Path) -> Registry:
-    """Read and parse a registry; a missing file is an empty registry."""
+def load(path: str | Path, missing_ok: bool = False) -> Registry:
+    """Read and parse a registry.
+
+    A missing file is an error, so a typo in a path can never check as "0 anchors, no findings";
+    only `add` passes `missing_ok` (it creates the file), and gets an empty registry with
+    `exists` False. An empty file, or one holding only comments, is an empty registry.
+    """
     p = Path(path)
     try:
         size = p.stat().st_size
     except FileNotFoundError:
-        return Registry(str(path), "", [], [])
+        if missing_ok:
+            return Registry(str(path), "", [], [], exists=False)
+        raise RegistryError(str(path), "no such registry; `anchors add BRIEFING --registry "
+                            f"{path}` creates one") from None
     except OSError as exc:
         raise RegistryError(str(path), f"cannot read: {exc.strerror}") from None
     if size > MAX_REGISTRY_BYTES:
@@ -221,9 +231,12 @@ class _Walker:
 
     def walk(self, root: yaml.Node) -> None:
         self._refuse_tags(root)
-        if not isinstance(root, yaml.MappingNode):
-            self.problem(root, "the registry must be a mapping with 'version' and 'anchors'")
-            return
+        # NOTE: a file with neither key is some other file (a typo'd path, /etc/passwd), not a
+        # registry with problems: that is unusable input (exit 2), not a schema finding.
+        if not isinstance(root, yaml.MappingNode) or not any(
+                isinstance(k, yaml.ScalarNode) and k.value in TOP_FIELDS for k, _ in root.value):
+            raise RegistryError(self.path, "not an anchors registry (a YAML mapping with "
+                                "'version: 1' and 'anchors')", root.start_mark.line + 1)
         top = self._pairs(root, "")
         for name, (k, _) in top.items():
             if name not in TOP_FIELDS:

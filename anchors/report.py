@@ -16,15 +16,18 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from enum import Enum
+from pathlib import Path
 
+from .errors import HistoryError
 from .findings import Outcome
-from .history import Row
+from .history import History, Row
 from .ids import WebUrl
 from .registry import Anchor, Registry
 from .transitions import Transition, TrendPoint, transitions, trend
 
-__all__ = ["Report", "ReportRow", "Section", "build"]
+__all__ = ["Report", "ReportRow", "Section", "build", "from_history"]
 
 DEFAULT_WINDOW = 7 * 86400.0
 
@@ -191,3 +194,28 @@ def _first_failure(hist: list[Row]) -> float | None:
     while i > 0 and hist[i - 1].outcome not in _OK:
         i -= 1
     return hist[i].checked_at
+
+
+def from_history(db: Path, now: float, since: float = DEFAULT_WINDOW,
+                 registry: Registry | None = None) -> Report:
+    """The report from a history file; no file, or no check in the window, is an error.
+
+    A weekly job on a fresh clone (or after a week of failed checks) must not post "Nothing
+    failed": a report without a single run behind it says nothing, so it is exit 2.
+    """
+    if not db.exists():
+        raise HistoryError(str(db), "nothing to report from: no check history here; "
+                           "run `anchors check` (online) first")
+    h = History(db)
+    try:
+        rep = build(h.rows(until=now), now, since, registry)
+    finally:
+        h.close()
+    if rep.runs == 0:
+        raise HistoryError(str(db), f"nothing to report from: no check recorded between "
+                           f"{_utc(now - since)} and {_utc(now)}; run `anchors check` first")
+    return rep
+
+
+def _utc(t: float) -> str:
+    return datetime.fromtimestamp(t, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")

@@ -95,7 +95,7 @@ def test_unreadable_registries_raise_with_line(text: str, needle: str, line: int
 
 
 def test_aliases_and_merge_keys_are_refused_without_expansion() -> None:
-    bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+    bomb = "version: 1\na: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
         f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}]\n"
         for i in range(20))
     reg = parse(bomb)
@@ -114,12 +114,21 @@ def test_non_text_and_oversized(tmp_path: Path) -> None:
         load(p)
 
 
-def test_missing_file_is_empty_registry(tmp_path: Path) -> None:
-    reg = load(tmp_path / "none.yaml")
-    assert reg.anchors == [] and reg.problems == []
+def test_missing_file_is_an_error_unless_add_creates_it(tmp_path: Path) -> None:
+    with pytest.raises(RegistryError, match="no such registry"):
+        load(tmp_path / "none.yaml")
+    reg = load(tmp_path / "none.yaml", missing_ok=True)
+    assert reg.anchors == [] and reg.problems == [] and not reg.exists
+
+
+def test_a_file_that_is_not_a_registry_is_refused() -> None:
+    for text in ("- a\n- b\n", "root:x:0:0:root:/root:/bin/bash\n", "name: x\nother: 1\n", "42\n"):
+        with pytest.raises(RegistryError, match="not an anchors registry"):
+            parse_text(text.encode(), "r.yaml")
+    assert parse_text(b"", "r.yaml").anchors == []  # empty: an empty registry
+    assert parse_text(b"# only a comment\n", "r.yaml").problems == []
 
 
 def test_top_level_shapes() -> None:
-    assert codes("- a\n- b\n") == [("schema", 1)]
     assert codes("version: 2\nanchors: []\n") == [("schema", 1)]
     assert codes("anchors: []\nextra: 1\n") == [("schema", 2), ("schema", 1)]

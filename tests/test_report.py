@@ -220,4 +220,4 @@ def test_report_finds_the_history_where_check_writes_it(tmp_path: Path, monkeypa
     assert r.exit_code == 0, r.stderr  # the config file's history, as `check` would use
     monkeypatch.setenv("ANCHORS_HISTORY", str(tmp_path / "missing.sqlite"))
     r = CliRunner().invoke(app, ["report", "-r", str(tmp_path / "registry.yaml"), "--now", NOW])
-    assert r.exit_code == 2 and "missing.sqlite: no history yet" in r.stderr
+    assert r.exit_code == 2 and "missing.sqlite: nothing to report from" in r.stderr

@@ -66,11 +66,14 @@ def add_summary(r: MergeResult, dry_run: bool = False) -> str:
     """The one stderr line of `anchors add`: what was (or would be) written, or that nothing was."""
     counts = (f"{len(r.added)} added, {len(r.extended)} continued, {len(r.duplicates)} "
               f"duplicates, {len(r.conflicts)} conflicts, {len(r.invalid)} invalid")
-    if r.up_to_date:
+    if r.up_to_date and not r.new_file:
         return (f"{r.registry} is already up to date: its {len(r.entries)} cited anchors are all "
                 f"recorded, nothing to add or continue ({len(r.duplicates)} duplicates, "
                 f"{len(r.conflicts)} conflicts, {len(r.invalid)} invalid)")
-    verb = "would change" if dry_run else "wrote" if r.written else "no change to"
+    if r.new_file:
+        verb = "would create" if dry_run else "created" if r.written else "did not create"
+    else:
+        verb = "would change" if dry_run else "wrote" if r.written else "no change to"
     return f"{verb} {r.registry}: {counts}"
 
 
