@@ -220,7 +220,8 @@ def check(
 
 
 async def _online(reg: Registry, registry: Path, day: date, settings: Settings, no_cache: bool,
-                  changed_since: str | None, quiet: bool) -> CheckResult:
+                  changed_since: str | None, quiet: bool,
+                  only: set[str] | None = None) -> CheckResult:
     import os
 
     from rich.progress import Progress
@@ -231,7 +232,7 @@ async def _online(reg: Registry, registry: Path, day: date, settings: Settings, 
     from .gitdiff import changed_keys
     from .history import History
 
-    keys = changed_keys(reg, changed_since) if changed_since else None
+    keys = changed_keys(reg, changed_since) if changed_since else only
     cache = Cache(None if no_cache else _state_dir(registry, settings) / "cache.json")
     if cache.problem:
         stderr.print(f"anchors: warning: {cache.problem}", markup=False)
@@ -347,6 +348,59 @@ def report(
     stderr.print(f"{rep.runs} runs: {c['newly-dead']} newly dead, {c['dead']} dead, "
                  f"{c['flaky']} flaky, {c['recovered']} recovered", markup=False)
     raise typer.Exit(1 if rep.anything_dead else 0)
+
+
+@app.command()
+def export(
+    registry: RegistryOpt = Path(DEFAULT_REGISTRY),
+    section: Annotated[Optional[str], typer.Option(
+        help='Only this section ("§1.3" matches "§1.3 KV Cache"); default: all, grouped.')] = None,
+    since: Annotated[Optional[str], typer.Option(
+        help="Only anchors cited in a briefing within this long before today: 7d, 2w.")] = None,
+    status: Annotated[Optional[str], typer.Option(help="Only new or continued anchors.")] = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="markdown, bibtex or csl-json.")] = "markdown",
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write here, not stdout.")] = None,
+    refresh: Annotated[bool, typer.Option(
+        help="First look up arXiv/GitHub/DOI metadata missing from the cache (network).")] = False,
+    cache_dir: Annotated[Optional[str], typer.Option(help="Folder of the cache.")] = None,
+    today: TodayOpt = None,
+    quiet: QuietOpt = False,
+) -> None:
+    """Write a section's anchors as a bibliography, with metadata from the cache (no network).
+
+    Example: anchors export --section "§1.3" --format bibtex -o kv-cache.bib
+    """
+    from .atomic import write_atomic
+    from .config import load_settings
+    from .export import ExportFormat, render, select
+
+    configure(quiet)
+    try:
+        try:
+            form = ExportFormat(fmt)
+        except ValueError:
+            raise UsageError(f"--format {fmt} is not available here (choose markdown, bibtex, "
+                             "csl-json)") from None
+        day = _date(today, "--today") or date.today()
+        window = _duration(since) if since else None
+        settings = load_settings(registry, {"cache_dir": cache_dir})
+        if refresh:
+            from .registry import load
+
+            reg = load(registry)
+            keys = {k for k in reg.by_key() if not k.startswith("url:")}
+            _run(_online(reg, registry, day, settings, False, None, True, only=keys))
+        items = select(registry, _state_dir(registry, settings) / "cache.json", section=section,
+                       since=window, status=status, today=day)
+    except AnchorsError as exc:
+        _fail(exc)
+    text = render(items, form, grouped=section is None)
+    if output is not None:
+        write_atomic(output, text.encode("utf-8"))
+    else:
+        sys.stdout.write(text)
+    stderr.print(f"exported {len(items)} anchors", markup=False)
+    raise typer.Exit(0)
 
 
 @app.callback(invoke_without_command=True)

@@ -124,4 +124,7 @@ def _resolution(result: arxiv.Result) -> Resolution | None:
     comment = result.comment or ""
     withdrawn = comment if _WITHDRAWN_RE.search(comment) else None
     return Resolution(parsed.key, Outcome.OK, title=" ".join(result.title.split()),
-                      version=parsed.version, withdrawn=withdrawn, status=200)
+                      version=parsed.version, withdrawn=withdrawn, status=200,
+                      authors=tuple(a.name for a in result.authors),
+                      published=result.published.date().isoformat() if result.published else None,
+                      journal_ref=result.journal_ref or None, doi=result.doi or None)

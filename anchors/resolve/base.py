@@ -28,16 +28,25 @@ class Resolution:
     is_pull: bool = False
     #: the canonical page now (a transferred issue, a renamed repository)
     moved_to: str | None = None
+    #: bibliographic facts, for `anchors export`: authors as written, first-version date
+    #: (YYYY-MM-DD), the venue (arXiv journal_ref, a DOI's container title) and a venue DOI
+    authors: tuple[str, ...] = ()
+    published: str | None = None
+    journal_ref: str | None = None
+    doi: str | None = None
     status: int | None = None
     error: str | None = None
 
     def to_cache(self) -> dict[str, Any]:
-        return {k: v for k, v in asdict(self).items() if v not in (None, False) and k != "key"}
+        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(self).items()
+                if v not in (None, False, ()) and k != "key"}
 
     @classmethod
     def from_cache(cls, key: str, data: dict[str, Any]) -> Resolution:
         fields = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
         fields["outcome"] = Outcome(fields.get("outcome", "ok"))
+        if isinstance(fields.get("authors"), list):
+            fields["authors"] = tuple(str(a) for a in fields["authors"])
         return cls(key=key, **fields)
 
 

@@ -8,6 +8,7 @@ as link checks, so a DOI cannot lead the checker to a private address.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import httpx
 
@@ -65,4 +66,28 @@ class DoiResolver:
             return Resolution(d.key, Outcome.OK, status=200)
         if isinstance(title, list):  # Crossref's own API gives lists
             title = title[0] if title else None
-        return Resolution(d.key, Outcome.OK, title=str(title) if title else None, status=200)
+        return Resolution(d.key, Outcome.OK, title=str(title) if title else None, status=200,
+                          **_csl_facts(data))
+
+
+def _first(v: object) -> str | None:
+    if isinstance(v, list):
+        v = v[0] if v else None
+    return str(v) if v else None
+
+
+def _csl_facts(data: dict[str, Any]) -> dict[str, Any]:
+    """Authors, issue date and container title from a CSL-JSON item (all optional)."""
+    authors = []
+    for a in data.get("author") or []:
+        if isinstance(a, dict):
+            name = a.get("literal") or " ".join(str(a[k]) for k in ("given", "family") if a.get(k))
+            if name:
+                authors.append(str(name))
+    parts = (data.get("issued") or {}).get("date-parts") if isinstance(data.get("issued"), dict) else None
+    published = None
+    if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
+        nums = [int(x) for x in parts[0][:3] if str(x).isdigit()]
+        published = "-".join(f"{n:02d}" if i else str(n) for i, n in enumerate(nums)) or None
+    return {"authors": tuple(authors), "published": published,
+            "journal_ref": _first(data.get("container-title"))}

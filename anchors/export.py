@@ -1,0 +1,178 @@
+"""`anchors export`: the registry's anchors as a bibliography, per section of the living document.
+
+Pure and offline: metadata comes from the registry and the check cache (whatever its age; an
+export is not a verdict), so exporting never touches the network. `--refresh` re-resolves the
+anchors first through the ordinary check path (see cli), which refills the cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from enum import Enum
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from .cache import Cache
+from .ids import ArxivId, Doi, GithubRef, WebUrl
+from .registry import Anchor, Registry, Status
+from .transitions import section_order
+
+__all__ = ["ExportFormat", "ExportItem", "bibtex_key", "collect", "filter_items", "render",
+           "select"]
+
+
+class ExportFormat(str, Enum):
+    MARKDOWN = "markdown"
+    BIBTEX = "bibtex"
+    CSL_JSON = "csl-json"
+
+
+@dataclass(frozen=True, slots=True)
+class ExportItem:
+    """One anchor with what is known about it; `meta` is the cached resolution (may be {})."""
+
+    key: str
+    cite_key: str
+    kind: str
+    anchor: str
+    url: str
+    title: str | None
+    authors: tuple[str, ...]
+    published: str | None
+    venue: str | None
+    doi: str | None
+    arxiv_id: str | None
+    version: int | None
+    first_anchored: date | None
+    status: str | None
+    section: str | None
+    cited_in: tuple[date, ...]
+    archived: tuple[str, str] | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def year(self) -> str | None:
+        return self.published[:4] if self.published else None
+
+
+_KEY_CHARS = re.compile(r"[^A-Za-z0-9.]+")
+
+
+def bibtex_key(a: Anchor) -> str:
+    """A key derived from the identifier alone, so it never changes between runs or retitles.
+
+    `arxiv-2312.07104`, `arxiv-astro-ph-0601001`, `doi-10.1145-3600006.3613165`,
+    `gh-pygithub-pygithub-28`, `url-<host>-<8 hex of the canonical URL's SHA-1>`.
+    """
+    k = a.key
+    if isinstance(k, ArxivId):
+        return "arxiv-" + _KEY_CHARS.sub("-", k.canonical).strip("-")
+    if isinstance(k, Doi):
+        return "doi-" + _KEY_CHARS.sub("-", k.doi.lower()).strip("-")
+    if isinstance(k, GithubRef):
+        return f"gh-{_KEY_CHARS.sub('-', k.owner.lower())}-{_KEY_CHARS.sub('-', k.repo.lower())}-{k.number}"
+    assert isinstance(k, WebUrl)
+    host = urlsplit(k.url).hostname or "web"
+    digest = hashlib.sha1(k.url.encode("utf-8")).hexdigest()[:8]
+    return f"url-{_KEY_CHARS.sub('-', host.lower()).strip('-')}-{digest}"
+
+
+def _url(a: Anchor) -> str:
+    k = a.key
+    if isinstance(k, ArxivId):
+        return f"https://arxiv.org/abs/{k.canonical}" + (f"v{a.version}" if a.version else "")
+    if isinstance(k, Doi):
+        return f"https://doi.org/{k.doi}"
+    if isinstance(k, GithubRef):
+        return a.raw_id if a.raw_id.startswith("http") else k.url
+    return k.url if k is not None else a.raw_id
+
+
+def _item(a: Anchor, meta: dict[str, Any]) -> ExportItem:
+    assert a.key is not None
+    k = a.key
+    kind = a.key.key.split(":", 1)[0]
+    archived = getattr(a, "archived", None)
+    return ExportItem(
+        key=k.key, cite_key=bibtex_key(a), kind=kind, anchor=a.raw_id, url=_url(a),
+        # the resolved title is the paper's; the registry's may be a briefing's shorthand
+        title=meta.get("title") or a.title, authors=tuple(meta.get("authors") or ()),
+        published=meta.get("published"), venue=meta.get("journal_ref"),
+        doi=k.doi if isinstance(k, Doi) else meta.get("doi"),
+        arxiv_id=k.canonical if isinstance(k, ArxivId) else None,
+        version=a.version or (meta.get("version") if isinstance(k, ArxivId) else None),
+        first_anchored=a.first_anchored, status=a.status.value if a.status else None,
+        section=a.section, cited_in=tuple(a.cited_in),
+        archived=(archived["url"], archived["date"]) if archived else None, meta=meta)
+
+
+def collect(reg: Registry, cache: Cache | None = None) -> list[ExportItem]:
+    """Every valid anchor (first entry per key), in living-document order of sections."""
+    items = [_item(a, (cache.get(key) if cache else None) or {})
+             for key, a in reg.by_key().items()]
+    order = {key: i for i, key in enumerate(reg.by_key())}
+    items.sort(key=lambda it: (section_order(it.section), order[it.key]))
+    return items
+
+
+def _section_matches(wanted: str, section: str | None) -> bool:
+    """`§1.3` matches `§1.3 KV Cache` (and not `§1.30`); a full name matches itself."""
+    if section is None:
+        return False
+    w, s = (x.strip().lstrip("§").strip() for x in (wanted, section))
+    return s == w or s.startswith(w + " ")
+
+
+def filter_items(items: list[ExportItem], *, section: str | None = None,
+                 since: float | None = None, status: Status | None = None,
+                 today: date | None = None) -> list[ExportItem]:
+    """The subset asked for: one section, cited within `since` seconds of `today`, a status."""
+    out = items
+    if section is not None:
+        out = [i for i in out if _section_matches(section, i.section)]
+    if since is not None:
+        first = (today or date.today()) - timedelta(seconds=since)
+        out = [i for i in out if any(d >= first for d in (i.cited_in or (i.first_anchored,))
+                                     if d is not None)]
+    if status is not None:
+        out = [i for i in out if i.status == status.value]
+    return out
+
+
+def select(registry: Path, cache_path: Path | None, *, section: str | None = None,
+           since: float | None = None, status: str | None = None,
+           today: date | None = None) -> list[ExportItem]:
+    """Load the registry (refusing an unreadable one) and the cache; pick the items asked for."""
+    from .errors import UsageError
+    from .registry import load
+
+    want = None
+    if status is not None:
+        try:
+            want = Status(status)
+        except ValueError:
+            raise UsageError(f"--status {status!r} is not a status (new or continued)") from None
+    reg = load(registry)
+    cache = Cache(cache_path, ttls=_FOREVER) if cache_path is not None else None
+    return filter_items(collect(reg, cache), section=section, since=since, status=want,
+                        today=today)
+
+
+#: an export uses cached metadata of any age: a title or author list does not expire
+_FOREVER = {k: float("inf") for k in ("arxiv", "doi", "github", "url")}
+
+
+def render(items: list[ExportItem], fmt: ExportFormat, grouped: bool = True) -> str:
+    from .render import bib
+
+    if fmt is ExportFormat.BIBTEX:
+        return bib.bibtex(items)
+    if fmt is ExportFormat.CSL_JSON:
+        import json
+
+        return json.dumps(bib.csl_json(items), ensure_ascii=False, indent=2) + "\n"
+    return bib.markdown_list(items, grouped)

@@ -1,0 +1,157 @@
+"""Export formats: BibTeX (through pybtex), CSL-JSON, and Markdown to paste under a section.
+
+pybtex writes the BibTeX: it owns the syntax (quoting, brace balance, `&`/`%`/`#`/`_` escapes,
+"Last, First and ..." name lists), which is easy to get subtly wrong by hand. Text from the
+network can still carry LaTeX (`\\input{...}`, unbalanced braces), so every value is made
+inert first: backslashes, braces, `$`, `^` and `~` become their text commands.
+"""
+
+from __future__ import annotations
+
+from itertools import groupby
+from typing import TYPE_CHECKING, Any
+
+from .escape import markdown, plain
+
+if TYPE_CHECKING:
+    from ..export import ExportItem
+
+__all__ = ["bibtex", "csl_json", "markdown_list"]
+
+_NO_SECTION = "(no section)"
+_TEX = {"\\": r"\textbackslash{}", "{": r"\textbraceleft{}", "}": r"\textbraceright{}",
+        "$": r"\$", "^": r"\textasciicircum{}", "~": r"\textasciitilde{}", '"': "{\"}"}
+
+
+def _tex(s: str) -> str:
+    return "".join(_TEX.get(ch, ch) for ch in plain(s))
+
+
+def _note(it: ExportItem) -> str:
+    parts = []
+    if it.first_anchored:
+        parts.append(f"first anchored {it.first_anchored.isoformat()}")
+    if it.status:
+        parts.append(it.status)
+    if it.cited_in:
+        parts.append("cited in " + ", ".join(d.isoformat() for d in it.cited_in))
+    if it.section:
+        parts.append(plain(it.section))
+    return "; ".join(parts)
+
+
+def _bib_fields(it: ExportItem) -> list[tuple[str, str]]:
+    f: list[tuple[str, str]] = []
+    if it.title:
+        f.append(("title", "{" + _tex(it.title) + "}"))  # braces keep the title's case
+    if it.year:
+        f.append(("year", it.year))
+    if it.arxiv_id:
+        f += [("eprint", it.arxiv_id), ("archivePrefix", "arXiv")]
+        if it.version:
+            f.append(("version", str(it.version)))
+    if it.venue:
+        f.append(("journal" if it.kind == "arxiv" else "booktitle", _tex(it.venue)))
+    if it.doi:
+        f.append(("doi", _tex(it.doi)))
+    f.append(("url", _tex(it.url)))
+    if it.first_anchored:
+        f.append(("urldate", it.first_anchored.isoformat()))
+    if it.archived:
+        f.append(("addendum", _tex(f"archived {it.archived[1]}: {it.archived[0]}")))
+    f.append(("note", _tex(_note(it))))
+    return f
+
+
+def bibtex(items: list[ExportItem]) -> str:
+    from pybtex.database import BibliographyData, Entry, Person  # type: ignore[import-untyped]
+
+    entries = {}
+    for it in items:
+        kind = "article" if it.kind == "doi" and it.venue and "proceedings" not in \
+            it.venue.lower() else "inproceedings" if it.kind == "doi" and it.venue else "misc"
+        persons = {"author": [Person(_tex(a)) for a in it.authors]} if it.authors else None
+        entries[it.cite_key] = Entry(kind, fields=_bib_fields(it), persons=persons)
+    if not entries:
+        return ""
+    text = str(BibliographyData(entries=entries).to_string("bibtex"))
+    return text if text.endswith("\n") else text + "\n"
+
+
+def _csl_name(name: str) -> dict[str, str]:
+    from pybtex.database import Person  # type: ignore[import-untyped]
+
+    p = Person(name)
+    family = " ".join(p.prelast_names + p.last_names)
+    given = " ".join(p.first_names + p.middle_names)
+    if not family or not given:
+        return {"literal": name}
+    return {"family": family, "given": given}
+
+
+def _date(iso: str) -> dict[str, Any]:
+    return {"date-parts": [[int(x) for x in iso.split("-")[:3]]]}
+
+
+_CSL_TYPE = {"arxiv": "article", "doi": "article-journal", "github": "webpage", "url": "webpage"}
+
+
+def _csl_item(it: ExportItem) -> dict[str, Any]:
+    d: dict[str, Any] = {"id": it.cite_key, "type": _CSL_TYPE[it.kind]}
+    if it.kind == "doi" and it.venue and "proceedings" in it.venue.lower():
+        d["type"] = "paper-conference"
+    if it.title:
+        d["title"] = it.title
+    if it.authors:
+        d["author"] = [_csl_name(a) for a in it.authors]
+    if it.published:
+        d["issued"] = _date(it.published)
+    if it.first_anchored:
+        d["accessed"] = _date(it.first_anchored.isoformat())
+    if it.arxiv_id:
+        d.update(publisher="arXiv", number=it.arxiv_id)
+        if it.version:
+            d["version"] = str(it.version)
+    if it.venue:
+        d["container-title"] = it.venue
+    if it.doi:
+        d["DOI"] = it.doi
+    d["URL"] = it.url
+    if it.archived:
+        d.update(archive="Internet Archive", archive_location=it.archived[0])
+    d["note"] = _note(it)
+    d["custom"] = {"anchor": it.key, "section": it.section, "status": it.status,
+                   "cited_in": [c.isoformat() for c in it.cited_in],
+                   "first_anchored": it.first_anchored.isoformat() if it.first_anchored else None}
+    return d
+
+
+def csl_json(items: list[ExportItem]) -> list[dict[str, Any]]:
+    return [_csl_item(it) for it in items]
+
+
+def _md_line(it: ExportItem) -> str:
+    who = ", ".join(markdown(a) for a in it.authors[:3]) + (" et al." if len(it.authors) > 3 else "")
+    head = f"**{markdown(it.title)}**" if it.title else markdown(it.anchor)
+    bits = [head + (f" — {who}" if who else "") + (f" ({it.year})" if it.year else "")]
+    if it.arxiv_id:
+        bits.append(f"arXiv:{it.arxiv_id}" + (f"v{it.version}" if it.version else ""))
+    if it.venue:
+        bits.append(markdown(it.venue))
+    if it.doi and it.kind != "doi":
+        bits.append(f"doi:{markdown(it.doi)}")
+    bits.append(f"<{it.url.replace('>', '%3E').replace(' ', '%20')}>")
+    if it.archived:  # a Robust Link: the original, its version date and the snapshot
+        bits.append(f"[archived {it.archived[1]}](<{it.archived[0]}>)")
+    line = "- " + ". ".join(bits) + "."
+    return line + f" First anchored {it.first_anchored or '?'} ({it.status or '?'}); cited in " \
+        f"{', '.join(d.isoformat() for d in it.cited_in) or '—'}."
+
+
+def markdown_list(items: list[ExportItem], grouped: bool = True) -> str:
+    out: list[str] = []
+    if not grouped:
+        return "\n".join(_md_line(it) for it in items) + ("\n" if items else "")
+    for section, group in groupby(items, key=lambda it: it.section or _NO_SECTION):
+        out += [f"### {markdown(section)}", ""] + [_md_line(it) for it in group] + [""]
+    return "\n".join(out)

@@ -1,0 +1,164 @@
+"""`anchors export`: per-section bibliographies from the registry and the check cache."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import jsonschema
+import pytest
+from pybtex.database import parse_string
+from typer.testing import CliRunner
+
+from anchors.cli import app
+
+from .loopback import LoopbackServer, respond
+
+ROOT = Path(__file__).resolve().parent.parent
+BUNDLED = ROOT / "registry.yaml"
+CSL_SCHEMA = json.loads((Path(__file__).parent / "data" / "csl-data.json").read_text("utf-8"))
+FIX = Path(__file__).parent / "data" / "fixtures"
+
+
+def run(*args: str, env: dict[str, str] | None = None):
+    return CliRunner().invoke(app, ["export", *args], env=env)
+
+
+def test_bundled_registry_one_section_as_markdown() -> None:
+    r = run("-r", str(BUNDLED), "--section", "§1.3")
+    assert r.exit_code == 0, r.stderr
+    lines = [ln for ln in r.stdout.splitlines() if ln.startswith("- ")]
+    assert len(lines) == 3 and "exported 3 anchors" in r.stderr
+    assert lines[0].startswith("- **Edge0: Serving 35B MoEs from SSD with Trained Routing "
+                               "Prediction**. arXiv:2609.18063. <https://arxiv.org/abs/2609.18063>.")
+    assert "First anchored 2026-09-24 (new); cited in 2026-09-24." in lines[0]
+    assert "###" not in r.stdout  # one section: ready to paste under its heading
+    # "§1.3" is not "§1.30", and a name that is no section exports nothing
+    assert run("-r", str(BUNDLED), "--section", "§1.").stdout.strip() == ""
+
+
+def test_all_sections_grouped_in_document_order() -> None:
+    r = run("-r", str(BUNDLED))
+    heads = re.findall(r"^### (.+)$", r.stdout, re.MULTILINE)
+    assert heads[:3] == ["§1.1 框架格局", "§1.3 KV Cache", "§1.4 推理可靠性与可观测性"]
+    assert heads[-1] == "\\(no section\\)"
+
+
+def test_bibtex_keys_are_stable_and_parse_back() -> None:
+    a = run("-r", str(BUNDLED), "-f", "bibtex").stdout
+    b = run("-r", str(BUNDLED), "-f", "bibtex").stdout
+    assert a == b
+    bib = parse_string(a, "bibtex")
+    keys = list(bib.entries)
+    assert len(keys) == len(set(keys)) == 43
+    assert "arxiv-2609.18063" in keys and "gh-vllm-project-vllm-8242" in keys
+    e = bib.entries["arxiv-2609.18063"]
+    assert e.fields["eprint"] == "2609.18063" and e.fields["archivePrefix"] == "arXiv"
+    assert re.fullmatch(r"url-huggingface\.co-[0-9a-f]{8}", next(k for k in keys if "hugging" in k))
+
+
+def test_bibtex_key_survives_a_retitle_and_reorder(tmp_path: Path) -> None:
+    def reg(title: str, first: str, second: str) -> str:
+        entries = {"a": f'  - arxiv: "2309.06180"\n    title: "{title}"\n', "b": '  - url: https://example.org/x\n'}
+        body = "".join(entries[k] + "    first_anchored: 2026-09-20\n    status: new\n" for k in (first, second))
+        return "version: 1\nanchors:\n" + body
+    p = tmp_path / "registry.yaml"
+    p.write_text(reg("vLLM", "a", "b"), encoding="utf-8")
+    one = set(parse_string(run("-r", str(p), "-f", "bibtex").stdout, "bibtex").entries)
+    p.write_text(reg("Efficient Memory Management", "b", "a"), encoding="utf-8")
+    two = set(parse_string(run("-r", str(p), "-f", "bibtex").stdout, "bibtex").entries)
+    assert one == two == {"arxiv-2309.06180", "url-example.org-" + __import__("hashlib").sha1(
+        b"https://example.org/x").hexdigest()[:8]}
+
+
+def test_hostile_titles_are_inert_in_every_format(tmp_path: Path) -> None:
+    p = tmp_path / "registry.yaml"
+    evil = r'a}b{ \\input{/etc/passwd} $x$ ~ ^ \" @everyone <script>'
+    p.write_text(f'version: 1\nanchors:\n  - url: https://example.org/x\n    title: "{evil}"\n'
+                 '    first_anchored: 2026-09-20\n    status: new\n', encoding="utf-8")
+    bib = run("-r", str(p), "-f", "bibtex").stdout
+    assert "\\input" not in bib and "$x$" not in bib
+    title = parse_string(bib, "bibtex").entries["url-example.org-" + __import__("hashlib").sha1(
+        b"https://example.org/x").hexdigest()[:8]].fields["title"]
+    assert title.count("{") == title.count("}")
+    md = run("-r", str(p)).stdout
+    assert "<script>" not in md and "@everyone" not in md
+
+
+def arxiv_and_github(req):
+    async def handler(req, w):
+        if req.path.startswith("/api/query"):
+            return await respond(w, 200, (FIX / "arxiv-api-found.xml").read_bytes(),
+                                 {"Content-Type": "application/atom+xml"}, req=req)
+        if req.path == "/repos/PyGithub/PyGithub/issues/28":
+            return await respond(w, 200, (FIX / "github-issue.json").read_bytes(),
+                                 {"Content-Type": "application/json"}, req=req)
+        return await respond(w, 404, b"", req=req)
+    return handler
+
+
+@pytest.fixture
+def papers(tmp_path: Path) -> Path:
+    p = tmp_path / "registry.yaml"
+    p.write_text('version: 1\nanchors:\n'
+                 '  - arxiv: "2309.06180"\n    title: "vLLM PagedAttention"\n'
+                 '    first_anchored: 2026-09-20\n    status: continued\n'
+                 '    section: "§1.3 KV Cache"\n    cited_in: ["2026-09-20", "2026-09-24"]\n'
+                 '  - arxiv: "2312.07104"\n    first_anchored: 2026-09-24\n    status: new\n'
+                 '    section: "§1.10 Serving"\n    cited_in: ["2026-09-24"]\n'
+                 '  - url: https://github.com/PyGithub/PyGithub/issues/28\n'
+                 '    first_anchored: 2026-09-24\n    status: new\n    section: "§1.3 KV Cache"\n'
+                 '    cited_in: ["2026-09-24"]\n', encoding="utf-8")
+    return p
+
+
+def test_refresh_then_offline_csl_json_validates_against_the_csl_schema(papers: Path) -> None:
+    with LoopbackServer(arxiv_and_github) as srv:
+        (papers.parent / "anchors.toml").write_text(
+            f'arxiv_api = "{srv.url("/api/query")}"\narxiv_delay = 0\n'
+            f'github_api = "{srv.url("")}"\n', encoding="utf-8")
+        r = run("-r", str(papers), "--refresh", "-f", "csl-json", "--today", "2026-09-30")
+        assert r.exit_code == 0, r.stderr
+        asked = sum(srv.counts.values())
+    assert asked == 2  # one arXiv batch, one GitHub issue
+    # the server is gone: a plain export reads the cache only
+    r = run("-r", str(papers), "-f", "csl-json", "--today", "2026-09-30")
+    doc = json.loads(r.stdout)
+    jsonschema.Draft7Validator(CSL_SCHEMA).validate(doc)
+    vllm = doc[0]
+    assert vllm["id"] == "arxiv-2309.06180" and vllm["type"] == "article"
+    assert vllm["title"] == "Efficient Memory Management for Large Language Model Serving with PagedAttention"
+    assert vllm["author"][0] == {"family": "Kwon", "given": "Woosuk"}
+    assert vllm["issued"] == {"date-parts": [[2023, 9, 12]]}
+    assert vllm["number"] == "2309.06180" and vllm["version"] == "1"
+    assert vllm["custom"]["cited_in"] == ["2026-09-20", "2026-09-24"]
+    assert [d["id"] for d in doc] == ["arxiv-2309.06180", "gh-pygithub-pygithub-28",
+                                      "arxiv-2312.07104"]  # §1.3 before §1.10
+    assert doc[1]["title"] == "Issue created by PyGithub"
+    # what is asked for, and nothing else
+    new = json.loads(run("-r", str(papers), "-f", "csl-json", "--status", "new",
+                         "--since", "3d", "--today", "2026-09-26").stdout)
+    assert [d["id"] for d in new] == ["gh-pygithub-pygithub-28", "arxiv-2312.07104"]
+    bib = parse_string(run("-r", str(papers), "-f", "bibtex", "--section", "§1.10").stdout, "bibtex")
+    e = bib.entries["arxiv-2312.07104"]
+    assert [str(p) for p in e.persons["author"]][:2] == ["Zheng, Lianmin", "Yin, Liangsheng"]
+    assert e.fields["year"] == "2023" and e.fields["version"] == "2"
+
+
+def test_a_csl_item_the_schema_refuses_is_caught() -> None:
+    """The schema test can fail: an item without its required id is invalid."""
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.Draft7Validator(CSL_SCHEMA).validate([{"type": "article"}])
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.Draft7Validator(CSL_SCHEMA).validate([{"id": "x", "type": "preprint-ish"}])
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--format", "ris"], "--format ris is not available"),
+    (["--status", "old"], "--status 'old' is not a status"),
+    (["--since", "soon"], "is not a duration"),
+])
+def test_bad_arguments_are_one_line_and_exit_2(args: list[str], message: str) -> None:
+    r = run("-r", str(BUNDLED), *args)
+    assert r.exit_code == 2 and message in r.stderr and "Traceback" not in r.stderr
