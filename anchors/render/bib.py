@@ -79,7 +79,7 @@ def bibtex(items: list[ExportItem]) -> str:
 
 
 def _csl_name(name: str) -> dict[str, str]:
-    from pybtex.database import Person  # type: ignore[import-untyped]
+    from pybtex.database import Person
 
     p = Person(name)
     family = " ".join(p.prelast_names + p.last_names)
