@@ -11,6 +11,7 @@ from .check import Services
 from .config import Settings
 from .links import LinkChecker
 from .netguard import NetGuard, Resolver, guarded_transport
+from .transport import plain_transport
 from .resolve.arxiv import ArxivResolver
 from .resolve.doi import DoiResolver
 from .resolve.github import GithubResolver
@@ -31,7 +32,10 @@ async def open_services(settings: Settings, *, token: str | None = None,
     policy = RetryPolicy(attempts=settings.attempts, retry_after_cap=settings.retry_after_cap)
     guarded = httpx.AsyncClient(transport=guarded_transport(guard, limits),
                                 timeout=httpx.Timeout(settings.timeout), follow_redirects=False)
-    api = httpx.AsyncClient(timeout=httpx.Timeout(settings.timeout), follow_redirects=False,
+    # The API host is the user's choice (it may be a private GitHub Enterprise): not guarded,
+    # but on the same transport, so no request goes through httpcore.
+    api = httpx.AsyncClient(transport=plain_transport(httpx.Limits()),
+                            timeout=httpx.Timeout(settings.timeout), follow_redirects=False,
                             trust_env=False)
     async with guarded, api:
         yield Services(

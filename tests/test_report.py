@@ -84,6 +84,9 @@ def history(tmp_path_factory: pytest.TempPathFactory) -> Path:
                     request.url = request.url.copy_with(port=srv.port)
                     return await transport.handle_async_request(request)
 
+                async def aclose(self) -> None:
+                    await transport.aclose()
+
             async with httpx.AsyncClient(transport=ToPort()) as c:
                 lc = LinkChecker(c, guard, policy=RetryPolicy(attempts=1))
                 h = History(db, clock=lambda: clock["t"])

@@ -1,0 +1,125 @@
+"""The HTTP transport under httpx: aiohttp's connection pool, with the guard in its public hooks.
+
+httpx stays the API every client and test is written against; only the connection layer is
+aiohttp's (through `httpx-aiohttp`), which costs about half the CPU per request of httpcore's
+(bench/README.md). Redirects, retries, limits and the body cap stay in the checker above.
+
+The guard sits in two public hooks of `aiohttp.TCPConnector`: a resolver that resolves names
+through the guard (and screens every address it returns), and a `socket_factory` that screens
+the exact address about to be connected, on every new connection. aiohttp never consults a
+resolver for IP-literal URLs, so the socket factory is what catches `http://169.254.169.254/`
+and the same on a redirect hop. Guard errors are not `OSError`s, so aiohttp passes them through
+unwrapped and the checker maps them (blocked-url, dead-link).
+"""
+
+from __future__ import annotations
+
+import socket
+import ssl
+from typing import Any
+
+import aiohttp
+import httpx
+from aiohttp.abc import AbstractResolver, ResolveResult
+from httpx_aiohttp import AiohttpTransport
+
+from .netguard import NetGuard
+
+__all__ = ["Transport", "guarded_transport", "plain_transport"]
+
+# aiohttp's error, most specific first -> the httpx error the checker understands.
+# (httpx-aiohttp's own table maps every ClientConnectionError, refused and reset included,
+# to ConnectTimeout; the checker needs them apart.)
+_ERRORS: tuple[tuple[type[BaseException], type[httpx.TransportError]], ...] = (
+    (aiohttp.ClientConnectorSSLError, httpx.ConnectError),
+    (aiohttp.ClientConnectorCertificateError, httpx.ConnectError),
+    (aiohttp.ConnectionTimeoutError, httpx.ConnectTimeout),
+    (aiohttp.SocketTimeoutError, httpx.ReadTimeout),
+    (aiohttp.ServerTimeoutError, httpx.ReadTimeout),
+    (aiohttp.ClientConnectorError, httpx.ConnectError),
+    (aiohttp.ServerDisconnectedError, httpx.RemoteProtocolError),
+    (aiohttp.ClientPayloadError, httpx.ReadError),
+    (aiohttp.ClientOSError, httpx.ReadError),
+    (aiohttp.InvalidURL, httpx.InvalidURL),
+    (aiohttp.NonHttpUrlClientError, httpx.UnsupportedProtocol),
+    (aiohttp.ClientConnectionError, httpx.ReadError),
+)
+
+
+def _remap(exc: httpx.TransportError) -> httpx.TransportError:
+    cause = exc.__cause__
+    if cause is None:
+        return exc
+    for theirs, ours in _ERRORS:
+        if isinstance(cause, theirs):
+            return exc if type(exc) is ours else ours(str(exc))
+    return exc
+
+
+class Transport(AiohttpTransport):
+    """httpx-aiohttp's transport, with aiohttp's errors told apart (refused, reset, timeout)."""
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        try:
+            return await super().handle_async_request(request)
+        except httpx.TransportError as exc:
+            mapped = _remap(exc)
+            if mapped is exc:
+                raise
+            raise mapped from exc.__cause__
+
+
+class _GuardResolver(AbstractResolver):
+    """Names resolve through the guard, which refuses a name with any forbidden address."""
+
+    def __init__(self, guard: NetGuard) -> None:
+        self.guard = guard
+
+    async def resolve(self, host: str, port: int = 0,
+                      family: socket.AddressFamily = socket.AF_INET) -> list[ResolveResult]:
+        return [{"hostname": host, "host": ip, "port": port,
+                 "family": socket.AF_INET6 if ":" in ip else socket.AF_INET,
+                 "proto": 0, "flags": socket.AI_NUMERICHOST}
+                for ip in await self.guard.addresses(host, port)]
+
+    async def close(self) -> None:
+        return None
+
+
+def _ssl_context(verify: Any) -> ssl.SSLContext:
+    if isinstance(verify, ssl.SSLContext):
+        return verify
+    return httpx.create_ssl_context(verify=verify, trust_env=False)
+
+
+def _session(limits: httpx.Limits, ctx: ssl.SSLContext,
+             guard: NetGuard | None) -> aiohttp.ClientSession:
+    extra: dict[str, Any] = {}
+    if guard is not None:
+        # Addresses are tried one after another (as before): a race of several would hide
+        # which one the guard refused.
+        extra = {"resolver": _GuardResolver(guard), "socket_factory": guard.open_socket,
+                 "happy_eyeballs_delay": None}
+    connector = aiohttp.TCPConnector(
+        limit=limits.max_connections or 0, limit_per_host=0, ssl=ctx,
+        keepalive_timeout=limits.keepalive_expiry, **extra)
+    # No cookie jar: a checker has no session to keep, and parsing Set-Cookie costs CPU.
+    return aiohttp.ClientSession(connector=connector, cookie_jar=aiohttp.DummyCookieJar(),
+                                 trust_env=False, auto_decompress=False)
+
+
+def guarded_transport(guard: NetGuard, limits: httpx.Limits,
+                      verify: Any = True) -> httpx.AsyncBaseTransport:
+    """An httpx transport whose every connection, redirect hops included, passes `guard`."""
+    return _transport(limits, _ssl_context(verify), guard)
+
+
+def plain_transport(limits: httpx.Limits, verify: Any = True) -> httpx.AsyncBaseTransport:
+    """The same transport without the guard, for API hosts the user configured (GitHub)."""
+    return _transport(limits, _ssl_context(verify), None)
+
+
+def _transport(limits: httpx.Limits, ctx: ssl.SSLContext, guard: NetGuard | None) -> Transport:
+    # The session is made on first use, inside the running event loop, as aiohttp requires.
+    return Transport(verify=ctx, limits=limits, trust_env=False,
+                     client=lambda: _session(limits, ctx, guard))
