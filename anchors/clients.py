@@ -11,11 +11,11 @@ from .check import Services
 from .config import Settings
 from .links import LinkChecker
 from .netguard import NetGuard, Resolver, guarded_transport
-from .transport import plain_transport
 from .resolve.arxiv import ArxivResolver
 from .resolve.doi import DoiResolver
 from .resolve.github import GithubResolver
 from .retry import RetryPolicy
+from .transport import plain_transport
 
 __all__ = ["open_services"]
 

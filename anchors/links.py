@@ -32,10 +32,10 @@ __all__ = [
     "DEFAULT_MAX_REDIRECTS",
     "DEFAULT_PER_HOST",
     "DEFAULT_TIMEOUT",
+    "USER_AGENT",
     "LinkChecker",
     "LinkResult",
     "Outcome",
-    "USER_AGENT",
 ]
 
 DEFAULT_BODY_CAP = 8192

@@ -61,15 +61,16 @@ class RetryPolicy:
 
     def backoff(self, attempt_number: int) -> float:
         """Doubling backoff with full jitter in its upper half."""
-        base = min(self.maximum, self.initial * 2 ** (attempt_number - 1))
+        base = min(self.maximum, self.initial * 2.0 ** (attempt_number - 1))
         return base / 2 + random.uniform(0, base / 2)
 
     def wait_for(self, attempt_number: int, result: Any) -> float | None:
         """Seconds before the next try, or None when the result must not be retried."""
         if attempt_number >= self.attempts or not result.retryable:
             return None
-        if result.retry_after is not None:
-            return result.retry_after if result.retry_after <= self.retry_after_cap else None
+        after: float | None = result.retry_after
+        if after is not None:
+            return after if after <= self.retry_after_cap else None
         return self.backoff(attempt_number)
 
     async def run(self, attempt: Callable[[], Awaitable[R]]) -> R:

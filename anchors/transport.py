@@ -40,7 +40,7 @@ _ERRORS: tuple[tuple[type[BaseException], type[httpx.TransportError]], ...] = (
     (aiohttp.ServerDisconnectedError, httpx.RemoteProtocolError),
     (aiohttp.ClientPayloadError, httpx.ReadError),
     (aiohttp.ClientOSError, httpx.ReadError),
-    (aiohttp.InvalidURL, httpx.InvalidURL),
+    (aiohttp.InvalidURL, httpx.UnsupportedProtocol),  # e.g. 127.1: not a canonical IPv4
     (aiohttp.NonHttpUrlClientError, httpx.UnsupportedProtocol),
     (aiohttp.ClientConnectionError, httpx.ReadError),
 )
