@@ -78,7 +78,7 @@ def add(
     today: TodayOpt = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show the merge, write nothing.")] = False,
     fmt: Annotated[OutputFormat, typer.Option("--format", "-f")] = OutputFormat.TEXT,
-    strict: Annotated[bool, typer.Option(help="Duplicates and conflicts fail (exit 1).")] = False,
+    strict: Annotated[bool, typer.Option(help="Duplicates, conflicts and unbacked claims fail (exit 1).")] = False,
     quiet: QuietOpt = False,
 ) -> None:
     """Merge briefings into the registry: new vs continued, earliest date, duplicates.
@@ -107,7 +107,8 @@ def add(
     else:
         stdout_console().print(rtext.add_result(result))
     stderr.print(rtext.add_summary(result, dry_run), markup=False)
-    failed = bool(result.invalid) or (strict and bool(result.duplicates or result.conflicts))
+    failed = bool(result.invalid) or (strict and bool(result.duplicates or result.conflicts
+                                                        or result.unbacked))
     raise typer.Exit(1 if failed else 0)
 
 

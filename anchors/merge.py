@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
+from .claims import UnbackedClaim, continuity_gap
 from .errors import RegistryError
 from .extract import Briefing, Citation, InvalidCitation
 from .ids import AnchorKey, ArxivId, Doi, is_future
@@ -96,6 +97,8 @@ class MergeResult:
     invalid: list[InvalidCitation] = field(default_factory=list)
     #: arXiv IDs later than their briefing's own month (warnings)
     later: list[tuple[str, str, int]] = field(default_factory=list)
+    #: continuity claims (`9-22锚定`, `续立`) the registry did not back (warnings)
+    unbacked: list[UnbackedClaim] = field(default_factory=list)
     written: bool = False
     #: the registry file did not exist (`add` creates it, with its header comment)
     new_file: bool = False
@@ -154,6 +157,7 @@ def _merge_one(result: MergeResult, known: dict[str, Anchor], b: Briefing, key: 
     first = min([b.date, *claims])
     if isinstance(lead.key, ArxivId) and (lead.key.year, lead.key.month) > (b.date.year, b.date.month):
         result.later.append((lead.raw, b.path, lead.line))
+    _continuity(result, known, key, cites)
     entry = result.entries.get(key)
     if entry is None:
         existing = known.get(key)
@@ -180,6 +184,20 @@ def _merge_one(result: MergeResult, known: dict[str, Anchor], b: Briefing, key: 
     # A person may have marked an entry continued by hand; merging never turns it back to new.
     if entry.existing is None or derived is Status.CONTINUED:
         entry.status = derived
+
+
+def _continuity(result: MergeResult, known: dict[str, Anchor], key: str,
+                cites: list[Citation]) -> None:
+    """Record the first continuity claim in `cites` that the registry (so far) does not back."""
+    held = result.entries.get(key)
+    existing = known.get(key)
+    first = held.first_anchored if held else existing.first_anchored if existing else None
+    for c in cites:
+        gap = continuity_gap(c.raw, c.path, c.line, c.claim, c.claimed_date, first,
+                             held is not None or existing is not None)
+        if gap is not None:
+            result.unbacked.append(gap)
+            return
 
 
 def _briefing_conflicts(result: MergeResult, b: Briefing, label: str, cites: list[Citation],

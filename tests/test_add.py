@@ -162,7 +162,7 @@ def test_cli_dry_run_json_writes_nothing(tmp_path: Path, seed: Path) -> None:
     assert code == 0 and not reg.exists()
     assert doc["dry_run"] is True and doc["written"] is False
     assert doc["summary"] == {"added": 43, "continued": 0, "duplicates": 2, "conflicts": 1,
-                              "invalid": 0}
+                              "invalid": 0, "unbacked_claims": 25}
 
 
 def test_cli_strict_fails_on_duplicates(tmp_path: Path, seed: Path) -> None:

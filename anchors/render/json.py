@@ -45,9 +45,14 @@ def add_result(r: MergeResult, dry_run: bool) -> str:
                     for i in r.invalid],
         "warnings": [{"anchor": raw, "file": p, "line": ln,
                       "message": "later than the briefing's own month"} for raw, p, ln in r.later],
+        "unbacked_claims": [{"code": "unbacked-claim", "severity": "warning", "anchor": u.anchor,
+                             "file": u.path, "line": u.line, "message": u.message,
+                             "claimed": u.claimed.isoformat() if u.claimed else "continued",
+                             "actual": u.registry.isoformat() if u.registry else None}
+                            for u in r.unbacked],
         "summary": {"added": len(r.added), "continued": len(r.continued),
                     "duplicates": len(r.duplicates), "conflicts": len(r.conflicts),
-                    "invalid": len(r.invalid)},
+                    "invalid": len(r.invalid), "unbacked_claims": len(r.unbacked)},
     })
 
 

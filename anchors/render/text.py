@@ -59,13 +59,21 @@ def add_result(r: MergeResult) -> Group:
             t.add_row(_t(raw), _t(f"{path}:{line}"),
                       _t("warning: later than the briefing's own month (written)"))
         parts.append(t)
+    if r.unbacked:
+        t = Table(title="Continuity claims the registry does not back (warnings)",
+                  title_justify="left")
+        t.add_column("anchor"), t.add_column("where"), t.add_column("unbacked-claim")
+        for u in r.unbacked:
+            t.add_row(_t(u.anchor), _t(f"{u.path}:{u.line}"), _t(u.message))
+        parts.append(t)
     return Group(*parts)
 
 
 def add_summary(r: MergeResult, dry_run: bool = False) -> str:
     """The one stderr line of `anchors add`: what was (or would be) written, or that nothing was."""
     counts = (f"{len(r.added)} added, {len(r.extended)} continued, {len(r.duplicates)} "
-              f"duplicates, {len(r.conflicts)} conflicts, {len(r.invalid)} invalid")
+              f"duplicates, {len(r.conflicts)} conflicts, {len(r.invalid)} invalid, "
+              f"{len(r.unbacked)} unbacked claims")
     if r.up_to_date and not r.new_file:
         return (f"{r.registry} is already up to date: its {len(r.entries)} cited anchors are all "
                 f"recorded, nothing to add or continue ({len(r.duplicates)} duplicates, "
