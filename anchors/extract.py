@@ -1,22 +1,27 @@
 """Briefing text to citations: every arXiv ID, DOI, GitHub reference and URL, with its line.
 
-Briefings are Markdown written in Chinese or English and pasted from chat, so the scanner is
-regex-based and forgiving: URLs stop at full-width punctuation, table rows carry their own
-status and section, and an increment heading titles the URLs below it. Every pattern is linear
-(no nested quantifiers), so pathological input costs time in proportion to its length.
+Briefings are Markdown written in Chinese or English and pasted from chat. `scan` finds the
+anchors in each line (where a URL ends is the link syntax's business, see scan.py); this module
+gives each one its place in the document: the table row's status and section, the title the
+document writes beside it (link text, table cell, text around the ID) or, for URLs, the heading
+above, and the `<!-- anchors: ignore-… -->` markers that keep off-topic citations out. Fenced
+code blocks are not citations, except BibTeX ones.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
-from enum import Enum
 from pathlib import Path
 
 from .errors import BriefingError
-from .ids import OLD_ARCHIVES, AnchorKey, ArxivId, GithubRef, InvalidId, parse_anchor
+from .ids import AnchorKey, ArxivId, Doi
+from .layout import cells, is_separator, skipped_lines, title_columns
+from .plaintext import useful_title
 from .registry import Status
+from .scan import Hit, scan
+from .titling import TitleSource, cell_title, line_title
 
 __all__ = [
     "MAX_BRIEFING_BYTES",
@@ -31,21 +36,6 @@ __all__ = [
 
 MAX_BRIEFING_BYTES = 4 * 1024 * 1024
 
-# Characters that end a URL: whitespace, full-width punctuation, quotes and angle brackets.
-_URL_STOP = "\\s<>\"'`|（）【】，。；、：「」『』《》！？…“”‘’"
-_URL_RE = re.compile(rf"https?://[^{_URL_STOP}]+")
-_URL_TRAIL = ".,;:!?*_~"
-_ISSUE_AFTER_RE = re.compile(r"\s*[（(\[]\s*GitHub\s+(?:Issue|PR|Pull Request|#)\s*#?\s*(\d+)",
-                             re.IGNORECASE)
-_A = "A-Za-z0-9"
-_TOKEN_RE = re.compile(
-    rf"(?P<prefixed>(?i:arxiv):\s*(?P<pid>[A-Za-z.\-]*/?[0-9][0-9A-Za-z.]*))"
-    rf"|(?<![{_A}./_-])(?P<card>\d{{1,5}})-(?P<cyymm>\d{{4}})[-.](?P<cnum>\d{{4,5}})(?![{_A}])"
-    rf"|(?<![{_A}./_-])(?P<new>\d{{4}}\.\d{{4,5}}(?:v\d+)?)(?![{_A}_]|\.\d)"
-    rf"|(?<![{_A}./_-])(?P<old>[a-z]+(?:-[a-z]+)?(?:\.[A-Z]{{2}})?/\d{{7}}(?:v\d+)?)(?![{_A}])"
-    rf"|(?<![{_A}/])(?P<doi>10\.\d{{4,9}}/[-._;()/:{_A}]+)"
-    rf"|(?<![{_A}/._-])(?P<gh>[{_A}][{_A}-]{{0,38}}/[{_A}_.-]{{1,100}}#\d{{1,9}})(?![{_A}])"
-)
 _HEADING_RE = re.compile(
     r"^\s*(?:(?P<hashes>#{1,6}\s+)?(?P<prefix>增量\s*\d+\s*[：:]|(?:Increment|Item)\s*\d+\s*[：:]"
     r"|[一二三四五六七八九十]+、)|#{1,6}\s)\s*(?P<title>.*)$", re.IGNORECASE)
@@ -55,7 +45,7 @@ _SECTION_LINE_RE = re.compile(r"(?:建议归入章节|归入章节|suggested sec
 _LABEL_RE = re.compile(r"^\s*(?:[-*+]\s*)?(?:\*\*)?([^：:|]{0,24})(?:\*\*)?[：:]\s*")
 _LINK_LABEL_RE = re.compile(r"url|arxiv|链接|link|doi", re.IGNORECASE)
 _ARROW_SECTION_RE = re.compile(r"→\s*§.*")
-_LIST_RE = re.compile(r"^\s*[-*+]\s+")
+_LIST_RE = re.compile(r"^\s*(?:[-*+]|[0-9]{1,3}[.)])\s+")
 _DATE_CLAIM_RE = re.compile(
     r"(?:(?P<y>\d{4})-)?(?P<m>\d{1,2})-(?P<d>\d{1,2})\s*锚定"
     r"|anchored\s+(?:on\s+)?(?:(?P<y2>\d{4})-)?(?P<m2>\d{1,2})-(?P<d2>\d{1,2})", re.IGNORECASE)
@@ -63,25 +53,6 @@ _NEW_RE = re.compile(r"本次新增|newly anchored|\bnew anchor\b", re.IGNORECAS
 _CONT_RE = re.compile(r"续立|续用|续锚|\bcontinued\b", re.IGNORECASE)
 _FILE_DATE_RE = re.compile(r"(?<!\d)(\d{4}-\d{2}-\d{2})(?!\d)")
 _TITLE_DATE_RE = re.compile(r"[（(]\s*(\d{4}-\d{2}-\d{2})\s*[）)]")
-_GLOSS_RE = re.compile(r"\s+[·•]\s+|\s*[（(][^（）()]*⭐[^（）()]*[）)]\s*$")
-
-
-class TitleSource(str, Enum):
-    """Where a citation's title came from; only a title written for the citation can conflict.
-
-    A heading titles every URL below it, so re-citing a URL under a new day's heading must not
-    read as a disagreement about its title; a table cell, link text or the text after an ID is
-    what the author wrote for this very citation.
-    """
-
-    CELL = "cell"  # the table cell after the cited ID
-    LINK_TEXT = "link-text"  # [text](url)
-    AFTER_ID = "after-id"  # `- 2609.18063 Title` in a list
-    HEADING = "heading"  # inferred: the increment heading above the citation
-
-    @property
-    def written(self) -> bool:
-        return self is not TitleSource.HEADING
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,18 +140,32 @@ class _Block:
     section: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class _Place:
+    """What a line says about every citation on it."""
+
+    lineno: int
+    block: _Block
+    section: str | None
+    claim: Status | None
+    claimed: date | None
+
+
 def extract(text: str, path: str, when: date) -> Briefing:
+    """Every citation in `text`, a briefing dated `when`, with its line, title and claims."""
     out = Briefing(path, when)
     lines = text.splitlines()
     blocks = _blocks(lines)
+    skipped = skipped_lines(lines)
+    headers = title_columns(lines)
     for i, line in enumerate(lines):
-        if "://" not in line and not any(c.isdigit() for c in line):
+        if skipped[i] or ("://" not in line and not any(c.isdigit() for c in line)):
             continue
-        block = blocks[i]
         if line.lstrip().startswith("|"):
-            _table_row(out, line, i + 1, block)
+            found = _table_row(out, line, i + 1, blocks[i], headers[i])
         else:
-            _prose(out, line, i + 1, block)
+            found = _prose(out, line, i + 1, blocks[i])
+        out.citations.extend(_one_per_key(found))
     return out
 
 
@@ -191,123 +176,84 @@ def _blocks(lines: list[str]) -> list[_Block]:
     for line in lines:
         m = _HEADING_RE.match(line)
         if m and not line.lstrip().startswith("|"):
-            cur = _Block(_clean_title(m["title"]))
+            cur = _Block(useful_title(m["title"]))
         elif cur.section is None and _SECTION_LINE_RE.search(line):
             cur.section = _section(line)
         result.append(cur)
     return result
 
 
-def _table_row(out: Briefing, line: str, lineno: int, block: _Block) -> None:
-    cells = [c.strip() for c in line.strip().strip("|").split("|")]
-    if all(set(c) <= set("-: ") for c in cells):
-        return
+def _valid(out: Briefing, text: str, lineno: int) -> list[Hit]:
+    """The valid hits in `text`; invalid ones go to `out.invalid`."""
+    hits = []
+    for h in scan(text):
+        if h.key is None:
+            out.invalid.append(InvalidCitation(h.raw, out.path, lineno, h.reason or "invalid"))
+        else:
+            hits.append(h)
+    return hits
+
+
+def _table_row(out: Briefing, line: str, lineno: int, block: _Block,
+               title_col: int | None) -> list[Citation]:
+    row = cells(line)
+    if is_separator(row):
+        return []
     claim, claimed = _claim(line, out.date, strict=False)
-    section = _section(line) or block.section
-    for n, cell in enumerate(cells):
-        for key, raw, listable in _scan(out, cell, lineno):
-            primary = n == 0 and listable
-            title, source = None, TitleSource.CELL
-            if primary and n + 1 < len(cells):
-                title = _clean_title(cells[n + 1]) or None
-            elif not isinstance(key, ArxivId):
-                title, source = block.title, TitleSource.HEADING
-            out.citations.append(Citation(key, raw, out.path, lineno, primary, title, section,
-                                          claim, claimed, source if title else None))
+    place = _Place(lineno, block, _section(line) or block.section, claim, claimed)
+    found = []
+    for n, cell in enumerate(row):
+        hits = _valid(out, cell, lineno)
+        for h in hits:
+            primary = n == 0 and h.listable
+            title = cell_title(row, n, h, hits, title_col, primary)
+            found.append(_citation(out, h, place, primary, title))
+    return found
 
 
-def _prose(out: Briefing, line: str, lineno: int, block: _Block) -> None:
-    found = _scan(out, line, lineno)
-    if not found:
-        return
+def _prose(out: Briefing, line: str, lineno: int, block: _Block) -> list[Citation]:
+    hits = _valid(out, line, lineno)
+    if not hits:
+        return []
     label = _LABEL_RE.match(line)
     labelled = bool(label and _LINK_LABEL_RE.search(label[1])
-                    and line[label.end():].startswith(found[0][1]))
+                    and line[label.end():].startswith(hits[0].raw))
     listed = _LIST_RE.match(line)
     claim, claimed = _claim(line, out.date, strict=True)
     arrow = _ARROW_SECTION_RE.search(line)
-    section = _section(arrow.group()) if arrow else None
-    for idx, (key, raw, listable) in enumerate(found):
-        primary = listable and (labelled or bool(
-            listed and idx == 0 and line[listed.end():].startswith(raw)))
-        if isinstance(key, ArxivId):
-            title, source = None, TitleSource.AFTER_ID
-            if listed and primary:
-                rest = line[listed.end() + len(raw):].strip(" -—:：|")
-                title = _clean_title(rest) or None
-        else:
-            title, source = block.title, TitleSource.HEADING
-        out.citations.append(Citation(key, raw, out.path, lineno, primary, title,
-                                      section or block.section, claim, claimed,
-                                      source if title else None))
+    place = _Place(lineno, block, (_section(arrow.group()) if arrow else None) or block.section,
+                   claim, claimed)
+    found = []
+    for idx, h in enumerate(hits):
+        primary = h.listable and (labelled or bool(listed and idx == 0
+                                                   and h.start == listed.end()))
+        start = label.end() if labelled and label else listed.end() if listed else None
+        title = line_title(line, idx, hits, start, bool(listed and not labelled))
+        found.append(_citation(out, h, place, primary, title))
+    return found
 
 
-def _scan(out: Briefing, text: str, lineno: int) -> list[tuple[AnchorKey, str, bool]]:
-    """Citations in one piece of text, in order, each with whether it may be primary.
-
-    Paper-card names (`1489-2609-25053`) cite an ID but never list it, so they are mentions.
-    Invalid citations go to `out.invalid`.
-    """
-    found: list[tuple[int, AnchorKey, str, bool]] = []
-    masked = text
-    if "://" in text:
-        for m in _URL_RE.finditer(text):
-            raw = _trim_url(m.group())
-            end = m.start() + len(raw)
-            masked = masked[: m.start()] + " " * len(raw) + masked[end:]
-            after = _ISSUE_AFTER_RE.match(text, end)
-            try:
-                key = parse_anchor(raw)
-                if after and _is_repo_root(raw):
-                    parts = raw.rstrip("/").split("/")
-                    key = GithubRef(parts[-2], parts[-1], int(after[1]))
-            except InvalidId as exc:
-                out.invalid.append(InvalidCitation(raw, out.path, lineno, exc.reason))
-                continue
-            found.append((m.start(), key, raw, True))
-    for m in _TOKEN_RE.finditer(masked):
-        raw = m.group()
-        if m["card"]:
-            ident = f"{m['cyymm']}.{m['cnum']}"
-        elif m["prefixed"]:
-            ident = m["pid"].rstrip(".")
-            raw = raw.rstrip(".")
-        elif m["doi"]:
-            ident = raw = raw.rstrip(".,;:)")
-        elif m["old"] and m["old"].split("/")[0].split(".")[0] not in OLD_ARCHIVES:
-            continue
-        else:
-            ident = raw
-        try:
-            key = parse_anchor(ident)
-        except InvalidId as exc:
-            out.invalid.append(InvalidCitation(raw, out.path, lineno, exc.reason))
-            continue
-        found.append((m.start(), key, raw, not m["card"]))
-    found.sort(key=lambda t: t[0])
-    return [(k, r, listable) for _, k, r, listable in found]
+def _citation(out: Briefing, h: Hit, place: _Place, primary: bool,
+              found: tuple[str, TitleSource] | None) -> Citation:
+    """A citation; a URL with no title of its own takes its heading's (marked inferred)."""
+    assert h.key is not None
+    title, source = found or (None, None)
+    if title is None and place.block.title and not isinstance(h.key, (ArxivId, Doi)):
+        title, source = place.block.title, TitleSource.HEADING
+    return Citation(h.key, h.raw, out.path, place.lineno, primary, title, place.section,
+                    place.claim, place.claimed, source)
 
 
-def _trim_url(url: str) -> str:
-    """Cut at the first unbalanced closing bracket, then drop trailing punctuation."""
-    depth = {")": 0, "]": 0, "}": 0}
-    for i, ch in enumerate(url):
-        if ch in _OPENERS:
-            depth[_OPENERS[ch]] += 1
-        elif ch in depth:
-            if depth[ch] == 0:
-                url = url[:i]
-                break
-            depth[ch] -= 1
-    return url.rstrip(_URL_TRAIL)
-
-
-_OPENERS = {"(": ")", "[": "]", "{": "}"}
-
-
-def _is_repo_root(url: str) -> bool:
-    m = re.fullmatch(r"https?://(?:www\.)?github\.com/[^/]+/[^/]+/?", url, re.IGNORECASE)
-    return m is not None
+def _one_per_key(found: list[Citation]) -> list[Citation]:
+    """One citation per anchor and line: `[2309.06180](https://arxiv.org/abs/2309.06180)` is one."""
+    by_key: dict[str, Citation] = {}
+    for c in found:
+        first = by_key.setdefault(c.key.key, c)
+        if first is not c:
+            better = c if c.written_title and not first.written_title else first
+            by_key[c.key.key] = replace(first, primary=first.primary or c.primary,
+                                        title=better.title, title_source=better.title_source)
+    return list(by_key.values())
 
 
 def _claim(text: str, when: date, strict: bool) -> tuple[Status | None, date | None]:
@@ -346,11 +292,4 @@ def _section(text: str) -> str | None:
         return None
     return re.sub(r"\s+", " ", m.group().replace("§ ", "§")).strip(" *-—:：") or None
 
-
-def _clean_title(text: str) -> str:
-    text = text.replace("**", "").replace("`", "").strip()
-    m = _GLOSS_RE.search(text)
-    if m:
-        text = text[: m.start()]
-    return text.strip(" -—:：")
 

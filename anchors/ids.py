@@ -53,15 +53,18 @@ OLD_ARCHIVES: dict[str, tuple[str, str]] = {
 # Only these archives carried a two-letter subject class (`math.GT/0309136`).
 _SUBJECT_CLASS_ARCHIVES = frozenset({"math", "cs", "nlin", "q-bio"})
 
-_NEW_RE = re.compile(r"(?P<yymm>\d{4})\.(?P<num>\d+)(?:[vV](?P<v>\d+))?")
+# ASCII digits only: `\d` would also take Arabic-Indic or full-width digits, which arXiv never issues.
+_NEW_RE = re.compile(r"(?P<yymm>[0-9]{4})\.(?P<num>[0-9]+)(?:[vV](?P<v>[0-9]+))?")
 _OLD_RE = re.compile(
-    r"(?P<arch>[A-Za-z]+(?:-[A-Za-z]+)?)(?:\.(?P<sc>[A-Za-z]{2}))?/(?P<yymm>\d{4})(?P<num>\d+)"
-    r"(?:[vV](?P<v>\d+))?"
+    r"(?P<arch>[A-Za-z]+(?:-[A-Za-z]+)?)(?:\.(?P<sc>[A-Za-z]{2}))?/(?P<yymm>[0-9]{4})(?P<num>[0-9]+)"
+    r"(?:[vV](?P<v>[0-9]+))?"
 )
 _PREFIX_RE = re.compile(r"^(?:arxiv:|arXiv:|ARXIV:|Arxiv:)\s*")
 _ARXIV_DOI_RE = re.compile(r"^10\.48550/arxiv\.(.+)$", re.IGNORECASE)
-_DOI_RE = re.compile(r"^10\.\d{4,9}/\S+$")
-_GITHUB_TEXT_RE = re.compile(r"^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))/([A-Za-z0-9_.-]{1,100})#(\d{1,9})$")
+# A registrant code may be subdivided (`10.1000.10/123456`, the DOI Handbook's own example).
+_DOI_RE = re.compile(r"^10\.[0-9]{4,9}(?:\.[0-9]+)*/\S+$")
+_GITHUB_TEXT_RE = re.compile(r"^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))/([A-Za-z0-9_.-]{1,100})#([0-9]{1,9})$")
+_DOI_URL_ESCAPES = {c: f"%{ord(c):02X}" for c in '%"# ?<>{}^[]`|\\+'}
 _FIRST_NEW_SCHEME = 704  # April 2007
 _FIVE_DIGIT_FROM = 1501  # January 2015
 
@@ -83,9 +86,16 @@ class ArxivId:
         return f"https://arxiv.org/abs/{self.canonical}"
 
     @property
+    def old_scheme(self) -> bool:
+        """`archive/YYMMNNN` (1991 to March 2007) rather than `YYMM.NNNNN`."""
+        return "/" in self.canonical
+
+    @property
     def year(self) -> int:
+        """Old-scheme years 91-99 are the 1990s; new-scheme IDs began in 2007, so `9912.12345`
+        is December 2099 (arXiv's identifier scheme runs to 2099 before it must change)."""
         yy = int(self.yymm[:2])
-        return (1900 if yy >= 91 else 2000) + yy
+        return (1900 if self.old_scheme and yy >= 91 else 2000) + yy
 
     @property
     def month(self) -> int:
@@ -98,6 +108,8 @@ class ArxivId:
     def parse(cls, text: str) -> ArxivId:
         """Parse a bare ID (`2609.18063v2`, `arXiv:hep-th/9901001`, `math.GT/0309136`)."""
         raw = _PREFIX_RE.sub("", text.strip())
+        if any(c.isdigit() and not c.isascii() for c in raw):
+            raise InvalidId(text, "arXiv IDs are written in ASCII digits (0-9) only")
         m = _NEW_RE.fullmatch(raw)
         if m:
             return cls._new(text, m)
@@ -191,7 +203,16 @@ class GithubRef:
         m = _GITHUB_TEXT_RE.fullmatch(text.strip())
         if not m:
             raise InvalidId(text, "not a GitHub reference (owner/repo#N)")
-        return cls(m[1], m[2], int(m[3]))
+        return cls.checked(m[1], m[2], int(m[3]), text)
+
+    @classmethod
+    def checked(cls, owner: str, repo: str, number: int, text: str) -> GithubRef:
+        """A reference GitHub could have issued: numbers start at 1, `.`/`..` are no repository."""
+        if set(repo) <= {"."}:
+            raise InvalidId(text, f"'{repo}' is not a repository name")
+        if number < 1:
+            raise InvalidId(text, "GitHub issue and pull request numbers start at 1")
+        return cls(owner, repo, number)
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,8 +226,14 @@ class Doi:
         return f"doi:{self.doi.lower()}"
 
     @property
+    def encoded(self) -> str:
+        """The DOI as a URL path: hex-encoded as the DOI Handbook's URL presentation rules say
+        (mandatory `% " # space ?`, recommended `< > { } ^ [ ] ` | \\ +`; `/` kept)."""
+        return "".join(_DOI_URL_ESCAPES.get(c, c) for c in self.doi)
+
+    @property
     def url(self) -> str:
-        return f"https://doi.org/{self.doi}"
+        return f"https://doi.org/{self.encoded}"
 
     def __str__(self) -> str:
         return self.doi
@@ -240,15 +267,6 @@ class WebUrl:
 
 AnchorKey = ArxivId | GithubRef | Doi | WebUrl
 
-_ARXIV_HOSTS = frozenset({
-    "arxiv.org", "www.arxiv.org", "export.arxiv.org", "lanl.arxiv.org", "in.arxiv.org",
-    "ru.arxiv.org", "xxx.lanl.gov", "ar5iv.labs.arxiv.org", "ar5iv.org",
-})
-_ARXIV_PATHS = ("abs", "pdf", "html", "format", "src", "e-print", "ps", "tb")
-_MIRROR_PATHS = {
-    "alphaxiv.org": ("abs", "overview"), "www.alphaxiv.org": ("abs", "overview"),
-    "huggingface.co": ("papers",),
-}
 _TRACKING_PARAMS = frozenset({"fbclid", "gclid", "dclid", "msclkid", "mc_cid", "mc_eid", "yclid"})
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
@@ -276,34 +294,13 @@ def canonical_url(url: str) -> str:
     return urlunsplit((scheme, netloc, path, urlencode(query), ""))
 
 
-def _arxiv_from_path(path: str, text: str) -> ArxivId:
-    raw = path.strip("/")
-    if raw.endswith(".pdf"):
-        raw = raw[:-4]
-    return ArxivId.parse(unquote(raw))
-
-
-def _from_url(text: str) -> AnchorKey:
-    canon = canonical_url(text)
-    parts = urlsplit(canon)
-    host, segs = parts.hostname or "", [s for s in parts.path.split("/") if s]
-    if host in _ARXIV_HOSTS and segs and segs[0] in _ARXIV_PATHS and len(segs) >= 2:
-        return _arxiv_from_path("/".join(segs[1:]), text)
-    if host in _MIRROR_PATHS and segs and segs[0] in _MIRROR_PATHS[host] and len(segs) >= 2:
-        return _arxiv_from_path("/".join(segs[1:]), text)
-    if host in ("github.com", "www.github.com") and len(segs) >= 4 and segs[2] in ("issues", "pull"):
-        if segs[3].isdigit():
-            return GithubRef(segs[0], segs[1], int(segs[3]))
-    if host in ("doi.org", "dx.doi.org", "www.doi.org") and segs:
-        return Doi.parse(unquote("/".join(segs)))
-    return WebUrl(canon)
-
-
 def parse_anchor(text: str) -> AnchorKey:
     """Classify one citation: a URL, an arXiv ID, a DOI or an `owner/repo#N` reference."""
     raw = text.strip()
     if "://" in raw:
-        return _from_url(raw)
+        from .urlkeys import key_from_url  # urlkeys builds on the classes above
+
+        return key_from_url(raw)
     if raw.lower().startswith(("doi:", "10.")):
         return Doi.parse(raw)
     if "#" in raw:

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from anchors.errors import BriefingError
-from anchors.extract import briefing_date, extract, read_briefing
+from anchors.extract import TitleSource, briefing_date, extract, read_briefing
 from anchors.registry import Status
 
 D = date(2026, 9, 24)
@@ -166,3 +166,164 @@ def test_broken_table_does_not_crash() -> None:
     b = extract(text, "b.md", D)
     assert [c.key.key for c in b.citations] == ["arxiv:2609.18063", "arxiv:2609.19969"]
     assert b.citations[1].claimed_date is None
+
+
+# --- Issue 11: defects found on real Markdown ---------------------------------------------------
+
+def cites(text: str) -> list[tuple[str, int, str | None]]:
+    return [(c.key.key, c.line, c.title) for c in extract(text, "b.md", D).citations]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("[![Stars](https://img.shields.io/github/stars/o/r.svg)](https://github.com/o/r)",
+         ["url:https://img.shields.io/github/stars/o/r.svg", "url:https://github.com/o/r"]),
+        ("![](https://a.example/1.png)![](https://a.example/2.png)",
+         ["url:https://a.example/1.png", "url:https://a.example/2.png"]),
+        (("详见[LLaMA](https://github.com/facebookresearch/llama)或参考这个"
+          "[PR](https://github.com/o/r/pull/73/files)"),
+         ["url:https://github.com/facebookresearch/llama", "github:o/r#73"]),
+        ("基于[LoRA](https://arxiv.org/abs/2106.09685)和[PEFT](https://github.com/huggingface/peft)",
+         ["arxiv:2106.09685", "url:https://github.com/huggingface/peft"]),
+    ],
+)
+def test_glued_links_are_all_found(text: str, expected: list[str]) -> None:
+    assert keys(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "url"),
+    [
+        ("[link](https://github.com/o/r/wiki/使用图形界面（macOS）)",
+         "https://github.com/o/r/wiki/使用图形界面（macOS）"),
+        ("见[文档](https://example.com/a，b。c)。", "https://example.com/a，b。c"),
+        ("[x](https://en.wikipedia.org/wiki/Transformer_(deep_learning)) 和更多",
+         "https://en.wikipedia.org/wiki/Transformer_(deep_learning)"),
+        ('[x](https://example.com/p（1） "title")', "https://example.com/p（1）"),
+        ("[x](<https://example.com/a b（c）>)", "https://example.com/a b（c）"),
+        ("<https://example.com/（x）>", "https://example.com/（x）"),
+        ('<a href="https://example.com/路径（一）">文</a>', "https://example.com/路径（一）"),
+        ("[1]: https://example.com/参考（二） \"t\"", "https://example.com/参考（二）"),
+    ],
+)
+def test_link_syntax_decides_where_a_url_ends(text: str, url: str | None) -> None:
+    raws = [c.raw for c in extract(text, "b.md", D).citations]
+    assert raws == ([url] if url else [])
+
+
+def test_unbalanced_fullwidth_paren_ends_a_link_target() -> None:
+    assert [c.raw for c in extract("[x](https://example.com/a）后面", "b.md", D).citations] == [
+        "https://example.com/a"]
+
+
+def test_arxiv_url_forms_in_text() -> None:
+    text = ("- [pdf](https://browse.arxiv.org/pdf/2401.12345.pdf) "
+            "https://arxiv.org/ftp/arxiv/papers/2402/2402.00001.pdf "
+            "https://arxiv.org/tb/recent https://doi.org/10/gf4gqc")
+    b = extract(text, "b.md", D)
+    assert [c.key.key for c in b.citations] == [
+        "arxiv:2401.12345", "arxiv:2402.00001", "url:https://arxiv.org/tb/recent",
+        "url:https://doi.org/10/gf4gqc"]
+    assert b.invalid == []
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        ("## 论文\n- 链接：https://arxiv.org/abs/2401.00768", None),
+        ("## 论文\n- 链接：https://arxiv.org/pdf/2401.00006.pdf", None),
+        (("- [FlashAttention: Fast and Memory-Efficient Exact Attention]"
+          "(https://arxiv.org/abs/2205.14135)"), "FlashAttention: Fast and Memory-Efficient Exact Attention"),
+        ("- **Efficient Memory Management for LLM Serving** [[pdf]](https://arxiv.org/pdf/2309.06180)",
+         "Efficient Memory Management for LLM Serving"),
+        ("- 🔥 LoRA: Low-Rank Adaptation https://arxiv.org/abs/2106.09685 ⭐️",
+         "LoRA: Low-Rank Adaptation"),
+        ("1. Attention Is All You Need. arXiv:1706.03762.", "Attention Is All You Need"),
+        ("如 [vLLM 论文](https://arxiv.org/abs/2309.06180) 所述，PagedAttention 很有效", "vLLM 论文"),
+    ],
+)
+def test_titles_come_from_what_the_document_says(text: str, title: str | None) -> None:
+    (c,) = extract(text, "b.md", D).citations
+    assert c.title == title
+    assert c.written_title == title
+
+
+def test_table_title_column_names_a_link_in_another_cell() -> None:
+    text = ("|Date|Title|Paper|Code|\n|:---:|:---:|:---:|:---:|\n"
+            "|2023.10|🔥[**FlashDecoding++**] FlashDecoding++: Faster LLM Inference on GPUs"
+            "|[[pdf]](https://arxiv.org/pdf/2311.01282.pdf)|⚠️|\n")
+    (c,) = extract(text, "b.md", D).citations
+    assert c.key.key == "arxiv:2311.01282"
+    assert c.title == "FlashDecoding++ FlashDecoding++: Faster LLM Inference on GPUs"
+
+
+def test_url_titles_are_plain_headings_never_url_pieces() -> None:
+    text = ("### 📖DeepSeek/Multi-head Latent Attention(MLA) ([©️back👆🏻](#paperlist))\n"
+            "- 链接：https://github.com/deepseek-ai/FlashMLA\n")
+    (c,) = extract(text, "b.md", D).citations
+    assert c.title == "DeepSeek/Multi-head Latent Attention(MLA)"
+    assert c.title_source is TitleSource.HEADING and c.written_title is None
+
+
+def test_an_id_and_its_link_on_one_line_are_one_citation() -> None:
+    assert cites("- [2309.06180](https://arxiv.org/abs/2309.06180) PagedAttention") == [
+        ("arxiv:2309.06180", 1, None)]
+
+
+def test_fullwidth_digits_read_as_the_ascii_id() -> None:
+    b = extract("论文 ２６０９.１８０６３ 与 arXiv：2609.19969；阿拉伯数字 ٢٦٠٩.١٨٠٦٣ 不算", "b.md", D)
+    assert [c.key.key for c in b.citations] == ["arxiv:2609.18063", "arxiv:2609.19969"]
+    assert b.citations[0].raw == "２６０９.１８０６３"
+    assert str(b.citations[0].key) == "2609.18063"
+
+
+def test_non_ascii_digits_in_an_arxiv_url_are_invalid() -> None:
+    b = extract("https://arxiv.org/abs/gr-qc/۹۷۰۶123", "b.md", D)
+    assert b.citations == [] and "ASCII" in b.invalid[0].reason
+
+
+def test_new_scheme_id_from_2099_is_refused_as_future() -> None:
+    from anchors.merge import merge
+    from anchors.registry import Registry
+
+    b = extract("| 9912.12345 | Far future |", "b.md", D)
+    result = merge(Registry("r.yaml", "", [], []), [b], date(2026, 12, 2))
+    assert [i.raw for i in result.invalid] == ["9912.12345"]
+
+
+def test_sici_doi_in_running_text_is_whole() -> None:
+    text = "Magn Reson Med, doi:10.1002/(SICI)1522-2594(199911)42:5<952::AID-MRM16>3.0.CO;2-S."
+    assert keys(text) == ["doi:10.1002/(sici)1522-2594(199911)42:5<952::aid-mrm16>3.0.co;2-s"]
+    assert keys("(see 10.1000.10/123456)") == ["doi:10.1000.10/123456"]
+
+
+def test_impossible_github_refs_are_invalid_not_anchors() -> None:
+    b = extract("foo/..#222 and o/r#0 but o/r#1", "b.md", D)
+    assert [c.key.key for c in b.citations] == ["github:o/r#1"]
+    assert [i.raw for i in b.invalid] == ["foo/..#222", "o/r#0"]
+
+
+def test_ignore_markers_keep_off_topic_citations_out() -> None:
+    text = (
+        "| 2609.18063 | Edge0 | 本次新增 |\n"
+        "- 其余新卡 1495-2609.27901 非 inference 主轴 <!-- anchors: ignore-line -->\n"
+        "<!-- anchors: ignore-next-line -->\n"
+        "- 2609.26550 视频生成\n"
+        "<!-- anchors: ignore-start -->\n"
+        "| 2609.25267 | multimodal |\n"
+        "| 2609.25199 | multimodal |\n"
+        "<!-- anchors: ignore-end -->\n"
+        "- 2609.25053 LatentPort\n"
+    )
+    assert [c.key.key for c in extract(text, "b.md", D).citations] == [
+        "arxiv:2609.18063", "arxiv:2609.25053"]
+
+
+def test_code_blocks_are_skipped_but_bibtex_is_read() -> None:
+    text = (
+        "```bash\ncurl http://localhost:8000/v1/completions  # 2401.00001\n```\n"
+        "```bibtex\n@article{kwon2023,\n  journal={arXiv preprint arXiv:2309.06180},\n"
+        "  url={https://arxiv.org/abs/2309.06180}\n}\n```\n"
+    )
+    assert cites(text) == [("arxiv:2309.06180", 6, None), ("arxiv:2309.06180", 7, None)]

@@ -134,3 +134,134 @@ def test_non_http_urls_are_invalid(bad: str) -> None:
 def test_doi_parse_rejects_non_doi() -> None:
     with pytest.raises(InvalidId):
         Doi.parse("10.12/x")
+
+
+# --- Issue 11: identifier rules against arXiv's scheme, the DOI Handbook and GitHub -----------
+
+@pytest.mark.parametrize(
+    ("url", "canonical"),
+    [
+        ("https://browse.arxiv.org/pdf/2609.18063v2.pdf", "2609.18063"),
+        ("https://browse.arxiv.org/abs/2609.18063", "2609.18063"),
+        ("https://www.arxiv.org/abs/2609.18063", "2609.18063"),
+        ("http://export.arxiv.org/abs/hep-th/9901001", "hep-th/9901001"),
+        ("https://arxiv.org/ftp/arxiv/papers/2609/2609.18063.pdf", "2609.18063"),
+        ("https://arxiv.org/ftp/hep-th/papers/9901/9901001.pdf", "hep-th/9901001"),
+        ("https://arxiv.org/format/2609.18063", "2609.18063"),
+        ("https://arxiv.org/src/2609.18063v1", "2609.18063"),
+        ("https://arxiv.org/src/2609.18063v1/anc/table.csv", "2609.18063"),
+        ("https://arxiv.org/pdf/2609.18063", "2609.18063"),
+        ("https://arxiv.org/pdf/hep-th/9901001v2", "hep-th/9901001"),
+        ("https://arxiv.org/e-print/2609.18063", "2609.18063"),
+        ("https://arxiv.org/tb/2609.18063", "2609.18063"),
+        ("https://ar5iv.labs.arxiv.org/html/2609.18063", "2609.18063"),
+        ("https://alphaxiv.org/abs/2609.18063", "2609.18063"),
+        ("https://www.alphaxiv.org/pdf/2609.18063v1", "2609.18063"),
+        ("https://huggingface.co/papers/2609.18063", "2609.18063"),
+    ],
+)
+def test_every_arxiv_host_and_article_path(url: str, canonical: str) -> None:
+    key = parse_anchor(url)
+    assert isinstance(key, ArxivId) and key.canonical == canonical
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://arxiv.org/tb/recent",
+        "https://arxiv.org/list/cs.LG/recent",
+        "https://arxiv.org/a/smith_j_1",
+        "https://info.arxiv.org/help/arxiv_identifier.html",
+        "https://arxiv.org/abs",
+        "https://doi.org/10/gf4gqc",
+        "https://www.doi.org/factsheets/DOIKeyFacts.html",
+        "https://dx.doi.org/",
+        "https://huggingface.co/papers/trending",
+    ],
+)
+def test_site_pages_are_urls_not_invalid_ids(url: str) -> None:
+    assert isinstance(parse_anchor(url), WebUrl)
+
+
+def test_malformed_id_on_an_article_path_is_still_invalid() -> None:
+    with pytest.raises(InvalidId, match="5 digits"):
+        parse_anchor("https://arxiv.org/abs/2609.1806")
+    with pytest.raises(InvalidId, match="not an arXiv archive"):
+        parse_anchor("https://arxiv.org/abs/foo-bar/9901001")
+
+
+def test_new_scheme_years_91_to_99_are_2091_to_2099() -> None:
+    key = ArxivId.parse("9912.12345")
+    assert key.year == 2099
+    assert is_future(key, date(2026, 12, 3))
+    assert ArxivId.parse("hep-th/9912001").year == 1999
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["https://arxiv.org/abs/gr-qc/۹۷۰۶123", "gr-qc/۹۷۰۶123", "２６０９.１８０６３", "2609.１8063",
+     "https://arxiv.org/abs/２６０９.１８０６３", "०७०४.0001"],
+)
+def test_non_ascii_digits_are_never_an_id(text: str) -> None:
+    with pytest.raises(InvalidId) as exc:
+        parse_anchor(text)
+    assert "ASCII" in exc.value.reason or "not an arXiv identifier" in exc.value.reason
+
+
+def test_non_ascii_digits_in_github_and_doi_urls_are_not_ids() -> None:
+    assert isinstance(parse_anchor("https://github.com/o/r/issues/٣"), WebUrl)
+    with pytest.raises(InvalidId):
+        Doi.parse("10.١٢٣٤/x")
+
+
+@pytest.mark.parametrize(
+    ("doi", "url"),
+    [
+        ("10.1006/rwei.1999#.0001", "https://doi.org/10.1006/rwei.1999%23.0001"),
+        ("10.1000/456#789", "https://doi.org/10.1000/456%23789"),  # the Handbook's example
+        ("10.1000/a%b", "https://doi.org/10.1000/a%25b"),
+        ('10.1000/"q"?x y', "https://doi.org/10.1000/%22q%22%3Fx%20y"),
+        ("10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-0",
+         "https://doi.org/10.1002/(SICI)1097-4571(199806)49:8%3C693::AID-ASI4%3E3.0.CO;2-0"),
+        ("10.1000/a+b|c", "https://doi.org/10.1000/a%2Bb%7Cc"),
+    ],
+)
+def test_doi_urls_are_percent_encoded_as_the_handbook_says(doi: str, url: str) -> None:
+    assert Doi(doi).url == url
+
+
+def test_encoded_doi_url_round_trips() -> None:
+    d = Doi("10.1006/rwei.1999#.0001")
+    back = parse_anchor(d.url)
+    assert back == d
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["10.1000.10/123456", "https://doi.org/10.1000.10/123456", "10.1000.10.2/abc",
+     "10.1002/(SICI)1522-2594(199911)42:5<952::AID-MRM16>3.0.CO;2-S"],
+)
+def test_subdivided_registrants_and_sici_dois_are_dois(text: str) -> None:
+    key = parse_anchor(text)
+    assert isinstance(key, Doi)
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("foo/..#222", "not a repository"),
+        ("foo/.#222", "not a repository"),
+        ("o/r#0", "start at 1"),
+        ("https://github.com/o/r/issues/0", "start at 1"),
+        ("https://github.com/o/../pull/3", "not a repository"),
+    ],
+)
+def test_impossible_github_references_are_rejected(text: str, reason: str) -> None:
+    with pytest.raises(InvalidId) as exc:
+        parse_anchor(text)
+    assert reason in exc.value.reason
+
+
+def test_dotted_repository_names_are_fine() -> None:
+    assert parse_anchor("o/.github#1").key == "github:o/.github#1"
+    assert parse_anchor("o/a.b#1").key == "github:o/a.b#1"

@@ -36,7 +36,7 @@ class DoiResolver:
         return {d.key: await self._one(d) for d in dict.fromkeys(keys)}
 
     async def _one(self, d: Doi) -> Resolution:
-        url = httpx.URL(f"{self.api}/{d.doi}")
+        url = httpx.URL(f"{self.api}/{d.encoded}")  # `#`, `%`, `?` in a DOI are not URL syntax
         headers = {"Accept": _CSL, "User-Agent": USER_AGENT}
         for _ in range(_MAX_HOPS):
             self.requests += 1

@@ -33,3 +33,22 @@ def test_doi_title_through_content_negotiation() -> None:
 
 def test_unknown_doi_is_not_found() -> None:
     assert run("doi/not-found", "10.1234/does-not-exist").outcome is Outcome.DEAD
+
+
+def test_doi_with_url_syntax_characters_is_looked_up_whole() -> None:
+    """`#` would end the path and `%` start an escape: the DOI Handbook says hex-encode them."""
+    seen: list[str] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        seen.append(request.url.raw_path.decode())
+        return httpx.Response(200, json={"title": "SICI-era paper"})
+
+    doi = Doi("10.1006/rwei.1999#.0001%x")
+
+    async def go():
+        async with httpx.AsyncClient(transport=httpx.MockTransport(answer)) as c:
+            return await DoiResolver(c, api_url="https://doi.example").resolve([doi])
+
+    got = asyncio.run(go())
+    assert seen == ["/10.1006/rwei.1999%23.0001%25x"]
+    assert got[doi.key].title == "SICI-era paper"

@@ -1,0 +1,68 @@
+"""Which lines of a briefing hold citations, and what its tables' headers say.
+
+Fenced code (commands, example output) holds none, except BibTeX blocks, whose entries are
+real citations. A briefing marks off-topic citations with HTML comments, which render as
+nothing: `<!-- anchors: ignore-line -->` (or `ignore`) on the line, `ignore-next-line` above it,
+`ignore-start` … `ignore-end` around a region.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .plaintext import markdown_to_text
+
+__all__ = ["cells", "is_separator", "skipped_lines", "title_columns"]
+
+_IGNORE_RE = re.compile(r"<!--\s*anchors\s*:\s*(ignore(?:-line|-next-line|-start|-end)?)\s*-->",
+                        re.IGNORECASE)
+_FENCE_RE = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*([\w+-]*)")
+_BIB_INFO = frozenset({"bib", "bibtex", "biblatex", "tex"})
+_TITLE_COLUMN_RE = re.compile(r"title|paper|name|标题|论文|名称|题目|文章", re.IGNORECASE)
+
+
+def skipped_lines(lines: list[str]) -> list[bool]:
+    """For each line, True when it holds no citations (ignore markers, non-BibTeX code)."""
+    skip = [False] * len(lines)
+    fence: str | None = None
+    keep_fence = region = next_line = False
+    for i, line in enumerate(lines):
+        f = _FENCE_RE.match(line)
+        if fence is not None:
+            if f and f[1][0] == fence[0] and len(f[1]) >= len(fence) and not f[2]:
+                fence, skip[i] = None, True
+            else:
+                skip[i] = not keep_fence or region
+            continue
+        if f:
+            fence, keep_fence, skip[i] = f[1], f[2].lower() in _BIB_INFO, True
+            continue
+        m = _IGNORE_RE.search(line)
+        kind = m[1].lower() if m else ""
+        region = region or kind == "ignore-start"
+        skip[i] = region or next_line or kind in ("ignore", "ignore-line")
+        next_line = kind == "ignore-next-line"
+        region = region and kind != "ignore-end"
+    return skip
+
+
+def cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def is_separator(cells: list[str]) -> bool:
+    return all(set(c) <= set("-: ") for c in cells)
+
+
+def title_columns(lines: list[str]) -> list[int | None]:
+    """For each table row, the index of the column its header calls a title (`Title`, `标题`)."""
+    result: list[int | None] = []
+    col: int | None = None
+    for i, line in enumerate(lines):
+        if not line.lstrip().startswith("|"):
+            col = None
+        elif i > 0 and is_separator(cells(line)) and lines[i - 1].lstrip().startswith("|"):
+            names = [markdown_to_text(c) for c in cells(lines[i - 1])]
+            col = next((n for n, c in enumerate(names) if _TITLE_COLUMN_RE.search(c)), None)
+        result.append(col)
+    return result
