@@ -1,0 +1,191 @@
+"""The report never hides a failing link: the rule in `anchors.classify`, as a property over random
+outcome sequences and through the CLI on histories made by real checks against a loopback server."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+import httpx
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from anchors.check import Services, check_online
+from anchors.classify import FAILING, NEUTRAL, SUCCESS, Section, classify
+from anchors.cli import app
+from anchors.history import History, Row
+from anchors.links import LinkChecker
+from anchors.netguard import NetGuard, StaticResolver, guarded_transport
+from anchors.registry import parse_text
+from anchors.report import build
+from anchors.retry import RetryPolicy
+
+from .loopback import LoopbackServer, respond
+
+DAY = 86400.0
+START = datetime(2026, 9, 1, 6, 0, tzinfo=UTC).timestamp()
+BLOCKED = "blocked"  # a run without --allow-private
+OUTCOMES = ["ok", "redirect", "dead", "unreachable", "unverifiable", "rate-limited", "tls-error",
+            "blocked", "skipped", "cached"]
+
+
+# --- the rule as a property ---------------------------------------------------------------
+
+histories = st.lists(  # per target: (day offset, outcome), any order, any mix
+    st.lists(st.tuples(st.integers(0, 20), st.sampled_from(OUTCOMES)), max_size=12),
+    min_size=1, max_size=6)
+
+
+def _rows(hist: list[list[tuple[int, str]]]) -> list[Row]:
+    out = []
+    for t, seq in enumerate(hist):
+        for i, (day, outcome) in enumerate(seq):
+            # one run per (day, position): distinct times, so "latest" is well defined
+            at = START + day * DAY + i
+            out.append(Row(f"https://t{t}.example/", f"t{t}", "url", outcome, checked_at=at,
+                           run_id=day * 100 + i))
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(histories, st.integers(1, 20))
+def test_every_target_failing_now_is_in_exactly_one_failing_section(hist, window_days) -> None:
+    rows = _rows(hist)
+    now = START + 21 * DAY
+    start = now - window_days * DAY
+    rep = build(rows, now, window_days * DAY)
+    targets = [r.target for r in rep.rows]
+    assert len(targets) == len(set(targets))  # at most one section each
+    by = {r.target: r.section for r in rep.rows}
+    for t in {r.target for r in rows}:
+        mine = sorted((r for r in rows if r.target == t), key=lambda r: r.checked_at)
+        looked = [r for r in mine if r.outcome not in NEUTRAL and r.checked_at >= start]
+        if not looked:
+            assert t not in by  # never checked in the window: nothing to say
+            continue
+        latest = looked[-1].outcome
+        if latest not in SUCCESS:
+            assert by.get(t) in FAILING, (t, [r.outcome for r in mine], by.get(t))
+        else:
+            assert by.get(t) not in (Section.DEAD, Section.NEWLY_DEAD, Section.NOT_DEAD)
+        # neutral runs count neither way: dropping them changes nothing
+        assert classify([r for r in mine if r.outcome not in NEUTRAL], start) == by.get(t)
+        stretch = []
+        for r in reversed([r for r in mine if r.outcome not in NEUTRAL]):
+            if r.outcome in SUCCESS:
+                break
+            stretch.append(r)
+        if latest not in SUCCESS and by[t] is not Section.FLAKY:
+            assert (by[t] in (Section.DEAD, Section.NEWLY_DEAD)) == any(
+                r.outcome == "dead" for r in stretch)  # a 404 is not washed out by 5xx
+        if by.get(t) is Section.FLAKY:  # flaky only for links that also succeeded
+            assert any(r.outcome in SUCCESS for r in looked)
+    assert rep.anything_dead == any(s in (Section.DEAD, Section.NEWLY_DEAD) for s in by.values())
+
+
+def test_dead_in_its_only_run_is_newly_dead_and_mixed_failures_stay_dead() -> None:
+    def one(*outcomes: str, before: tuple[str, ...] = ()) -> Section | None:
+        hist = [Row("u", "u", "url", o, checked_at=float(i)) for i, o in enumerate(before)]
+        hist += [Row("u", "u", "url", o, checked_at=100.0 + i) for i, o in enumerate(outcomes)]
+        return classify(hist, 100.0)
+
+    assert one("dead") is Section.NEWLY_DEAD
+    assert one("dead", "unreachable", "dead", "dead") is Section.NEWLY_DEAD
+    assert one("dead", "dead", "unreachable") is Section.NEWLY_DEAD  # a 5xx now, a 404 before
+    assert one("dead", before=("dead", "dead")) is Section.DEAD
+    assert one("dead", before=("dead", "ok")) is Section.NEWLY_DEAD
+    assert one("dead", before=("ok", "dead")) is Section.DEAD  # its stretch began earlier
+    assert one("unreachable", "unreachable", before=("dead",)) is Section.DEAD
+    assert one("rate-limited", "unreachable") is Section.NOT_DEAD
+    assert one("dead", "blocked", "dead", "skipped") is Section.NEWLY_DEAD
+    assert one("ok", "dead", "ok", "dead") is Section.FLAKY
+    assert one("dead", "ok") is Section.RECOVERED
+    assert one("blocked", "cached") is None
+
+
+# --- through the CLI, on histories written by real checks ----------------------------------
+
+def _checks(plan: dict[str, list[int | str]], db: Path) -> None:
+    """Run one online check per column of `plan` against a loopback server, a day apart.
+
+    Each path answers its status in that run; BLOCKED means the run had no --allow-private.
+    """
+    n_runs = len(next(iter(plan.values())))
+    text = "version: 1\nanchors:\n" + "".join(
+        f"  - url: http://docs.example{p}\n    first_anchored: 2026-08-20\n    status: new\n"
+        for p in plan)
+    reg = parse_text(text.encode(), "registry.yaml")
+    state = {"n": 0, "t": START}
+
+    async def handler(req, w):
+        code = plan[req.path][state["n"]]
+        return await respond(w, code if isinstance(code, int) else 200, b"", req=req)
+
+    with LoopbackServer(lambda req: handler if req.path in plan else None) as srv:
+        async def one_run(allow_private: bool) -> None:
+            guard = NetGuard(StaticResolver({"docs.example": ["127.0.0.1"]}),
+                             allow_private=allow_private)
+            transport = guarded_transport(guard, httpx.Limits())
+
+            class ToPort(httpx.AsyncBaseTransport):
+                async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+                    request.url = request.url.copy_with(port=srv.port)
+                    return await transport.handle_async_request(request)
+
+            async with httpx.AsyncClient(transport=ToPort()) as c:
+                lc = LinkChecker(c, guard, policy=RetryPolicy(attempts=1))
+                h = History(db, clock=lambda: state["t"])
+                try:
+                    await check_online(reg, date(2026, 9, 30), Services(lc), history=h)
+                finally:
+                    h.close()
+
+        for n in range(n_runs):
+            state["n"], state["t"] = n, START + n * DAY
+            blocked = any(col[n] == BLOCKED for col in plan.values())
+            asyncio.run(one_run(allow_private=not blocked))
+
+
+def _report(db: Path, days: int, since: str = "14d") -> tuple[int, dict, str]:
+    now = datetime.fromtimestamp(START + days * DAY, UTC).isoformat()
+    r = CliRunner().invoke(app, ["report", "--history", str(db), "--since", since, "--now", now,
+                                 "--format", "json"])
+    return r.exit_code, json.loads(r.stdout or "{}"), r.stderr
+
+
+def test_six_links_dead_in_the_only_run_are_newly_dead(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite"
+    _checks({f"/gone{i}": [404] for i in range(6)}, db)
+    code, doc, err = _report(db, 1)
+    assert code == 1
+    assert doc["summary"]["newly-dead"] == 6 and "6 newly dead" in err
+    md = CliRunner().invoke(app, ["report", "--history", str(db), "--now",
+                                  datetime.fromtimestamp(START + DAY, UTC).isoformat()])
+    assert md.exit_code == 1 and "Nothing failed" not in md.stdout and "### Newly dead" in md.stdout
+
+
+def test_404_500_404_404_is_newly_dead_not_nothing_failed(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite"
+    _checks({"/mixed": [404, 500, 404, 404], "/fine": [200] * 4}, db)
+    code, doc, _ = _report(db, 4)
+    assert code == 1
+    (row,) = doc["rows"]
+    assert (row["section"], row["failing_runs"], row["runs"]) == ("newly-dead", 4, 4)
+
+
+def test_dead_in_11_of_12_runs_with_one_blocked_run_is_reported(tmp_path: Path) -> None:
+    db = tmp_path / "h.sqlite"
+    col: list[int | str] = [404] * 12
+    col[7] = BLOCKED
+    _checks({"/mostly-dead": col}, db)
+    assert [r.outcome for r in History(db).rows(1e12)].count("blocked") == 1
+    code, doc, _ = _report(db, 12)
+    assert code == 1
+    (row,) = doc["rows"]
+    assert (row["section"], row["failing_runs"], row["runs"]) == ("newly-dead", 11, 11)
+    # the same link, with its stretch begun before a shorter window, is dead
+    code, doc, _ = _report(db, 12, since="3d")
+    assert code == 1 and [r["section"] for r in doc["rows"]] == ["dead"]
