@@ -404,6 +404,48 @@ def export(
     raise typer.Exit(0)
 
 
+@app.command()
+def fix(
+    registry: RegistryOpt = Path(DEFAULT_REGISTRY),
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the diff, write nothing.")] = False,
+    only: Annotated[Optional[str], typer.Option(
+        help="Only these fixes: redirect,renamed-repo,moved-issue,archive.")] = None,
+    history: Annotated[Optional[str], typer.Option(
+        help="History database (default .anchors/history.sqlite beside the registry).")] = None,
+    quiet: QuietOpt = False,
+) -> None:
+    """Apply what the latest check learnt: permanent redirects, renamed repos, moved issues, snapshots.
+
+    Exit 0 when written or nothing to fix; with --dry-run, 1 when there is something to fix.
+    Example: anchors fix --dry-run --only redirect,renamed-repo
+    """
+    from .config import load_settings
+    from .fix import FixKind
+    from .fix import fix as do_fix
+    from .render.escape import plain
+
+    configure(quiet)
+    try:
+        kinds = None
+        if only:
+            try:
+                kinds = frozenset(FixKind(k.strip()) for k in only.split(","))
+            except ValueError:
+                raise UsageError(f"--only {only!r}: choose from "
+                                 f"{', '.join(k.value for k in FixKind)}") from None
+        db = _history_path(registry, load_settings(registry, {"history": history}))
+        res = do_fix(registry, db, dry_run=dry_run, only=kinds)
+    except AnchorsError as exc:
+        _fail(exc)
+    sys.stdout.write("".join(plain(ln) + "\n" for ln in res.diff.splitlines()))
+    for url, line, new, why in res.skipped:
+        stderr.print(f"anchors: {registry}:{line}: not moved: {plain(url)} {why} "
+                     f"({plain(new)})", markup=False)
+    verb = "would fix" if dry_run else "fixed" if res.written else "nothing to fix in"
+    stderr.print(f"{verb} {registry}: {len(res.fixes)} changes", markup=False)
+    raise typer.Exit(1 if dry_run and res.fixes else 0)
+
+
 @app.callback(invoke_without_command=True)
 def _root(version: Annotated[bool, typer.Option("--version", help="Show the version.")] = False) -> None:
     if version:

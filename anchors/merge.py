@@ -124,7 +124,7 @@ def _status(first: date, cited: Iterable[date]) -> Status:
 
 def merge(reg: Registry, briefings: Iterable[Briefing], today: date) -> MergeResult:
     result = MergeResult(reg.path)
-    known = reg.by_key()
+    known = reg.by_cited_key()
     for b in briefings:
         groups: dict[str, list[Citation]] = {}
         for c in b.citations:

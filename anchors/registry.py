@@ -37,7 +37,7 @@ MAX_REGISTRY_BYTES = 32 * 1024 * 1024
 ID_FIELDS = ("arxiv", "url", "doi")
 ANCHOR_FIELDS = frozenset({
     *ID_FIELDS, "version", "title", "title_from", "first_anchored", "status", "section", "cited_in", "notes",
-    "check", "accept",
+    "check", "accept", "cited_url", "archived",
 })
 REQUIRED_FIELDS = ("first_anchored", "status")
 TOP_FIELDS = frozenset({"version", "anchors"})
@@ -74,6 +74,10 @@ class Anchor:
     #: `title_from: heading`: `add` took the title from a heading, so it is a guess that never
     #: conflicts with a title an author wrote for the citation
     title_inferred: bool = False
+    #: the URL as the briefings cited it, kept by `anchors fix` when it moved the entry
+    cited_url: str | None = None
+    #: a dated snapshot `{"url": ..., "date": "YYYY-MM-DD"}` (Wayback), added by `anchors fix`
+    archived: dict[str, str] | None = None
     first_anchored: date | None = None
     status: Status | None = None
     section: str | None = None
@@ -116,6 +120,21 @@ class Registry:
         for a in self.anchors:
             if a.key is not None:
                 out.setdefault(a.key.key, a)
+        return out
+
+    def by_cited_key(self) -> dict[str, Anchor]:
+        """`by_key`, plus each moved entry under the key of the URL its briefings cited.
+
+        After `anchors fix` moves an entry to its new URL, a briefing (old or new) that cites
+        the old URL still continues that entry instead of adding a second one.
+        """
+        out = self.by_key()
+        for a in self.anchors:
+            if a.key is not None and a.cited_url:
+                try:
+                    out.setdefault(parse_anchor(a.cited_url).key, a)
+                except InvalidId:
+                    continue
         return out
 
 
@@ -417,7 +436,27 @@ def _read_version(a: Anchor, v: yaml.Node) -> None:
     a.version = int(s)
 
 
+def _read_cited_url(a: Anchor, v: yaml.Node) -> None:
+    s = _scalar(v)
+    if not s.startswith(("http://", "https://")):
+        raise _Bad(f"'{s}' is not an http(s) URL")
+    a.cited_url = s
+
+
+def _read_archived(a: Anchor, v: yaml.Node) -> None:
+    if not isinstance(v, yaml.MappingNode):
+        raise _Bad("must be a mapping {url: ..., date: YYYY-MM-DD}")
+    got = {k.value: val for k, val in v.value if isinstance(k, yaml.ScalarNode)}
+    if set(got) != {"url", "date"}:
+        raise _Bad("must have exactly url and date")
+    url, when = _scalar(got["url"]), _date(got["date"])
+    if not url.startswith(("http://", "https://")):
+        raise _Bad(f"url '{url}' is not an http(s) URL")
+    a.archived = {"url": url, "date": when.isoformat()}
+
+
 _READERS = {
+    "cited_url": _read_cited_url, "archived": _read_archived,
     "title": _read_title, "title_from": _read_title_from, "section": _read_section, "notes": _read_notes,
     "first_anchored": _read_first, "status": _read_status, "cited_in": _read_cited,
     "check": _read_check, "accept": _read_accept, "version": _read_version,

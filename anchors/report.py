@@ -73,7 +73,7 @@ class Report:
 
 
 def _registry_index(reg: Registry | None) -> dict[str, Anchor]:
-    return reg.by_key() if reg is not None else {}
+    return reg.by_cited_key() if reg is not None else {}
 
 
 def _anchor_for(index: dict[str, Anchor], row: Row) -> Anchor | None:

@@ -19,9 +19,10 @@ from filelock import FileLock, Timeout
 from .atomic import CHECKPOINTS, write_atomic
 from .errors import RegistryError
 from .merge import Entry
-from .registry import Registry, Span
+from .registry import Anchor, Registry, Span
 
-__all__ = ["CHECKPOINTS", "HEADER", "LOCK_TIMEOUT", "locked", "quote", "render", "save"]
+__all__ = ["CHECKPOINTS", "HEADER", "LOCK_TIMEOUT", "locked", "quote", "render", "save",
+           "set_fields", "splice", "url_value", "write"]
 
 LOCK_TIMEOUT = 60.0
 HEADER = (
@@ -44,7 +45,11 @@ def locked(registry_path: str | Path) -> Iterator[None]:
 
 
 def save(reg: Registry, changes: list[Entry]) -> None:
-    text = render(reg, changes)
+    write(reg, render(reg, changes))
+
+
+def write(reg: Registry, text: str) -> None:
+    """Replace the registry with `text` atomically, keeping its BOM."""
     data = text.encode("utf-8")
     write_atomic(reg.path, b"\xef\xbb\xbf" + data if reg.bom else data)
 
@@ -59,7 +64,6 @@ class _Edit(NamedTuple):
 
 def render(reg: Registry, changes: list[Entry]) -> str:
     """The registry text with `changes` applied; every other byte is the original's."""
-    text, nl = reg.text, reg.newline
     edits: list[_Edit] = []
     for e in changes:
         if e.existing is not None:
@@ -67,6 +71,12 @@ def render(reg: Registry, changes: list[Entry]) -> str:
     new = [e for e in changes if e.existing is None]
     if new:
         edits.extend(_append(reg, new))
+    return splice(reg, edits)
+
+
+def splice(reg: Registry, edits: list[_Edit]) -> str:
+    """The registry text with `edits` applied; every byte outside them is the original's."""
+    text, nl = reg.text, reg.newline
     out, cur = [], 0
     for ed in sorted(edits, key=lambda ed: ed.start):
         if ed.start < cur:
@@ -121,13 +131,38 @@ def _field_edits(reg: Registry, e: Entry) -> list[_Edit]:
             missing.append(f"{pad}{name}: {quote(getattr(e, name))}\n")
         if name == "title" and "title" in changed and e.title_inferred:
             missing.append(f"{pad}title_from: heading\n")
+    return edits + _add_lines(reg, a, missing)
+
+
+def _add_lines(reg: Registry, a: Anchor, missing: list[str]) -> list[_Edit]:
+    """Insert `name: value` lines after the entry's last line (inside the braces of a flow one)."""
     if missing and a.flow:  # inside the braces: `{..., title: "x"}`
         end = a.spans["_end"].end - 1
-        inline = "".join(", " + m.strip() for m in missing)
-        edits.append(_Edit(end, end, inline))
-    elif missing:
-        edits.append(_insert_at_line_end(text, a.spans["_end"].end, "".join(missing)))
-    return edits
+        return [_Edit(end, end, "".join(", " + m.strip() for m in missing))]
+    if missing:
+        return [_insert_at_line_end(reg.text, a.spans["_end"].end, "".join(missing))]
+    return []
+
+
+def set_fields(reg: Registry, a: Anchor, values: dict[str, str]) -> list[_Edit]:
+    """Edits giving entry `a` these fields (each value already YAML text, e.g. from `quote`).
+
+    A scalar field already written is replaced in place; the others are added after the
+    entry's last line. Splice the result with `splice`, as `render` does for `add`.
+    """
+    edits, missing, pad = [], [], " " * a.key_column
+    for name, value in values.items():
+        sp = a.spans.get(name)
+        if sp is None:
+            missing.append(f"{pad}{name}: {value}\n")
+        else:
+            edits.append(_Edit(sp.start, sp.end, value))
+    return edits + _add_lines(reg, a, missing)
+
+
+def url_value(url: str) -> str:
+    """A URL as a YAML value: plain when that reads back the same, quoted otherwise."""
+    return _plain_url(url)
 
 
 def _scalar_like(value: str, sp: Span) -> str:

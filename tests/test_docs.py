@@ -21,7 +21,7 @@ def test_every_code_is_in_the_readme_table_with_its_severity(code: Code) -> None
     assert re.search(rf"^\| `{code.value}` \| {code.severity.value} \|", README, re.M), code
 
 
-@pytest.mark.parametrize("command", ["add", "check", "report", "export"])
+@pytest.mark.parametrize("command", ["add", "check", "report", "export", "fix"])
 def test_every_command_has_help_with_an_example(command: str) -> None:
     r = CliRunner().invoke(app, [command, "--help"])
     assert r.exit_code == 0 and "Example:" in r.stdout

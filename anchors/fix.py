@@ -1,0 +1,202 @@
+"""`anchors fix`: apply what the latest check learnt to the registry, as a reviewable diff.
+
+The facts come from the history (the latest observation of each target): permanent redirects,
+renamed or transferred repositories, moved issues, and Wayback snapshots found by
+`check --archive`. Only a chain of permanent redirects (301/308) is ever applied; the link
+checker reports nothing else as a redirect. A redirect that lands on a login page or a site's
+home page is a soft 404 (the page is gone), never a new address.
+
+A moved entry keeps the URL its briefings cited as `cited_url` (the first one, if it moves
+again): the registry stays the one source of truth, reviewed in git, and `add` still continues
+the entry when a briefing cites the old URL. Writing goes through the splice writer under the
+registry's lock, like `add`: comments and untouched lines stay byte-identical.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from .errors import RegistryError, UsageError
+from .findings import Outcome
+from .history import History, Row
+from .ids import GithubRef, InvalidId, WebUrl, parse_anchor
+from .registry import Anchor, Registry, load
+
+__all__ = ["Fix", "FixKind", "FixResult", "fix", "plan", "soft_404"]
+
+
+class FixKind(str, Enum):
+    REDIRECT = "redirect"
+    RENAMED_REPO = "renamed-repo"
+    MOVED_ISSUE = "moved-issue"
+    ARCHIVE = "archive"
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    kind: FixKind
+    anchor: str
+    line: int
+    old: str | None
+    new: str
+    #: the snapshot's date (YYYY-MM-DD), for ARCHIVE
+    date: str | None = None
+
+
+@dataclass(slots=True)
+class FixResult:
+    registry: str
+    fixes: list[Fix] = field(default_factory=list)
+    #: redirects not applied, with why (soft 404s)
+    skipped: list[tuple[str, int, str, str]] = field(default_factory=list)
+    diff: str = ""
+    written: bool = False
+
+
+_LOGIN = re.compile(r"(^|/)(log-?in|sign-?in|sign_in|signon|sso|auth|oauth2?|session|"
+                    r"accounts?/login|users/sign_in|authorize)(/|$|\.)", re.IGNORECASE)
+_RETURN = re.compile(r"(^|&)(next|return_?to|redirect(_uri|_url)?|continue|came_from|ref)=",
+                     re.IGNORECASE)
+
+
+def soft_404(old: str, new: str) -> str | None:
+    """Why a redirect from `old` to `new` is really "the page is gone", or None."""
+    o, n = urlsplit(old), urlsplit(new)
+    if _LOGIN.search(n.path) or _RETURN.search(n.query):
+        return "redirects to a login page"
+    if n.path.strip("/") == "" and o.path.strip("/") != "":
+        return "redirects to the site's home page"
+    return None
+
+
+def _repo(url: str) -> tuple[str, str] | None:
+    p = urlsplit(url)
+    parts = p.path.strip("/").split("/")
+    if p.hostname not in ("github.com", "www.github.com") or len(parts) < 2:
+        return None
+    return parts[0].lower(), parts[1].lower()
+
+
+def _latest(rows: Iterable[Row]) -> dict[str, Row]:
+    out: dict[str, Row] = {}
+    for r in rows:
+        if r.target not in out or r.checked_at >= out[r.target].checked_at:
+            out[r.target] = r
+    return out
+
+
+def _row_key(r: Row) -> str | None:
+    if r.kind != "url":
+        return r.target
+    try:
+        return WebUrl(r.target).key
+    except ValueError:
+        return None
+
+
+def plan(reg: Registry, rows: Iterable[Row], only: frozenset[FixKind] | None = None) -> FixResult:
+    """Which entries to change, from the latest observation of each target (pure)."""
+    result = FixResult(reg.path)
+    index = reg.by_key()
+    for row in _latest(rows).values():
+        key = _row_key(row)
+        a = index.get(key) if key else None
+        if a is None or a.id_field != "url":
+            continue
+        for f in _fixes_for(a, row, result):
+            if only is None or f.kind in only:
+                result.fixes.append(f)
+    result.fixes.sort(key=lambda f: (f.line, f.kind.value))
+    return result
+
+
+def _fixes_for(a: Anchor, row: Row, result: FixResult) -> list[Fix]:
+    out: list[Fix] = []
+    new = None
+    if row.kind == "url" and row.outcome == Outcome.REDIRECT.value and row.final_url:
+        new = row.final_url
+    elif row.kind == "github" and row.final_url and row.outcome == Outcome.OK.value:
+        new = row.final_url  # the API's html_url in another repository
+    if new and new != a.raw_id:
+        why = soft_404(a.raw_id, new)
+        if why:
+            result.skipped.append((a.raw_id, a.line, new, why))
+        else:
+            old_repo, new_repo = _repo(a.raw_id), _repo(new)
+            kind = FixKind.MOVED_ISSUE if row.kind == "github" else FixKind.RENAMED_REPO \
+                if old_repo and new_repo and old_repo != new_repo else FixKind.REDIRECT
+            out.append(Fix(kind, a.raw_id, a.line, a.raw_id, new))
+    snap = (row.facts or {}).get("archived")
+    if a.archived is None and isinstance(snap, dict) and snap.get("url") and snap.get("date"):
+        out.append(Fix(FixKind.ARCHIVE, a.raw_id, a.line, None, str(snap["url"]),
+                       str(snap["date"])))
+    return out
+
+
+def _edits(reg: Registry, res: FixResult) -> str:
+    from . import store
+
+    by_line = {a.line: a for a in reg.anchors}
+    edits = []
+    for line in sorted({f.line for f in res.fixes}):
+        a = by_line[line]
+        values: dict[str, str] = {}
+        for f in (f for f in res.fixes if f.line == line):
+            if f.kind is FixKind.ARCHIVE:
+                values["archived"] = f"{{url: {store.quote(f.new)}, date: {f.date}}}"
+            else:
+                _check_new_url(reg, f.new, line)
+                quoted = a.spans["url"].style in ('"', "'")
+                values["url"] = store.quote(f.new) if quoted else store.url_value(f.new)
+                if a.cited_url is None:
+                    values["cited_url"] = store.quote(a.raw_id) if quoted else store.url_value(a.raw_id)
+        edits += store.set_fields(reg, a, values)
+    return store.splice(reg, edits)
+
+
+def _check_new_url(reg: Registry, url: str, line: int) -> None:
+    try:
+        key = parse_anchor(url)
+    except InvalidId as exc:
+        raise RegistryError(reg.path, f"the new URL {url} is not usable: {exc.reason}", line) from None
+    if isinstance(key, (WebUrl, GithubRef)) and key.key in reg.by_key():
+        other = reg.by_key()[key.key]
+        if other.line != line:
+            raise RegistryError(reg.path, f"moving to {url} would duplicate the entry on line "
+                                f"{other.line}; merge the two by hand", line)
+
+
+def fix(registry: Path, history: Path, *, dry_run: bool = False,
+        only: frozenset[FixKind] | None = None, now: float | None = None) -> FixResult:
+    """Plan and (unless `dry_run`) write, all under the registry's lock, like `add`."""
+    from . import store
+
+    if not history.exists():
+        raise UsageError(f"{history}: no history yet; run `anchors check` first")
+    with store.locked(registry):
+        reg = load(registry)
+        if reg.unsafe:
+            p = reg.unsafe[0]
+            raise RegistryError(reg.path, f"{p.message}; fix it before `anchors fix`", p.line)
+        h = History(history)
+        try:
+            res = plan(reg, h.rows(until=time.time() if now is None else now), only)
+        finally:
+            h.close()
+        if not res.fixes:
+            return res
+        text = _edits(reg, res)
+        res.diff = "".join(difflib.unified_diff(
+            reg.text.splitlines(keepends=True), text.splitlines(keepends=True),
+            f"a/{registry.name}", f"b/{registry.name}"))
+        if not dry_run:
+            store.write(reg, text)
+            res.written = True
+    return res

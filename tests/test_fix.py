@@ -1,0 +1,239 @@
+"""`anchors fix`: the latest check's facts applied to the registry, byte-preserving, under the lock."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from datetime import date
+from pathlib import Path
+
+import httpx
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from anchors.check import Services, check_online
+from anchors.cli import app
+from anchors.extract import read_briefing
+from anchors.fix import FixKind, plan, soft_404
+from anchors.history import History, Row
+from anchors.links import LinkChecker
+from anchors.merge import add
+from anchors.netguard import NetGuard, StaticResolver, guarded_transport
+from anchors.registry import load, parse_text
+from anchors.resolve.github import GithubResolver
+from anchors.retry import RetryPolicy
+
+from .cassettes import load as cassette
+from .loopback import LoopbackServer, respond
+
+#: what each path answers: (status, Location)
+D = "http://docs.example"
+WEB = {
+    "/old": (301, f"{D}/new"), "/old2": (308, f"{D}/new2"), "/new": (200, None),
+    "/new2": (200, None), "/temp": (302, f"{D}/new"),
+    "/to-login": (301, f"{D}/accounts/login?next=/to-login"), "/accounts/login": (200, None),
+    "/to-home": (301, f"{D}/"), "/": (200, None), "/fine": (200, None),
+    "/old-org/tool": (301, "http://github.com/new-org/tool"), "/new-org/tool": (200, None),
+}
+
+REGISTRY = """\
+# anchors registry (hand-edited; comments must survive)
+version: 1
+anchors:
+  # moved for good
+  - url: http://docs.example/old   # the address the 09-20 briefing used
+    title: "Old post"
+    first_anchored: 2026-09-20
+    status: continued
+    cited_in: ["2026-09-20", "2026-09-24"]
+  - {url: "http://docs.example/old2", first_anchored: 2026-09-20, status: new}
+  - url: http://docs.example/temp
+    first_anchored: 2026-09-20
+    status: new
+  - url: http://docs.example/to-login
+    first_anchored: 2026-09-20
+    status: new
+  - url: http://docs.example/to-home
+    first_anchored: 2026-09-20
+    status: new
+  - url: http://github.com/old-org/tool
+    first_anchored: 2026-09-20
+    status: new
+  - url: https://github.com/jacquev6/PyGithub/issues/28
+    first_anchored: 2026-09-20
+    status: new
+  - url: http://docs.example/fine
+    first_anchored: 2026-09-20
+    status: new
+"""
+
+
+async def site(req, w):
+    status, loc = WEB[req.path.split("?")[0]]
+    return await respond(w, status, b"", {"Location": loc} if loc else {}, req=req)
+
+
+def check_into(history: Path, reg_path: Path, srv: LoopbackServer) -> None:
+    """A real online check: web pages on a loopback server, GitHub from a recorded cassette."""
+    reg = load(reg_path)
+    gh = cassette("github/moved-301")
+
+    async def go() -> None:
+        guard = NetGuard(StaticResolver({"docs.example": ["127.0.0.1"], "github.com": ["127.0.0.1"]}),
+                         allow_private=True)
+        inner = guarded_transport(guard, httpx.Limits())
+
+        class ToPort(httpx.AsyncBaseTransport):
+            async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+                request.url = request.url.copy_with(port=srv.port)
+                return await inner.handle_async_request(request)
+
+        async with httpx.AsyncClient(transport=ToPort()) as web, \
+                httpx.AsyncClient(transport=gh.transport()) as api:
+            h = History(history)
+            try:
+                await check_online(reg, date(2026, 9, 30), Services(
+                    LinkChecker(web, guard, policy=RetryPolicy(attempts=1)),
+                    github=GithubResolver(api)), history=h)
+            finally:
+                h.close()
+    asyncio.run(go())
+
+
+@pytest.fixture
+def checked(tmp_path: Path) -> tuple[Path, Path]:
+    reg, db = tmp_path / "registry.yaml", tmp_path / "history.sqlite"
+    reg.write_text(REGISTRY, encoding="utf-8")
+    with LoopbackServer(lambda req: site if req.path.split("?")[0] in WEB else None) as srv:
+        check_into(db, reg, srv)
+    return reg, db
+
+
+def fix(reg: Path, db: Path, *args: str):
+    return CliRunner().invoke(app, ["fix", "-r", str(reg), "--history", str(db), *args])
+
+
+def test_dry_run_prints_the_diff_and_writes_nothing(checked: tuple[Path, Path]) -> None:
+    reg, db = checked
+    before = reg.read_bytes()
+    r = fix(reg, db, "--dry-run")
+    assert r.exit_code == 1, r.stderr  # something to fix
+    assert reg.read_bytes() == before
+    assert "-  - url: http://docs.example/old   # the address the 09-20 briefing used" in r.stdout
+    assert "+  - url: http://docs.example/new   # the address the 09-20 briefing used" in r.stdout
+    assert "would fix" in r.stderr and "4 changes" in r.stderr
+    assert "to-login redirects to a login page" in r.stderr
+    assert "to-home redirects to the site's home page" in r.stderr
+
+
+def test_fix_applies_permanent_moves_only_and_keeps_every_other_byte(checked: tuple[Path, Path]) -> None:
+    reg, db = checked
+    r = fix(reg, db)
+    assert r.exit_code == 0, r.stderr
+    after = reg.read_text(encoding="utf-8")
+    doc = yaml.safe_load(after)["anchors"]
+    urls = [e["url"] for e in doc]
+    assert urls == [
+        "http://docs.example/new",  # 301
+        "http://docs.example/new2",  # 308, inside the flow mapping's braces
+        "http://docs.example/temp",  # 302: temporary, never applied
+        "http://docs.example/to-login",  # soft 404
+        "http://docs.example/to-home",  # soft 404
+        "http://github.com/new-org/tool",  # renamed repository
+        "https://github.com/PyGithub/PyGithub/issues/28",  # moved issue (GitHub API html_url)
+        "http://docs.example/fine",
+    ]
+    assert doc[0]["cited_url"] == "http://docs.example/old" and doc[1]["cited_url"].endswith("/old2")
+    assert "cited_url" not in doc[2] and "cited_url" not in doc[7]
+    # only the moved lines changed, plus one added cited_url line (or field) per moved entry
+    old_lines, new_lines = REGISTRY.splitlines(), after.splitlines()
+    assert [ln for ln in old_lines if ln not in new_lines] == [
+        "  - url: http://docs.example/old   # the address the 09-20 briefing used",
+        '  - {url: "http://docs.example/old2", first_anchored: 2026-09-20, status: new}',
+        "  - url: http://github.com/old-org/tool",
+        "  - url: https://github.com/jacquev6/PyGithub/issues/28",
+    ]
+    assert len(new_lines) == len(old_lines) + 3
+    assert not load(reg).problems
+    # the fix is idempotent: nothing left to do, and the file is not rewritten
+    mtime = os.stat(reg).st_mtime_ns
+    again = fix(reg, db)
+    assert again.exit_code == 0 and "nothing to fix" in again.stderr
+    assert os.stat(reg).st_mtime_ns == mtime
+
+
+def test_only_restricts_the_kinds(checked: tuple[Path, Path]) -> None:
+    reg, db = checked
+    r = fix(reg, db, "--only", "renamed-repo,moved-issue")
+    assert r.exit_code == 0
+    urls = [e["url"] for e in yaml.safe_load(reg.read_text("utf-8"))["anchors"]]
+    assert urls[0] == "http://docs.example/old" and urls[5] == "http://github.com/new-org/tool"
+    assert urls[6] == "https://github.com/PyGithub/PyGithub/issues/28"
+    bad = fix(reg, db, "--only", "everything")
+    assert bad.exit_code == 2 and "choose from redirect, renamed-repo" in bad.stderr
+
+
+def test_a_briefing_citing_the_old_url_continues_the_moved_entry(checked: tuple[Path, Path],
+                                                                 tmp_path: Path) -> None:
+    reg, db = checked
+    assert fix(reg, db).exit_code == 0
+    brief = tmp_path / "2026-10-01.md"
+    brief.write_text("# 2026-10-01\n\n- Old post: http://docs.example/old\n", encoding="utf-8")
+    result = add(reg, [read_briefing(brief)], date(2026, 10, 2))
+    assert result.added == [] and len(result.continued) == 1
+    entry = yaml.safe_load(reg.read_text("utf-8"))["anchors"][0]
+    assert entry["url"] == "http://docs.example/new" and "2026-10-01" in entry["cited_in"]
+
+
+def test_archive_snapshots_from_the_history_are_added(tmp_path: Path) -> None:
+    reg = parse_text(REGISTRY.encode(), str(tmp_path / "registry.yaml"))
+    snap = {"url": "https://web.archive.org/web/20260919000000/http://docs.example/fine",
+            "date": "2026-09-19"}
+    rows = [Row("http://docs.example/fine", "x", "url", "dead", 404, checked_at=1.0,
+                facts={"archived": snap})]
+    res = plan(reg, rows)
+    assert [(f.kind, f.new, f.date) for f in res.fixes] == [(FixKind.ARCHIVE, snap["url"], "2026-09-19")]
+    assert plan(reg, rows, frozenset({FixKind.REDIRECT})).fixes == []
+
+
+@pytest.mark.parametrize("new, why", [
+    ("https://example.org/login?next=/post", "login"),
+    ("https://example.org/users/sign_in", "login"),
+    ("https://example.org/", "home"),
+    ("https://id.example.org/oauth2/authorize?redirect_uri=x", "login"),
+])
+def test_soft_404s(new: str, why: str) -> None:
+    assert why in (soft_404("https://example.org/post", new) or "")
+
+
+def test_a_real_move_is_not_a_soft_404() -> None:
+    assert soft_404("https://example.org/post", "https://blog.example.org/2026/post") is None
+    assert soft_404("https://example.org/", "https://www.example.org/") is None
+
+
+def test_fix_without_history_is_exit_2(tmp_path: Path) -> None:
+    reg = tmp_path / "registry.yaml"
+    reg.write_text(REGISTRY, encoding="utf-8")
+    r = fix(reg, tmp_path / "none.sqlite")
+    assert r.exit_code == 2 and "no history yet" in r.stderr
+
+
+def test_readme_example_on_the_bundled_registry(tmp_path: Path) -> None:
+    """The README's `fix` example is this command's real output on the bundled registry."""
+    root = Path(__file__).resolve().parent.parent
+    reg, db = tmp_path / "registry.yaml", tmp_path / "history.sqlite"
+    reg.write_bytes((root / "registry.yaml").read_bytes())
+    h = History(db)
+    run = h.start_run(str(reg), 1.0)
+    h.record(run, [  # what a weekly check would record (modelled answers)
+        Row("https://www.lmsys.org/blog/2026-08-17-advanced-cuda-graph", "", "url", "redirect",
+            200, "https://lmsys.org/blog/2026-08-17-advanced-cuda-graph/", checked_at=1.0),
+        Row("https://www.tensormesh.ai/learn/vllm-vs-sglang", "", "url", "redirect", 200,
+            "https://www.tensormesh.ai/", checked_at=1.0)])
+    h.close()
+    r = CliRunner().invoke(app, ["fix", "-r", str(reg), "--history", str(db), "--dry-run"])
+    assert r.exit_code == 1
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    assert r.stdout in readme, r.stdout
+    assert "vllm-vs-sglang redirects to the site's home page" in r.stderr
