@@ -135,6 +135,9 @@ def _checks(plan: dict[str, list[int | str]], db: Path) -> None:
                     request.url = request.url.copy_with(port=srv.port)
                     return await transport.handle_async_request(request)
 
+                async def aclose(self) -> None:
+                    await transport.aclose()
+
             async with httpx.AsyncClient(transport=ToPort()) as c:
                 lc = LinkChecker(c, guard, policy=RetryPolicy(attempts=1))
                 h = History(db, clock=lambda: state["t"])
