@@ -89,6 +89,9 @@ def check_into(history: Path, reg_path: Path, srv: LoopbackServer) -> None:
                 request.url = request.url.copy_with(port=srv.port)
                 return await inner.handle_async_request(request)
 
+            async def aclose(self) -> None:
+                await inner.aclose()
+
         async with httpx.AsyncClient(transport=ToPort()) as web, \
                 httpx.AsyncClient(transport=gh.transport()) as api:
             h = History(history)
