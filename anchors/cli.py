@@ -154,7 +154,9 @@ def _state_dir(registry: Path, settings: Settings) -> Path:
 
 @app.command()
 def check(
-    registry: Annotated[Path, typer.Argument(help="Registry file.")] = Path(DEFAULT_REGISTRY),
+    registries: Annotated[Optional[list[Path]], typer.Argument(
+        help="Registry files (default ./registry.yaml); findings name their file.",
+        show_default=False)] = None,
     offline: Annotated[bool, typer.Option(help="No network: format, schema, duplicates.")] = False,
     fmt: Annotated[OutputFormat, typer.Option("--format", "-f")] = OutputFormat.TEXT,
     only_codes: Annotated[Optional[str], typer.Option(
@@ -184,21 +186,25 @@ def check(
     today: TodayOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
-    """Validate the registry; online, resolve metadata and check every link.
+    """Validate registries; online, resolve metadata and check every link.
 
-    Example: anchors check registry.yaml --offline --format github
+    A missing file, or one that is not a registry, is exit 2 (nothing is created).
+    Example: anchors check registry.yaml lab/registry.yaml --offline --format github
     """
     from .registry import load
-    from .validate import check_offline, only
+    from .validate import check_offline, combine, only
 
     configure(quiet)
     try:
         codes = _codes(only_codes)
         day = _date(today, "--today") or date.today()
-        reg = load(registry)
-        if offline:
-            result = check_offline(reg, day)
-        else:
+        paths = registries or [Path(DEFAULT_REGISTRY)]
+        regs = [load(p) for p in paths]  # every file is usable before anything is checked
+        results = []
+        for registry, reg in zip(paths, regs):
+            if offline:
+                results.append(check_offline(reg, day))
+                continue
             flags = dict(concurrency=concurrency, per_host=per_host, timeout=timeout,
                          retry_after_cap=retry_after_cap, allow_private=allow_private,
                          arxiv_api=arxiv_api, arxiv_delay=arxiv_delay, github_api=github_api,
@@ -206,16 +212,19 @@ def check(
             from .config import load_settings
 
             settings = load_settings(registry, flags)
-            result = _run(_online(reg, registry, day, settings, no_cache, changed_since, quiet))
+            results.append(_run(_online(reg, registry, day, settings, no_cache, changed_since,
+                                        quiet)))
+        result = combine(results)
     except AnchorsError as exc:
         _fail(exc)
     result.findings = only(result.findings, codes)
     _render_check(result, fmt)
     s = summary(result.findings)
     extra = f", {result.cached} from cache" if result.cached else ""
-    stderr.print(f"{result.anchors} anchors ({result.checked} checked online{extra}): "
+    many = f" in {len(result.registries)} registries" if len(result.registries) > 1 else ""
+    stderr.print(f"{result.anchors} anchors{many} ({result.checked} checked online{extra}): "
                  f"{s['error']} errors, {s['warning']} warnings, {s['info']} notes"
-                 if result.online else f"{result.anchors} anchors: {s['error']} errors, "
+                 if result.online else f"{result.anchors} anchors{many}: {s['error']} errors, "
                  f"{s['warning']} warnings, {s['info']} notes", markup=False)
     raise typer.Exit(exit_code(result.findings))
 

@@ -10,7 +10,7 @@ from .findings import Code, Finding
 from .ids import ArxivId, is_future
 from .registry import Registry
 
-__all__ = ["CheckResult", "check_offline", "offline", "only"]
+__all__ = ["CheckResult", "check_offline", "combine", "offline", "only"]
 
 
 @dataclass(slots=True)
@@ -24,6 +24,26 @@ class CheckResult:
     online: bool = False
     checked: int = 0
     cached: int = 0
+    #: every registry checked, as named; `registry` joins them when there are several
+    registries: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.registries:
+            self.registries = [self.registry]
+
+
+def combine(results: list[CheckResult]) -> CheckResult:
+    """One result for several registries (a pre-commit hook passes every file it touched).
+
+    Each finding already names its file, so the findings are simply concatenated in order.
+    """
+    if len(results) == 1:
+        return results[0]
+    return CheckResult(
+        ", ".join(r.registry for r in results), results[0].today,
+        sum(r.anchors for r in results), [f for r in results for f in r.findings],
+        any(r.online for r in results), sum(r.checked for r in results),
+        sum(r.cached for r in results), [r.registry for r in results])
 
 
 def only(findings: Iterable[Finding], codes: frozenset[Code] | None) -> list[Finding]:

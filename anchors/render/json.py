@@ -59,6 +59,7 @@ def add_result(r: MergeResult, dry_run: bool) -> str:
 def check_result(r: CheckResult) -> str:
     return dumps({
         "registry": r.registry,
+        "registries": r.registries,
         "today": r.today.isoformat(),
         "anchors": r.anchors,
         "online": r.online,

@@ -27,10 +27,11 @@ def check_result(r: CheckResult) -> str:
         rows = [f for f in r.findings if f.severity is sev]
         if not rows:
             continue
-        out += [f"### {sev.value.capitalize()}s", "", "| code | line | anchor | message |",
+        out += [f"### {sev.value.capitalize()}s", "", "| code | where | anchor | message |",
                 "|---|---|---|---|"]
         for f in rows:
-            out.append(f"| {f.code.value} | {f.line or ''} | {markdown_code(f.anchor)} | "
+            where = f"{f.file}:{f.line}" if f.line else f.file
+            out.append(f"| {f.code.value} | {markdown(where)} | {markdown_code(f.anchor)} | "
                        f"{markdown(f.message)} |")
         out.append("")
     return "\n".join(out) + "\n"
