@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .errors import BriefingError
 from .ids import AnchorKey, ArxivId, Doi
-from .layout import cells, is_separator, skipped_lines, title_columns
+from .layout import cells, is_separator, skipped_lines, title_columns, without_comments
 from .plaintext import useful_title
 from .registry import Status
 from .scan import Hit, scan
@@ -52,6 +52,7 @@ _DATE_CLAIM_RE = re.compile(
 _NEW_RE = re.compile(r"本次新增|newly anchored|\bnew anchor\b", re.IGNORECASE)
 _CONT_RE = re.compile(r"续立|续用|续锚|\bcontinued\b", re.IGNORECASE)
 _FILE_DATE_RE = re.compile(r"(?<!\d)(\d{4}-\d{2}-\d{2})(?!\d)")
+_DIGIT_RE = re.compile(r"[0-9０-９]")
 _TITLE_DATE_RE = re.compile(r"[（(]\s*(\d{4}-\d{2}-\d{2})\s*[）)]")
 
 
@@ -154,12 +155,13 @@ class _Place:
 def extract(text: str, path: str, when: date) -> Briefing:
     """Every citation in `text`, a briefing dated `when`, with its line, title and claims."""
     out = Briefing(path, when)
-    lines = text.splitlines()
+    raw_lines = text.splitlines()
+    skipped = skipped_lines(raw_lines)
+    lines = without_comments(raw_lines, skipped)
     blocks = _blocks(lines)
-    skipped = skipped_lines(lines)
     headers = title_columns(lines)
     for i, line in enumerate(lines):
-        if skipped[i] or ("://" not in line and not any(c.isdigit() for c in line)):
+        if skipped[i] or ("://" not in line and not _DIGIT_RE.search(line)):
             continue
         if line.lstrip().startswith("|"):
             found = _table_row(out, line, i + 1, blocks[i], headers[i])

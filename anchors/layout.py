@@ -12,7 +12,7 @@ import re
 
 from .plaintext import markdown_to_text
 
-__all__ = ["cells", "is_separator", "skipped_lines", "title_columns"]
+__all__ = ["cells", "is_separator", "skipped_lines", "title_columns", "without_comments"]
 
 _IGNORE_RE = re.compile(r"<!--\s*anchors\s*:\s*(ignore(?:-line|-next-line|-start|-end)?)\s*-->",
                         re.IGNORECASE)
@@ -44,6 +44,31 @@ def skipped_lines(lines: list[str]) -> list[bool]:
         next_line = kind == "ignore-next-line"
         region = region and kind != "ignore-end"
     return skip
+
+
+def without_comments(lines: list[str], skipped: list[bool]) -> list[str]:
+    """`lines` with HTML comments blanked out, also across lines: what a comment holds
+    (a commented-out badge row, an editor's note) is not rendered, so it cites nothing.
+    Blanking keeps every column where it was."""
+    out: list[str] = []
+    inside = False
+    for line, skip in zip(lines, skipped):
+        if skip or (not inside and "<!--" not in line):
+            out.append(line)
+            continue
+        chars, i = list(line), 0
+        while i < len(line):
+            if inside:
+                end = line.find("-->", i)
+                stop = len(line) if end < 0 else end + 3
+                chars[i:stop] = " " * (stop - i)
+                inside, i = end < 0, stop
+            elif (start := line.find("<!--", i)) >= 0:
+                inside, i = True, start
+            else:
+                break
+        out.append("".join(chars))
+    return out
 
 
 def cells(line: str) -> list[str]:

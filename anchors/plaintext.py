@@ -23,12 +23,13 @@ _GLOSS_RE = re.compile(r"\s+[·•]\s+|\s*[（(][^（）()]*⭐[^（）()]*[）)
 _EDGE = " \t-—–:：|,，;；、.。"
 _URL_RE = re.compile(r"https?://\S*|www\.\S+", re.IGNORECASE)
 _ID_RE = re.compile(r"(?i:arxiv:?\s*)?(?:[0-9]{4}\.[0-9]{4,5}(?:v[0-9]+)?|[a-z-]+(?:\.[A-Z]{2})?/[0-9]{7})"
-                    r"|10\.[0-9]{4,9}/\S+|[\w.-]+/[\w.-]+#[0-9]+")
+                    r"|(?i:doi:?\s*)?10\.[0-9]{4,9}/\S+|[\w.-]+/[\w.-]+#[0-9]+")
 #: Link texts and cells that name a kind of link, not a work.
 _GENERIC = frozenset({
     "pdf", "paper", "arxiv", "abs", "html", "link", "links", "url", "code", "github", "repo",
     "repository", "project", "homepage", "page", "website", "site", "blog", "post", "slides",
     "video", "demo", "doi", "here", "this", "source", "official", "openreview", "download",
+    "pr", "issue", "commit", "release",
     "论文", "链接", "代码", "地址", "原文", "官方", "项目", "主页", "博客", "这里", "此处", "网址",
     "下载", "全文", "视频",
 })

@@ -44,6 +44,10 @@ _TOKEN_RE = re.compile(
 # spell (`２６０９.１８０６３` is 2609.18063); one character for one, so positions do not move.
 # Other non-ASCII digits (Arabic-Indic, Devanagari, …) are never read as part of an ID.
 _FULLWIDTH = str.maketrans({**{chr(0xFF10 + i): str(i) for i in range(10)}, "．": "."})
+#: A link target longer than this is not one; the scan falls back to bare-URL rules, which keeps
+#: pathological lines (`[x](https://a/（` ten thousand times) linear.
+_MAX_DESTINATION = 4096
+_DIGIT_RE = re.compile(r"[0-9０-９]")
 _OPENERS = {")": "(", "）": "（", "]": "[", "}": "{"}
 
 
@@ -67,10 +71,13 @@ def scan(text: str) -> list[Hit]:
     hits: list[Hit] = []
     masked = text
     if "://" in text:
-        hits = list(_urls(text))
+        hits = _urls(text)
+        pieces, at = [], 0
         for h in hits:
-            masked = masked[: h.start] + " " * (h.end - h.start) + masked[h.end:]
-    if any(c.isdigit() for c in masked):
+            pieces += [text[at:h.start], " " * (h.end - h.start)]
+            at = h.end
+        masked = "".join(pieces) + text[at:]
+    if _DIGIT_RE.search(masked):
         hits.extend(_tokens(text, masked.translate(_FULLWIDTH)))
         hits.sort(key=lambda h: h.start)
     return hits
@@ -115,7 +122,7 @@ def _url_end(text: str, start: int) -> tuple[int, str | None]:
     elif before.endswith("<"):
         if (closed := _delimited_end(text, start, ">")) is not None:
             return closed, None
-    elif before[-1:] in ("\"", "'") and _ATTR_BEFORE_RE.search(text, 0, start - 1):
+    elif before[-1:] in ("\"", "'") and _ATTR_BEFORE_RE.search(text, max(0, start - 40), start - 1):
         if (closed := _delimited_end(text, start, before[-1])) is not None:
             m = _HTML_TEXT_RE.match(text, closed + 1)
             return closed, m[1] if m else None
@@ -128,11 +135,11 @@ def _destination_end(text: str, start: int) -> int:
     """A CommonMark link destination: up to whitespace or an unbalanced `)`; full-width
     parentheses are kept when balanced and end it when not."""
     depth = {"(": 0, "（": 0}
-    i, n = start, len(text)
+    i, n = start, min(len(text), start + _MAX_DESTINATION)
     while i < n:
         c = text[i]
-        if c.isspace() or c == "\x00":
-            break
+        if c.isspace() or c == "\x00" or text.startswith("](", i):
+            break  # `](` opens the next link: this target never closed
         if c == "\\" and i + 1 < n:
             i += 2
             continue
@@ -179,9 +186,9 @@ def _trim_url(url: str) -> str:
 
 
 def _markdown_link_text(text: str, close: int) -> str | None:
-    """The text between the `[` matching the `]` at `close` and it (looking back 1,000 chars)."""
+    """The text between the `[` matching the `]` at `close` and it (looking back 300 chars)."""
     depth = 0
-    for j in range(close - 1, max(-1, close - 1000), -1):
+    for j in range(close - 1, max(-1, close - 300), -1):
         c = text[j]
         if c == "]":
             depth += 1

@@ -39,9 +39,9 @@ def _as(title: str | None, source: TitleSource) -> Found:
 def cell_title(cells: list[str], n: int, h: Hit, hits: list[Hit], title_col: int | None,
                primary: bool) -> Found:
     """Link text; for an ID in a row's first cell the next cell; else the title column."""
-    urls = tuple(x.raw for x in hits)
-    if found := _as(useful_title(h.link_text, urls), TitleSource.LINK_TEXT):
+    if found := _as(useful_title(h.link_text), TitleSource.LINK_TEXT):
         return found
+    urls = tuple(x.raw for x in hits)  # only now: a row may hold thousands of links
     if primary and n + 1 < len(cells):
         return _as(useful_title(cells[n + 1], urls), TitleSource.CELL)
     if title_col is None or title_col >= len(cells):
@@ -58,17 +58,18 @@ def line_title(line: str, idx: int, hits: list[Hit], start: int | None, listed: 
     """Link text; in a list item the text after an ID that opens it, or the text before the
     first citation when nothing but links and punctuation follows it (`- Title <URL>`)."""
     h = hits[idx]
-    urls = tuple(x.raw for x in hits)
-    if found := _as(useful_title(h.link_text, urls), TitleSource.LINK_TEXT):
+    if found := _as(useful_title(h.link_text), TitleSource.LINK_TEXT):
         return found
     if start is None or idx != 0 or not h.listable or (h.start == start and not listed):
         return None  # paper-card names (`1411-2609-18063（Edge0）`) mention a paper, never list it
+    urls = tuple(x.raw for x in hits)
     if h.start == start:
         after = line[h.end:hits[1].start if len(hits) > 1 else len(line)]
         return _as(useful_title(after, urls), TitleSource.AFTER_ID)
     end = h.start
     if h.link_text is not None:
-        end = max(line.rfind("[" + h.link_text + "]", 0, h.start), start)
+        near = max(start, h.start - len(h.link_text) - 4)  # `[text](` or `[text](<` just before
+        end = max(line.rfind("[" + h.link_text + "]", near, h.start), start)
     if useful_title(line[h.end:], urls) is None:
         return _as(useful_title(line[start:end], urls), TitleSource.BEFORE_ID)
     return None

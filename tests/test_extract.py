@@ -327,3 +327,30 @@ def test_code_blocks_are_skipped_but_bibtex_is_read() -> None:
         "  url={https://arxiv.org/abs/2309.06180}\n}\n```\n"
     )
     assert cites(text) == [("arxiv:2309.06180", 6, None), ("arxiv:2309.06180", 7, None)]
+
+
+@pytest.mark.parametrize(
+    "blob",
+    [
+        "[x](https://a.example/（" * 6000,
+        "https://a.example/x " * 7500,
+        "[a](https://b.example/c)" * 6000,
+        '<a href="https://a.example/' * 5500,
+        "| https://a.example/x " * 7000,
+        "]" * 150_000 + "](https://a.example/x)",
+    ],
+    ids=["unclosed-targets", "repeated-url", "glued-links", "unclosed-href", "row-of-urls",
+         "brackets-before-target"],
+)
+@pytest.mark.timeout(20)
+def test_long_lines_of_links_cost_linear_time(blob: str) -> None:
+    """Each of these took quadratic time once (38 s for 92 KB); linear they take well under 1 s."""
+    b = extract(blob, "b.md", D)  # pytest-timeout is the bound
+    assert len(b.citations) <= 2
+
+
+def test_links_inside_html_comments_are_not_citations() -> None:
+    text = ("<!--\n[![old](https://camo.example/badge)](https://old.example/)\n-->\n"
+            "see <!-- https://hidden.example/ --> https://shown.example/x\n"
+            "<!--Thanks to [x](https://github.com/o/r)-->2401.00001\n")
+    assert cites(text) == [("url:https://shown.example/x", 4, None), ("arxiv:2401.00001", 5, None)]
