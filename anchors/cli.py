@@ -13,11 +13,13 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn, Optional, TypeVar
 
+import click
 import typer
+from typer.core import TyperGroup
 
 from . import __version__
 from .console import configure, stderr, stdout_console
-from .errors import AnchorsError, UsageError
+from .errors import AnchorsError, StorageError, UsageError
 from .findings import Code, exit_code, summary
 from .defaults import (
     DEFAULT_CONCURRENCY,
@@ -36,7 +38,24 @@ T = TypeVar("T")
 
 __all__ = ["app", "main"]
 
-app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, no_args_is_help=True,
+class _Commands(TyperGroup):
+    """The one place an error becomes `anchors: error: <what, where>` and exit 2.
+
+    Library code raises the AnchorsError family (errors.py) and turns OSError into
+    StorageError where it knows what it was doing; a stray OSError still gets the same line.
+    """
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except AnchorsError as exc:
+            _fail(exc)
+        except OSError as exc:
+            _fail(StorageError.from_os(exc, "continue"))
+
+
+app = typer.Typer(cls=_Commands, add_completion=False, pretty_exceptions_enable=False,
+                  no_args_is_help=True,
                   help="Citation and arXiv anchor registry with link checking.")
 
 DEFAULT_REGISTRY = "registry.yaml"
@@ -61,6 +80,11 @@ def _fail(exc: BaseException, code: int = 2) -> NoReturn:
 
     sys.stderr.write(f"anchors: error: {plain(str(exc))}\n")  # printed even with --quiet
     raise typer.Exit(code)
+
+
+def _say(message: str) -> None:
+    """A notice that shows even with --quiet: a silent wait looks like a hang."""
+    sys.stderr.write(f"anchors: {message}\n")
 
 
 def _formats(fmt: OutputFormat, allowed: tuple[OutputFormat, ...]) -> None:
@@ -96,7 +120,7 @@ def add(
         override = _date(when, "--date")
         day = _date(today, "--today") or date.today()
         parsed = [read_briefing(b, override) for b in briefings]
-        result = do_add(registry, parsed, day, dry_run=dry_run)
+        result = do_add(registry, parsed, day, dry_run=dry_run, on_wait=_say)
     except AnchorsError as exc:
         _fail(exc)
     for b in parsed:
@@ -267,31 +291,33 @@ def _run(coro: Coroutine[Any, Any, T]) -> T:
     async def main() -> T:
         task = asyncio.current_task()
         loop = asyncio.get_running_loop()
-        terminated: list[bool] = []
+        terminated: list[int] = []
 
-        def on_term() -> None:
-            terminated.append(True)
+        def on_term(signum: int) -> None:
+            terminated.append(signum)
             if task is not None:
                 task.cancel()
 
-        loop.add_signal_handler(signal.SIGTERM, on_term)
+        for sig in _STOPS:
+            loop.add_signal_handler(sig, on_term, sig)
         try:
             return await coro
         except asyncio.CancelledError:
             if terminated:
-                raise _Terminated() from None
+                raise _Terminated(terminated[0]) from None
             raise
         finally:
-            loop.remove_signal_handler(signal.SIGTERM)
+            for sig in _STOPS:
+                loop.remove_signal_handler(sig)
 
     try:
         return asyncio.run(main())
     except KeyboardInterrupt:  # --quiet silences summaries, never this line
         sys.stderr.write("anchors: interrupted; what was checked so far is saved\n")
         raise typer.Exit(130) from None
-    except _Terminated:
-        sys.stderr.write("anchors: terminated; what was checked so far is saved\n")
-        raise typer.Exit(143) from None
+    except _Terminated as exc:
+        sys.stderr.write(f"anchors: {exc.word}; what was checked so far is saved\n")
+        raise typer.Exit(exc.code) from None
 
 
 def _duration(value: str) -> float:
@@ -462,21 +488,40 @@ def _root(version: Annotated[bool, typer.Option("--version", help="Show the vers
         raise typer.Exit(0)
 
 
-def _on_sigterm(signum: int, frame: object) -> None:
-    raise _Terminated()
+#: Signals that end a run like Ctrl-C does, keeping what was learnt: name and exit code.
+_STOPS = {signal.SIGTERM: ("terminated", 143), signal.SIGHUP: ("hung up", 129)}
+
+
+def _on_stop(signum: int, frame: object) -> None:
+    raise _Terminated(signum)
 
 
 class _Terminated(BaseException):
-    pass
+    def __init__(self, signum: int = signal.SIGTERM) -> None:
+        super().__init__(signum)
+        self.word, self.code = _STOPS.get(signal.Signals(signum), ("terminated", 143))
 
 
 def main() -> None:
-    signal.signal(signal.SIGTERM, _on_sigterm)
+    from . import streams
+
+    streams.guard()
+    for sig in _STOPS:
+        signal.signal(sig, _on_stop)
+    code: int | str | None = 0
     try:
         app(standalone_mode=True)
+    except SystemExit as exc:
+        code = exc.code
     except KeyboardInterrupt:
         sys.stderr.write("anchors: interrupted\n")
-        sys.exit(130)
-    except _Terminated:
-        sys.stderr.write("anchors: terminated\n")
-        sys.exit(143)
+        code = 130
+    except _Terminated as exc:
+        sys.stderr.write(f"anchors: {exc.word}\n")
+        code = exc.code
+    try:
+        streams.finish()  # a full disk behind stdout shows here, not in a shutdown traceback
+    except AnchorsError as exc:
+        sys.stderr.write(f"anchors: error: {exc}\n")
+        code = 2
+    sys.exit(code)

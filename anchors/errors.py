@@ -6,12 +6,16 @@
     │   ├── RegistryError
     │   ├── BriefingError
     │   └── HistoryError
+    ├── StorageError     the file system or a stream refused: read-only, full, locked, closed
     └── NetworkDown      nothing resolves or connects: checking would call every link dead
 
 Problems *inside* a usable registry are findings (exit 1), never exceptions.
 """
 
 from __future__ import annotations
+
+import errno
+import os
 
 __all__ = [
     "AnchorsError",
@@ -20,6 +24,7 @@ __all__ = [
     "InputError",
     "NetworkDown",
     "RegistryError",
+    "StorageError",
     "UsageError",
 ]
 
@@ -53,6 +58,39 @@ class BriefingError(InputError):
 
 class HistoryError(InputError):
     """The history database is corrupt, foreign or from a newer version."""
+
+
+class StorageError(AnchorsError):
+    """The environment refused: a read-only folder, a full disk, a lock held too long, a closed
+    stream. Library code turns `OSError` into this at its boundaries (`from_os`), so the CLI
+    maps one family to exit 2."""
+
+    def __init__(self, path: str, message: str) -> None:
+        self.path = path
+        self.message = message
+        super().__init__(f"{path}: {message}" if path else message)
+
+    @classmethod
+    def from_os(cls, exc: OSError, doing: str, path: str | os.PathLike[str] | None = None) -> StorageError:
+        """`<path>: cannot <doing>: <reason>`, the path being the one the system named if any."""
+        where = str(path if path is not None else exc.filename or "")
+        reason = _REASONS.get(exc.errno or 0) or (exc.strerror or str(exc)).lower()
+        return cls(where, f"cannot {doing}: {reason}")
+
+
+#: Plain words for the errors users meet; others keep the system's wording.
+_REASONS = {
+    errno.EROFS: "read-only file system",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "operation not permitted",
+    errno.ENOSPC: "no space left on device",
+    errno.EDQUOT: "disk quota exceeded",
+    errno.EISDIR: "it is a folder",
+    errno.ENOTDIR: "a part of the path is not a folder",
+    errno.ENOENT: "no such file or folder",
+    errno.EBADF: "the stream is closed",
+    errno.EPIPE: "the reader has gone away",
+}
 
 
 class NetworkDown(AnchorsError):

@@ -7,7 +7,7 @@ does the whole read-merge-write under the registry's lock.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -79,9 +79,9 @@ class Entry:
             out.append("first_anchored")
         if sorted(set(a.cited_in)) != sorted(set(self.cited_in)):
             out.append("cited_in")
-        if a.title is None and self.title is not None:
+        if not a.title and self.title:
             out.append("title")
-        if a.section is None and self.section is not None:
+        if not a.section and self.section:
             out.append("section")
         return out
 
@@ -165,13 +165,12 @@ def _merge_one(result: MergeResult, known: dict[str, Anchor], b: Briefing, key: 
             entry = Entry(lead.key, existing.raw_id, existing.first_anchored or first,
                           list(existing.cited_in), existing.status or Status.NEW, existing.title,
                           existing.section, existing.version, existing, existing.title_inferred)
+            result.continued.append(key)  # once per key: a list look-up here was quadratic
         else:
             entry = Entry(lead.key, str(lead.key), first, [], Status.NEW, title, section,
                           getattr(lead.key, "version", None), title_inferred=inferred)
             result.added.append(key)
         result.entries[key] = entry
-    if entry.existing is not None and key not in result.continued:
-        result.continued.append(key)
     _registry_conflicts(result, entry, lead, written, section)
     entry.first_anchored = min(entry.first_anchored, first)
     if b.date not in entry.cited_in:
@@ -231,7 +230,7 @@ def _registry_conflicts(result: MergeResult, entry: Entry, lead: Citation, title
 
 
 def add(registry_path: str | Path, briefings: list[Briefing], today: date,
-        dry_run: bool = False) -> MergeResult:
+        dry_run: bool = False, on_wait: Callable[[str], None] | None = None) -> MergeResult:
     """Load, merge and (unless `dry_run`) save, all under the registry's lock.
 
     A registry with schema problems is refused untouched: splicing into an entry whose shape
@@ -242,7 +241,7 @@ def add(registry_path: str | Path, briefings: list[Briefing], today: date,
 
     from . import store
 
-    with contextlib.nullcontext() if dry_run else store.locked(registry_path):
+    with contextlib.nullcontext() if dry_run else store.locked(registry_path, on_wait):
         reg = load(registry_path, missing_ok=True)
         if reg.unsafe:
             p = reg.unsafe[0]

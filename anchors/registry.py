@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import re
+import stat
 from dataclasses import dataclass, field
 from datetime import date
 from enum import Enum
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import yaml
 
+from .atomic import describe
 from .errors import RegistryError
 from .findings import Code, Finding
 from .ids import AnchorKey, ArxivId, Doi, InvalidId, parse_anchor
@@ -147,7 +149,7 @@ def load(path: str | Path, missing_ok: bool = False) -> Registry:
     """
     p = Path(path)
     try:
-        size = p.stat().st_size
+        st = p.stat()
     except FileNotFoundError:
         if missing_ok:
             return Registry(str(path), "", [], [], exists=False)
@@ -155,6 +157,9 @@ def load(path: str | Path, missing_ok: bool = False) -> Registry:
                             f"{path}` creates one") from None
     except OSError as exc:
         raise RegistryError(str(path), f"cannot read: {exc.strerror}") from None
+    if not stat.S_ISREG(st.st_mode):  # /dev/null would read as empty, a FIFO would block
+        raise RegistryError(str(path), f"is {describe(st.st_mode)}, not a regular file")
+    size = st.st_size
     if size > MAX_REGISTRY_BYTES:
         raise RegistryError(str(path), f"{size} bytes is more than the {MAX_REGISTRY_BYTES} allowed")
     try:

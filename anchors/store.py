@@ -9,7 +9,7 @@ process leaves the old file and two concurrent `anchors add` both land.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import date
 from pathlib import Path
 from typing import NamedTuple
@@ -17,9 +17,10 @@ from typing import NamedTuple
 from filelock import FileLock, Timeout
 
 from .atomic import CHECKPOINTS, write_atomic
-from .errors import RegistryError
+from .errors import RegistryError, StorageError
 from .merge import Entry
 from .registry import Anchor, Registry, Span
+from .state import lock_path
 
 __all__ = ["CHECKPOINTS", "HEADER", "LOCK_TIMEOUT", "locked", "quote", "render", "save",
            "set_fields", "splice", "url_value", "write"]
@@ -34,14 +35,30 @@ DQ = '"'
 
 
 @contextlib.contextmanager
-def locked(registry_path: str | Path) -> Iterator[None]:
-    p = Path(registry_path)
-    lock = FileLock(str(p.parent / f".{p.name}.lock"), timeout=LOCK_TIMEOUT)
+def locked(registry_path: str | Path, on_wait: Callable[[str], None] | None = None,
+           timeout: float | None = None) -> Iterator[None]:
+    """Hold the registry's lock (in `.anchors/` beside the real file, so a symlink and its
+    target share it); a wait is announced through `on_wait` and ends after `timeout` seconds."""
+    limit = LOCK_TIMEOUT if timeout is None else timeout
+    path = lock_path(registry_path)
+    lock = FileLock(str(path), timeout=limit)
     try:
-        with lock:
-            yield
+        try:
+            lock.acquire(timeout=0)
+        except Timeout:
+            if on_wait is not None:
+                on_wait(f"waiting up to {limit:g} s for {path}: another anchors is writing "
+                        f"{registry_path}")
+            lock.acquire(timeout=limit)
     except Timeout:
-        raise RegistryError(str(registry_path), f"locked by another anchors for {LOCK_TIMEOUT:.0f} s") from None
+        raise RegistryError(str(registry_path), f"still locked by another anchors after "
+                            f"{limit:g} s ({path})") from None
+    except OSError as exc:
+        raise StorageError.from_os(exc, "take the registry's lock", path) from None
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def save(reg: Registry, changes: list[Entry]) -> None:
@@ -116,7 +133,7 @@ def _field_edits(reg: Registry, e: Entry) -> list[_Edit]:
         if sp is None:
             missing.append(f"{pad}{name}: {value}\n")
         else:
-            edits.append(_Edit(sp.start, sp.end, _scalar_like(value, sp)))
+            edits.append(_value_edit(text, sp, _scalar_like(value, sp)))
     if "cited_in" in changed:
         sp = a.spans.get("cited_in")
         if sp is None:
@@ -127,9 +144,14 @@ def _field_edits(reg: Registry, e: Entry) -> list[_Edit]:
             style = sp.items[0][2] if sp.items else DQ
             edits.append(_Edit(sp.start, sp.end, _flow_dates(e.cited_in, style)))
     for name in ("title", "section"):
-        if name in changed:
+        if name not in changed:
+            continue
+        sp = a.spans.get(name)
+        if sp is None:
             missing.append(f"{pad}{name}: {quote(getattr(e, name))}\n")
-        if name == "title" and "title" in changed and e.title_inferred:
+        else:  # `title:`, `title: ~` or `title: ""`: fill the value where it is
+            edits.append(_value_edit(text, sp, quote(getattr(e, name))))
+        if name == "title" and e.title_inferred:
             missing.append(f"{pad}title_from: heading\n")
     return edits + _add_lines(reg, a, missing)
 
@@ -156,13 +178,24 @@ def set_fields(reg: Registry, a: Anchor, values: dict[str, str]) -> list[_Edit]:
         if sp is None:
             missing.append(f"{pad}{name}: {value}\n")
         else:
-            edits.append(_Edit(sp.start, sp.end, value))
+            edits.append(_value_edit(reg.text, sp, value))
     return edits + _add_lines(reg, a, missing)
 
 
 def url_value(url: str) -> str:
     """A URL as a YAML value: plain when that reads back the same, quoted otherwise."""
     return _plain_url(url)
+
+
+def _value_edit(text: str, sp: Span, value: str) -> _Edit:
+    """Replace a value in place; an empty one (`key:` at the end of its line) gets its space."""
+    if sp.start == sp.end:
+        i = sp.start
+        while i > 0 and text[i - 1] in " \t":
+            i -= 1
+        lead = ": " if i == 0 or text[i - 1] != ":" else "" if i < sp.start else " "
+        return _Edit(sp.start, sp.end, lead + value)
+    return _Edit(sp.start, sp.end, value)
 
 
 def _scalar_like(value: str, sp: Span) -> str:
