@@ -1,7 +1,7 @@
 """The `anchors` command: parse arguments, call the library, render, map to an exit code.
 
 Exit codes: 0 clean, 1 findings (or invalid citations), 2 unusable input or arguments,
-130/143 interrupted by SIGINT/SIGTERM.
+130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP.
 """
 
 from __future__ import annotations

@@ -248,7 +248,8 @@ def _registry(tmp: Path, urls: list[str]) -> Path:
     return reg
 
 
-@pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+@pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143),
+                                          (signal.SIGHUP, 129)])
 def test_killed_check_exits_cleanly_and_keeps_what_it_learnt(tmp_path: Path, sig, code: int) -> None:
     async def handler(req, w):
         if req.path.startswith("/slow"):
