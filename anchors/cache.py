@@ -10,9 +10,14 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from .atomic import write_atomic
+from .errors import StorageError
+from .state import ensure
+
+T = TypeVar("T")
 
 __all__ = ["DEFAULT_TTLS", "Cache"]
 
@@ -36,24 +41,42 @@ class Cache:
     def _load(self, path: Path) -> None:
         try:
             doc = json.loads(path.read_text(encoding="utf-8"))
-            if doc.get("format") != _FORMAT:
+            if not isinstance(doc, dict) or doc.get("format") != _FORMAT:
                 raise ValueError("unknown format")
             entries = doc["entries"]
-        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-            self.problem = f"{path}: unreadable cache ignored ({exc})"
+            if not isinstance(entries, dict):
+                raise ValueError("'entries' is not a mapping")
+        except (OSError, ValueError, KeyError) as exc:
+            self._note(f"unreadable cache ignored ({exc})")
             return
         for key, e in entries.items():
-            if isinstance(e, dict) and self._fresh(key, e):
+            if isinstance(e, dict) and isinstance(e.get("data"), dict) and self._fresh(key, e):
                 self.entries[key] = e
+
+    def _note(self, problem: str) -> None:
+        """Remember the first problem only: the cache is warned about once, then ignored."""
+        if self.problem is None:
+            self.problem = f"{self.path}: {problem}"
 
     def _fresh(self, key: str, e: dict[str, Any]) -> bool:
         ttl = self.ttls.get(key.split(":", 1)[0], DAY)
         at = e.get("at")
         return isinstance(at, (int, float)) and 0 <= self.now - at < ttl
 
-    def get(self, key: str) -> dict[str, Any] | None:
+    def get(self, key: str, parse: Callable[[dict[str, Any]], T] | None = None) -> Any:
+        """The cached data for `key`, through `parse` if given; an entry that `parse` cannot
+        read (edited by hand, or from another version) is dropped and counts as a miss."""
         e = self.entries.get(key)
-        return e["data"] if e is not None else None
+        if e is None:
+            return None
+        if parse is None:
+            return e["data"]
+        try:
+            return parse(e["data"])
+        except (KeyError, ValueError, TypeError, AttributeError) as exc:
+            self._note(f"damaged entry {key} ignored ({type(exc).__name__}: {exc})")
+            self.drop(key)
+            return None
 
     def put(self, key: str, data: dict[str, Any]) -> None:
         self.entries[key] = {"at": self.now, "data": data}
@@ -64,10 +87,14 @@ class Cache:
             self._dirty = True
 
     def save(self) -> None:
+        """Write the cache if it changed; a cache that cannot be written is a warning only."""
         if self.path is None or not self._dirty:
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         body = json.dumps({"format": _FORMAT, "entries": self.entries}, ensure_ascii=False,
                           indent=1, sort_keys=True)
-        write_atomic(self.path, body.encode("utf-8"))
+        try:
+            ensure(self.path.parent)
+            write_atomic(self.path, body.encode("utf-8"))
+        except StorageError as exc:
+            self._note(f"cache not saved ({exc.message})")
         self._dirty = False

@@ -117,15 +117,14 @@ async def check_online(reg: Registry, today: date, services: Services, *,
     pending: dict[str, list[Any]] = {"arxiv": [], "github": [], "doi": [], "url": []}
     for key, a in targets.items():
         kind = key.split(":", 1)[0]
-        hit = cache.get(key)
+        hit = cache.get(key, _cached(key, a))
         if hit is not None:
             result.cached += 1
             tick()
-            if kind != "url":
-                resolutions[key] = Resolution.from_cache(key, hit)
+            if isinstance(hit, LinkResult):
+                link_results[key] = hit
             else:
-                link_results[key] = LinkResult(a.key.url, Outcome(hit["outcome"]),  # type: ignore[union-attr]
-                                               hit.get("status"), hit.get("final_url"))
+                resolutions[key] = hit
             continue
         pending[kind].append(a.key)
 
@@ -170,6 +169,14 @@ async def check_online(reg: Registry, today: date, services: Services, *,
         result.checked = len(resolutions) + len(link_results) - result.cached
         result.findings += _compare(reg, targets, resolutions, link_results)
     return result
+
+
+def _cached(key: str, a: Anchor) -> Callable[[dict[str, Any]], Resolution | LinkResult]:
+    """How to read `key`'s cache entry back (raising on a damaged one: a cache miss)."""
+    if not key.startswith("url:"):
+        return lambda hit: Resolution.from_cache(key, hit)
+    return lambda hit: LinkResult(a.key.url, Outcome(hit["outcome"]),  # type: ignore[union-attr]
+                                  hit.get("status"), hit.get("final_url"))
 
 
 def _compare(reg: Registry, targets: dict[str, Anchor], resolutions: dict[str, Resolution],

@@ -9,7 +9,7 @@ from __future__ import annotations
 import signal
 import sys
 from collections.abc import Coroutine
-from datetime import date
+from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn, Optional, TypeVar
 
@@ -80,6 +80,10 @@ def _fail(exc: BaseException, code: int = 2) -> NoReturn:
 
     sys.stderr.write(f"anchors: error: {plain(str(exc))}\n")  # printed even with --quiet
     raise typer.Exit(code)
+
+
+def _warn(message: str) -> None:
+    stderr.print(f"anchors: warning: {message}", markup=False)
 
 
 def _say(message: str) -> None:
@@ -173,7 +177,9 @@ def _history_path(registry: Path, settings: Settings) -> Path:
 
 
 def _state_dir(registry: Path, settings: Settings) -> Path:
-    return Path(settings.cache_dir) if settings.cache_dir else registry.resolve().parent / ".anchors"
+    from .state import folder
+
+    return folder(registry, settings.cache_dir)
 
 
 @app.command()
@@ -268,9 +274,11 @@ async def _online(reg: Registry, registry: Path, day: date, settings: Settings, 
 
     keys = changed_keys(reg, changed_since) if changed_since else only
     cache = Cache(None if no_cache else _state_dir(registry, settings) / "cache.json")
-    if cache.problem:
-        stderr.print(f"anchors: warning: {cache.problem}", markup=False)
-    hist = History(_history_path(registry, settings))
+    hist: History | None = None
+    try:
+        hist = History(_history_path(registry, settings), on_wait=_say)
+    except StorageError as exc:  # a history that cannot be written never costs the findings
+        _warn(f"{exc}; this check is not recorded")
     show = stderr.is_terminal and not quiet
     try:
         with Progress(console=stderr, transient=True, disable=not show) as bar:
@@ -281,7 +289,11 @@ async def _online(reg: Registry, registry: Path, day: date, settings: Settings, 
                     exclude=settings.exclude, accept=settings.accept,
                     progress=lambda d, t: bar.update(task, completed=d, total=t))
     finally:
-        hist.close()
+        if hist is not None:
+            hist.close()
+        for problem in (cache.problem, hist.problem if hist else None):
+            if problem:
+                _warn(problem)
 
 
 def _run(coro: Coroutine[Any, Any, T]) -> T:
@@ -323,24 +335,35 @@ def _run(coro: Coroutine[Any, Any, T]) -> T:
 def _duration(value: str) -> float:
     import re
 
-    m = re.fullmatch(r"\s*(\d+)\s*([hdw])\s*", value)
+    m = re.fullmatch(r"\s*(\d{1,9})\s*([hdw])\s*", value)
     if not m:
         raise UsageError(f"--since {value!r} is not a duration (e.g. 7d, 36h, 2w)")
-    return int(m[1]) * {"h": 3600, "d": 86400, "w": 604800}[m[2]]
+    seconds = int(m[1]) * {"h": 3600, "d": 86400, "w": 604800}[m[2]]
+    if seconds > _MAX_WINDOW:
+        raise UsageError(f"--since {value!r} is longer than 100 years")
+    return seconds
 
 
 def _instant(value: str | None) -> float:
-    from datetime import datetime, timezone
-
     if value is None:
         import time
 
         return time.time()
     try:
         t = datetime.fromisoformat(value)
-    except ValueError:
-        raise UsageError(f"--now {value!r} is not a time (e.g. 2026-10-01T00:00Z)") from None
-    return (t if t.tzinfo else t.replace(tzinfo=timezone.utc)).timestamp()
+        t = t if t.tzinfo else t.replace(tzinfo=timezone.utc)
+        if not _EARLIEST <= t <= _LATEST:
+            raise ValueError
+    except (ValueError, OverflowError):
+        raise UsageError(f"--now {value!r} is not a time between 2000 and 9000 "
+                         "(e.g. 2026-10-01T00:00Z)") from None
+    return t.timestamp()
+
+
+#: Bounds that keep every date a report prints (the window's start included) representable.
+_MAX_WINDOW = 100 * 366 * 86400
+_EARLIEST = datetime(2000, 1, 1, tzinfo=timezone.utc)
+_LATEST = datetime(9000, 1, 1, tzinfo=timezone.utc)
 
 
 @app.command()
@@ -350,7 +373,8 @@ def report(
     now: Annotated[Optional[str], typer.Option(
         help="Report as of this time (ISO 8601, UTC if no zone); default: now.")] = None,
     fmt: Annotated[OutputFormat, typer.Option("--format", "-f")] = OutputFormat.MARKDOWN,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write here, not stdout.")] = None,
+    output: Annotated[Optional[Path], typer.Option(
+        "--output", "-o", help="Write here (a regular file, written atomically); - for stdout.")] = None,
     history: Annotated[Optional[str], typer.Option(
         help="History database (default .anchors/history.sqlite beside the registry).")] = None,
     quiet: QuietOpt = False,
@@ -376,7 +400,7 @@ def report(
     except AnchorsError as exc:
         _fail(exc)
     text = rjson.report(rep, str(registry)) if fmt is OutputFormat.JSON else rmd.report(rep, str(registry))
-    if output is not None:
+    if output is not None and str(output) != "-":
         write_atomic(output, text.encode("utf-8"))
     else:
         sys.stdout.write(text)

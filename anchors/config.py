@@ -8,6 +8,7 @@ underscores: `concurrency = 32`, `exclude = ["^https://twitter\\.com/"]`, `accep
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import re
 import tomllib
@@ -82,7 +83,7 @@ def _coerce(name: str, value: Any, source: str) -> Any:
             return out
         if isinstance(default, float):
             out = float(value)
-            if out < 0:
+            if not math.isfinite(out) or out < 0:  # NaN compares false with everything
                 raise ValueError
             return out
         if isinstance(default, tuple):

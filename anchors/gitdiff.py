@@ -22,13 +22,17 @@ def _entry_texts(reg: Registry) -> dict[str, str]:
 
 def changed_keys(reg: Registry, ref: str) -> set[str]:
     """Keys whose entry is new or whose text differs from the registry at `ref`."""
+    if ref.startswith("-") or not ref.strip() or any(c in ref for c in "\0\n\r"):
+        raise UsageError(f"--changed-since {ref!r} is not a git ref (a ref never starts with '-')")
     path = Path(reg.path).resolve()
     try:
         top = subprocess.run(["git", "-C", str(path.parent), "rev-parse", "--show-toplevel"],
                              capture_output=True, text=True, check=True).stdout.strip()
         rel = path.relative_to(Path(top).resolve()).as_posix()
-        old = subprocess.run(["git", "-C", top, "show", f"{ref}:{rel}"], capture_output=True,
-                             check=False)
+        # NOTE: --end-of-options (git 2.24+) makes git read what follows as a revision even if
+        # it looks like an option; with the check above, user input can never become one.
+        old = subprocess.run(["git", "-C", top, "show", "--end-of-options", f"{ref}:{rel}"],
+                             capture_output=True, check=False)
     except (OSError, subprocess.CalledProcessError, ValueError):
         raise UsageError(f"--changed-since: {reg.path} is not in a git checkout") from None
     if old.returncode != 0:

@@ -1,9 +1,9 @@
 """Check history in SQLite: one row per URL or anchor per run, for `anchors report`.
 
-WAL mode and a busy timeout let two checks write at once; rows are committed in small batches,
-so a check that is interrupted keeps what it finished. The file carries an application id and a
-schema version: a foreign or corrupt file, or one from a newer anchors, is an error, never
-silently reset.
+WAL mode and a bounded, announced wait for the write lock let two checks write at once; rows
+are committed in small batches, so a check that is interrupted keeps what it finished. The file
+carries an application id and a schema version: a foreign or corrupt file, or one from a newer
+anchors, is an error, never silently reset.
 """
 
 from __future__ import annotations
@@ -14,11 +14,14 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from .errors import HistoryError
+from .errors import HistoryError, StorageError
+from .state import ensure
 
-__all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "History", "Row", "Run"]
+T = TypeVar("T")
+
+__all__ = ["APPLICATION_ID", "LOCK_TIMEOUT", "SCHEMA_VERSION", "History", "Row", "Run"]
 
 APPLICATION_ID = 0x616E6368  # "anch"
 SCHEMA_VERSION = 2
@@ -61,27 +64,113 @@ class Run:
     complete: bool
 
 
+#: Longest wait for another writer (a concurrent check) before the history is given up on.
+LOCK_TIMEOUT = 15.0
+_TABLES = frozenset({"runs", "results"})
+#: sqlite errors that mean the environment refused (not a damaged or foreign file)
+_ENVIRONMENT = ("unable to open", "readonly", "read-only", "disk i/o", "full", "locked",
+                "no such file", "permission")
+
+
 class History:
-    def __init__(self, path: Path, clock: Callable[[], float] = time.time) -> None:
+    """The run history, opened for writing by `check` (see `read_only` for readers).
+
+    The file system may refuse it (a read-only folder, a full disk, a writer that never lets
+    go): opening then raises StorageError, and a write that fails during a run turns the
+    history off with `problem` set, so the run's findings are never lost to it. A damaged,
+    foreign or newer file is a HistoryError: the user must decide, nothing is reset.
+    """
+
+    def __init__(self, path: Path, clock: Callable[[], float] = time.time, *,
+                 lock_timeout: float | None = None, on_wait: Callable[[str], None] | None = None,
+                 sleep: Callable[[float], None] = time.sleep,
+                 monotonic: Callable[[], float] = time.monotonic) -> None:
         self.path = path
         self.clock = clock
-        path.parent.mkdir(parents=True, exist_ok=True)
-        deadline = time.monotonic() + 30.0
+        self.lock_timeout = LOCK_TIMEOUT if lock_timeout is None else lock_timeout
+        self.on_wait = on_wait
+        self._sleep, self._monotonic = sleep, monotonic
+        #: why the history stopped being written during this run, if it did
+        self.problem: str | None = None
+        ensure(path.parent)
+        try:
+            self.db = sqlite3.connect(path, isolation_level=None, timeout=0)
+            self._patiently(self._prepare)
+        except sqlite3.Error as exc:
+            self._close_quietly()
+            raise self._error(exc) from None
+        except BaseException:
+            self._close_quietly()
+            raise
+
+    @classmethod
+    def read_only(cls, path: Path) -> History:
+        """A private in-memory copy, for `report`: the file is opened read-only and is never
+        created, migrated or locked, so reading works in a read-only checkout, on an older
+        schema, and while a check is writing."""
+        self = cls.__new__(cls)
+        self.path, self.clock, self.problem = path, time.time, None
+        self.lock_timeout, self.on_wait = 0.0, None
+        self._sleep, self._monotonic = time.sleep, time.monotonic
+        self.db = sqlite3.connect(":memory:", isolation_level=None)
+        try:
+            self._copy_from(path)
+            self._prepare()
+        except sqlite3.Error as exc:
+            self.db.close()
+            raise self._error(exc) from None
+        return self
+
+    def _copy_from(self, path: Path) -> None:
+        uri = path.resolve().as_uri()
+        # NOTE: a WAL file in a read-only folder cannot get its -shm; `immutable` reads it as is.
+        for query in ("?mode=ro", "?mode=ro&immutable=1"):
+            src = sqlite3.connect(uri + query, uri=True)
+            try:
+                src.backup(self.db)
+                return
+            except sqlite3.OperationalError:
+                if query.endswith("immutable=1"):
+                    raise
+            finally:
+                src.close()
+
+    def _error(self, exc: sqlite3.Error) -> Exception:
+        text = str(exc)
+        if isinstance(exc, sqlite3.OperationalError) and any(w in text.lower() for w in _ENVIRONMENT):
+            return StorageError(str(self.path), f"cannot use the history: {text}")
+        return HistoryError(str(self.path), f"not an anchors history database ({text})")
+
+    def _patiently(self, write: Callable[[], T]) -> T:
+        """Run `write`; while another writer holds the file, say so once and wait, bounded."""
+        deadline: float | None = None
         while True:
             try:
-                self.db = sqlite3.connect(path, timeout=30.0, isolation_level=None)
-                self._prepare()
-                return
+                return write()
             except sqlite3.OperationalError as exc:
-                # NOTE: switching a new file to WAL can fail with "locked" without waiting on the
-                # busy handler when another process creates it at the same moment.
-                self._close_quietly()
-                if "locked" not in str(exc) or time.monotonic() > deadline:
-                    raise HistoryError(str(path), f"cannot open history ({exc})") from None
-                time.sleep(0.05)
-            except sqlite3.DatabaseError as exc:
-                self._close_quietly()
-                raise HistoryError(str(path), f"not an anchors history database ({exc})") from None
+                if "locked" not in str(exc) and "busy" not in str(exc):
+                    raise
+            now = self._monotonic()
+            if deadline is None:
+                deadline = now + self.lock_timeout
+                if self.on_wait is not None:
+                    self.on_wait(f"waiting up to {self.lock_timeout:g} s for {self.path}: "
+                                 "another anchors is writing it")
+            if now >= deadline:
+                raise StorageError(str(self.path), "still locked by another writer after "
+                                   f"{self.lock_timeout:g} s")
+            self._sleep(0.05)
+
+    def _write(self, write: Callable[[], T], default: T) -> T:
+        """A write during a run: on any failure the history is turned off, never the run."""
+        if self.problem is not None:
+            return default
+        try:
+            return self._patiently(write)
+        except (sqlite3.Error, StorageError) as exc:
+            why = exc.message if isinstance(exc, StorageError) else str(exc)
+            self.problem = f"{self.path}: history not written ({why}); findings are unaffected"
+            return default
 
     def _close_quietly(self) -> None:
         db = getattr(self, "db", None)
@@ -89,7 +178,7 @@ class History:
             db.close()
 
     def _check_owner(self) -> int:
-        """Refuse foreign or newer files; returns the schema version found.
+        """Refuse foreign, newer or damaged files; returns the schema version found.
 
         One statement reads all three facts, so a concurrent first run that is creating the
         schema is seen either before or after its commit, never half-way.
@@ -97,13 +186,18 @@ class History:
         app, version, tables = self.db.execute(
             "SELECT (SELECT application_id FROM pragma_application_id), "
             "(SELECT user_version FROM pragma_user_version), "
-            "(SELECT count(*) FROM sqlite_master WHERE type='table')").fetchone()
-        if app not in (0, APPLICATION_ID) or (app == 0 and tables):
+            "(SELECT group_concat(name) FROM sqlite_master WHERE type='table')").fetchone()
+        names = set((tables or "").split(",")) - {""}
+        if app not in (0, APPLICATION_ID) or (app == 0 and names):
             raise HistoryError(str(self.path), "this SQLite file belongs to another program; "
                                "pass --history with another path")
         if version > SCHEMA_VERSION:
             raise HistoryError(str(self.path), f"made by a newer anchors (schema {version}); "
                                "upgrade anchors to read it")
+        if version and not _TABLES <= names:
+            missing = ", ".join(sorted(_TABLES - names))
+            raise HistoryError(str(self.path), f"damaged: its table {missing} is missing; move "
+                               "the file away to start a new history")
         return int(version)
 
     def _prepare(self) -> None:
@@ -113,7 +207,6 @@ class History:
         # NOTE: in WAL mode NORMAL keeps the file consistent through a crash of the process
         # (the case that matters for an interrupted check) without an fsync per commit.
         db.execute("PRAGMA synchronous=NORMAL")
-        db.execute("PRAGMA busy_timeout=30000")
         if version < SCHEMA_VERSION:
             db.execute("BEGIN IMMEDIATE")
             try:
@@ -125,23 +218,26 @@ class History:
                 db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
                 db.execute("COMMIT")
             except BaseException:
-                db.execute("ROLLBACK")
+                _rollback(db)
                 raise
 
     def close(self) -> None:
         self.db.close()
 
     def start_run(self, registry: str, started_at: float | None = None) -> int:
-        cur = self.db.execute("INSERT INTO runs (started_at, registry) VALUES (?, ?)",
-                              (self.clock() if started_at is None else started_at, registry))
-        return int(cur.lastrowid or 0)
+        at = self.clock() if started_at is None else started_at
+        return self._write(lambda: int(self.db.execute(
+            "INSERT INTO runs (started_at, registry) VALUES (?, ?)", (at, registry)).lastrowid
+            or 0), 0)
 
     def record(self, run_id: int, rows: Iterable[Row]) -> None:
         now = self.clock()
         data = [(run_id, r.checked_at or now, r.target, r.anchor, r.kind, r.outcome, r.status,
                  r.final_url, r.error, r.elapsed_ms, _dump(r.facts)) for r in rows]
-        if not data:
-            return
+        if data:
+            self._write(lambda: self._insert(data), None)
+
+    def _insert(self, data: list[tuple[Any, ...]]) -> None:
         self.db.execute("BEGIN IMMEDIATE")
         try:
             self.db.executemany(
@@ -149,13 +245,14 @@ class History:
                 "final_url, error, elapsed_ms, facts) VALUES (?,?,?,?,?,?,?,?,?,?,?)", data)
             self.db.execute("COMMIT")
         except BaseException:
-            self.db.execute("ROLLBACK")
+            _rollback(self.db)
             raise
 
     def finish_run(self, run_id: int, complete: bool, finished_at: float | None = None) -> None:
-        self.db.execute("UPDATE runs SET finished_at=?, complete=? WHERE id=?",
-                        (self.clock() if finished_at is None else finished_at, int(complete),
-                         run_id))
+        at = self.clock() if finished_at is None else finished_at
+        self._write(lambda: self.db.execute(
+            "UPDATE runs SET finished_at=?, complete=? WHERE id=?", (at, int(complete), run_id)),
+            None)
 
     def runs(self, since: float, until: float) -> list[Run]:
         q = "SELECT id, started_at, finished_at, complete FROM runs WHERE started_at >= ? " \
@@ -172,6 +269,11 @@ class History:
             target, anchor, kind, outcome, status, final, error, ms, at, run, facts = t
             yield Row(target, anchor, kind, outcome, status, final, error, ms, at, run,
                       _load(facts))
+
+
+def _rollback(db: sqlite3.Connection) -> None:
+    if db.in_transaction:
+        db.execute("ROLLBACK")
 
 
 def _dump(facts: Mapping[str, Any] | None) -> str | None:

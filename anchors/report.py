@@ -142,7 +142,7 @@ def from_history(db: Path, now: float, since: float = DEFAULT_WINDOW,
     if not db.exists():
         raise HistoryError(str(db), "nothing to report from: no check history here; "
                            "run `anchors check` (online) first")
-    h = History(db)
+    h = History.read_only(db)
     try:
         rep = build(h.rows(until=now), now, since, registry)
     finally:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .errors import StorageError
+from .errors import StorageError, UsageError
 
 __all__ = ["GITIGNORE", "STATE_DIR", "ensure", "folder", "lock_path"]
 
@@ -22,7 +22,10 @@ GITIGNORE = "# Created by anchors: its lock, cache and history; never commit the
 def folder(registry: str | Path, override: str | Path | None = None) -> Path:
     """The state folder for `registry` (not created): `override` if given, else `.anchors/`."""
     if override:
-        return Path(override)
+        p = Path(override)
+        if p.exists() and not p.is_dir():
+            raise UsageError(f"cache_dir {override}: is a file, not a folder")
+        return p
     return Path(os.path.realpath(registry)).parent / STATE_DIR
 
 

@@ -3,14 +3,18 @@ broken caches and histories. Each is one line and exit 2, or a warning where not
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
+import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from .envtools import ANCHORS, TODAY, anchors, one_error_line
+from .envtools import ANCHORS, IS_ROOT, TODAY, anchors, one_error_line, powerless
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -55,3 +59,233 @@ def test_ascii_stdout_is_one_line_naming_the_fix(tmp_path: Path, fmt: str) -> No
     ok = anchors("check", "--offline", "-f", "json", str(reg), "--today", TODAY,
                  env={"PYTHONIOENCODING": "ascii"})
     assert ok.returncode == 1 and "\\u6807" in ok.stdout  # JSON escapes, so it always fits
+
+
+# --- option values ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args", [
+    ["check", "--timeout", "nan"], ["check", "--timeout", "inf"],
+    ["report", "--since", "99999999999w"], ["report", "--now", "0001-01-01T00:00Z"],
+], ids=["timeout-nan", "timeout-inf", "since-huge", "now-year-1"])
+def test_impossible_option_values_are_one_line(tmp_path: Path, args: list[str]) -> None:
+    reg = _reg(tmp_path)
+    cmd = [*args, str(reg)] if args[0] == "check" else [*args, "-r", str(reg)]
+    one_error_line(anchors(*cmd), args[1])
+
+
+def test_changed_since_never_passes_an_option_to_git(tmp_path: Path) -> None:
+    reg = _reg(tmp_path)
+    git = ["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    for step in (["init", "-q"], ["add", "registry.yaml"], ["commit", "-qm", "r"]):
+        subprocess.run([*git, *step], check=True, capture_output=True)
+    victim = tmp_path / "written-by-git"
+    one_error_line(anchors("check", str(reg), f"--changed-since=--output={victim}"),
+                   "--changed-since", "not a git ref")
+    assert not victim.exists()
+    from anchors.gitdiff import changed_keys
+    from anchors.registry import load
+
+    assert changed_keys(load(reg), "HEAD") == set()  # a real ref still works
+
+
+# --- state: cache, history, report ----------------------------------------------------------
+
+def _history(db: Path, at: float = 1790000000.0) -> None:
+    """A history with one finished run that found a dead link."""
+    from anchors.history import History, Row
+
+    h = History(db, clock=lambda: at)
+    run = h.start_run("registry.yaml")
+    h.record(run, [Row("https://example.com/dead", "https://example.com/dead", "url", "dead", 404)])
+    h.finish_run(run, True)
+    h.close()
+
+
+NOW = "2026-09-22T00:00Z"  # a day after the run above
+
+
+@pytest.mark.parametrize("where", ["missing-folder", "a-folder", "device"])
+def test_report_output_to_a_bad_path_is_one_line(tmp_path: Path, where: str) -> None:
+    reg = _reg(tmp_path)
+    _history(tmp_path / ".anchors" / "history.sqlite")
+    target = {"missing-folder": tmp_path / "no" / "such" / "report.md", "a-folder": tmp_path,
+              "device": tmp_path / "null"}[where]
+    if where == "device":
+        if not IS_ROOT:
+            pytest.skip("only root can make a device node")
+        os.mknod(target, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    one_error_line(anchors("report", "-r", str(reg), "--now", NOW, "-o", str(target)), str(target))
+    assert where != "device" or stat.S_ISCHR(target.stat().st_mode)
+
+
+def test_report_output_dash_and_symlink(tmp_path: Path) -> None:
+    reg = _reg(tmp_path)
+    _history(tmp_path / ".anchors" / "history.sqlite")
+    p = anchors("report", "-r", str(reg), "--now", NOW, "-o", "-")
+    assert p.returncode == 1 and "https://example.com/dead" in p.stdout, p.stderr
+    real, link = tmp_path / "real.md", tmp_path / "report.md"
+    real.write_text("old\n", encoding="utf-8")
+    link.symlink_to(real)
+    assert anchors("report", "-r", str(reg), "--now", NOW, "-o", str(link)).returncode == 1
+    assert link.is_symlink() and "example.com/dead" in real.read_text(encoding="utf-8")
+    assert not (tmp_path / "-").exists()
+
+
+def test_report_only_reads_the_history(tmp_path: Path) -> None:
+    reg = _reg(tmp_path)
+    state = tmp_path / ".anchors"
+    _history(state / "history.sqlite")
+    before = {p.name: p.read_bytes() for p in state.iterdir()}
+    os.chmod(state, 0o555)
+    try:
+        p = powerless("report", "-r", str(reg), "--now", NOW, "-o", "-")
+    finally:
+        os.chmod(state, 0o755)
+    assert p.returncode == 1 and "example.com/dead" in p.stdout, p.stderr
+    assert {p.name: p.read_bytes() for p in state.iterdir()} == before
+
+
+def test_history_with_missing_tables_is_one_line(tmp_path: Path) -> None:
+    import sqlite3
+
+    reg = _reg(tmp_path)
+    db = tmp_path / ".anchors" / "history.sqlite"
+    _history(db)
+    con = sqlite3.connect(db)
+    con.execute("DROP TABLE results")
+    con.commit()
+    con.close()
+    one_error_line(anchors("report", "-r", str(reg), "--now", NOW), str(db), "results",
+                   "missing")
+
+
+def test_cache_dir_that_is_a_file_is_one_line(tmp_path: Path) -> None:
+    reg = _reg(tmp_path)
+    (tmp_path / "afile").write_text("x", encoding="utf-8")
+    one_error_line(anchors("check", str(reg), "--cache-dir", str(tmp_path / "afile")),
+                   "afile", "not a folder")
+
+
+# --- online checks whose state cannot be kept: findings still printed, exit code still right --
+
+@pytest.fixture
+def site():
+    """A loopback site: /ok/* is fine, /dead/* is 404."""
+    from ..loopback import LoopbackServer, respond
+
+    async def handler(req, w):
+        return await respond(w, 404 if req.path.startswith("/dead") else 200, b"", req=req)
+
+    with LoopbackServer(lambda req: handler) as srv:
+        yield srv
+
+
+def _online_registry(folder: Path, srv) -> Path:  # type: ignore[no-untyped-def]
+    reg = folder / "registry.yaml"
+    reg.write_text("version: 1\nanchors:\n" + "".join(
+        f"  - url: {srv.url(p)}\n    first_anchored: 2026-09-24\n    status: new\n"
+        for p in ("/ok/1", "/ok/2", "/dead/1")), encoding="utf-8")
+    return reg
+
+
+def _check(reg: Path, *more: str, run=anchors):  # type: ignore[no-untyped-def]
+    return run("check", str(reg), "--allow-private", "-f", "json", "--today", TODAY, *more)
+
+
+def _findings_printed(p) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    assert p.returncode == 1, p.stderr  # the dead link, whatever happened to the state
+    assert [f["code"] for f in json.loads(p.stdout)["findings"]] == ["dead-link"]
+    assert "Traceback" not in p.stderr
+
+
+@pytest.mark.parametrize("damage", ["entries-list", "entry-without-outcome", "cache-is-a-folder"])
+def test_damaged_cache_is_warned_about_once_and_ignored(tmp_path: Path, site, damage: str) -> None:
+    reg = _online_registry(tmp_path, site)
+    cache = tmp_path / ".anchors" / "cache.json"
+    cache.parent.mkdir()
+    if damage == "cache-is-a-folder":
+        cache.mkdir()
+    else:
+        entries = [] if damage == "entries-list" else {
+            f"url:{site.url('/ok/1')}": {"at": time.time(), "data": {"status": 200}}}
+        cache.write_text(json.dumps({"format": 1, "entries": entries}), encoding="utf-8")
+    p = _check(reg)
+    _findings_printed(p)
+    warnings = [ln for ln in p.stderr.splitlines() if ln.startswith("anchors: warning:")]
+    assert len(warnings) <= 1 and (damage == "entry-without-outcome" or warnings), p.stderr
+    assert all("cache" in w for w in warnings)
+
+
+def test_online_check_in_a_read_only_folder_still_reports(tmp_path: Path, site) -> None:
+    reg = _online_registry(tmp_path, site)
+    os.chmod(tmp_path, 0o555)
+    try:
+        p = _check(reg, run=powerless)
+    finally:
+        os.chmod(tmp_path, 0o755)
+    _findings_printed(p)
+    assert "not recorded" in p.stderr and not (tmp_path / ".anchors").exists()
+
+
+def test_full_disk_during_an_online_check_still_reports(tmp_path: Path, site) -> None:
+    from .envtools import fill, small_tmpfs
+
+    with small_tmpfs(tmp_path / "disk", "512k") as disk:
+        reg = _online_registry(disk, site)
+        _findings_printed(_check(reg, "--no-cache"))  # the history exists, WAL and all
+        fill(disk)
+        p = _check(reg)
+        _findings_printed(p)
+        assert "history not written" in p.stderr or "not recorded" in p.stderr, p.stderr
+        assert "no space left" in p.stderr or "full" in p.stderr, p.stderr
+
+
+def test_locked_history_is_waited_for_bounded_and_announced(tmp_path: Path, site,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    import sqlite3
+
+    from typer.testing import CliRunner
+
+    from anchors import history
+    from anchors.cli import app
+
+    reg = _online_registry(tmp_path, site)
+    _history(tmp_path / ".anchors" / "history.sqlite")
+    holder = sqlite3.connect(tmp_path / ".anchors" / "history.sqlite", isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # another writer that never lets go
+    monkeypatch.setattr(history, "LOCK_TIMEOUT", 0.2)
+    try:
+        r = CliRunner().invoke(app, ["check", str(reg), "--allow-private", "-f", "json",
+                                     "--today", TODAY])
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert r.exit_code == 1 and '"dead-link"' in r.stdout, r.output
+    assert "waiting up to 0.2 s for" in r.stderr and "another anchors is writing it" in r.stderr
+    assert "still locked by another writer after 0.2 s" in r.stderr
+
+
+def test_history_wait_is_bounded_by_its_clock(tmp_path: Path) -> None:
+    """The bound is the history's own clock: no real waiting in the test."""
+    import sqlite3
+
+    from anchors.history import History
+
+    db = tmp_path / "h.sqlite"
+    _history(db)
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    clock, said = [0.0], []
+    try:
+        h = History(db, lock_timeout=5, on_wait=said.append,
+                    sleep=lambda s: clock.__setitem__(0, clock[0] + s), monotonic=lambda: clock[0])
+        assert h.start_run("registry.yaml") == 0  # given up on, not raised: the run goes on
+        h.record(1, [])
+        h.close()
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert h.problem and "still locked by another writer after 5 s" in h.problem
+    assert len(said) == 1 and str(db) in said[0] and 5.0 <= clock[0] < 5.1
