@@ -22,7 +22,8 @@ T = TypeVar("T")
 __all__ = ["DEFAULT_TTLS", "Cache"]
 
 DAY = 86400.0
-DEFAULT_TTLS = {"arxiv": 14 * DAY, "doi": 30 * DAY, "github": 1 * DAY, "url": 1 * DAY}
+DEFAULT_TTLS = {"arxiv": 14 * DAY, "doi": 30 * DAY, "github": 1 * DAY, "url": 1 * DAY,
+                "wayback": 30 * DAY}
 _FORMAT = 1
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from .archive import Archiver
 from .cache import Cache
 from .facts import of_resolution
 from .findings import Code, Finding
@@ -23,6 +24,7 @@ from .ids import ArxivId, Doi, GithubRef, WebUrl, is_future
 from .links import LinkChecker, LinkResult, Outcome
 from .registry import Anchor, Registry
 from .resolve.base import Resolution, Resolver
+from .resolve.wayback import WaybackClient
 from .titles import TitleVerdict, compare_titles
 from .validate import CheckResult, check_offline, only
 
@@ -49,6 +51,8 @@ class Services:
     arxiv: Resolver | None = None
     github: Resolver | None = None
     doi: Resolver | None = None
+    #: set for `check --archive`: Wayback snapshots are looked up beside the check
+    wayback: WaybackClient | None = None
 
 
 class _Recorder:
@@ -158,12 +162,16 @@ async def check_online(reg: Registry, today: date, services: Services, *,
         await services.links.check_many(urls, on_link)
 
     complete = False
+    archiving = Archiver.start(services.wayback, targets, cache, reg.path, today) \
+        if services.wayback else None
     try:
         await asyncio.gather(run_resolver("arxiv", services.arxiv),
                              run_resolver("github", services.github),
                              run_resolver("doi", services.doi), run_links())
         complete = True
     finally:
+        if archiving is not None:
+            result.findings += await archiving.finish(stop_now=not complete)
         recorder.finish(complete)
         cache.save()
         result.checked = len(resolutions) + len(link_results) - result.cached

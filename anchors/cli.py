@@ -206,6 +206,10 @@ def check(
         help="Seconds between arXiv API requests (arXiv asks for 3; lower only for a mirror).")] = None,
     github_api: Annotated[Optional[str], typer.Option(help="GitHub REST API root.")] = None,
     doi_api: Annotated[Optional[str], typer.Option(help="DOI resolver root.")] = None,
+    archive: Annotated[Optional[bool], typer.Option(
+        "--archive", help="Also look up Wayback snapshots for URL anchors (see `fix`).")] = None,
+    wayback_api: Annotated[Optional[str], typer.Option(
+        help="Wayback availability API endpoint.")] = None,
     cache_dir: Annotated[Optional[str], typer.Option(
         help="Folder for the cache and history (default .anchors beside the registry).")] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Ignore and keep no cache.")] = False,
@@ -238,7 +242,8 @@ def check(
             flags = dict(concurrency=concurrency, per_host=per_host, timeout=timeout,
                          retry_after_cap=retry_after_cap, allow_private=allow_private,
                          arxiv_api=arxiv_api, arxiv_delay=arxiv_delay, github_api=github_api,
-                         doi_api=doi_api, cache_dir=cache_dir, history=history)
+                         doi_api=doi_api, cache_dir=cache_dir, history=history,
+                         archive=archive, wayback_api=wayback_api)
             from .config import load_settings
 
             settings = load_settings(registry, flags)
@@ -492,8 +497,9 @@ def fix(
             except ValueError:
                 raise UsageError(f"--only {only!r}: choose from "
                                  f"{', '.join(k.value for k in FixKind)}") from None
-        db = _history_path(registry, load_settings(registry, {"history": history}))
-        res = do_fix(registry, db, dry_run=dry_run, only=kinds)
+        settings = load_settings(registry, {"history": history})
+        res = do_fix(registry, _history_path(registry, settings), dry_run=dry_run, only=kinds,
+                     cache=_state_dir(registry, settings) / "cache.json")
     except AnchorsError as exc:
         _fail(exc)
     sys.stdout.write("".join(plain(ln) + "\n" for ln in res.diff.splitlines()))

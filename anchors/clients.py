@@ -14,6 +14,7 @@ from .netguard import NetGuard, Resolver, guarded_transport
 from .resolve.arxiv import ArxivResolver
 from .resolve.doi import DoiResolver
 from .resolve.github import GithubResolver
+from .resolve.wayback import WaybackClient
 from .retry import RetryPolicy
 from .transport import plain_transport
 
@@ -47,4 +48,7 @@ async def open_services(settings: Settings, *, token: str | None = None,
             github=GithubResolver(api, settings.github_api, token=token, policy=policy,
                                   timeout=settings.timeout),
             doi=DoiResolver(guarded, settings.doi_api, timeout=settings.timeout),
+            wayback=WaybackClient(api, settings.wayback_api, interval=settings.wayback_delay,
+                                  timeout=settings.timeout)
+            if settings.archive else None,
         )

@@ -27,6 +27,8 @@ from .defaults import (
     DEFAULT_TIMEOUT,
     DOI_API,
     GITHUB_API,
+    WAYBACK_API,
+    WAYBACK_MIN_INTERVAL,
 )
 from .errors import UsageError
 
@@ -47,6 +49,11 @@ class Settings:
     arxiv_delay: float = ARXIV_MIN_INTERVAL
     github_api: str = GITHUB_API
     doi_api: str = DOI_API
+    #: look up Wayback snapshots for URL anchors (`--archive`, `archive = true`)
+    archive: bool = False
+    wayback_api: str = WAYBACK_API
+    #: seconds between requests to the archive (config file only; lower it for a mirror)
+    wayback_delay: float = WAYBACK_MIN_INTERVAL
     #: regular expressions; matching URLs are not checked
     exclude: tuple[str, ...] = ()
     #: HTTP statuses that count as fine for every URL
@@ -60,6 +67,8 @@ ENV = {
     "arxiv_api": "ANCHORS_ARXIV_API",
     "github_api": "ANCHORS_GITHUB_API",
     "doi_api": "ANCHORS_DOI_API",
+    "wayback_api": "ANCHORS_WAYBACK_API",
+    "archive": "ANCHORS_ARCHIVE",
     "history": "ANCHORS_HISTORY",
     "cache_dir": "ANCHORS_CACHE_DIR",
     "concurrency": "ANCHORS_CONCURRENCY",

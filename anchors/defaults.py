@@ -17,6 +17,8 @@ __all__ = [
     "DEFAULT_TIMEOUT",
     "DOI_API",
     "GITHUB_API",
+    "WAYBACK_API",
+    "WAYBACK_MIN_INTERVAL",
 ]
 
 DEFAULT_CONCURRENCY = 16
@@ -36,3 +38,7 @@ ARXIV_BATCH = 100
 ARXIV_MIN_INTERVAL = 3.0
 GITHUB_API = "https://api.github.com"
 DOI_API = "https://doi.org"
+#: the Wayback Machine's availability API (`check --archive`)
+WAYBACK_API = "https://archive.org/wayback/available"
+#: one archive request a second at most: the Internet Archive throttles bursts from one client
+WAYBACK_MIN_INTERVAL = 1.0

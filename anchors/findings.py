@@ -40,6 +40,7 @@ class Code(str, Enum):
     TLS_ERROR = "tls-error"
     BLOCKED_URL = "blocked-url"
     LATER_THAN_BRIEFING = "later-than-briefing"
+    ARCHIVE_UNAVAILABLE = "archive-unavailable"
     UNBACKED_CLAIM = "unbacked-claim"
 
     @property
@@ -64,6 +65,7 @@ _SEVERITY = {
     Code.TLS_ERROR: Severity.WARNING,
     Code.BLOCKED_URL: Severity.WARNING,
     Code.LATER_THAN_BRIEFING: Severity.WARNING,
+    Code.ARCHIVE_UNAVAILABLE: Severity.WARNING,
     Code.UNBACKED_CLAIM: Severity.WARNING,
 }
 

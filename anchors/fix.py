@@ -17,10 +17,11 @@ from __future__ import annotations
 import difflib
 import re
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from .errors import RegistryError, UsageError
@@ -101,23 +102,31 @@ def _row_key(r: Row) -> str | None:
         return None
 
 
-def plan(reg: Registry, rows: Iterable[Row], only: frozenset[FixKind] | None = None) -> FixResult:
-    """Which entries to change, from the latest observation of each target (pure)."""
+def plan(reg: Registry, rows: Iterable[Row], only: frozenset[FixKind] | None = None,
+         snapshots: Mapping[str, Mapping[str, Any]] | None = None) -> FixResult:
+    """Which entries to change, from the latest observation of each target (pure).
+
+    `snapshots` are the Wayback snapshots `check --archive` found, by anchor key.
+    """
     result = FixResult(reg.path)
     index = reg.by_key()
+    found: list[Fix] = []
     for row in _latest(rows).values():
         key = _row_key(row)
         a = index.get(key) if key else None
-        if a is None or a.id_field != "url":
-            continue
-        for f in _fixes_for(a, row, result):
-            if only is None or f.kind in only:
-                result.fixes.append(f)
+        if a is not None and a.id_field == "url":
+            found += _moves(a, row, result)
+    for key, snap in (snapshots or {}).items():
+        a = index.get(key)
+        if a is not None and a.archived is None and snap.get("url") and snap.get("date"):
+            found.append(Fix(FixKind.ARCHIVE, a.raw_id, a.line, None, str(snap["url"]),
+                             str(snap["date"])))
+    result.fixes = [f for f in found if only is None or f.kind in only]
     result.fixes.sort(key=lambda f: (f.line, f.kind.value))
     return result
 
 
-def _fixes_for(a: Anchor, row: Row, result: FixResult) -> list[Fix]:
+def _moves(a: Anchor, row: Row, result: FixResult) -> list[Fix]:
     out: list[Fix] = []
     new = None
     if row.kind == "url" and row.outcome == Outcome.REDIRECT.value and row.final_url:
@@ -133,10 +142,6 @@ def _fixes_for(a: Anchor, row: Row, result: FixResult) -> list[Fix]:
             kind = FixKind.MOVED_ISSUE if row.kind == "github" else FixKind.RENAMED_REPO \
                 if old_repo and new_repo and old_repo != new_repo else FixKind.REDIRECT
             out.append(Fix(kind, a.raw_id, a.line, a.raw_id, new))
-    snap = (row.facts or {}).get("archived")
-    if a.archived is None and isinstance(snap, dict) and snap.get("url") and snap.get("date"):
-        out.append(Fix(FixKind.ARCHIVE, a.raw_id, a.line, None, str(snap["url"]),
-                       str(snap["date"])))
     return out
 
 
@@ -174,9 +179,12 @@ def _check_new_url(reg: Registry, url: str, line: int) -> None:
 
 
 def fix(registry: Path, history: Path, *, dry_run: bool = False,
-        only: frozenset[FixKind] | None = None, now: float | None = None) -> FixResult:
+        only: frozenset[FixKind] | None = None, now: float | None = None,
+        cache: Path | None = None) -> FixResult:
     """Plan and (unless `dry_run`) write, all under the registry's lock, like `add`."""
     from . import store
+    from .archive import cached_snapshots
+    from .cache import Cache
 
     if not history.exists():
         raise UsageError(f"{history}: no history yet; run `anchors check` first")
@@ -187,7 +195,8 @@ def fix(registry: Path, history: Path, *, dry_run: bool = False,
             raise RegistryError(reg.path, f"{p.message}; fix it before `anchors fix`", p.line)
         h = History(history)
         try:
-            res = plan(reg, h.rows(until=time.time() if now is None else now), only)
+            snaps = cached_snapshots(Cache(cache, ttls={"wayback": float("inf")})) if cache else {}
+            res = plan(reg, h.rows(until=time.time() if now is None else now), only, snaps)
         finally:
             h.close()
         if not res.fixes:

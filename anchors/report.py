@@ -43,6 +43,8 @@ class ReportRow:
     registry_section: str | None = None
     cited_in: tuple[str, ...] = ()
     line: int | None = None
+    #: the registry's dated snapshot (`archived: {url, date}`), linked for dead links
+    archived: tuple[str, str] | None = None
 
 
 @dataclass(slots=True)
@@ -129,7 +131,8 @@ def _row(section: Section, target: str, hist: list[Row], start: float,
         section, target, last.anchor, last.kind, len(window), len(fails), first_fail,
         successes[-1] if successes else None, shown.outcome, shown.status, shown.error,
         last.final_url, a.title if a else None, a.section if a else None,
-        tuple(d.isoformat() for d in a.cited_in) if a else (), a.line if a else None)
+        tuple(d.isoformat() for d in a.cited_in) if a else (), a.line if a else None,
+        (a.archived["url"], a.archived["date"]) if a and a.archived else None)
 
 
 def from_history(db: Path, now: float, since: float = DEFAULT_WINDOW,

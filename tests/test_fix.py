@@ -193,11 +193,10 @@ def test_archive_snapshots_from_the_history_are_added(tmp_path: Path) -> None:
     reg = parse_text(REGISTRY.encode(), str(tmp_path / "registry.yaml"))
     snap = {"url": "https://web.archive.org/web/20260919000000/http://docs.example/fine",
             "date": "2026-09-19"}
-    rows = [Row("http://docs.example/fine", "x", "url", "dead", 404, checked_at=1.0,
-                facts={"archived": snap})]
-    res = plan(reg, rows)
+    snaps = {"url:http://docs.example/fine": snap}
+    res = plan(reg, [], snapshots=snaps)
     assert [(f.kind, f.new, f.date) for f in res.fixes] == [(FixKind.ARCHIVE, snap["url"], "2026-09-19")]
-    assert plan(reg, rows, frozenset({FixKind.REDIRECT})).fixes == []
+    assert plan(reg, [], frozenset({FixKind.REDIRECT}), snaps).fixes == []
 
 
 @pytest.mark.parametrize("new, why", [

@@ -89,6 +89,7 @@ def report(r: Report, registry: str) -> str:
             "last_error": row.last_error, "final_url": row.final_url, "title": row.title,
             "registry_section": row.registry_section, "cited_in": list(row.cited_in),
             "line": row.line,
+            "archived": {"url": row.archived[0], "date": row.archived[1]} if row.archived else None,
         } for row in r.rows],
         **json_changes(r),
     })

@@ -48,9 +48,15 @@ def _archive(url: str) -> str:
     return f"https://web.archive.org/web/*/{safe}"
 
 
+def _archive_link(url: str) -> str:
+    return quote(url, safe=":/?&=%~.-_+,;@!$'*")
+
+
 def _target(row: ReportRow, archive: bool) -> str:
     cell = markdown_code(row.target)
-    if archive and row.kind == "url":
+    if archive and row.archived:  # the snapshot the briefing saw, not a search page
+        cell += f" ([archived {row.archived[1]}]({_archive_link(row.archived[0])}))"
+    elif archive and row.kind == "url":
         cell += f" ([archive]({_archive(row.target)}))"
     return cell
 

@@ -1,0 +1,185 @@
+"""`check --archive`, `fix --only archive` and the report's snapshot links, against a loopback
+Wayback fake replaying the availability API's answer shapes (cassettes/wayback)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from datetime import date
+from pathlib import Path
+
+import httpx
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from anchors.archive import Archiver
+from anchors.cache import Cache
+from anchors.cli import app
+from anchors.findings import Code
+from anchors.registry import parse_text
+from anchors.resolve.wayback import WaybackClient, WaybackError
+
+from .cassettes import load
+from .loopback import LoopbackServer, respond
+
+PAGES = {"/post": 200, "/gone": 404, "/never": 200}
+
+
+async def page(req, w):
+    return await respond(w, PAGES[req.path], b"", req=req)
+
+
+def registry(site: str) -> str:
+    return "version: 1\nanchors:\n" + "".join(
+        f"  - url: {site}{p}\n    first_anchored: 2026-09-20\n    status: new\n"
+        f'    section: "§1.3 KV Cache"\n    cited_in: ["2026-09-20"]\n' for p in PAGES)
+
+
+def wayback_for(site: str):
+    """The cassette, with the recorded page origin replaced by the test site's."""
+    c = load("wayback/availability")
+    for i in c.interactions:
+        i["request"]["url"] = i["request"]["url"].replace("http://docs.example", site)
+        if "body" in i["response"]:
+            i["response"]["body"] = i["response"]["body"].replace("http://docs.example", site)
+    return c
+
+
+def test_check_archive_then_fix_then_report(tmp_path: Path) -> None:
+    reg = tmp_path / "registry.yaml"
+    with LoopbackServer(lambda req: page if req.path in PAGES else None) as web:
+        site = web.url("")
+        reg.write_text(registry(site), encoding="utf-8")
+        (tmp_path / "anchors.toml").write_text("wayback_delay = 0\n", encoding="utf-8")
+        cassette = wayback_for(site)
+        with cassette.serve() as wb:
+            args = ["check", str(reg), "--allow-private", "--archive", "--wayback-api",
+                    wb.url("/wayback/available"), "--today", "2026-09-30", "-f", "json"]
+            first = CliRunner().invoke(app, args)
+            asked = sum(wb.counts.values())
+            second = CliRunner().invoke(app, args)  # snapshots come from the cache now
+            # only /never is asked again: "no capture" is never cached (the API says so
+            # at times for archived pages)
+            assert sum(wb.counts.values()) == asked + 1
+    assert first.exit_code == 1, first.stderr  # /gone is dead
+    assert asked == 6  # 4 availability answers (one retry with closest=before), 2 verifications
+    codes = [f["code"] for f in json.loads(first.stdout)["findings"]]
+    assert codes == ["dead-link"] and second.exit_code == 1
+    assert reg.read_text("utf-8") == registry(site)  # check never writes the registry
+
+    dry = CliRunner().invoke(app, ["fix", "-r", str(reg), "--dry-run", "--only", "archive"])
+    assert dry.exit_code == 1 and "would fix" in dry.stderr
+    assert f'+    archived: {{url: "https://web.archive.org/web/20260918103000/{site}/post", ' \
+           'date: 2026-09-18}' in dry.stdout
+    fixed = CliRunner().invoke(app, ["fix", "-r", str(reg), "--only", "archive"])
+    assert fixed.exit_code == 0, fixed.stderr
+    entries = yaml.safe_load(reg.read_text("utf-8"))["anchors"]
+    assert entries[0]["archived"] == {
+        "url": f"https://web.archive.org/web/20260918103000/{site}/post", "date": date(2026, 9, 18)}
+    # the closest capture was after the first-anchored date; the one before it is kept
+    assert entries[1]["archived"]["url"].startswith("https://web.archive.org/web/20260901080000/")
+    assert "archived" not in entries[2]  # no capture exists
+
+    rep = CliRunner().invoke(app, ["report", "-r", str(reg), "--since", "7d"])
+    assert rep.exit_code == 1
+    dead = next(ln for ln in rep.stdout.splitlines() if "/gone" in ln and ln.startswith("| `"))
+    assert "([archived 2026-09-01](https://web.archive.org/web/20260901080000/" in dead
+    assert "web/*/" not in dead  # the snapshot, not the search page
+
+
+class Stalled:
+    """A Wayback that never answers: the check must not wait for it."""
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    async def closest(self, url: str, before: date):
+        self.asked += 1
+        await asyncio.Event().wait()
+
+
+def test_a_slow_archive_is_a_warning_and_holds_nothing_up(tmp_path: Path) -> None:
+    reg = parse_text(registry("http://docs.example").encode(), "registry.yaml")
+    targets = {a.key.key: a for a in reg.anchors if a.key}
+    cache = Cache(None)
+
+    async def go():
+        arch = Archiver.start(Stalled(), targets, cache, "registry.yaml", date(2026, 9, 30))  # type: ignore[arg-type]
+        await asyncio.sleep(0)
+        return arch, await arch.finish(grace=0.01)
+    arch, found = asyncio.run(go())
+    assert [f.code for f in found] == [Code.ARCHIVE_UNAVAILABLE]
+    assert "too slow" in found[0].message and found[0].details["not_looked_up"] == 3
+    assert arch.task is not None and arch.task.cancelled()
+
+
+def mock(handler) -> WaybackClient:
+    return WaybackClient(httpx.AsyncClient(transport=httpx.MockTransport(handler)), interval=0)
+
+
+def test_an_archive_error_stops_the_lookups_once() -> None:
+    asked: list[str] = []
+
+    def handler(req: httpx.Request) -> httpx.Response:
+        asked.append(str(req.url))
+        return httpx.Response(503)
+
+    reg = parse_text(registry("http://docs.example").encode(), "registry.yaml")
+    targets = {a.key.key: a for a in reg.anchors if a.key}
+
+    async def go():
+        arch = Archiver.start(mock(handler), targets, Cache(None), "registry.yaml", date(2026, 9, 30))
+        return await arch.finish(grace=5)
+    found = asyncio.run(go())
+    assert len(asked) == 1 and "HTTP 503" in found[0].message
+
+
+def test_snapshots_on_foreign_hosts_or_unverified_are_never_kept() -> None:
+    seen: list[str] = []
+
+    def handler(req: httpx.Request) -> httpx.Response:
+        seen.append(req.url.host)
+        if req.url.path == "/wayback/available":
+            u = req.url.params["url"]
+            snap = {"/evil": f"https://evil.example/web/20260918103000/{u}",
+                    "/bad": f"http://web.archive.org/web/20260918103000/{u}",
+                    "/gone": f"http://web.archive.org/web/20260918103000/{u}"}[httpx.URL(u).path]
+            return httpx.Response(200, json={"url": u, "archived_snapshots": {"closest": {
+                "status": "200", "available": True, "url": snap, "timestamp": "20260918103000"}}})
+        return httpx.Response(404)  # the snapshot page itself is gone
+
+    wb = mock(handler)
+
+    async def go(path: str):
+        return await wb.closest(f"http://docs.example{path}", date(2026, 9, 20))
+    assert asyncio.run(go("/evil")) is None and "evil.example" not in seen
+    assert asyncio.run(go("/gone")) is None  # HEAD of the snapshot: 404
+    assert set(seen) == {"archive.org", "web.archive.org"}
+
+
+def test_requests_are_spaced_like_any_host() -> None:
+    waits: list[float] = []
+    now = {"t": 100.0}
+
+    async def sleep(s: float) -> None:
+        waits.append(s)
+        now["t"] += s
+
+    def handler(req: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, json={"url": "x", "archived_snapshots": {}})
+
+    wb = WaybackClient(httpx.AsyncClient(transport=httpx.MockTransport(handler)), interval=1.5,
+                       sleep=sleep, clock=lambda: now["t"])
+
+    async def go() -> None:
+        for p in ("/a", "/b", "/c"):
+            assert await wb.closest(f"https://docs.example{p}", date(2026, 9, 20)) is None
+    asyncio.run(go())
+    assert waits == [1.5, 1.5] and wb.requests == 3
+
+
+def test_bad_json_is_an_archive_error() -> None:
+    wb = mock(lambda req: httpx.Response(200, content=b"<html>maintenance</html>"))
+    with pytest.raises(WaybackError, match="not the expected JSON"):
+        asyncio.run(wb.closest("https://docs.example/a", date(2026, 9, 20)))
