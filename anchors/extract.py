@@ -17,7 +17,14 @@ from pathlib import Path
 
 from .errors import BriefingError
 from .ids import AnchorKey, ArxivId, Doi
-from .layout import cells, is_separator, skipped_lines, title_columns, without_comments
+from .layout import (
+    cells,
+    ignored_anchors,
+    is_separator,
+    skipped_lines,
+    title_columns,
+    without_comments,
+)
 from .plaintext import useful_title
 from .registry import Status
 from .scan import Hit, scan
@@ -160,6 +167,7 @@ def extract(text: str, path: str, when: date) -> Briefing:
     lines = without_comments(raw_lines, skipped)
     blocks = _blocks(lines)
     headers = title_columns(lines)
+    ignored = ignored_anchors(raw_lines) if "anchors" in text else frozenset()
     for i, line in enumerate(lines):
         if skipped[i] or ("://" not in line and not _DIGIT_RE.search(line)):
             continue
@@ -167,7 +175,7 @@ def extract(text: str, path: str, when: date) -> Briefing:
             found = _table_row(out, line, i + 1, blocks[i], headers[i])
         else:
             found = _prose(out, line, i + 1, blocks[i])
-        out.citations.extend(_one_per_key(found))
+        out.citations.extend(c for c in _one_per_key(found) if c.key.key not in ignored)
     return out
 
 

@@ -11,11 +11,15 @@ from __future__ import annotations
 import re
 
 from .plaintext import markdown_to_text
+from .scan import scan
 
-__all__ = ["cells", "is_separator", "skipped_lines", "title_columns", "without_comments"]
+__all__ = [
+    "cells", "ignored_anchors", "is_separator", "skipped_lines", "title_columns", "without_comments",
+]
 
 _IGNORE_RE = re.compile(r"<!--\s*anchors\s*:\s*(ignore(?:-line|-next-line|-start|-end)?)\s*-->",
                         re.IGNORECASE)
+_IGNORE_LIST_RE = re.compile(r"<!--\s*anchors\s*:\s*ignore\s+(?!-)([^>]*?)\s*-->", re.IGNORECASE)
 _FENCE_RE = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*([\w+-]*)")
 _BIB_INFO = frozenset({"bib", "bibtex", "biblatex", "tex"})
 _TITLE_COLUMN_RE = re.compile(r"title|paper|name|标题|论文|名称|题目|文章", re.IGNORECASE)
@@ -44,6 +48,16 @@ def skipped_lines(lines: list[str]) -> list[bool]:
         next_line = kind == "ignore-next-line"
         region = region and kind != "ignore-end"
     return skip
+
+
+def ignored_anchors(lines: list[str]) -> frozenset[str]:
+    """Keys of the anchors a `<!-- anchors: ignore 2609.27901 1487-2609-26550 -->` marker names:
+    left out wherever the briefing cites them, for rows that mix on- and off-topic papers."""
+    keys: set[str] = set()
+    for line in lines:
+        for m in _IGNORE_LIST_RE.finditer(line):
+            keys.update(h.key.key for h in scan(m[1]) if h.key is not None)
+    return frozenset(keys)
 
 
 def without_comments(lines: list[str], skipped: list[bool]) -> list[str]:

@@ -354,3 +354,18 @@ def test_links_inside_html_comments_are_not_citations() -> None:
             "see <!-- https://hidden.example/ --> https://shown.example/x\n"
             "<!--Thanks to [x](https://github.com/o/r)-->2401.00001\n")
     assert cites(text) == [("url:https://shown.example/x", 4, None), ("arxiv:2401.00001", 5, None)]
+
+
+def test_seed_off_topic_cards_are_left_out_by_a_marker(seed: Path) -> None:
+    """The seed's source table mixes two relevant cards with five it calls multimodal, and its
+    section 五 lists the same five as `非 inference 主轴`: one marker names them for the file."""
+    text = seed.read_text(encoding="utf-8")
+    off = {"arxiv:2609.27901", "arxiv:2609.26550", "arxiv:2609.25267", "arxiv:2609.25199",
+           "arxiv:2609.25247", "arxiv:2609.27334"}
+    before = {c.key.key for c in extract(text, "b.md", D).citations}
+    assert off <= before
+    marker = ("<!-- anchors: ignore 1495-2609.27901 1487-2609-26550 1488-2609-25267 "
+              "1480-2609-25199 1482-2609-25247 2609.27334 -->\n")
+    after = {c.key.key for c in extract(text + marker, "b.md", D).citations}
+    assert after == before - off
+    assert {"arxiv:2609.18063", "arxiv:2609.25053"} <= after  # the two relevant cards stay
