@@ -16,7 +16,7 @@ from .resolve.doi import DoiResolver
 from .resolve.github import GithubResolver
 from .resolve.wayback import WaybackClient
 from .retry import RetryPolicy
-from .transport import plain_transport
+from .transport import NoCookies, plain_transport, ssl_context
 
 __all__ = ["open_services"]
 
@@ -31,11 +31,13 @@ async def open_services(settings: Settings, *, token: str | None = None,
     limits = httpx.Limits(max_connections=None,
                           max_keepalive_connections=max(settings.per_host, 1))
     policy = RetryPolicy(attempts=settings.attempts, retry_after_cap=settings.retry_after_cap)
-    guarded = httpx.AsyncClient(transport=guarded_transport(guard, limits),
-                                timeout=httpx.Timeout(settings.timeout), follow_redirects=False)
+    tls = ssl_context()
+    guarded = httpx.AsyncClient(transport=guarded_transport(guard, limits, verify=tls),
+                                timeout=httpx.Timeout(settings.timeout), follow_redirects=False,
+                                cookies=NoCookies())
     # The API host is the user's choice (it may be a private GitHub Enterprise): not guarded,
     # but on the same transport, so no request goes through httpcore.
-    api = httpx.AsyncClient(transport=plain_transport(httpx.Limits()),
+    api = httpx.AsyncClient(transport=plain_transport(httpx.Limits(), verify=tls),
                             timeout=httpx.Timeout(settings.timeout), follow_redirects=False,
                             trust_env=False)
     async with guarded, api:

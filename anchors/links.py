@@ -47,6 +47,7 @@ HOST_PAUSE_AFTER = 3
 NETWORK_DOWN_HOSTS = 3
 USER_AGENT = f"anchors/{__version__} (citation link checker; python-httpx)"
 ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+_HEADERS = {"User-Agent": USER_AGENT, "Accept": ACCEPT}
 _HEAD_REFUSED = frozenset({403, 405, 501})
 _UNVERIFIABLE = frozenset({401, 403, 451, 999})
 _CHALLENGE_MARKS = (b"Just a moment...", b"Attention Required! | Cloudflare", b"cf-chl-",
@@ -79,6 +80,8 @@ class _Try:
     network_evidence: bool = False
     responded: bool = False
     requests: int = 0
+    #: a redirect's target, parsed (final_url is its text)
+    next_url: httpx.URL | None = None
 
 
 @dataclass(slots=True)
@@ -124,12 +127,14 @@ class LinkChecker:
             h = self._hosts[host] = _Host(asyncio.Semaphore(self.per_host))
         return h
 
-    async def check(self, url: str, accept: frozenset[int] = frozenset()) -> LinkResult:
+    async def check(self, url: str, accept: frozenset[int] = frozenset(),
+                    parsed: httpx.URL | None = None) -> LinkResult:
+        """One URL's verdict; `parsed` is `url` already parsed (parsing costs ~0.1 ms)."""
         started, sent = time.monotonic(), 0
 
         async def attempt() -> _Try:
             nonlocal sent
-            t = await self._try(url, accept)
+            t = await self._try(url, accept, parsed)
             sent += t.requests
             return t
 
@@ -147,16 +152,16 @@ class LinkChecker:
         however many URLs there are, and one busy host cannot hold the others' slots.
         """
         pending = deque(urls)
-        waiting: dict[str, deque[tuple[str, frozenset[int]]]] = {}
+        waiting: dict[str, deque[tuple[str, frozenset[int], httpx.URL | None]]] = {}
         active: dict[str, int] = {}
         running: dict[asyncio.Task[LinkResult], str] = {}
         finished: asyncio.Queue[asyncio.Task[LinkResult]] = asyncio.Queue()
         window = max(4 * self._concurrency, self.per_host)
         results: list[LinkResult] = []
 
-        def start(u: str, a: frozenset[int], host: str) -> None:
+        def start(u: str, a: frozenset[int], parsed: httpx.URL | None, host: str) -> None:
             active[host] = active.get(host, 0) + 1
-            task = asyncio.ensure_future(self.check(u, a))
+            task = asyncio.ensure_future(self.check(u, a, parsed))
             running[task] = host
             task.add_done_callback(finished.put_nowait)
 
@@ -164,11 +169,12 @@ class LinkChecker:
             while pending or running:
                 while pending and len(running) < window:
                     u, a = pending.popleft()
-                    host = _host_of(u)
+                    parsed = _parse(u)
+                    host = parsed.host if parsed is not None else ""
                     if active.get(host, 0) < self.per_host:
-                        start(u, a, host)
+                        start(u, a, parsed, host)
                     else:
-                        waiting.setdefault(host, deque()).append((u, a))
+                        waiting.setdefault(host, deque()).append((u, a, parsed))
                 if not running:
                     break
                 task = await finished.get()
@@ -200,10 +206,10 @@ class LinkChecker:
         s = self.stats
         return s.responses == 0 and len(s.evidence_hosts) >= NETWORK_DOWN_HOSTS
 
-    async def _try(self, url: str, accept: frozenset[int]) -> _Try:
+    async def _try(self, url: str, accept: frozenset[int], parsed: httpx.URL | None) -> _Try:
         seen, current, moved_to, permanent, requests = {url}, url, None, True, 0
         for _hop in range(self.max_redirects + 1):
-            t = await self._hop(current)
+            t = await self._hop(current, parsed)
             requests += t.requests
             t.requests = requests
             if t.status is None or not (300 <= t.status < 400 and t.final_url):
@@ -222,14 +228,15 @@ class LinkChecker:
                 return _Try(Outcome.DEAD, t.status, nxt, error=f"redirect loop back to {nxt}",
                             requests=requests)
             seen.add(nxt)
-            current = nxt
+            current, parsed = nxt, t.next_url
         return _Try(Outcome.DEAD, None, current, requests=requests,
                     error=f"more than {self.max_redirects} redirects")
 
-    async def _hop(self, url: str) -> _Try:
+    async def _hop(self, url: str, parsed: httpx.URL | None) -> _Try:
         """One URL, no redirects followed: HEAD, then GET if HEAD is refused."""
         try:
-            parsed = httpx.URL(url)
+            if parsed is None:
+                parsed = httpx.URL(url)
             self.guard.check_scheme(parsed)
             host_name = parsed.host
         except Blocked as exc:
@@ -243,9 +250,9 @@ class LinkChecker:
         async with host.sem, self._global:
             self._enter()
             try:
-                t = await self._send(url, "HEAD")
+                t = await self._send(url, parsed, "HEAD")
                 if t.status in _HEAD_REFUSED:
-                    again = await self._send(url, "GET")
+                    again = await self._send(url, parsed, "GET")
                     again.requests += t.requests
                     t = again
             finally:
@@ -274,12 +281,11 @@ class LinkChecker:
             # the host keeps asking for pauses: it limits us, not one URL, so hold all its URLs
             host.not_before = max(host.not_before, time.monotonic() + t.retry_after)
 
-    async def _send(self, url: str, method: str) -> _Try:
+    async def _send(self, url: str, parsed: httpx.URL, method: str) -> _Try:
         self.stats.requests += 1
-        headers = {"User-Agent": USER_AGENT, "Accept": ACCEPT}
         try:
             async with asyncio.timeout(self.timeout):
-                async with self.client.stream(method, url, headers=headers) as resp:
+                async with self.client.stream(method, parsed, headers=_HEADERS) as resp:
                     body = await self._head_of_body(resp) if method == "GET" else b""
         except TimeoutError:
             return _Try(Outcome.UNREACHABLE, error=f"no complete answer within {self.timeout:g} s",
@@ -299,11 +305,11 @@ class LinkChecker:
         return bytes(got[: self.body_cap])
 
 
-def _host_of(url: str) -> str:
+def _parse(url: str) -> httpx.URL | None:
     try:
-        return httpx.URL(url).host
+        return httpx.URL(url)
     except httpx.InvalidURL:
-        return ""
+        return None  # _hop reports it
 
 
 def _guard_try(exc: Blocked | NameNotFound | ResolveFailed) -> _Try:
@@ -361,7 +367,8 @@ def _status_try(url: str, resp: httpx.Response, body: bytes) -> _Try:
     if 300 <= status < 400:
         loc = resp.headers.get("location")
         if loc:
-            t.final_url = str(resp.url.join(loc))
+            t.next_url = resp.url.join(loc)
+            t.final_url = str(t.next_url)
             return t
         t.outcome, t.error = Outcome.DEAD, f"HTTP {status} without a Location"
         return t
