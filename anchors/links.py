@@ -13,7 +13,6 @@ import asyncio
 import errno
 import ssl
 import time
-from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -21,7 +20,6 @@ import httpx
 
 from . import __version__
 from .defaults import DEFAULT_CONCURRENCY, DEFAULT_MAX_REDIRECTS, DEFAULT_PER_HOST, DEFAULT_TIMEOUT
-from .errors import NetworkDown
 from .findings import Outcome
 from .netguard import Blocked, GuardError, NameNotFound, NetGuard, ResolveFailed
 from .retry import RetryPolicy, parse_retry_after, retryable_status
@@ -120,6 +118,9 @@ class LinkChecker:
         self._concurrency = concurrency
         self._global = asyncio.Semaphore(concurrency)
         self._hosts: dict[str, _Host] = {}
+        self._resting: dict[str, int] = {}
+        #: called with a host when one of its checks starts resting (anchors.batch listens)
+        self.on_rest: Callable[[str], None] | None = None
 
     def _host(self, host: str) -> _Host:
         h = self._hosts.get(host)
@@ -138,64 +139,31 @@ class LinkChecker:
             sent += t.requests
             return t
 
-        last = await self.policy.run(attempt)
+        host = (parsed.host if parsed is not None else _parse(url)) or ""
+        last = await self.policy.run(attempt, lambda s: self._rest(host, s))
         return LinkResult(url, last.outcome, last.status, last.moved_to or last.final_url,
                           last.error, int((time.monotonic() - started) * 1000), sent)
 
     async def check_many(self, urls: Iterable[tuple[str, frozenset[int]]],
                          on_result: Callable[[LinkResult], Awaitable[None] | None] | None = None,
                          ) -> list[LinkResult]:
-        """Check all URLs; stops with NetworkDown when the network itself is unreachable.
+        """Check all URLs (scheduled by anchors.batch); NetworkDown if the network is down."""
+        from .batch import run_batch
 
-        URLs start in the order given, at most `window` at a time, and a URL whose host is
-        already at its limit waits in that host's queue, not as a task: memory stays flat
-        however many URLs there are, and one busy host cannot hold the others' slots.
-        """
-        pending = deque(urls)
-        waiting: dict[str, deque[tuple[str, frozenset[int], httpx.URL | None]]] = {}
-        active: dict[str, int] = {}
-        running: dict[asyncio.Task[LinkResult], str] = {}
-        finished: asyncio.Queue[asyncio.Task[LinkResult]] = asyncio.Queue()
-        window = max(4 * self._concurrency, self.per_host)
-        results: list[LinkResult] = []
+        return await run_batch(self, urls, on_result, max(4 * self._concurrency, self.per_host))
 
-        def start(u: str, a: frozenset[int], parsed: httpx.URL | None, host: str) -> None:
-            active[host] = active.get(host, 0) + 1
-            task = asyncio.ensure_future(self.check(u, a, parsed))
-            running[task] = host
-            task.add_done_callback(finished.put_nowait)
+    def resting(self, host: str) -> int:
+        """How many checks of `host` are waiting out a backoff or Retry-After right now."""
+        return self._resting.get(host, 0)
 
+    async def _rest(self, host: str, seconds: float) -> None:
+        self._resting[host] = self._resting.get(host, 0) + 1
+        if self.on_rest is not None:
+            self.on_rest(host)
         try:
-            while pending or running:
-                while pending and len(running) < window:
-                    u, a = pending.popleft()
-                    parsed = _parse(u)
-                    host = parsed.host if parsed is not None else ""
-                    if active.get(host, 0) < self.per_host:
-                        start(u, a, parsed, host)
-                    else:
-                        waiting.setdefault(host, deque()).append((u, a, parsed))
-                if not running:
-                    break
-                task = await finished.get()
-                host = running.pop(task)
-                active[host] -= 1
-                if waiting.get(host):
-                    start(*waiting[host].popleft(), host)
-                r = task.result()
-                results.append(r)
-                if on_result is not None:
-                    maybe = on_result(r)
-                    if maybe is not None:
-                        await maybe
-                if self.network_down():
-                    raise NetworkDown("no host could be reached (name resolution or connections "
-                                      "fail everywhere); is this machine offline?")
+            await self.policy.sleep(seconds)
         finally:
-            for t in running:
-                t.cancel()
-            await asyncio.gather(*running, return_exceptions=True)
-        return results
+            self._resting[host] -= 1
 
     def network_down(self) -> bool:
         """Nothing answered and three or more hosts failed at the network level.
@@ -305,9 +273,9 @@ class LinkChecker:
         return bytes(got[: self.body_cap])
 
 
-def _parse(url: str) -> httpx.URL | None:
+def _parse(url: str) -> str | None:
     try:
-        return httpx.URL(url)
+        return httpx.URL(url).host
     except httpx.InvalidURL:
         return None  # _hop reports it
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Iterator
 
@@ -331,3 +332,35 @@ def test_a_host_that_keeps_rate_limiting_is_paused_not_hammered() -> None:
     assert {r.outcome for r in results} == {Outcome.RATE_LIMITED}
     assert sent == 24  # two tries each, no more
     assert took >= 2.0  # the host's pauses were honoured across its URLs
+
+
+def test_a_resting_check_does_not_hold_its_hosts_slot() -> None:
+    """While one URL waits out a Retry-After, the next URL of the same host is checked."""
+    async def handler(req, w):
+        if req.path == "/limited" and req.n == 0:
+            return await respond(w, 429, b"", {"Retry-After": "1"}, req=req)
+        return await respond(w, 200, b"", req=req)
+
+    with LoopbackServer(lambda req: handler) as srv:
+        urls = [srv.url("/limited"), srv.url("/next")]
+        order: list[str] = []
+
+        async def go():
+            other_done = asyncio.Event()
+
+            async def sleep(seconds: float) -> None:  # the wait ends when the other URL is done
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(other_done.wait(), 5)
+
+            def done(r: LinkResult) -> None:
+                order.append(r.url.rsplit("/", 1)[1])
+                other_done.set()
+
+            guard = NetGuard(allow_private=True)
+            async with httpx.AsyncClient(transport=guarded_transport(guard, httpx.Limits())) as c:
+                lc = LinkChecker(c, guard, per_host=1, policy=RetryPolicy(sleep=sleep))
+                return await lc.check_many([(u, frozenset()) for u in urls], done)
+        results = asyncio.run(go())
+    assert all(r.outcome is Outcome.OK for r in results)
+    assert order == ["next", "limited"]
+    assert srv.max_in_flight == 1  # the host limit still holds
