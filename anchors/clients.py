@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 import httpx
 
@@ -11,7 +12,8 @@ from .check import Services
 from .config import Settings
 from .links import LinkChecker
 from .netguard import NetGuard, Resolver, guarded_transport
-from .resolve.arxiv import ArxivResolver
+from .resolve.base import Resolution
+from .resolve.base import Resolver as MetadataResolver
 from .resolve.doi import DoiResolver
 from .resolve.github import GithubResolver
 from .resolve.wayback import WaybackClient
@@ -45,8 +47,7 @@ async def open_services(settings: Settings, *, token: str | None = None,
             links=LinkChecker(guarded, guard, concurrency=settings.concurrency,
                               per_host=settings.per_host, timeout=settings.timeout,
                               policy=policy, max_redirects=settings.max_redirects),
-            arxiv=ArxivResolver(settings.arxiv_api, delay=settings.arxiv_delay,
-                                timeout=max(settings.timeout, 30.0)),
+            arxiv=_OnFirstUse(lambda: _arxiv(settings)),
             github=GithubResolver(api, settings.github_api, token=token, policy=policy,
                                   timeout=settings.timeout),
             doi=DoiResolver(guarded, settings.doi_api, timeout=settings.timeout),
@@ -54,3 +55,24 @@ async def open_services(settings: Settings, *, token: str | None = None,
                                   timeout=settings.timeout)
             if settings.archive else None,
         )
+
+
+class _OnFirstUse:
+    """A resolver built when first asked: a run without arXiv IDs does not import `arxiv`
+    (and `requests` under it), ~60 ms."""
+
+    def __init__(self, build: Callable[[], MetadataResolver]) -> None:
+        self.build = build
+        self.inner: MetadataResolver | None = None
+
+    async def resolve(self, keys: list[Any]) -> dict[str, Resolution]:
+        if self.inner is None:
+            self.inner = self.build()
+        return await self.inner.resolve(keys)
+
+
+def _arxiv(settings: Settings) -> MetadataResolver:
+    from .resolve.arxiv import ArxivResolver
+
+    return ArxivResolver(settings.arxiv_api, delay=settings.arxiv_delay,
+                         timeout=max(settings.timeout, 30.0))
