@@ -96,7 +96,7 @@ def _item(a: Anchor, meta: dict[str, Any]) -> ExportItem:
     assert a.key is not None
     k = a.key
     kind = a.key.key.split(":", 1)[0]
-    archived = getattr(a, "archived", None)
+    archived = a.archived
     return ExportItem(
         key=k.key, cite_key=bibtex_key(a), kind=kind, anchor=a.raw_id, url=_url(a),
         # the resolved title is the paper's; the registry's may be a briefing's shorthand

@@ -9,6 +9,7 @@ from datetime import date
 from pathlib import Path
 
 import httpx
+import jsonschema
 import pytest
 import yaml
 from typer.testing import CliRunner
@@ -21,6 +22,7 @@ from anchors.registry import parse_text
 from anchors.resolve.wayback import WaybackClient, WaybackError
 
 from .cassettes import load
+from .test_export import CSL_SCHEMA
 from .loopback import LoopbackServer, respond
 
 PAGES = {"/post": 200, "/gone": 404, "/never": 200}
@@ -80,6 +82,15 @@ def test_check_archive_then_fix_then_report(tmp_path: Path) -> None:
     # the closest capture was after the first-anchored date; the one before it is kept
     assert entries[1]["archived"]["url"].startswith("https://web.archive.org/web/20260901080000/")
     assert "archived" not in entries[2]  # no capture exists
+
+    # exports carry Robust Links: the original URL, the snapshot's date and its address
+    md = CliRunner().invoke(app, ["export", "-r", str(reg)]).stdout
+    assert f"<{site}/post>. [archived 2026-09-18](<https://web.archive.org/web/20260918103000/" \
+        f"{site}/post>)." in md
+    csl = json.loads(CliRunner().invoke(app, ["export", "-r", str(reg), "-f", "csl-json"]).stdout)
+    jsonschema.Draft7Validator(CSL_SCHEMA).validate(csl)
+    assert csl[0]["archive"] == "Internet Archive" and csl[0]["archive_location"].startswith(
+        "https://web.archive.org/web/20260918103000/")
 
     rep = CliRunner().invoke(app, ["report", "-r", str(reg), "--since", "7d"])
     assert rep.exit_code == 1

@@ -51,13 +51,18 @@ def github_body(name: str, run: int) -> bytes:
 
 
 def arxiv_body(run: int) -> bytes:
-    """Run 0: 2312.07104 still at v1 and 2309.06180 under an older title; then the REAL entries."""
+    """Run 0: 2312.07104 still at v1, 2309.06180 under an older title, astro-ph/0601001 not yet
+    published (no journal_ref); then the recorded entries, in one feed."""
     xml = fixture("arxiv-api-found.xml")
+    old = fixture("arxiv-api-oldid-journalref.xml")
+    entry = old[old.index(b"  <entry>"):old.index(b"</feed>")]
     if run == 0:
         xml = xml.replace(b"2312.07104v2", b"2312.07104v1").replace(
             b"Efficient Memory Management for Large Language Model Serving with PagedAttention",
             b"vLLM: Easy, Fast, and Cheap LLM Serving")
-    return xml
+        entry = entry.replace(b"    <arxiv:journal_ref>ActaAstron.56:1-50,2006</arxiv:journal_ref>\n", b"")
+    first = xml.index(b"  <entry>")  # the client reads at most max_results entries
+    return xml[:first] + entry + xml[first:]
 
 
 WEB = {"/dies": [200, 404, 404], "/fine": [200, 200, 200], "/moves": [200, 301, 301]}
@@ -72,6 +77,7 @@ def registry_text(port: int) -> str:
         e("url", "https://github.com/ZcashFoundation/zebra/pull/8868", "§2.1 Tooling"),
         e("arxiv", "2312.07104", "§1.10 Serving"),
         e("arxiv", "2309.06180", "§1.3 KV Cache"),
+        e("arxiv", "astro-ph/0601001", "§1.3 KV Cache"),
         e("url", f"http://127.0.0.1:{port}/dies", "§1.3 KV Cache"),
         e("url", f"http://127.0.0.1:{port}/moves", "§1.3 KV Cache"),
         e("url", f"http://127.0.0.1:{port}/fine", "§1.3 KV Cache"),
@@ -146,6 +152,7 @@ def test_transitions_from_real_checks(scenario: tuple[Path, str]) -> None:
         (Change.NEW_VERSION, "2312.07104", "v2"),
         (Change.RETITLED, "2309.06180",
          "Efficient Memory Management for Large Language Model Serving with PagedAttention"),
+        (Change.PUBLISHED, "astro-ph/0601001", "ActaAstron.56:1-50,2006"),
         (Change.DIED, "/dies", "HTTP 404"),
         (Change.REDIRECTED, "/moves", "/fine"),
     }
@@ -162,7 +169,7 @@ def test_trend_counts_every_run(scenario: tuple[Path, str]) -> None:
     h = History(db)
     pts = trend(list(h.rows(until=START + 3 * DAY)), START + 3 * DAY)
     h.close()
-    assert [(p.ok, p.flaky, p.dead) for p in pts] == [(7, 0, 0), (6, 0, 1), (6, 0, 1)]
+    assert [(p.ok, p.flaky, p.dead) for p in pts] == [(8, 0, 0), (7, 0, 1), (7, 0, 1)]
 
 
 def test_golden_report_with_transitions_and_trend(scenario: tuple[Path, str],
@@ -187,7 +194,7 @@ def test_golden_report_with_transitions_and_trend(scenario: tuple[Path, str],
     assert ("issue-closed", "§2.1 Tooling") in changes and ("new-version", "§1.10 Serving") in changes
     assert [t["registry_section"] for t in doc["transitions"]] == sorted(
         (t["registry_section"] for t in doc["transitions"]), key=section_order)
-    assert [(p["ok"], p["dead"]) for p in doc["trend"]] == [(7, 0), (6, 1), (6, 1)]
+    assert [(p["ok"], p["dead"]) for p in doc["trend"]] == [(8, 0), (7, 1), (7, 1)]
 
 
 def test_fact_changes_cover_every_kind() -> None:
