@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from enum import Enum
 
+from .ids import ArxivId, Doi
 from .plaintext import useful_title
 from .scan import Hit
 
@@ -21,7 +22,7 @@ class TitleSource(str, Enum):
     CELL = "cell"  # the table cell after the cited ID, or the row's Title/标题 column
     LINK_TEXT = "link-text"  # [text](url), <a href="url">text</a>
     AFTER_ID = "after-id"  # `- 2609.18063 Title` in a list
-    BEFORE_ID = "before-id"  # `- **Title** [[pdf]](url)`: the text before a list item's citation
+    BEFORE_ID = "before-id"  # `- **Title** [[pdf]](arXiv URL)`: before a list item's paper
     HEADING = "heading"  # inferred: the increment heading above the citation
 
     @property
@@ -66,6 +67,8 @@ def line_title(line: str, idx: int, hits: list[Hit], start: int | None, listed: 
     if h.start == start:
         after = line[h.end:hits[1].start if len(hits) > 1 else len(line)]
         return _as(useful_title(after, urls), TitleSource.AFTER_ID)
+    if not isinstance(h.key, (ArxivId, Doi)):
+        return None  # before a URL stands a description (a changelog entry), not its title
     end = h.start
     if h.link_text is not None:
         near = max(start, h.start - len(h.link_text) - 4)  # `[text](` or `[text](<` just before

@@ -1,5 +1,6 @@
-"""Property: generated Markdown that embeds known anchors in tables, lists, links, badges and
-Chinese prose with full-width punctuation gives back every anchor exactly once, on its line."""
+"""Property: generated Markdown that embeds known anchors in tables, lists, links, badges, HTML,
+reference definitions and Chinese prose with full-width punctuation gives back every anchor
+exactly once, on its line."""
 
 from __future__ import annotations
 
@@ -70,7 +71,11 @@ def placed(draw: st.DrawFn) -> tuple[str, list[Anchor]]:
     if is_url and draw(st.booleans()):  # the link syntax decides where the URL ends
         target = form + "（" + draw(cjk) + "）" if kind == "url" else form
         found = [(kind, value if kind != "url" else target)]
-        setting = draw(st.sampled_from(["link", "badge", "glued", "table-link"]))
+        setting = draw(st.sampled_from(["link", "badge", "glued", "table-link", "html", "refdef"]))
+        if setting == "html":
+            return f'<p><a href="{target}">{title}</a>，继续</p>', found
+        if setting == "refdef":
+            return f'[{draw(st.integers(1, 99))}]: {target} "{title}"', found
         if setting == "link":
             return f"- [{title}]({target})。", found
         if setting == "badge":
