@@ -105,13 +105,18 @@ def add(
         "--date", help="Briefing date when the briefing names none (YYYY-MM-DD).")] = None,
     today: TodayOpt = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show the merge, write nothing.")] = False,
+    gate: Annotated[bool, typer.Option("--check", help=(
+        "CI gate: write nothing; exit 1 if the registry is not up to date with the briefings "
+        "(something would be added or continued), 0 if it is."))] = False,
     fmt: Annotated[OutputFormat, typer.Option("--format", "-f")] = OutputFormat.TEXT,
     strict: Annotated[bool, typer.Option(help="Duplicates, conflicts and unbacked claims fail (exit 1).")] = False,
     quiet: QuietOpt = False,
 ) -> None:
     """Merge briefings into the registry: new vs continued, earliest date, duplicates.
 
+    Only `add` creates a registry (with a header comment), and says so.
     Example: anchors add briefings/2026-09-24-e1.md --registry registry.yaml
+    In CI: anchors add --check briefings/*.md
     """
     from .extract import read_briefing
     from .merge import add as do_add
@@ -124,19 +129,20 @@ def add(
         override = _date(when, "--date")
         day = _date(today, "--today") or date.today()
         parsed = [read_briefing(b, override) for b in briefings]
-        result = do_add(registry, parsed, day, dry_run=dry_run, on_wait=_say)
+        result = do_add(registry, parsed, day, dry_run=dry_run or gate, on_wait=_say)
     except AnchorsError as exc:
         _fail(exc)
     for b in parsed:
         if not b.citations and not b.invalid:
             stderr.print(f"anchors: warning: {b.path}: no citations found", markup=False)
     if fmt is OutputFormat.JSON:
-        sys.stdout.write(rjson.add_result(result, dry_run))
+        sys.stdout.write(rjson.add_result(result, dry_run or gate))
     else:
         stdout_console().print(rtext.add_result(result))
-    stderr.print(rtext.add_summary(result, dry_run), markup=False)
+    stderr.print(rtext.add_summary(result, dry_run, gate), markup=False)
     failed = bool(result.invalid) or (strict and bool(result.duplicates or result.conflicts
-                                                        or result.unbacked))
+                                                        or result.unbacked)) \
+        or (gate and not result.up_to_date)
     raise typer.Exit(1 if failed else 0)
 
 

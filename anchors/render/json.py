@@ -23,10 +23,12 @@ def dumps(obj: Any) -> str:
 
 def add_result(r: MergeResult, dry_run: bool) -> str:
     entries = []
+    extended = set(r.extended)
     for key, e in r.entries.items():
         entries.append({
             "anchor": str(e.key), "key": key, "kind": e.id_field,
-            "change": "added" if key in r.added else "continued",
+            "change": "added" if key in r.added else "continued" if key in extended
+            else "unchanged",
             "first_anchored": e.first_anchored.isoformat(), "status": e.status.value,
             "section": e.section, "title": e.title,
             "cited_in": [d.isoformat() for d in e.cited_in],
@@ -35,6 +37,7 @@ def add_result(r: MergeResult, dry_run: bool) -> str:
         "registry": r.registry,
         "dry_run": dry_run,
         "written": r.written,
+        "up_to_date": r.up_to_date,
         "anchors": entries,
         "duplicates": [{"anchor": d.anchor, "file": d.path, "lines": list(d.lines)}
                        for d in r.duplicates],
@@ -50,7 +53,7 @@ def add_result(r: MergeResult, dry_run: bool) -> str:
                              "claimed": u.claimed.isoformat() if u.claimed else "continued",
                              "actual": u.registry.isoformat() if u.registry else None}
                             for u in r.unbacked],
-        "summary": {"added": len(r.added), "continued": len(r.continued),
+        "summary": {"added": len(r.added), "continued": len(r.extended),
                     "duplicates": len(r.duplicates), "conflicts": len(r.conflicts),
                     "invalid": len(r.invalid), "unbacked_claims": len(r.unbacked)},
     })

@@ -69,11 +69,18 @@ def add_result(r: MergeResult) -> Group:
     return Group(*parts)
 
 
-def add_summary(r: MergeResult, dry_run: bool = False) -> str:
-    """The one stderr line of `anchors add`: what was (or would be) written, or that nothing was."""
+def add_summary(r: MergeResult, dry_run: bool = False, gate: bool = False) -> str:
+    """The one stderr line of `anchors add`: what was (or would be) written, or that nothing was.
+
+    With `gate` (`add --check`) it says whether the registry is up to date with the briefings.
+    """
     counts = (f"{len(r.added)} added, {len(r.extended)} continued, {len(r.duplicates)} "
               f"duplicates, {len(r.conflicts)} conflicts, {len(r.invalid)} invalid, "
               f"{len(r.unbacked)} unbacked claims")
+    if gate and not r.up_to_date:
+        what = "does not exist" if r.new_file else "is not up to date with the briefings"
+        return (f"{r.registry} {what}: {len(r.added)} would be added, {len(r.extended)} "
+                f"continued; run `anchors add` with these briefings and commit the registry")
     if r.up_to_date and not r.new_file:
         return (f"{r.registry} is already up to date: its {len(r.entries)} cited anchors are all "
                 f"recorded, nothing to add or continue ({len(r.duplicates)} duplicates, "
