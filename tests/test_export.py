@@ -162,3 +162,10 @@ def test_a_csl_item_the_schema_refuses_is_caught() -> None:
 def test_bad_arguments_are_one_line_and_exit_2(args: list[str], message: str) -> None:
     r = run("-r", str(BUNDLED), *args)
     assert r.exit_code == 2 and message in r.stderr and "Traceback" not in r.stderr
+
+
+def test_readme_examples_are_real_output() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    md = run("-r", str(BUNDLED), "--section", "§1.3").stdout.strip()
+    bib = run("-r", str(BUNDLED), "--section", "§1.3", "-f", "bibtex").stdout.split("\n\n")[0]
+    assert f"```markdown\n{md}\n```" in readme and f"```bibtex\n{bib.strip()}\n```" in readme

@@ -132,7 +132,10 @@ def csl_json(items: list[ExportItem]) -> list[dict[str, Any]]:
 
 def _md_line(it: ExportItem) -> str:
     who = ", ".join(markdown(a) for a in it.authors[:3]) + (" et al." if len(it.authors) > 3 else "")
-    head = f"**{markdown(it.title)}**" if it.title else markdown(it.anchor)
+    link = f"<{it.url.replace('>', '%3E').replace(' ', '%20')}>"
+    # an untitled web page is its own link; anything else is named, then linked
+    head = f"**{markdown(it.title)}**" if it.title else link if it.kind == "url" \
+        else markdown(it.anchor)
     bits = [head + (f" — {who}" if who else "") + (f" ({it.year})" if it.year else "")]
     if it.arxiv_id:
         bits.append(f"arXiv:{it.arxiv_id}" + (f"v{it.version}" if it.version else ""))
@@ -140,7 +143,8 @@ def _md_line(it: ExportItem) -> str:
         bits.append(markdown(it.venue))
     if it.doi and it.kind != "doi":
         bits.append(f"doi:{markdown(it.doi)}")
-    bits.append(f"<{it.url.replace('>', '%3E').replace(' ', '%20')}>")
+    if head != link:
+        bits.append(link)
     if it.archived:  # a Robust Link: the original, its version date and the snapshot
         bits.append(f"[archived {it.archived[1]}](<{it.archived[0]}>)")
     line = "- " + ". ".join(bits) + "."
