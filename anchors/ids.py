@@ -207,9 +207,12 @@ class GithubRef:
 
     @classmethod
     def checked(cls, owner: str, repo: str, number: int, text: str) -> GithubRef:
-        """A reference GitHub could have issued: numbers start at 1, `.`/`..` are no repository."""
-        if set(repo) <= {"."}:
+        """A reference GitHub could have issued: numbers start at 1, `.`/`..` are no repository,
+        a repository name never ends in `.git` and a user name never in `-`."""
+        if set(repo) <= {"."} or repo.lower().endswith(".git"):
             raise InvalidId(text, f"'{repo}' is not a repository name")
+        if owner.endswith("-"):
+            raise InvalidId(text, f"'{owner}' is not a GitHub user or organisation name")
         if number < 1:
             raise InvalidId(text, "GitHub issue and pull request numbers start at 1")
         return cls(owner, repo, number)

@@ -369,3 +369,16 @@ def test_seed_off_topic_cards_are_left_out_by_a_marker(seed: Path) -> None:
     after = {c.key.key for c in extract(text + marker, "b.md", D).citations}
     assert after == before - off
     assert {"arxiv:2609.18063", "arxiv:2609.25053"} <= after  # the two relevant cards stay
+
+
+def test_remark_github_reference_vectors() -> None:
+    """The valid and invalid `owner/repo#N` cases of remarkjs/remark-github's issue-project
+    fixture (MIT): names may hold dots and dashes, not end in `.git` or `-`, owners <= 39."""
+    text = ("foo/bar#1; foo/bar#123456789. -foo/baz#1 w-w/bar#1 w/bar#1 ww/bar#1 "
+            "wooorm/c.git#1 wooorm/c#1 w/w#1 ww/.gitconfig#1 w-/bar#2 "
+            "wooormwooormwooormwooormwooormwooormwooo/c#1")
+    b = extract(text, "b.md", D)
+    assert [c.key.key for c in b.citations] == [
+        "github:foo/bar#1", "github:foo/bar#123456789", "github:w-w/bar#1", "github:w/bar#1",
+        "github:ww/bar#1", "github:wooorm/c#1", "github:w/w#1", "github:ww/.gitconfig#1"]
+    assert [i.raw for i in b.invalid] == ["wooorm/c.git#1", "w-/bar#2"]

@@ -265,3 +265,38 @@ def test_impossible_github_references_are_rejected(text: str, reason: str) -> No
 def test_dotted_repository_names_are_fine() -> None:
     assert parse_anchor("o/.github#1").key == "github:o/.github#1"
     assert parse_anchor("o/a.b#1").key == "github:o/a.b#1"
+
+
+# Vectors from arXiv's own code (arXiv/arxiv-base, arxiv/identifier/tests.py and
+# test_arxiv_identifier.py). Its parser is deliberately loose; anchors follows the scheme on
+# info.arxiv.org/help/arxiv_identifier, so the two vectors that break it are refused with a reason.
+@pytest.mark.parametrize(
+    ("text", "canonical", "year", "month"),
+    [
+        ("math/9901123", "math/9901123", 1999, 1),
+        ("hep-ex/9901123", "hep-ex/9901123", 1999, 1),
+        ("gr-qc/9901123", "gr-qc/9901123", 1999, 1),
+        ("math.NA/9901123", "math/9901123", 1999, 1),
+        ("cs.DB/9901123", "cs/9901123", 1999, 1),
+        ("gr-qc/9901123v3", "gr-qc/9901123", 1999, 1),
+        ("1202.1234", "1202.1234", 2012, 2),
+        ("1202.1234v1", "1202.1234", 2012, 2),
+        ("physics/0303098", "physics/0303098", 2003, 3),
+        ("https://arxiv.org/abs/physics/0303098/", "physics/0303098", 2003, 3),
+        ("https://arxiv.org/abs/physics/0303098/static/icon.png", "physics/0303098", 2003, 3),
+    ],
+)
+def test_arxiv_base_vectors(text: str, canonical: str, year: int, month: int) -> None:
+    key = parse_anchor(text)
+    assert isinstance(key, ArxivId)
+    assert (key.canonical, key.year, key.month) == (canonical, year, month)
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [("1203.12345", "4 digits"), ("1203.12345v12", "4 digits"), ("hep-ph/1203.12345v12", "")],
+)
+def test_arxiv_base_vectors_outside_the_scheme_are_refused(text: str, reason: str) -> None:
+    with pytest.raises(InvalidId) as exc:
+        ArxivId.parse(text)
+    assert reason in exc.value.reason
