@@ -10,22 +10,25 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from . import truth
 from .archive import Archiver
 from .cache import Cache
+from .claims import Claims
 from .facts import of_resolution
 from .findings import Code, Finding
 from .history import History, Row
-from .ids import ArxivId, Doi, GithubRef, WebUrl, is_future
+from .ids import ArxivId, WebUrl, is_future
 from .links import LinkChecker, LinkResult, Outcome
 from .registry import Anchor, Registry
 from .resolve.base import Resolution, Resolver
+from .resolve.github import repo_of_url
 from .resolve.wayback import WaybackClient
-from .titles import TitleVerdict, compare_titles
+from .truth import FollowUp
 from .validate import CheckResult, check_offline, only
 
 __all__ = ["CheckResult", "Services", "check_offline", "check_online", "only"]
@@ -102,7 +105,9 @@ async def check_online(reg: Registry, today: date, services: Services, *,
                        cache: Cache | None = None, history: History | None = None,
                        only_keys: set[str] | None = None, exclude: Iterable[str] = (),
                        accept: frozenset[int] = frozenset(),
-                       progress: Callable[[int, int], None] | None = None) -> CheckResult:
+                       progress: Callable[[int, int], None] | None = None,
+                       claims: Mapping[str, Claims] | None = None) -> CheckResult:
+    """Check every target online; `claims` (by anchor key) adds a briefing's claims."""
     result = check_offline(reg, today)
     result.online = True
     cache = cache or Cache(None)
@@ -120,8 +125,8 @@ async def check_online(reg: Registry, today: date, services: Services, *,
 
     pending: dict[str, list[Any]] = {"arxiv": [], "github": [], "doi": [], "url": []}
     for key, a in targets.items():
-        kind = key.split(":", 1)[0]
-        hit = cache.get(key, _cached(key, a))
+        kind = _kind(a)
+        hit = cache.get(key, _cached(key, a, kind))
         if hit is not None:
             result.cached += 1
             tick()
@@ -164,10 +169,12 @@ async def check_online(reg: Registry, today: date, services: Services, *,
     complete = False
     archiving = Archiver.start(services.wayback, targets, cache, reg.path, today) \
         if services.wayback else None
+    follow: dict[str, FollowUp] = {}
     try:
         await asyncio.gather(run_resolver("arxiv", services.arxiv),
                              run_resolver("github", services.github),
                              run_resolver("doi", services.doi), run_links())
+        follow = await _follow_up(targets, resolutions, services.arxiv, claims or {}, cache)
         complete = True
     finally:
         if archiving is not None:
@@ -175,26 +182,64 @@ async def check_online(reg: Registry, today: date, services: Services, *,
         recorder.finish(complete)
         cache.save()
         result.checked = len(resolutions) + len(link_results) - result.cached
-        result.findings += _compare(reg, targets, resolutions, link_results)
+        result.findings += _compare(reg, targets, resolutions, link_results, claims or {},
+                                    follow)
     return result
 
 
-def _cached(key: str, a: Anchor) -> Callable[[dict[str, Any]], Resolution | LinkResult]:
+def _cached(key: str, a: Anchor, kind: str) -> Callable[[dict[str, Any]], Resolution | LinkResult]:
     """How to read `key`'s cache entry back (raising on a damaged one: a cache miss)."""
-    if not key.startswith("url:"):
+    if kind != "url":
         return lambda hit: Resolution.from_cache(key, hit)
     return lambda hit: LinkResult(a.key.url, Outcome(hit["outcome"]),  # type: ignore[union-attr]
                                   hit.get("status"), hit.get("final_url"))
 
 
+def _kind(a: Anchor) -> str:
+    """Which service answers for an anchor: a GitHub repository's page is an API lookup."""
+    assert a.key is not None
+    if isinstance(a.key, WebUrl) and repo_of_url(a.key.url):
+        return "github"
+    return a.key.key.split(":", 1)[0]
+
+
+async def _follow_up(targets: dict[str, Anchor], resolutions: dict[str, Resolution],
+                     arxiv: Resolver | None, claims: Mapping[str, Claims],
+                     cache: Cache) -> dict[str, FollowUp]:
+    """Extra arXiv requests for title mismatches only (the cited version, a title search), cached."""
+    ask = getattr(arxiv, "follow_up", None)
+    out: dict[str, FollowUp] = {}
+    wanted = {}
+    for key, a in targets.items():
+        r = resolutions.get(key)
+        if not isinstance(a.key, ArxivId) or r is None or r.outcome is not Outcome.OK:
+            continue
+        title = truth.claims_of(a, claims.get(key)).title
+        if title and truth.is_title_mismatch(title, r.title):
+            done = cache.get(f"{key}#follow-up", lambda d, t=title: FollowUp.from_cache(d, t))
+            if done is not None:
+                out[key] = done
+            else:
+                wanted[key] = (a.key, title, r)
+    if wanted and ask is not None:
+        found: dict[str, FollowUp] = await ask(wanted)
+        for key, f in found.items():
+            out[key] = f
+            if f.complete:
+                cache.put(f"{key}#follow-up", f.to_cache(wanted[key][1]))
+    return out
+
+
 def _compare(reg: Registry, targets: dict[str, Anchor], resolutions: dict[str, Resolution],
-             links: dict[str, LinkResult]) -> list[Finding]:
+             links: dict[str, LinkResult], claims: Mapping[str, Claims],
+             follow: Mapping[str, FollowUp]) -> list[Finding]:
     out: list[Finding] = []
     for key, a in targets.items():
         if key in links:
             out += _link_findings(reg.path, a, links[key])
         elif key in resolutions:
-            out += _resolution_findings(reg.path, a, resolutions[key])
+            out += _resolution_findings(reg.path, a, resolutions[key], claims.get(key),
+                                        follow.get(key))
     return out
 
 
@@ -219,23 +264,14 @@ def _link_findings(path: str, a: Anchor, r: LinkResult) -> list[Finding]:
                requests=r.requests or None)]
 
 
-def _resolution_findings(path: str, a: Anchor, r: Resolution) -> list[Finding]:
+def _resolution_findings(path: str, a: Anchor, r: Resolution, claims: Claims | None,
+                         follow: FollowUp | None) -> list[Finding]:
     key = a.key
     if r.outcome is Outcome.DEAD:
         return [_f(Code.NOT_FOUND, path, a, r.error or "not found", status=r.status)]
     if r.outcome is not Outcome.OK:
         return [_f(_OUTCOME_CODE[r.outcome], path, a, r.error or r.outcome.value, status=r.status)]
-    out: list[Finding] = []
-    if isinstance(key, (ArxivId, Doi)) and a.title and r.title:
-        verdict = compare_titles(a.title, r.title)
-        if verdict is TitleVerdict.UNCONFIRMABLE:
-            out.append(_f(Code.TITLE_MISMATCH, path, a, "the registry's title has no English "
-                          f"title to confirm; the real title is: {r.title}",
-                          claimed=a.title, actual=r.title, resolved_title=r.title))
-        elif verdict is TitleVerdict.DIFFERENT:
-            out.append(_f(Code.TITLE_MISMATCH, path, a,
-                          f"the registry's title is not the paper's; the real title is: {r.title}",
-                          claimed=a.title, actual=r.title, resolved_title=r.title))
+    out = truth.findings(path, a, r, truth.claims_of(a, claims), follow)
     if isinstance(key, ArxivId):
         if r.withdrawn:
             out.append(_f(Code.WITHDRAWN, path, a, f"arXiv marks it withdrawn: {r.withdrawn}",
@@ -243,14 +279,4 @@ def _resolution_findings(path: str, a: Anchor, r: Resolution) -> list[Finding]:
         if a.version and r.version and a.version > r.version:
             out.append(_f(Code.NOT_FOUND, path, a, f"version v{a.version} does not exist; "
                           f"the latest is v{r.version}", latest_version=r.version))
-    if isinstance(key, GithubRef):
-        if r.state == "closed":
-            what = "merged" if r.merged else (f"closed ({r.state_reason})" if r.state_reason
-                                               else "closed")
-            kind = "pull request" if r.is_pull else "issue"
-            out.append(_f(Code.ISSUE_STATE, path, a, f"the {kind} is {what}, not open",
-                          state=r.state, state_reason=r.state_reason, merged=r.merged))
-        if r.moved_to:
-            out.append(_f(Code.REDIRECT, path, a, f"moved to {r.moved_to}", final_url=r.moved_to))
     return out
-

@@ -20,9 +20,12 @@ __all__ = [
     "StateClaim",
     "UnbackedClaim",
     "Venue",
+    "briefing_claims",
     "claims_in",
     "continuity_gap",
     "state_claim",
+    "venue_claim",
+    "venues_in",
 ]
 
 
@@ -136,13 +139,18 @@ _VENUE_RE = re.compile(
     r"(?![A-Za-z])")
 
 
-def venue_claim(text: str) -> Venue | None:
-    """`HPDC'26` → HPDC 2026, `OSDI 2026` → OSDI 2026; a venue needs its year to be a claim."""
+def venues_in(text: str) -> list[Venue]:
+    """Every venue named in `text`, with its year when one is written next to it."""
+    out = []
     for m in _VENUE_RE.finditer(text):
         yy, yyyy = m["yy"], m["yyyy"]
-        if yy or yyyy:
-            return Venue(m["name"], int(yyyy) if yyyy else 2000 + int(yy))
-    return None
+        out.append(Venue(m["name"], int(yyyy) if yyyy else 2000 + int(yy) if yy else None))
+    return out
+
+
+def venue_claim(text: str) -> Venue | None:
+    """`HPDC'26` → HPDC 2026, `OSDI 2026` → OSDI 2026; a venue needs its year to be a claim."""
+    return next((v for v in venues_in(text) if v.year), None)
 
 
 def date_claim(text: str) -> date | None:
@@ -164,3 +172,60 @@ def claims_in(text: str, *, title: str | None = None, version: int | None = None
                   date=None if github else date_claim(text),
                   venue=None if github else venue_claim(text),
                   version=version, path=path, line=line)
+
+
+# -- claims of a whole briefing -----------------------------------------------------------
+
+_BLOCK_RE = re.compile(r"^\s*(?:#{1,6}\s|增量\s*\d+|(?:Increment|Item)\s*\d+|[一二三四五六七八九十]+、)",
+                       re.IGNORECASE)
+
+
+def _block_lines(lines: list[str], lineno: int) -> list[str]:
+    """The lines of the increment (heading block) that holds 1-based line `lineno`."""
+    start = lineno - 1
+    while start > 0 and not _BLOCK_RE.match(lines[start]):
+        start -= 1
+    end = lineno
+    while end < len(lines) and not _BLOCK_RE.match(lines[end]):
+        end += 1
+    return lines[start:end]
+
+
+def _github_text(lines: list[str], lineno: int, number: int) -> str:
+    """The citation's line plus the lines of its increment that name the same number."""
+    mention = re.compile(rf"(?:#|issues?/|pull/|(?:issue|pr)\s*#?\s*){number}(?!\d)", re.IGNORECASE)
+    near = [ln for ln in _block_lines(lines, lineno) if mention.search(ln)]
+    return "\n".join(dict.fromkeys([lines[lineno - 1], *near]))
+
+
+def briefing_claims(paths: list[str]) -> dict[str, Claims]:
+    """Claims per anchor key in briefing files (the first citation's, filled from the others')."""
+    out: dict[str, Claims] = {}
+    for path in paths:
+        _one_briefing(path, out)
+    return out
+
+
+def _one_briefing(path: str, out: dict[str, Claims]) -> None:
+    from .extract import read_briefing
+    from .ids import GithubRef
+
+    b = read_briefing(path)
+    with open(path, encoding="utf-8-sig") as fh:
+        lines = fh.read().splitlines()
+    for c in b.citations:
+        gh = isinstance(c.key, GithubRef)
+        text = _github_text(lines, c.line, c.key.number) if isinstance(c.key, GithubRef) \
+            else lines[c.line - 1]
+        got = claims_in(text, title=c.written_title, version=getattr(c.key, "version", None),
+                        path=c.path, line=c.line, github=gh)
+        prev = out.get(c.key.key)
+        out[c.key.key] = got if prev is None else _fill(prev, got)
+
+
+def _fill(first: Claims, other: Claims) -> Claims:
+    from dataclasses import replace
+
+    return replace(first, **{k: getattr(other, k) for k in
+                             ("title", "state", "state_text", "date", "venue", "version")
+                             if getattr(first, k) is None and getattr(other, k) is not None})

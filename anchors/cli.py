@@ -30,6 +30,7 @@ from .defaults import (
 from .render import OutputFormat
 
 if TYPE_CHECKING:
+    from .claims import Claims
     from .config import Settings
     from .registry import Registry
     from .validate import CheckResult
@@ -220,6 +221,12 @@ def check(
         "--archive", help="Also look up Wayback snapshots for URL anchors (see `fix`).")] = None,
     wayback_api: Annotated[Optional[str], typer.Option(
         help="Wayback availability API endpoint.")] = None,
+    crossref_api: Annotated[Optional[str], typer.Option(
+        help="Crossref REST API root, for retractions and corrections.")] = None,
+    arxiv_searches: Annotated[Optional[int], typer.Option(
+        help="Title searches (\"did you mean\") per run at most; 0 turns them off.")] = None,
+    briefing: Annotated[Optional[list[Path]], typer.Option(
+        help="Also compare what this briefing claims (state, dates, venue, titles).")] = None,
     cache_dir: Annotated[Optional[str], typer.Option(
         help="Folder for the cache and history (default .anchors beside the registry).")] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Ignore and keep no cache.")] = False,
@@ -253,12 +260,15 @@ def check(
                          retry_after_cap=retry_after_cap, allow_private=allow_private,
                          arxiv_api=arxiv_api, arxiv_delay=arxiv_delay, github_api=github_api,
                          doi_api=doi_api, cache_dir=cache_dir, history=history,
-                         archive=archive, wayback_api=wayback_api)
+                         archive=archive, wayback_api=wayback_api,
+                         crossref_api=crossref_api, arxiv_searches=arxiv_searches)
+            from .claims import briefing_claims
             from .config import load_settings
 
             settings = load_settings(registry, flags)
+            claims = briefing_claims([str(b) for b in briefing or []])
             results.append(_run(_online(reg, registry, day, settings, no_cache, changed_since,
-                                        quiet)))
+                                        quiet, claims=claims)))
         result = combine(results)
     except AnchorsError as exc:
         _fail(exc)
@@ -276,7 +286,7 @@ def check(
 
 async def _online(reg: Registry, registry: Path, day: date, settings: Settings, no_cache: bool,
                   changed_since: str | None, quiet: bool,
-                  only: set[str] | None = None) -> CheckResult:
+                  only: set[str] | None = None, claims: dict[str, Claims] | None = None) -> CheckResult:
     import os
 
     from rich.progress import Progress
@@ -302,7 +312,8 @@ async def _online(reg: Registry, registry: Path, day: date, settings: Settings, 
                 return await check_online(
                     reg, day, services, cache=cache, history=hist, only_keys=keys,
                     exclude=settings.exclude, accept=settings.accept,
-                    progress=lambda d, t: bar.update(task, completed=d, total=t))
+                    progress=lambda d, t: bar.update(task, completed=d, total=t),
+                    claims=claims)
     finally:
         if hist is not None:
             hist.close()

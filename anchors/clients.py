@@ -14,6 +14,7 @@ from .links import LinkChecker
 from .netguard import NetGuard, Resolver, guarded_transport
 from .resolve.base import Resolution
 from .resolve.base import Resolver as MetadataResolver
+from .resolve.crossref import CrossrefUpdates
 from .resolve.doi import DoiResolver
 from .resolve.github import GithubResolver
 from .resolve.wayback import WaybackClient
@@ -50,7 +51,9 @@ async def open_services(settings: Settings, *, token: str | None = None,
             arxiv=_OnFirstUse(lambda: _arxiv(settings)),
             github=GithubResolver(api, settings.github_api, token=token, policy=policy,
                                   timeout=settings.timeout),
-            doi=DoiResolver(guarded, settings.doi_api, timeout=settings.timeout),
+            doi=DoiResolver(guarded, settings.doi_api, timeout=settings.timeout,
+                            crossref=CrossrefUpdates(api, settings.crossref_api,
+                                                     timeout=settings.timeout)),
             wayback=WaybackClient(api, settings.wayback_api, interval=settings.wayback_delay,
                                   timeout=settings.timeout)
             if settings.archive else None,
@@ -70,9 +73,16 @@ class _OnFirstUse:
             self.inner = self.build()
         return await self.inner.resolve(keys)
 
+    async def follow_up(self, wanted: dict[str, Any]) -> dict[str, Any]:
+        """The arXiv follow-ups for title mismatches (only ever after `resolve`)."""
+        if self.inner is None:
+            self.inner = self.build()
+        ask = getattr(self.inner, "follow_up", None)
+        return await ask(wanted) if ask is not None else {}
+
 
 def _arxiv(settings: Settings) -> MetadataResolver:
     from .resolve.arxiv import ArxivResolver
 
     return ArxivResolver(settings.arxiv_api, delay=settings.arxiv_delay,
-                         timeout=max(settings.timeout, 30.0))
+                         timeout=max(settings.timeout, 30.0), max_searches=settings.arxiv_searches)

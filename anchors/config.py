@@ -18,7 +18,9 @@ from typing import Any
 
 from .defaults import (
     ARXIV_API,
+    ARXIV_MAX_SEARCHES,
     ARXIV_MIN_INTERVAL,
+    CROSSREF_API,
     DEFAULT_ATTEMPTS,
     DEFAULT_CONCURRENCY,
     DEFAULT_MAX_REDIRECTS,
@@ -47,6 +49,8 @@ class Settings:
     arxiv_api: str = ARXIV_API
     #: seconds between arXiv API requests; lower it only for a mirror or a test server
     arxiv_delay: float = ARXIV_MIN_INTERVAL
+    #: "did you mean" title searches per run; 0 turns them off
+    arxiv_searches: int = ARXIV_MAX_SEARCHES
     github_api: str = GITHUB_API
     doi_api: str = DOI_API
     #: look up Wayback snapshots for URL anchors (`--archive`, `archive = true`)
@@ -54,6 +58,7 @@ class Settings:
     wayback_api: str = WAYBACK_API
     #: seconds between requests to the archive (config file only; lower it for a mirror)
     wayback_delay: float = WAYBACK_MIN_INTERVAL
+    crossref_api: str = CROSSREF_API
     #: regular expressions; matching URLs are not checked
     exclude: tuple[str, ...] = ()
     #: HTTP statuses that count as fine for every URL
@@ -69,6 +74,7 @@ ENV = {
     "doi_api": "ANCHORS_DOI_API",
     "wayback_api": "ANCHORS_WAYBACK_API",
     "archive": "ANCHORS_ARCHIVE",
+    "crossref_api": "ANCHORS_CROSSREF_API",
     "history": "ANCHORS_HISTORY",
     "cache_dir": "ANCHORS_CACHE_DIR",
     "concurrency": "ANCHORS_CONCURRENCY",
@@ -76,6 +82,7 @@ ENV = {
     "timeout": "ANCHORS_TIMEOUT",
 }
 _FIELDS = {f.name: f for f in dataclasses.fields(Settings)}
+_MAY_BE_ZERO = frozenset({"arxiv_searches"})
 
 
 def _coerce(name: str, value: Any, source: str) -> Any:
@@ -87,7 +94,7 @@ def _coerce(name: str, value: Any, source: str) -> Any:
             return bool(value)
         if isinstance(default, int):
             out: Any = int(value)
-            if out < 1:
+            if out < (0 if name in _MAY_BE_ZERO else 1):
                 raise ValueError
             return out
         if isinstance(default, float):

@@ -8,7 +8,9 @@ from __future__ import annotations
 __all__ = [
     "ARXIV_API",
     "ARXIV_BATCH",
+    "ARXIV_MAX_SEARCHES",
     "ARXIV_MIN_INTERVAL",
+    "CROSSREF_API",
     "DEFAULT_ATTEMPTS",
     "DEFAULT_CONCURRENCY",
     "DEFAULT_MAX_REDIRECTS",
@@ -36,7 +38,11 @@ ARXIV_API = "https://export.arxiv.org/api/query"
 ARXIV_BATCH = 100
 #: arXiv's terms of use: no more than one request every three seconds
 ARXIV_MIN_INTERVAL = 3.0
+#: "did you mean" title searches per run (one request each, only for title mismatches)
+ARXIV_MAX_SEARCHES = 10
 GITHUB_API = "https://api.github.com"
+#: Crossref's REST API, for retractions and corrections (update relations) of DOIs
+CROSSREF_API = "https://api.crossref.org"
 DOI_API = "https://doi.org"
 #: the Wayback Machine's availability API (`check --archive`)
 WAYBACK_API = "https://archive.org/wayback/available"

@@ -42,6 +42,14 @@ class Code(str, Enum):
     LATER_THAN_BRIEFING = "later-than-briefing"
     ARCHIVE_UNAVAILABLE = "archive-unavailable"
     UNBACKED_CLAIM = "unbacked-claim"
+    RETITLED = "retitled"
+    STALE_CLAIM = "stale-claim"
+    WRONG_TARGET = "wrong-target"
+    REPO_ARCHIVED = "repo-archived"
+    PUBLISHED = "published"
+    CLAIM_MISMATCH = "claim-mismatch"
+    RETRACTED = "retracted"
+    CORRECTED = "corrected"
 
     @property
     def severity(self) -> Severity:
@@ -67,6 +75,14 @@ _SEVERITY = {
     Code.LATER_THAN_BRIEFING: Severity.WARNING,
     Code.ARCHIVE_UNAVAILABLE: Severity.WARNING,
     Code.UNBACKED_CLAIM: Severity.WARNING,
+    Code.RETITLED: Severity.INFO,
+    Code.STALE_CLAIM: Severity.WARNING,
+    Code.WRONG_TARGET: Severity.WARNING,
+    Code.REPO_ARCHIVED: Severity.INFO,
+    Code.PUBLISHED: Severity.INFO,
+    Code.CLAIM_MISMATCH: Severity.WARNING,
+    Code.RETRACTED: Severity.ERROR,
+    Code.CORRECTED: Severity.INFO,
 }
 
 

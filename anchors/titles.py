@@ -46,6 +46,7 @@ _TEX_SYMBOLS = {r"\infty": "∞", r"\&": "&", r"\%": "%", r"\$": "$", r"\times":
                 r"\pi": "π", r"\sigma": "σ", r"\tau": "τ", r"\epsilon": "ε", r"\delta": "δ"}
 _TEX_CMD_RE = re.compile(r"\\([A-Za-z]+)")
 _WORD_RE = re.compile(r"\w+")
+_NOTICE_PREFIX_RE = re.compile(r"^\s*(?:RETRACTED(?: ARTICLE)?|WITHDRAWN)\s*:\s*")
 
 
 def _untex(text: str) -> str:
@@ -101,6 +102,8 @@ def _written_forms(written: str) -> set[str]:
 
 
 def _actual_forms(actual: str) -> set[str]:
+    # publishers prefix a retracted work's title ("RETRACTED: ..."); `retracted` reports that
+    actual = _NOTICE_PREFIX_RE.sub("", actual)
     forms = {_key(actual)}
     m = _MAIN_SEP_RE.search(actual)
     if m and m.start() > 0:

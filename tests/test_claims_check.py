@@ -36,8 +36,9 @@ def test_near_miss_title_is_a_mismatch_and_tolerated_forms_are_not(tmp_path: Pat
               'Model Training with PagedAttention"'),
         entry("arxiv", "2312.07104", 'title: "SGLang · 结构化生成 RadixAttention"'),
     ])
-    with load("arxiv/batch-three-ids").serve() as srv:
-        result = check(text, tmp_path, Services(arxiv=ArxivResolver(srv.url("/api/query"), delay=0)))
+    with load("arxiv/batch-three-ids").serve() as srv:  # no title search: max_searches=0
+        ax = ArxivResolver(srv.url("/api/query"), delay=0, max_searches=0)
+        result = check(text, tmp_path, Services(arxiv=ax))
     got = [(f.code, f.anchor) for f in result.findings]
     assert got == [(Code.TITLE_MISMATCH, "2309.06180")]
     out = json.loads(rjson.check_result(result))["findings"][0]

@@ -19,14 +19,17 @@ from typing import Any
 import arxiv
 import requests
 
-from ..defaults import ARXIV_API, ARXIV_BATCH, ARXIV_MIN_INTERVAL
+from ..defaults import ARXIV_API, ARXIV_BATCH, ARXIV_MAX_SEARCHES, ARXIV_MIN_INTERVAL
 from ..ids import ArxivId, InvalidId
 from ..links import Outcome
+from ..titles import TitleVerdict, compare_titles, normalise
+from ..truth import FollowUp
 from .base import Resolution
 
-__all__ = ["ARXIV_API", "ARXIV_BATCH", "ARXIV_MIN_INTERVAL", "ArxivResolver"]
+__all__ = ["ARXIV_API", "ARXIV_BATCH", "ARXIV_MAX_SEARCHES", "ARXIV_MIN_INTERVAL", "ArxivResolver"]
 
 ARXIV_RETRIES = 3
+_SEARCH_RESULTS = 5
 _WITHDRAWN_RE = re.compile(r"\bwithdra(?:wn|w)\b", re.IGNORECASE)
 
 
@@ -47,7 +50,8 @@ class ArxivResolver:
 
     def __init__(self, api_url: str = ARXIV_API, *, delay: float = ARXIV_MIN_INTERVAL,
                  timeout: float = 30.0, batch_size: int = ARXIV_BATCH,
-                 retries: int = ARXIV_RETRIES, client: arxiv.Client | None = None) -> None:
+                 retries: int = ARXIV_RETRIES, client: arxiv.Client | None = None,
+                 max_searches: int = ARXIV_MAX_SEARCHES) -> None:
         self.batch_size = max(1, min(batch_size, ARXIV_BATCH))
         self.client = client or arxiv.Client(page_size=self.batch_size, delay_seconds=delay,
                                              num_retries=retries)
@@ -57,6 +61,9 @@ class ArxivResolver:
         # NOTE: `_session` is the client's requests.Session; it is replaced to get a timeout.
         self.client._session = _TimeoutSession(timeout)
         self.requests = 0
+        #: title searches ("did you mean") allowed in this run; each is one more request
+        self.max_searches = max(0, max_searches)
+        self.searches = 0
         self.stopped = threading.Event()
 
     async def resolve(self, keys: Iterable[ArxivId]) -> dict[str, Resolution]:
@@ -87,6 +94,58 @@ class ArxivResolver:
                 else:
                     out[key] = Resolution(key, Outcome.DEAD, status=200,
                                           error="arXiv has no paper with this ID (asked twice)")
+        return out
+
+    async def follow_up(self, wanted: dict[str, tuple[ArxivId, str, Resolution]]) -> dict[str, FollowUp]:
+        """For each title mismatch: the cited version's title, else a search by the written title.
+
+        Both go through the same client, so they are spaced like every other arXiv request.
+        """
+        return await asyncio.to_thread(self._follow_all, wanted)
+
+    def _follow_all(self, wanted: dict[str, tuple[ArxivId, str, Resolution]]) -> dict[str, FollowUp]:
+        out: dict[str, FollowUp] = {}
+        for key, (aid, written, res) in wanted.items():
+            if self.stopped.is_set():
+                break
+            follow = FollowUp()
+            cited = aid.version or (1 if (res.version or 1) > 1 else None)
+            if cited and cited != res.version:
+                got = self._results(arxiv.Search(id_list=[f"{aid.canonical}v{cited}"], max_results=1))
+                if got:
+                    follow = replace(follow, cited_title=got[0][1], cited_version=cited)
+                    if compare_titles(written, got[0][1]) is TitleVerdict.SAME:
+                        out[key] = follow
+                        continue
+                follow = replace(follow, complete=got is not None)
+            if self.searches < self.max_searches:
+                self.searches += 1
+                hits = self._search(written)
+                found = next((h for h in hits or () if h[0] != aid.canonical
+                              and compare_titles(written, h[1]) is TitleVerdict.SAME), None)
+                follow = replace(follow, suggested=found,
+                                 complete=follow.complete and hits is not None)
+            out[key] = follow
+        return out
+
+    def _search(self, written: str) -> list[tuple[str, str]] | None:
+        words = " ".join(w for w in normalise(written).split() if w.isascii())
+        if not words:
+            return []
+        return self._results(arxiv.Search(query=f'ti:"{words}"', max_results=_SEARCH_RESULTS))
+
+    def _results(self, search: arxiv.Search) -> list[tuple[str, str]] | None:
+        """(canonical ID, title) of each real result; None when the request failed."""
+        self.client.page_size = search.max_results or _SEARCH_RESULTS
+        self.requests += 1
+        out = []
+        try:
+            for result in self.client.results(search):
+                r = _resolution(result)
+                if r is not None and r.title:
+                    out.append((r.key[6:], r.title))
+        except (arxiv.ArxivError, requests.RequestException):
+            return None
         return out
 
     def _query(self, ids: list[str]) -> tuple[dict[str, Resolution], Resolution | None]:
@@ -127,4 +186,6 @@ def _resolution(result: arxiv.Result) -> Resolution | None:
                       version=parsed.version, withdrawn=withdrawn, status=200,
                       authors=tuple(a.name for a in result.authors),
                       published=result.published.date().isoformat() if result.published else None,
-                      journal_ref=result.journal_ref or None, doi=result.doi or None)
+                      journal_ref=result.journal_ref or None, doi=result.doi or None,
+                      updated=result.updated.date().isoformat() if result.updated else None,
+                      comment=comment or None)

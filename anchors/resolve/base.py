@@ -34,11 +34,21 @@ class Resolution:
     published: str | None = None
     journal_ref: str | None = None
     doi: str | None = None
+    #: GitHub: when an issue/PR was closed or merged (YYYY-MM-DD); a repository is archived
+    closed_at: str | None = None
+    merged_at: str | None = None
+    archived: bool = False
+    #: arXiv: the date of the returned version (YYYY-MM-DD) and the Comments line (venue hints)
+    updated: str | None = None
+    comment: str | None = None
+    #: DOI: Crossref update relations (`retraction`, `correction`...) with the notice's DOI
+    updates: tuple[tuple[str, str], ...] = ()
     status: int | None = None
     error: str | None = None
 
     def to_cache(self) -> dict[str, Any]:
-        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(self).items()
+        return {k: (list(map(_plain, v)) if isinstance(v, tuple) else v)
+                for k, v in asdict(self).items()
                 if v not in (None, False, ()) and k != "key"}
 
     @classmethod
@@ -47,7 +57,13 @@ class Resolution:
         fields["outcome"] = Outcome(fields.get("outcome", "ok"))
         if isinstance(fields.get("authors"), list):
             fields["authors"] = tuple(str(a) for a in fields["authors"])
+        if isinstance(fields.get("updates"), list):
+            fields["updates"] = tuple((str(u[0]), str(u[1])) for u in fields["updates"])
         return cls(key=key, **fields)
+
+
+def _plain(v: Any) -> Any:
+    return list(v) if isinstance(v, tuple) else v
 
 
 class Resolver(Protocol):

@@ -17,6 +17,7 @@ from ..ids import Doi
 from ..links import USER_AGENT, Outcome
 from ..netguard import Blocked, GuardError
 from .base import Resolution
+from .crossref import CrossrefUpdates
 
 __all__ = ["DOI_API", "DoiResolver"]
 
@@ -26,8 +27,10 @@ _MAX_HOPS = 5
 
 class DoiResolver:
     def __init__(self, client: httpx.AsyncClient, api_url: str = DOI_API,
-                 timeout: float = 10.0) -> None:
+                 timeout: float = 10.0, crossref: CrossrefUpdates | None = None) -> None:
         self.client = client
+        #: asked for update relations when doi.org sends a DOI to Crossref
+        self.crossref = crossref
         self.api = api_url.rstrip("/")
         self.timeout = timeout
         self.requests = 0
@@ -66,8 +69,11 @@ class DoiResolver:
             return Resolution(d.key, Outcome.OK, status=200)
         if isinstance(title, list):  # Crossref's own API gives lists
             title = title[0] if title else None
+        updates: tuple[tuple[str, str], ...] = ()
+        if self.crossref is not None and "crossref" in (url.host or ""):
+            updates = await self.crossref.updates(d.doi) or ()
         return Resolution(d.key, Outcome.OK, title=str(title) if title else None, status=200,
-                          **_csl_facts(data))
+                          updates=updates, **_csl_facts(data))
 
 
 def _first(v: object) -> str | None:
