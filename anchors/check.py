@@ -144,7 +144,13 @@ async def check_online(reg: Registry, today: date, services: Services, *,
         got = await resolver.resolve(keys)
         for key, res in got.items():
             resolutions[key] = res
-            recorder.add(Row(key, targets[key].label, kind, res.outcome.value, res.status,
+            target, row_kind, outcome = key, kind, res.outcome.value
+            page = targets[key].key
+            if isinstance(page, WebUrl):  # a repository page, asked of the API, is recorded
+                target, row_kind = page.url, "url"  # as the link it is, a rename as a redirect
+                if res.outcome is Outcome.OK and res.moved_to:
+                    outcome = Outcome.REDIRECT.value
+            recorder.add(Row(target, targets[key].label, row_kind, outcome, res.status,
                              res.moved_to, res.error, facts=of_resolution(res)))
             if res.outcome is Outcome.OK:
                 cache.put(key, res.to_cache())

@@ -57,7 +57,7 @@ anchors:
   - url: http://docs.example/to-home
     first_anchored: 2026-09-20
     status: new
-  - url: http://github.com/old-org/tool
+  - url: https://github.com/protoncoin/protoncoin
     first_anchored: 2026-09-20
     status: new
   - url: https://github.com/jacquev6/PyGithub/issues/28
@@ -78,6 +78,7 @@ def check_into(history: Path, reg_path: Path, srv: LoopbackServer) -> None:
     """A real online check: web pages on a loopback server, GitHub from a recorded cassette."""
     reg = load(reg_path)
     gh = cassette("github/moved-301")
+    gh.interactions += cassette("github/repo-renamed").interactions  # the repository, by API
 
     async def go() -> None:
         guard = NetGuard(StaticResolver({"docs.example": ["127.0.0.1"], "github.com": ["127.0.0.1"]}),
@@ -143,7 +144,7 @@ def test_fix_applies_permanent_moves_only_and_keeps_every_other_byte(checked: tu
         "http://docs.example/temp",  # 302: temporary, never applied
         "http://docs.example/to-login",  # soft 404
         "http://docs.example/to-home",  # soft 404
-        "http://github.com/new-org/tool",  # renamed repository
+        "https://github.com/padima2/protoncoin",  # renamed repository (GitHub API)
         "https://github.com/PyGithub/PyGithub/issues/28",  # moved issue (GitHub API html_url)
         "http://docs.example/fine",
     ]
@@ -154,7 +155,7 @@ def test_fix_applies_permanent_moves_only_and_keeps_every_other_byte(checked: tu
     assert [ln for ln in old_lines if ln not in new_lines] == [
         "  - url: http://docs.example/old   # the address the 09-20 briefing used",
         '  - {url: "http://docs.example/old2", first_anchored: 2026-09-20, status: new}',
-        "  - url: http://github.com/old-org/tool",
+        "  - url: https://github.com/protoncoin/protoncoin",
         "  - url: https://github.com/jacquev6/PyGithub/issues/28",
     ]
     assert len(new_lines) == len(old_lines) + 3
@@ -171,7 +172,7 @@ def test_only_restricts_the_kinds(checked: tuple[Path, Path]) -> None:
     r = fix(reg, db, "--only", "renamed-repo,moved-issue")
     assert r.exit_code == 0
     urls = [e["url"] for e in yaml.safe_load(reg.read_text("utf-8"))["anchors"]]
-    assert urls[0] == "http://docs.example/old" and urls[5] == "http://github.com/new-org/tool"
+    assert urls[0] == "http://docs.example/old" and urls[5] == "https://github.com/padima2/protoncoin"
     assert urls[6] == "https://github.com/PyGithub/PyGithub/issues/28"
     bad = fix(reg, db, "--only", "everything")
     assert bad.exit_code == 2 and "choose from redirect, renamed-repo" in bad.stderr
