@@ -319,3 +319,26 @@ def test_seed_briefing_claims(seed: Path) -> None:
     assert got["arxiv:2605.00528"].venue == Venue("HPDC", 2026)
     states = {k for k, c in got.items() if c.state}
     assert states == {"github:vllm-project/vllm#8242"}  # #35851 claims no state
+
+
+def test_cli_suggests_the_paper_meant_and_caps_searches(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from anchors.cli import app
+
+    reg = tmp_path / "registry.yaml"
+    reg.write_text(registry(entry("arxiv", "2309.17453", 'title: "Efficient Memory Management '
+                                  'for Large Language Model Serving with PagedAttention"')),
+                   encoding="utf-8")
+    with load("arxiv/did-you-mean").serve() as srv:
+        base = ["check", str(reg), "--arxiv-api", srv.url("/api/query"), "--arxiv-delay", "0",
+                "-f", "json", "--today", "2026-12-02", "--no-cache"]
+        r = CliRunner().invoke(app, base)
+        off = CliRunner().invoke(app, [*base, "--arxiv-searches", "0"])
+        asked = sum(srv.counts.values())
+    [f] = [f for f in json.loads(r.stdout)["findings"] if f["code"] == "title-mismatch"]
+    assert f["suggested"] == {"anchor": "2309.06180", "title": "Efficient Memory Management for "
+                              "Large Language Model Serving with PagedAttention"}
+    [g] = [f for f in json.loads(off.stdout)["findings"] if f["code"] == "title-mismatch"]
+    assert "suggested" not in g
+    assert asked == 3 + 2  # batch, v1, search; then batch, v1 and no search
