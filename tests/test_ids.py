@@ -4,7 +4,16 @@ from datetime import date
 
 import pytest
 
-from anchors.ids import ArxivId, Doi, GithubRef, InvalidId, WebUrl, canonical_url, is_future, parse_anchor
+from anchors.ids import (
+    ArxivId,
+    Doi,
+    GithubRef,
+    InvalidId,
+    WebUrl,
+    canonical_url,
+    is_future,
+    parse_anchor,
+)
 
 
 @pytest.mark.parametrize(
