@@ -12,6 +12,7 @@ import asyncio
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from datetime import date
 from typing import Any
 
@@ -222,7 +223,7 @@ async def _follow_up(targets: dict[str, Anchor], resolutions: dict[str, Resoluti
             continue
         title = truth.claims_of(a, claims.get(key)).title
         if title and truth.is_title_mismatch(title, r.title):
-            done = cache.get(f"{key}#follow-up", lambda d, t=title: FollowUp.from_cache(d, t))
+            done = cache.get(f"{key}#follow-up", partial(FollowUp.from_cache, written=title))
             if done is not None:
                 out[key] = done
             else:

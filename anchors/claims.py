@@ -210,7 +210,9 @@ def _one_briefing(path: str, out: dict[str, Claims]) -> None:
     from .extract import read_briefing
     from .ids import GithubRef
 
-    b = read_briefing(path)
+    # the briefing's own date only matters to continuity claims, which `add` checks: a file
+    # without one (a changelog, a reading list) still has state, date and venue claims
+    b = read_briefing(path, date.today())
     with open(path, encoding="utf-8-sig") as fh:
         lines = fh.read().splitlines()
     for c in b.citations:

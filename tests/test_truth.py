@@ -342,3 +342,38 @@ def test_cli_suggests_the_paper_meant_and_caps_searches(tmp_path: Path) -> None:
     [g] = [f for f in json.loads(off.stdout)["findings"] if f["code"] == "title-mismatch"]
     assert "suggested" not in g
     assert asked == 3 + 2  # batch, v1, search; then batch, v1 and no search
+
+
+def test_real_changelog_claims_raise_no_false_alarms() -> None:
+    """`Fixed … <PR URL>` lines of a real changelog against the PRs' real live facts."""
+    import yaml
+
+    from anchors.claims import StateClaim, briefing_claims
+    from anchors.links import Outcome
+    from anchors.registry import Anchor
+    from anchors.resolve.base import Resolution
+    from anchors.truth import findings as truth_findings
+
+    data = Path(__file__).parent / "data"
+    live = yaml.safe_load((data / "github_live.yaml").read_text(encoding="utf-8"))
+    claims = briefing_claims([str(data / "markdown" / "en-rich-changelog.md")])
+    checked = 0
+    for fact in live:
+        c = claims.get(fact["ref"])
+        if c is None:
+            continue
+        assert c.state is StateClaim.FIXED and c.title is None  # a description is no title
+        res = Resolution(fact["ref"], Outcome.OK, title=fact["title"], state=fact["state"],
+                         merged=fact["merged"], is_pull=True)
+        a = Anchor(line=1, id_field="url", raw_id=fact["ref"])
+        from anchors.ids import parse_anchor
+        owner_repo, number = fact["ref"][7:].split("#")
+        a.key = parse_anchor(f"https://github.com/{owner_repo}/pull/{number}")
+        codes = {f.code for f in truth_findings("r.yaml", a, res, c)}
+        assert codes == {Code.ISSUE_STATE}, (fact, codes)  # merged: "fixed" holds
+        checked += 1
+    assert checked == 3
+    # the same "fixed" claim on the PR that was closed without merging would be stale
+    from anchors.truth import _contradicts
+    assert _contradicts(StateClaim.FIXED, Resolution("k", Outcome.OK, state="closed",
+                                                     state_reason="not_planned"))
