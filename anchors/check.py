@@ -157,11 +157,16 @@ async def check_online(reg: Registry, today: date, services: Services, *,
                 cache.put(key, res.to_cache())
         tick(len(got))
 
+    # The URL fetched is the one the registry cites; the canonical form is only the key of the
+    # cache and the history (so entries written canonically by earlier versions keep theirs).
+    fetch = {k.key: fetch_url(targets[k.key]) for k in pending["url"]}
+    key_of = {url: key for key, url in fetch.items()}
+
     def on_link(r: LinkResult) -> None:
-        key = WebUrl(r.url).key
+        key = key_of.get(r.url) or WebUrl(r.url).key
         link_results[key] = r
-        recorder.add(Row(r.url, targets[key].label, "url", r.outcome.value, r.status,
-                         r.final_url, r.error, r.elapsed_ms))
+        recorder.add(Row(key.split(":", 1)[1], targets[key].label, "url", r.outcome.value,
+                         r.status, r.final_url, r.error, r.elapsed_ms))
         if not r.outcome.failed:
             cache.put(key, {"outcome": r.outcome.value, "status": r.status,
                             "final_url": r.final_url})
@@ -170,7 +175,7 @@ async def check_online(reg: Registry, today: date, services: Services, *,
     async def run_links() -> None:
         if not pending["url"] or services.links is None:
             return
-        urls = [(k.url, accept | targets[k.key].accept) for k in pending["url"]]
+        urls = [(fetch[k.key], accept | targets[k.key].accept) for k in pending["url"]]
         await services.links.check_many(urls, on_link)
 
     complete = False
@@ -192,6 +197,13 @@ async def check_online(reg: Registry, today: date, services: Services, *,
         result.findings += _compare(reg, targets, resolutions, link_results, claims or {},
                                     follow)
     return result
+
+
+def fetch_url(a: Anchor) -> str:
+    """The URL to request for a link anchor: as written in the registry, if it is a URL."""
+    raw = a.raw_id.strip()
+    return raw if a.id_field == "url" and raw.lower().startswith(("http://", "https://")) \
+        else a.key.url  # type: ignore[union-attr]
 
 
 def _cached(key: str, a: Anchor, kind: str) -> Callable[[dict[str, Any]], Resolution | LinkResult]:

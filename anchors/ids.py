@@ -20,6 +20,7 @@ __all__ = [
     "InvalidId",
     "WebUrl",
     "canonical_url",
+    "cited_url",
     "is_future",
     "parse_anchor",
 ]
@@ -295,6 +296,30 @@ def canonical_url(url: str) -> str:
     query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
              if not k.lower().startswith("utm_") and k.lower() not in _TRACKING_PARAMS]
     return urlunsplit((scheme, netloc, path, urlencode(query), ""))
+
+
+def _tracking(name: str) -> bool:
+    n = unquote(name.replace("+", " ")).lower()
+    return n.startswith("utm_") or n in _TRACKING_PARAMS
+
+
+def cited_url(url: str) -> str:
+    """The URL as cited, minus what is provably noise: `utm_*` and click-ID parameters.
+
+    Everything else (case, a trailing slash, `/pull/` rather than `/issues/`, the fragment, the
+    order and encoding of other parameters) is kept byte for byte: the registry stores what the
+    briefing cited, and `canonical_url` is only the key for duplicates, the cache and history.
+    """
+    url = url.strip()
+    head, hash_, fragment = url.partition("#")
+    base, q, query = head.partition("?")
+    if not q:
+        return url
+    params = query.split("&")
+    kept = [p for p in params if not (p and _tracking(p.split("=", 1)[0]))]
+    if len(kept) == len(params):
+        return url
+    return base + ("?" + "&".join(kept) if any(kept) else "") + hash_ + fragment
 
 
 def parse_anchor(text: str) -> AnchorKey:

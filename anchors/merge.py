@@ -15,11 +15,11 @@ from pathlib import Path
 from .claims import UnbackedClaim, continuity_gap
 from .errors import RegistryError
 from .extract import Briefing, Citation, InvalidCitation
-from .ids import AnchorKey, ArxivId, Doi, is_future
+from .ids import AnchorKey, ArxivId, Doi, InvalidId, cited_url, is_future, parse_anchor
 from .registry import Anchor, Registry, Status, load
 from .titles import same_title
 
-__all__ = ["Conflict", "Duplicate", "Entry", "MergeResult", "add", "merge"]
+__all__ = ["Conflict", "Duplicate", "Entry", "MergeResult", "add", "cited_id", "merge"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +118,25 @@ class MergeResult:
         return not self.changes
 
 
+def cited_id(c: Citation) -> str:
+    """What a new entry stores: a URL as the briefing cited it, an ID in its canonical form.
+
+    Storing the canonical form (the duplicate key) turned `/pull/9120` into `/issues/9120` and
+    `http://host/dir/` into `http://host/dir`, which `check` then reported as a redirect back to
+    exactly what was cited. Only tracking parameters are dropped (`ids.cited_url`).
+    """
+    if isinstance(c.key, (ArxivId, Doi)):
+        return str(c.key)
+    if "://" in c.raw:
+        url = cited_url(c.raw)
+        try:
+            if parse_anchor(url).key == c.key.key:
+                return url
+        except InvalidId:
+            pass
+    return c.key.url  # `owner/repo#N`, or a repository URL followed by `(GitHub Issue N)`
+
+
 def _status(first: date, cited: Iterable[date]) -> Status:
     return Status.NEW if all(d == first for d in cited) else Status.CONTINUED
 
@@ -167,7 +186,7 @@ def _merge_one(result: MergeResult, known: dict[str, Anchor], b: Briefing, key: 
                           existing.section, existing.version, existing, existing.title_inferred)
             result.continued.append(key)  # once per key: a list look-up here was quadratic
         else:
-            entry = Entry(lead.key, str(lead.key), first, [], Status.NEW, title, section,
+            entry = Entry(lead.key, cited_id(lead), first, [], Status.NEW, title, section,
                           getattr(lead.key, "version", None), title_inferred=inferred)
             result.added.append(key)
         result.entries[key] = entry

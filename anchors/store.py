@@ -239,7 +239,7 @@ def _entry_lines(e: Entry, indent: int) -> str:
 
 def _id_value(e: Entry) -> str:
     if e.id_field == "url":
-        return _plain_url(e.key.url)  # type: ignore[union-attr]
+        return _plain_url(e.raw_id)  # as cited (`merge.cited_id`), not the canonical key
     canonical = getattr(e.key, "canonical", None) or str(e.key)
     return quote(canonical)
 
