@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import partial
 from datetime import date
-from typing import Any
+from typing import Any, Protocol
+from urllib.parse import urlsplit
 
 from . import truth
 from .archive import Archiver
@@ -32,7 +34,7 @@ from .resolve.wayback import WaybackClient
 from .truth import FollowUp
 from .validate import CheckResult, check_offline, only
 
-__all__ = ["CheckResult", "Services", "check_offline", "check_online", "only"]
+__all__ = ["CheckResult", "Progress", "Services", "check_offline", "check_online", "only"]
 
 _OUTCOME_CODE = {
     Outcome.DEAD: Code.DEAD_LINK,
@@ -43,6 +45,14 @@ _OUTCOME_CODE = {
     Outcome.BLOCKED: Code.BLOCKED_URL,
     Outcome.REDIRECT: Code.REDIRECT,
 }
+
+
+class Progress(Protocol):
+    """Told after each answer: how many of how many, how many failed, and the host just done."""
+
+    def __call__(self, done: int, total: int, failed: int, current: str, /) -> None: ...
+
+
 #: History flushes after this many rows, so an interrupted run loses at most these.
 _FLUSH_EVERY = 50
 
@@ -86,17 +96,22 @@ class _Recorder:
 
 
 def _targets(reg: Registry, today: date, keys: set[str] | None,
-             exclude: list[re.Pattern[str]]) -> dict[str, Anchor]:
-    """First entry per canonical key among the anchors to check online (future IDs are not)."""
+             exclude: list[re.Pattern[str]], result: CheckResult) -> dict[str, Anchor]:
+    """First entry per canonical key among the anchors to check online (future IDs are not).
+
+    Counts what is left out on purpose in `result.skipped` and `result.excluded`.
+    """
     out: dict[str, Anchor] = {}
     for a in reg.anchors:
-        if a.key is None or a.skip or a.key.key in out:
+        if a.key is None or a.key.key in out:
+            continue
+        if a.skip or (keys is not None and a.key.key not in keys):
+            result.skipped += 1
             continue
         if isinstance(a.key, ArxivId) and is_future(a.key, today):
             continue
-        if keys is not None and a.key.key not in keys:
-            continue
         if isinstance(a.key, WebUrl) and any(p.search(a.key.url) for p in exclude):
+            result.excluded += 1
             continue
         out[a.key.key] = a
     return out
@@ -106,23 +121,27 @@ async def check_online(reg: Registry, today: date, services: Services, *,
                        cache: Cache | None = None, history: History | None = None,
                        only_keys: set[str] | None = None, exclude: Iterable[str] = (),
                        accept: frozenset[int] = frozenset(),
-                       progress: Callable[[int, int], None] | None = None,
+                       progress: Progress | None = None,
                        claims: Mapping[str, Claims] | None = None) -> CheckResult:
-    """Check every target online; `claims` (by anchor key) adds a briefing's claims."""
+    """Check every target online; `claims` (by anchor key) adds a briefing's claims.
+
+    `progress(done, total, failed, current)` follows along.
+    """
+    start = time.monotonic()
     result = check_offline(reg, today)
     result.online = True
     cache = cache or Cache(None)
-    targets = _targets(reg, today, only_keys, [re.compile(p) for p in exclude])
+    targets = _targets(reg, today, only_keys, [re.compile(p) for p in exclude], result)
     recorder = _Recorder(history, reg.path)
-    total, done = len(targets), 0
+    total, done, failed = len(targets), 0, 0
     resolutions: dict[str, Resolution] = {}
     link_results: dict[str, LinkResult] = {}
 
-    def tick(n: int = 1) -> None:
-        nonlocal done
-        done += n
+    def tick(n: int = 1, bad: int = 0, current: str = "") -> None:
+        nonlocal done, failed
+        done, failed = done + n, failed + bad
         if progress:
-            progress(done, total)
+            progress(done, total, failed, current)
 
     pending: dict[str, list[Any]] = {"arxiv": [], "github": [], "doi": [], "url": []}
     for key, a in targets.items():
@@ -155,7 +174,7 @@ async def check_online(reg: Registry, today: date, services: Services, *,
                              res.moved_to, res.error, facts=of_resolution(res)))
             if res.outcome is Outcome.OK:
                 cache.put(key, res.to_cache())
-        tick(len(got))
+        tick(len(got), sum(r.outcome.failed for r in got.values()), f"{kind} API")
 
     # The URL fetched is the one the registry cites; the canonical form is only the key of the
     # cache and the history (so entries written canonically by earlier versions keep theirs).
@@ -170,7 +189,7 @@ async def check_online(reg: Registry, today: date, services: Services, *,
         if not r.outcome.failed:
             cache.put(key, {"outcome": r.outcome.value, "status": r.status,
                             "final_url": r.final_url})
-        tick()
+        tick(1, r.outcome.failed, urlsplit(r.url).hostname or r.url)
 
     async def run_links() -> None:
         if not pending["url"] or services.links is None:
@@ -194,6 +213,7 @@ async def check_online(reg: Registry, today: date, services: Services, *,
         recorder.finish(complete)
         cache.save()
         result.checked = len(resolutions) + len(link_results) - result.cached
+        result.elapsed = time.monotonic() - start
         result.findings += _compare(reg, targets, resolutions, link_results, claims or {},
                                     follow)
     return result
@@ -276,7 +296,7 @@ def _link_findings(path: str, a: Anchor, r: LinkResult) -> list[Finding]:
     elif r.outcome is Outcome.RATE_LIMITED:
         msg = f"rate-limited through retries ({r.error}); not a dead link, check again later"
     elif r.outcome is Outcome.UNVERIFIABLE:
-        msg = f"cannot be verified ({r.error}); the site blocks checkers, open it by hand"
+        msg = f"{r.error or 'cannot be verified'}; not a dead link, open it by hand"
     else:
         msg = f"{r.error or r.outcome.value}"
     return [_f(code, path, a, msg, status=r.status, final_url=r.final_url,

@@ -9,25 +9,18 @@ from __future__ import annotations
 import signal
 import sys
 from collections.abc import Coroutine
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn, Optional, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 
-import click
 import typer
-from typer.core import TyperGroup
 
 from . import __version__
-from .console import configure, stderr, stdout_console
+from . import cli_options as o
+from .cli_group import Command, Group, error_line
+from .console import configure, stderr, warn
 from .errors import AnchorsError, StorageError, UsageError
-from .findings import Code, exit_code, summary
-from .defaults import (
-    DEFAULT_CONCURRENCY,
-    DEFAULT_PER_HOST,
-    DEFAULT_RETRY_AFTER_CAP,
-    DEFAULT_TIMEOUT,
-)
-from .render import OutputFormat
+from .findings import Code, exit_code
 
 if TYPE_CHECKING:
     from .claims import Claims
@@ -39,32 +32,11 @@ T = TypeVar("T")
 
 __all__ = ["app", "main"]
 
-class _Commands(TyperGroup):
-    """The one place an error becomes `anchors: error: <what, where>` and exit 2.
-
-    Library code raises the AnchorsError family (errors.py) and turns OSError into
-    StorageError where it knows what it was doing; a stray OSError still gets the same line.
-    """
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except AnchorsError as exc:
-            _fail(exc)
-        except OSError as exc:
-            _fail(StorageError.from_os(exc, "continue"))
-
-
-app = typer.Typer(cls=_Commands, add_completion=False, pretty_exceptions_enable=False,
-                  no_args_is_help=True,
-                  help="Citation and arXiv anchor registry with link checking.")
-
-DEFAULT_REGISTRY = "registry.yaml"
-
-RegistryOpt = Annotated[Path, typer.Option("--registry", "-r", help="Registry file.")]
-TodayOpt = Annotated[Optional[str], typer.Option(
-    help="Date to judge future IDs against (YYYY-MM-DD); default: today.")]
-QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress or summary on stderr.")]
+app = typer.Typer(
+    cls=Group, rich_markup_mode=None, pretty_exceptions_enable=False, no_args_is_help=True,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+    help="Citation and arXiv anchor registry with link checking.\n\n"
+         "Settings: flag > ANCHORS_* environment > anchors.toml / [tool.anchors] > default.")
 
 
 def _date(value: str | None, name: str) -> date | None:
@@ -77,14 +49,8 @@ def _date(value: str | None, name: str) -> date | None:
 
 
 def _fail(exc: BaseException, code: int = 2) -> NoReturn:
-    from .render.escape import plain
-
-    sys.stderr.write(f"anchors: error: {plain(str(exc))}\n")  # printed even with --quiet
+    sys.stderr.write(error_line(str(exc)))  # printed even with --quiet
     raise typer.Exit(code)
-
-
-def _warn(message: str) -> None:
-    stderr.print(f"anchors: warning: {message}", markup=False)
 
 
 def _say(message: str) -> None:
@@ -92,55 +58,50 @@ def _say(message: str) -> None:
     sys.stderr.write(f"anchors: {message}\n")
 
 
-def _formats(fmt: OutputFormat, allowed: tuple[OutputFormat, ...]) -> None:
-    if fmt not in allowed:
-        raise UsageError(f"--format {fmt.value} is not available here "
-                         f"(choose {', '.join(f.value for f in allowed)})")
-
-
-@app.command()
+@app.command(cls=Command)
 def add(
-    briefings: Annotated[list[Path], typer.Argument(help="Briefing files (Markdown).")],
-    registry: RegistryOpt = Path(DEFAULT_REGISTRY),
-    when: Annotated[Optional[str], typer.Option(
-        "--date", help="Briefing date when the briefing names none (YYYY-MM-DD).")] = None,
-    today: TodayOpt = None,
+    briefings: Annotated[list[Path], typer.Argument(
+        metavar="BRIEFING", help="Briefing files (Markdown).")],
+    registry: o.RegistryOpt = None,
+    config: o.ConfigOpt = None,
+    when: Annotated[str | None, typer.Option(
+        "--date", metavar="YYYY-MM-DD", help="Briefing date when the briefing names none.")] = None,
+    today: o.TodayOpt = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show the merge, write nothing.")] = False,
     gate: Annotated[bool, typer.Option("--check", help=(
         "CI gate: write nothing; exit 1 if the registry is not up to date with the briefings "
         "(something would be added or continued), 0 if it is."))] = False,
-    fmt: Annotated[OutputFormat, typer.Option("--format", "-f")] = OutputFormat.TEXT,
-    strict: Annotated[bool, typer.Option(help="Duplicates, conflicts and unbacked claims fail (exit 1).")] = False,
-    quiet: QuietOpt = False,
+    fmt: o.AddFormatOpt = o.AddFormat.TEXT,
+    strict: Annotated[bool, typer.Option(
+        "--strict", help="Duplicates, conflicts and unbacked claims fail (exit 1).")] = False,
+    quiet: o.QuietOpt = False,
 ) -> None:
     """Merge briefings into the registry: new vs continued, earliest date, duplicates.
 
     Only `add` creates a registry (with a header comment), and says so.
-    Example: anchors add briefings/2026-09-24-e1.md --registry registry.yaml
+
+    Example: anchors add briefings/2026-09-24-inference-e1.md -r registry.yaml
+
     In CI: anchors add --check briefings/*.md
     """
     from .extract import read_briefing
     from .merge import add as do_add
-    from .render import json as rjson
-    from .render import text as rtext
+    from .render import OutputFormat, summary, write_add
 
     configure(quiet)
     try:
-        _formats(fmt, (OutputFormat.TEXT, OutputFormat.JSON))
+        _, path = o.settings_for([], registry, config, {})
         override = _date(when, "--date")
         day = _date(today, "--today") or date.today()
         parsed = [read_briefing(b, override) for b in briefings]
-        result = do_add(registry, parsed, day, dry_run=dry_run or gate, on_wait=_say)
+        result = do_add(path, parsed, day, dry_run=dry_run or gate, on_wait=_say)
     except AnchorsError as exc:
         _fail(exc)
     for b in parsed:
         if not b.citations and not b.invalid:
-            stderr.print(f"anchors: warning: {b.path}: no citations found", markup=False)
-    if fmt is OutputFormat.JSON:
-        sys.stdout.write(rjson.add_result(result, dry_run or gate))
-    else:
-        stdout_console().print(rtext.add_result(result))
-    stderr.print(rtext.add_summary(result, dry_run, gate), markup=False)
+            warn(f"{b.path}: no citations found")
+    write_add(result, OutputFormat(fmt.value), dry_run or gate, sys.stdout)
+    stderr.print(summary.add_line(result, dry_run, gate))
     failed = bool(result.invalid) or (strict and bool(result.duplicates or result.conflicts
                                                         or result.unbacked)) \
         or (gate and not result.up_to_date)
@@ -160,166 +121,108 @@ def _codes(value: str | None) -> frozenset[Code] | None:
     return frozenset(out)
 
 
-def _render_check(result: CheckResult, fmt: OutputFormat) -> None:
-    # each renderer is imported only when chosen: markdown's pulls in the report (~50 ms)
-    if fmt is OutputFormat.JSON:
-        from .render import json as rjson
-
-        sys.stdout.write(rjson.check_result(result))
-    elif fmt is OutputFormat.GITHUB:
-        from .render import github as rgithub
-
-        sys.stdout.write(rgithub.check_result(result))
-    elif fmt is OutputFormat.MARKDOWN:
-        from .render import markdown as rmd
-
-        sys.stdout.write(rmd.check_result(result))
-    else:
-        from .render import text as rtext
-
-        stdout_console().print(rtext.check_result(result))
-
-
-def _history_path(registry: Path, settings: Settings) -> Path:
-    """The one rule for where the history lives, shared by `check` and `report`."""
-    if settings.history:
-        return Path(settings.history)
-    return _state_dir(registry, settings) / "history.sqlite"
-
-
-def _state_dir(registry: Path, settings: Settings) -> Path:
-    from .state import folder
-
-    return folder(registry, settings.cache_dir)
-
-
-@app.command()
+@app.command(cls=Command)
 def check(
-    registries: Annotated[Optional[list[Path]], typer.Argument(
-        help="Registry files (default ./registry.yaml); findings name their file.",
-        show_default=False)] = None,
-    offline: Annotated[bool, typer.Option(help="No network: format, schema, duplicates.")] = False,
-    fmt: Annotated[OutputFormat, typer.Option("--format", "-f")] = OutputFormat.TEXT,
-    only_codes: Annotated[Optional[str], typer.Option(
-        "--only", help="Report only these codes (comma-separated).")] = None,
-    concurrency: Annotated[Optional[int], typer.Option(
-        help=f"Requests in flight at most (default {DEFAULT_CONCURRENCY}).")] = None,
-    per_host: Annotated[Optional[int], typer.Option(
-        help=f"Requests in flight per host at most (default {DEFAULT_PER_HOST}).")] = None,
-    timeout: Annotated[Optional[float], typer.Option(
-        help=f"Seconds for one request, body included (default {DEFAULT_TIMEOUT:g}).")] = None,
-    retry_after_cap: Annotated[Optional[float], typer.Option(
-        help=f"Longest Retry-After honoured, in seconds (default {DEFAULT_RETRY_AFTER_CAP:g}).")] = None,
-    allow_private: Annotated[Optional[bool], typer.Option(
-        "--allow-private", help="Check loopback and private addresses too.")] = None,
-    arxiv_api: Annotated[Optional[str], typer.Option(help="arXiv API endpoint.")] = None,
-    arxiv_delay: Annotated[Optional[float], typer.Option(
-        help="Seconds between arXiv API requests (arXiv asks for 3; lower only for a mirror).")] = None,
-    github_api: Annotated[Optional[str], typer.Option(help="GitHub REST API root.")] = None,
-    doi_api: Annotated[Optional[str], typer.Option(help="DOI resolver root.")] = None,
-    archive: Annotated[Optional[bool], typer.Option(
-        "--archive", help="Also look up Wayback snapshots for URL anchors (see `fix`).")] = None,
-    wayback_api: Annotated[Optional[str], typer.Option(
-        help="Wayback availability API endpoint.")] = None,
-    crossref_api: Annotated[Optional[str], typer.Option(
-        help="Crossref REST API root, for retractions and corrections.")] = None,
-    arxiv_searches: Annotated[Optional[int], typer.Option(
-        help="Title searches (\"did you mean\") per run at most; 0 turns them off.")] = None,
-    briefing: Annotated[Optional[list[Path]], typer.Option(
-        help="Also compare what this briefing claims (state, dates, venue, titles).")] = None,
-    cache_dir: Annotated[Optional[str], typer.Option(
-        help="Folder for the cache and history (default .anchors beside the registry).")] = None,
-    no_cache: Annotated[bool, typer.Option("--no-cache", help="Ignore and keep no cache.")] = False,
-    history: Annotated[Optional[str], typer.Option(
-        help="History database (default .anchors/history.sqlite).")] = None,
-    changed_since: Annotated[Optional[str], typer.Option(
-        help="Check online only the anchors added or changed since this git ref.")] = None,
-    today: TodayOpt = None,
-    quiet: QuietOpt = False,
+    registries: o.Registries = None,
+    registry: o.RegistryOpt = None,
+    config: o.ConfigOpt = None,
+    offline: o.Offline = False,
+    fmt: o.CheckFormatOpt = None,
+    only_codes: o.Only = None,
+    concurrency: o.Concurrency = None,
+    per_host: o.PerHost = None,
+    timeout: o.Timeout = None,
+    retry_after_cap: o.RetryAfterCap = None,
+    allow_private: o.AllowPrivate = None,
+    arxiv_api: o.ArxivApi = None,
+    arxiv_delay: o.ArxivDelay = None,
+    github_api: o.GithubApi = None,
+    doi_api: o.DoiApi = None,
+    archive: o.Archive = None,
+    wayback_api: o.WaybackApi = None,
+    crossref_api: o.CrossrefApi = None,
+    arxiv_searches: o.ArxivSearches = None,
+    briefing: o.BriefingOpt = None,
+    cache_dir: o.CacheDir = None,
+    no_cache: o.NoCache = False,
+    history: o.HistoryOpt = None,
+    changed_since: o.ChangedSince = None,
+    today: o.TodayOpt = None,
+    quiet: o.QuietOpt = False,
 ) -> None:
     """Validate registries; online, resolve metadata and check every link.
 
     A missing file, or one that is not a registry, is exit 2 (nothing is created).
-    Example: anchors check registry.yaml lab/registry.yaml --offline --format github
+
+    Example: anchors check registry.yaml lab/registry.yaml --offline --format concise
     """
+    from .config import load_settings
     from .registry import load
+    from .render import summary, write_check
     from .validate import check_offline, combine, only
 
     configure(quiet)
+    flags = dict(concurrency=concurrency, per_host=per_host, timeout=timeout,
+                 retry_after_cap=retry_after_cap, allow_private=allow_private,
+                 arxiv_api=arxiv_api, arxiv_delay=arxiv_delay, github_api=github_api,
+                 doi_api=doi_api, cache_dir=cache_dir, history=history, archive=archive,
+                 wayback_api=wayback_api, crossref_api=crossref_api, arxiv_searches=arxiv_searches)
     try:
         codes = _codes(only_codes)
         day = _date(today, "--today") or date.today()
-        paths = registries or [Path(DEFAULT_REGISTRY)]
+        paths = o.registry_paths(registries, registry, config)
         regs = [load(p) for p in paths]  # every file is usable before anything is checked
         results = []
-        for registry, reg in zip(paths, regs):
-            if offline:
-                results.append(check_offline(reg, day))
-                continue
-            flags = dict(concurrency=concurrency, per_host=per_host, timeout=timeout,
-                         retry_after_cap=retry_after_cap, allow_private=allow_private,
-                         arxiv_api=arxiv_api, arxiv_delay=arxiv_delay, github_api=github_api,
-                         doi_api=doi_api, cache_dir=cache_dir, history=history,
-                         archive=archive, wayback_api=wayback_api,
-                         crossref_api=crossref_api, arxiv_searches=arxiv_searches)
+        claims = None
+        if not offline:
             from .claims import briefing_claims
-            from .config import load_settings
 
-            settings = load_settings(registry, flags)
             claims = briefing_claims([str(b) for b in briefing or []])
-            results.append(_run(_online(reg, registry, day, settings, no_cache, changed_since,
-                                        quiet, claims=claims)))
+        for path, reg in zip(paths, regs):
+            settings = load_settings(path, flags, config=config)  # each with its own config
+            results.append(check_offline(reg, day) if offline else _run(_online(
+                reg, path, day, settings, no_cache, changed_since, claims=claims)))
         result = combine(results)
     except AnchorsError as exc:
         _fail(exc)
     result.findings = only(result.findings, codes)
-    _render_check(result, fmt)
-    s = summary(result.findings)
-    extra = f", {result.cached} from cache" if result.cached else ""
-    many = f" in {len(result.registries)} registries" if len(result.registries) > 1 else ""
-    stderr.print(f"{result.anchors} anchors{many} ({result.checked} checked online{extra}): "
-                 f"{s['error']} errors, {s['warning']} warnings, {s['info']} notes"
-                 if result.online else f"{result.anchors} anchors{many}: {s['error']} errors, "
-                 f"{s['warning']} warnings, {s['info']} notes", markup=False)
+    write_check(result, o.pick_format(fmt, sys.stdout.isatty()), sys.stdout)
+    stderr.print(summary.check_line(result))
     raise typer.Exit(exit_code(result.findings))
 
 
 async def _online(reg: Registry, registry: Path, day: date, settings: Settings, no_cache: bool,
-                  changed_since: str | None, quiet: bool,
-                  only: set[str] | None = None, claims: dict[str, Claims] | None = None) -> CheckResult:
+                  changed_since: str | None, only: set[str] | None = None,
+                  claims: dict[str, Claims] | None = None) -> CheckResult:
     import os
-
-    from rich.progress import Progress
 
     from .cache import Cache
     from .check import check_online
     from .clients import open_services
+    from .console import progress
     from .gitdiff import changed_keys
     from .history import History
 
     keys = changed_keys(reg, changed_since) if changed_since else only
-    cache = Cache(None if no_cache else _state_dir(registry, settings) / "cache.json")
+    cache = Cache(None if no_cache else settings.state_dir(registry) / "cache.json")
     hist: History | None = None
     try:
-        hist = History(_history_path(registry, settings), on_wait=_say)
+        hist = History(settings.history_path(registry), on_wait=_say)
     except StorageError as exc:  # a history that cannot be written never costs the findings
-        _warn(f"{exc}; this check is not recorded")
-    show = stderr.is_terminal and not quiet
+        warn(f"{exc}; this check is not recorded")
     try:
-        with Progress(console=stderr, transient=True, disable=not show) as bar:
-            task = bar.add_task("checking", total=None)
+        with progress() as bar:
             async with open_services(settings, token=os.environ.get("GITHUB_TOKEN")) as services:
                 return await check_online(
                     reg, day, services, cache=cache, history=hist, only_keys=keys,
-                    exclude=settings.exclude, accept=settings.accept,
-                    progress=lambda d, t: bar.update(task, completed=d, total=t),
+                    exclude=settings.exclude, accept=settings.accept, progress=bar,
                     claims=claims)
     finally:
         if hist is not None:
             hist.close()
         for problem in (cache.problem, hist.problem if hist else None):
             if problem:
-                _warn(problem)
+                warn(problem)
 
 
 def _run(coro: Coroutine[Any, Any, T]) -> T:
@@ -377,7 +280,7 @@ def _instant(value: str | None) -> float:
         return time.time()
     try:
         t = datetime.fromisoformat(value)
-        t = t if t.tzinfo else t.replace(tzinfo=timezone.utc)
+        t = t if t.tzinfo else t.replace(tzinfo=UTC)
         if not _EARLIEST <= t <= _LATEST:
             raise ValueError
     except (ValueError, OverflowError):
@@ -388,126 +291,127 @@ def _instant(value: str | None) -> float:
 
 #: Bounds that keep every date a report prints (the window's start included) representable.
 _MAX_WINDOW = 100 * 366 * 86400
-_EARLIEST = datetime(2000, 1, 1, tzinfo=timezone.utc)
-_LATEST = datetime(9000, 1, 1, tzinfo=timezone.utc)
+_EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
+_LATEST = datetime(9000, 1, 1, tzinfo=UTC)
 
 
-@app.command()
+@app.command(cls=Command)
 def report(
-    registry: RegistryOpt = Path(DEFAULT_REGISTRY),
-    since: Annotated[str, typer.Option(help="Window length: 7d, 36h, 2w.")] = "7d",
-    now: Annotated[Optional[str], typer.Option(
-        help="Report as of this time (ISO 8601, UTC if no zone); default: now.")] = None,
-    fmt: Annotated[OutputFormat, typer.Option("--format", "-f")] = OutputFormat.MARKDOWN,
-    output: Annotated[Optional[Path], typer.Option(
-        "--output", "-o", help="Write here (a regular file, written atomically); - for stdout.")] = None,
-    history: Annotated[Optional[str], typer.Option(
-        help="History database (default .anchors/history.sqlite beside the registry).")] = None,
-    quiet: QuietOpt = False,
+    registries: o.Registries = None,
+    registry: o.RegistryOpt = None,
+    config: o.ConfigOpt = None,
+    since: Annotated[str, typer.Option(metavar="DURATION", help="Window length: 7d, 36h, 2w.")] = "7d",
+    now: Annotated[str | None, typer.Option(
+        metavar="TIME", help="Report as of this time (ISO 8601, UTC if no zone); default: now.")] = None,
+    fmt: o.ReportFormatOpt = o.ReportFormat.MARKDOWN,
+    output: Annotated[Path | None, typer.Option(
+        "--output", "-o", metavar="FILE",
+        help="Write here (a regular file, written atomically); - for stdout.")] = None,
+    history: o.HistoryOpt = None,
+    quiet: o.QuietOpt = False,
 ) -> None:
     """Dead-link report from the check history, ready for a GitHub issue. Exit 1 if anything is dead.
 
     Example: anchors report --since 14d --output report.md
     """
     from .atomic import write_atomic
-    from .config import load_settings
     from .registry import load
-    from .render import json as rjson
-    from .render import markdown as rmd
+    from .render import OutputFormat, report_text, summary
     from .report import from_history
 
     configure(quiet)
     try:
-        _formats(fmt, (OutputFormat.MARKDOWN, OutputFormat.JSON))
         window, at = _duration(since), _instant(now)
-        db = _history_path(registry, load_settings(registry, {"history": history}))
-        reg = load(registry) if registry.exists() else None
-        rep = from_history(db, at, window, reg)
+        settings, path = o.settings_for(registries, registry, config, {"history": history})
+        reg = load(path) if path.exists() else None
+        rep = from_history(settings.history_path(path), at, window, reg)
     except AnchorsError as exc:
         _fail(exc)
-    text = rjson.report(rep, str(registry)) if fmt is OutputFormat.JSON else rmd.report(rep, str(registry))
-    if output is not None and str(output) != "-":
+    to_file = output is not None and str(output) != "-"
+    text = report_text(rep, OutputFormat(fmt.value), str(path), None if to_file else sys.stdout)
+    if output is not None and to_file:
         write_atomic(output, text.encode("utf-8"))
     else:
         sys.stdout.write(text)
-    c = rep.counts()
-    stderr.print(f"{rep.runs} runs: {c['newly-dead']} newly dead, {c['dead']} dead, "
-                 f"{c['flaky']} flaky, {c['recovered']} recovered", markup=False)
+    stderr.print(summary.report_line(rep))
     raise typer.Exit(1 if rep.anything_dead else 0)
 
 
-@app.command()
+@app.command(cls=Command)
 def export(
-    registry: RegistryOpt = Path(DEFAULT_REGISTRY),
-    section: Annotated[Optional[str], typer.Option(
+    registries: o.Registries = None,
+    registry: o.RegistryOpt = None,
+    config: o.ConfigOpt = None,
+    section: Annotated[str | None, typer.Option(
+        metavar="SECTION",
         help='Only this section ("§1.3" matches "§1.3 KV Cache"); default: all, grouped.')] = None,
-    since: Annotated[Optional[str], typer.Option(
+    since: Annotated[str | None, typer.Option(
+        metavar="DURATION",
         help="Only anchors cited in a briefing within this long before today: 7d, 2w.")] = None,
-    status: Annotated[Optional[str], typer.Option(help="Only new or continued anchors.")] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="markdown, bibtex or csl-json.")] = "markdown",
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write here, not stdout.")] = None,
+    status: Annotated[str | None, typer.Option(
+        metavar="STATUS", help="Only new or continued anchors.")] = None,
+    fmt: o.ExportFormatOpt = o.ExportFormat.MARKDOWN,
+    output: Annotated[Path | None, typer.Option(
+        "--output", "-o", metavar="FILE", help="Write here, not stdout.")] = None,
     refresh: Annotated[bool, typer.Option(
+        "--refresh",
         help="First look up arXiv/GitHub/DOI metadata missing from the cache (network).")] = False,
-    cache_dir: Annotated[Optional[str], typer.Option(help="Folder of the cache.")] = None,
-    today: TodayOpt = None,
-    quiet: QuietOpt = False,
+    cache_dir: o.CacheDir = None,
+    today: o.TodayOpt = None,
+    quiet: o.QuietOpt = False,
 ) -> None:
     """Write a section's anchors as a bibliography, with metadata from the cache (no network).
 
     Example: anchors export --section "§1.3" --format bibtex -o kv-cache.bib
     """
     from .atomic import write_atomic
-    from .config import load_settings
     from .export import ExportFormat, render, select
+    from .render.summary import plural
 
     configure(quiet)
     try:
-        try:
-            form = ExportFormat(fmt)
-        except ValueError:
-            raise UsageError(f"--format {fmt} is not available here (choose markdown, bibtex, "
-                             "csl-json)") from None
         day = _date(today, "--today") or date.today()
         window = _duration(since) if since else None
-        settings = load_settings(registry, {"cache_dir": cache_dir})
+        settings, path = o.settings_for(registries, registry, config, {"cache_dir": cache_dir})
         if refresh:
             from .registry import load
 
-            reg = load(registry)
+            reg = load(path)
             keys = {k for k in reg.by_key() if not k.startswith("url:")}
-            _run(_online(reg, registry, day, settings, False, None, True, only=keys))
-        items = select(registry, _state_dir(registry, settings) / "cache.json", section=section,
+            _run(_online(reg, path, day, settings, False, None, only=keys))
+        items = select(path, settings.state_dir(path) / "cache.json", section=section,
                        since=window, status=status, today=day)
     except AnchorsError as exc:
         _fail(exc)
-    text = render(items, form, grouped=section is None)
+    text = render(items, ExportFormat(fmt.value), grouped=section is None)
     if output is not None:
         write_atomic(output, text.encode("utf-8"))
     else:
         sys.stdout.write(text)
-    stderr.print(f"exported {len(items)} anchors", markup=False)
+    stderr.print(f"exported {plural(len(items), 'anchor')}")
     raise typer.Exit(0)
 
 
-@app.command()
+@app.command(cls=Command)
 def fix(
-    registry: RegistryOpt = Path(DEFAULT_REGISTRY),
+    registries: o.Registries = None,
+    registry: o.RegistryOpt = None,
+    config: o.ConfigOpt = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the diff, write nothing.")] = False,
-    only: Annotated[Optional[str], typer.Option(
-        help="Only these fixes: redirect,renamed-repo,moved-issue,archive.")] = None,
-    history: Annotated[Optional[str], typer.Option(
-        help="History database (default .anchors/history.sqlite beside the registry).")] = None,
-    quiet: QuietOpt = False,
+    only: Annotated[str | None, typer.Option(
+        metavar="KINDS", help="Only these fixes: redirect,renamed-repo,moved-issue,archive.")] = None,
+    history: o.HistoryOpt = None,
+    quiet: o.QuietOpt = False,
 ) -> None:
     """Apply what the latest check learnt: permanent redirects, renamed repos, moved issues, snapshots.
 
     Exit 0 when written or nothing to fix; with --dry-run, 1 when there is something to fix.
     Example: anchors fix --dry-run --only redirect,renamed-repo
     """
-    from .config import load_settings
     from .fix import FixKind
     from .fix import fix as do_fix
     from .render.escape import plain
+    from .render.summary import plural
 
     configure(quiet)
     try:
@@ -518,25 +422,30 @@ def fix(
             except ValueError:
                 raise UsageError(f"--only {only!r}: choose from "
                                  f"{', '.join(k.value for k in FixKind)}") from None
-        settings = load_settings(registry, {"history": history})
-        res = do_fix(registry, _history_path(registry, settings), dry_run=dry_run, only=kinds,
-                     cache=_state_dir(registry, settings) / "cache.json")
+        settings, path = o.settings_for(registries, registry, config, {"history": history})
+        res = do_fix(path, settings.history_path(path), dry_run=dry_run, only=kinds,
+                     cache=settings.state_dir(path) / "cache.json")
     except AnchorsError as exc:
         _fail(exc)
     sys.stdout.write("".join(plain(ln) + "\n" for ln in res.diff.splitlines()))
     for url, line, new, why in res.skipped:
-        stderr.print(f"anchors: {registry}:{line}: not moved: {plain(url)} {why} "
-                     f"({plain(new)})", markup=False)
+        warn(f"{path}:{line}: not moved: {url} {why} ({new})")
     verb = "would fix" if dry_run else "fixed" if res.written else "nothing to fix in"
-    stderr.print(f"{verb} {registry}: {len(res.fixes)} changes", markup=False)
+    stderr.print(f"{verb} {path}: {plural(len(res.fixes), 'change')}")
     raise typer.Exit(1 if dry_run and res.fixes else 0)
 
 
-@app.callback(invoke_without_command=True)
-def _root(version: Annotated[bool, typer.Option("--version", help="Show the version.")] = False) -> None:
-    if version:
+def _version(value: bool) -> None:
+    if value:
         typer.echo(f"anchors {__version__}")
         raise typer.Exit(0)
+
+
+@app.callback()
+def _root(version: Annotated[bool, typer.Option(
+        "--version", "-V", callback=_version, help="Show the version.")] = False,
+          ) -> None:
+    """Citation and arXiv anchor registry with link checking."""
 
 
 #: Signals that end a run like Ctrl-C does, keeping what was learnt: name and exit code.
@@ -561,7 +470,7 @@ def main() -> None:
         signal.signal(sig, _on_stop)
     code: int | str | None = 0
     try:
-        app(standalone_mode=True)
+        app()
     except SystemExit as exc:
         code = exc.code
     except KeyboardInterrupt:
@@ -573,6 +482,6 @@ def main() -> None:
     try:
         streams.finish()  # a full disk behind stdout shows here, not in a shutdown traceback
     except AnchorsError as exc:
-        sys.stderr.write(f"anchors: error: {exc}\n")
+        sys.stderr.write(error_line(str(exc)))
         code = 2
     sys.exit(code)

@@ -1,8 +1,12 @@
-"""Settings for `check`: flag > environment > config file > default, in that order.
+"""Settings for every command: flag > environment > config files > default, in that order.
 
-The config file is `anchors.toml` (top-level keys) or the `[tool.anchors]` table of
-`pyproject.toml`, looked for in the registry's folder. Keys are the long flag names with
-underscores: `concurrency = 32`, `exclude = ["^https://twitter\\.com/"]`, `accept = [403]`.
+Config files are `anchors.toml` (top-level keys) and the `[tool.anchors]` table of
+`pyproject.toml`. Without `--config`, they are looked for from the registry's folder (or the
+working directory) up to the repository root (the first folder holding `.git`; only the start
+folder outside a repository), as ruff and pytest do. All found are merged: a nearer file wins
+for a single value, `anchors.toml` is nearer than `pyproject.toml` in the same folder, and lists
+(`exclude`, `accept`) are joined. Keys are the long flag names: `concurrency = 32`,
+`exclude = ["^https://twitter\\.com/"]`, `accept = [403]`, `registry = "data/registry.yaml"`.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from .defaults import (
 )
 from .errors import UsageError
 
-__all__ = ["ENV", "Settings", "load_settings"]
+__all__ = ["CONFIG_ENV", "ENV", "Settings", "config_files", "load_settings"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +70,20 @@ class Settings:
     cache: bool = True
     cache_dir: str | None = None
     history: str | None = None
+    #: the registry when none is named, relative to the config file that says so
+    registry: str | None = None
+    #: where the values came from, nearest first (for error messages and `--verbose` one day)
+    sources: tuple[str, ...] = ()
+
+    def state_dir(self, registry: Path) -> Path:
+        """Cache and history live in `.anchors/` beside the registry unless moved."""
+        from .state import folder
+
+        return folder(registry, self.cache_dir)
+
+    def history_path(self, registry: Path) -> Path:
+        """The one rule for where the history lives, shared by `check` and `report`."""
+        return Path(self.history) if self.history else self.state_dir(registry) / "history.sqlite"
 
 
 ENV = {
@@ -80,7 +98,14 @@ ENV = {
     "concurrency": "ANCHORS_CONCURRENCY",
     "per_host": "ANCHORS_PER_HOST",
     "timeout": "ANCHORS_TIMEOUT",
+    "retry_after_cap": "ANCHORS_RETRY_AFTER_CAP",
+    "allow_private": "ANCHORS_ALLOW_PRIVATE",
+    "arxiv_delay": "ANCHORS_ARXIV_DELAY",
+    "registry": "ANCHORS_REGISTRY",
 }
+#: Not settings, but read from the environment too, so CI can set them once.
+CONFIG_ENV = "ANCHORS_CONFIG"
+_LISTS = ("exclude", "accept")
 _FIELDS = {f.name: f for f in dataclasses.fields(Settings)}
 _MAY_BE_ZERO = frozenset({"arxiv_searches"})
 
@@ -115,38 +140,78 @@ def _coerce(name: str, value: Any, source: str) -> Any:
         raise UsageError(f"{source}: {name} = {value!r} is not a valid value") from None
 
 
-def _config_file(folder: Path) -> tuple[str, dict[str, Any]]:
-    for name, table in (("anchors.toml", None), ("pyproject.toml", ("tool", "anchors"))):
-        p = folder / name
-        if not p.is_file():
-            continue
-        try:
-            doc = tomllib.loads(p.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            raise UsageError(f"{p}: not valid TOML ({exc})") from None
-        if table:
-            for part in table:
-                doc = doc.get(part, {}) if isinstance(doc, dict) else {}
-            if not doc:
-                continue
-        return str(p), doc
-    return "", {}
+def _read(p: Path, table: tuple[str, ...] | None) -> dict[str, Any]:
+    try:
+        doc: Any = tomllib.loads(p.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise UsageError(f"{p}: not valid TOML ({exc})") from None
+    for part in table or ():
+        doc = doc.get(part, {}) if isinstance(doc, dict) else {}
+    if not isinstance(doc, dict):
+        raise UsageError(f"{p}: [tool.anchors] is not a table")
+    return doc
 
 
-def load_settings(registry: Path, flags: dict[str, Any], env: dict[str, str] | None = None) -> Settings:
-    """Merge the sources; `flags` holds only the options given on the command line."""
-    env = os.environ if env is None else env  # type: ignore[assignment]
+def _table_for(p: Path) -> tuple[str, ...] | None:
+    return ("tool", "anchors") if p.name == "pyproject.toml" else None
+
+
+def config_files(start: Path) -> list[Path]:
+    """Config files from `start` up to the repository root, nearest first."""
+    folders = [start, *start.parents]
+    root = next((i for i, f in enumerate(folders) if (f / ".git").exists()), None)
+    found = []
+    for folder in folders[: 1 if root is None else root + 1]:
+        for name in ("anchors.toml", "pyproject.toml"):
+            p = folder / name
+            if p.is_file() and (name == "anchors.toml" or _read(p, _table_for(p))):
+                found.append(p)
+    return found
+
+
+def _file_values(p: Path) -> dict[str, Any]:
     values: dict[str, Any] = {}
-    source, doc = _config_file(registry.resolve().parent)
-    for k, v in doc.items():
+    for k, v in _read(p, _table_for(p)).items():
         name = k.replace("-", "_")
-        if name not in _FIELDS:
-            raise UsageError(f"{source}: unknown setting {k!r}")
-        values[name] = _coerce(name, v, source)
+        if name not in _FIELDS or name == "sources":
+            raise UsageError(f"{p}: unknown setting {k!r}")
+        values[name] = _coerce(name, v, str(p))
+        if name == "registry":
+            values[name] = str(p.parent / values[name])
+    return values
+
+
+def _merge(files: list[Path]) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for p in reversed(files):  # farthest first, so nearer files overwrite single values
+        for name, v in _file_values(p).items():
+            if name in _LISTS and name in values:
+                v = (tuple(dict.fromkeys(values[name] + v)) if name == "exclude"
+                     else values[name] | v)
+            values[name] = v
+    return values
+
+
+def load_settings(registry: Path | None, flags: dict[str, Any],
+                  env: dict[str, str] | None = None, config: Path | None = None) -> Settings:
+    """Merge the sources; `flags` holds only the options given on the command line.
+
+    `config` (or `ANCHORS_CONFIG`) names the one file to read, and nothing is discovered.
+    """
+    env = dict(os.environ) if env is None else env
+    config = config or (Path(env[CONFIG_ENV]) if env.get(CONFIG_ENV) else None)
+    if config is not None:
+        if not config.is_file():
+            raise UsageError(f"--config {config}: no such file")
+        files = [config]
+    else:
+        start = registry.resolve().parent if registry is not None else Path.cwd()
+        files = config_files(start)
+    values = _merge(files)
     for name, var in ENV.items():
         if env.get(var):
             values[name] = _coerce(name, env[var], var)
     for name, v in flags.items():
         if v is not None:
             values[name] = _coerce(name, v, f"--{name.replace('_', '-')}")
-    return Settings(**values)
+    return Settings(**values, sources=tuple(str(p) for p in files))

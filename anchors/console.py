@@ -1,15 +1,20 @@
-"""The one stderr console: progress, summaries and warnings; stdout carries only the report."""
+"""The one stderr console: progress, summaries and warnings; stdout carries only the report.
+
+Colour and width are separate choices, both rich's: colour follows the terminal, `NO_COLOR` and
+`FORCE_COLOR`; width is the terminal's, or `COLUMNS`, or 80 in a pipe.
+"""
 
 from __future__ import annotations
 
-import os
-import sys
+import contextlib
+from collections.abc import Callable, Iterator
+from typing import TextIO
 
 from rich.console import Console
 
-__all__ = ["stderr", "stdout_console", "configure"]
+__all__ = ["configure", "progress", "report_console", "stderr", "warn"]
 
-stderr = Console(stderr=True, highlight=False, soft_wrap=True)
+stderr = Console(stderr=True, highlight=False, soft_wrap=True, markup=False, emoji=False)
 
 
 def configure(quiet: bool) -> None:
@@ -17,9 +22,32 @@ def configure(quiet: bool) -> None:
     stderr.quiet = quiet
 
 
-def stdout_console() -> Console:
-    """A console for reports on stdout, coloured only on a terminal and without NO_COLOR."""
-    color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
-    return Console(file=sys.stdout, highlight=False, no_color=not color, soft_wrap=False,
-                   emoji=False, markup=False, force_terminal=color or None,
-                   width=None if color else 200)
+def warn(message: str) -> None:
+    from .render.escape import plain
+
+    stderr.print(f"anchors: warning: {plain(message)}")
+
+
+def report_console(out: TextIO) -> Console:
+    """A console for the report on stdout (or wherever `out` goes)."""
+    return Console(file=out, highlight=False, soft_wrap=False, emoji=False, markup=False)
+
+
+@contextlib.contextmanager
+def progress() -> Iterator[Callable[[int, int, int, str], None]]:
+    """`N/M`, failures so far and the host just answered, on stderr, only on a terminal."""
+    from rich.progress import BarColumn, Progress, TextColumn
+
+    from .render.escape import plain
+
+    show = stderr.is_terminal and not stderr.quiet
+    columns = (TextColumn("{task.completed}/{task.total}"), BarColumn(),
+               TextColumn("{task.fields[failed]} failed", markup=False),
+               TextColumn("{task.fields[current]}", markup=False))
+    with Progress(*columns, console=stderr, transient=True, disable=not show) as bar:
+        task = bar.add_task("checking", total=None, failed=0, current="")
+
+        def update(done: int, total: int, failed: int, current: str) -> None:
+            bar.update(task, completed=done, total=total, failed=failed, current=plain(current))
+
+        yield update

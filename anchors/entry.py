@@ -12,7 +12,7 @@ __all__ = ["main"]
 
 
 def main() -> None:
-    if sys.argv[1:] == ["--version"]:
+    if sys.argv[1:] in (["--version"], ["-V"]):
         from . import __version__
 
         sys.stdout.write(f"anchors {__version__}\n")

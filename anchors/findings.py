@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-__all__ = ["Code", "Finding", "Outcome", "Severity", "exit_code", "summary"]
+__all__ = ["Code", "Finding", "Outcome", "Severity", "exit_code", "ordered", "summary"]
 
 
 class Severity(str, Enum):
@@ -144,3 +144,9 @@ def summary(findings: Iterable[Finding]) -> dict[str, int]:
 def exit_code(findings: Iterable[Finding]) -> int:
     """0 when nothing is an error, 1 otherwise (2 is reserved for unusable input)."""
     return 1 if any(f.severity is Severity.ERROR for f in findings) else 0
+
+
+def ordered(findings: Iterable[Finding]) -> list[Finding]:
+    """The one order every format shows: by file and line (as an editor walks), then severity."""
+    return sorted(findings, key=lambda f: (f.file, f.line or 0, f.severity.rank, f.code.value,
+                                           f.anchor))

@@ -264,7 +264,8 @@ def add(registry_path: str | Path, briefings: list[Briefing], today: date,
         reg = load(registry_path, missing_ok=True)
         if reg.unsafe:
             p = reg.unsafe[0]
-            more = f" (and {len(reg.unsafe) - 1} more problems)" if len(reg.unsafe) > 1 else ""
+            n = len(reg.unsafe) - 1
+            more = f" (and {n} more problem{'s' if n > 1 else ''})" if n else ""
             raise RegistryError(reg.path, f"{p.message}{more}; fix it before adding", p.line)
         result = merge(reg, briefings, today)
         result.new_file = not reg.exists

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
@@ -24,6 +25,12 @@ class CheckResult:
     online: bool = False
     checked: int = 0
     cached: int = 0
+    #: entries marked `check: skip`, and those left out by `--changed-since`
+    skipped: int = 0
+    #: URLs matching an `exclude` pattern
+    excluded: int = 0
+    #: wall-clock seconds the check took
+    elapsed: float = 0.0
     #: every registry checked, as named; `registry` joins them when there are several
     registries: list[str] = field(default_factory=list)
 
@@ -42,8 +49,10 @@ def combine(results: list[CheckResult]) -> CheckResult:
     return CheckResult(
         ", ".join(r.registry for r in results), results[0].today,
         sum(r.anchors for r in results), [f for r in results for f in r.findings],
-        any(r.online for r in results), sum(r.checked for r in results),
-        sum(r.cached for r in results), [r.registry for r in results])
+        online=any(r.online for r in results), checked=sum(r.checked for r in results),
+        cached=sum(r.cached for r in results), skipped=sum(r.skipped for r in results),
+        excluded=sum(r.excluded for r in results), elapsed=sum(r.elapsed for r in results),
+        registries=[r.registry for r in results])
 
 
 def only(findings: Iterable[Finding], codes: frozenset[Code] | None) -> list[Finding]:
@@ -51,7 +60,10 @@ def only(findings: Iterable[Finding], codes: frozenset[Code] | None) -> list[Fin
 
 
 def check_offline(reg: Registry, today: date) -> CheckResult:
-    return CheckResult(reg.path, today, len(reg.anchors), list(offline(reg, today)))
+    start = time.monotonic()
+    result = CheckResult(reg.path, today, len(reg.anchors), list(offline(reg, today)))
+    result.elapsed = time.monotonic() - start
+    return result
 
 
 def offline(reg: Registry, today: date) -> Iterator[Finding]:

@@ -69,7 +69,8 @@ def registry_text(port: int) -> str:
     ])
 
 
-def run_check(reg_text: str, tmp: Path, arxiv_srv: LoopbackServer, cache: Cache | None = None):
+def run_check(reg_text: str, tmp: Path, arxiv_srv: LoopbackServer, cache: Cache | None = None,
+              progress=None):
     reg = parse_text(reg_text.encode(), str(tmp / "registry.yaml"))
     gh, doi = load("github/issue-closed"), load("doi/found-csl")
     history = History(tmp / "history.sqlite")
@@ -83,7 +84,8 @@ def run_check(reg_text: str, tmp: Path, arxiv_srv: LoopbackServer, cache: Cache 
             arxiv = ArxivResolver(arxiv_srv.url("/api/query"), delay=0.0)
             services = Services(LinkChecker(web_c, guard, policy=policy), arxiv,
                                 GithubResolver(gh_c), DoiResolver(doi_c))
-            res = await check_online(reg, TODAY, services, cache=cache, history=history)
+            res = await check_online(reg, TODAY, services, cache=cache, history=history,
+                                     progress=progress)
             return res, arxiv.requests
     try:
         return asyncio.run(go())
@@ -123,6 +125,18 @@ def test_every_online_finding(tmp_path: Path, site: LoopbackServer) -> None:
     assert site.counts["/skipped"] == 0
 
 
+def test_progress_counts_failures_and_names_the_host(tmp_path: Path, site: LoopbackServer) -> None:
+    calls: list[tuple[int, int, int, str]] = []
+    with load("arxiv/batch-three-ids").serve() as arxiv_srv:
+        result, _ = run_check(registry_text(site.port), tmp_path, arxiv_srv,
+                              progress=lambda *a: calls.append(a))
+    done = [c[0] for c in calls]
+    assert done == sorted(done) and calls[-1][0] == calls[-1][1] == 11
+    assert calls[-1][2] == 4  # /gone, /limited, /login, nowhere.example: failed, not /moved
+    assert {c[3] for c in calls} >= {"blog.example", "nowhere.example", "arxiv API"}
+    assert (result.skipped, result.excluded, result.checked) == (1, 0, 11)
+
+
 def test_history_and_cache_on_rerun(tmp_path: Path, site: LoopbackServer) -> None:
     cache_path = tmp_path / "cache.json"
     with load("arxiv/batch-three-ids").serve() as arxiv_srv:
@@ -160,6 +174,9 @@ def test_cli_online_against_loopback_apis(tmp_path: Path, site: LoopbackServer) 
     assert r.exit_code == 1, r.stderr
     assert [(f["code"], f["line"]) for f in doc["findings"]] == [
         ("published", 3), ("issue-state", 7), ("dead-link", 11)]  # published: its journal_ref
+    # no progress in a pipe: the one summary line is all of stderr
+    assert r.stderr.count("\n") == 1 and r.stderr.startswith(
+        "3 anchors: 2 OK, 0 redirects, 1 error, 0 warnings, 2 notes; 3 checked online, "), r.stderr
     assert doc["summary"] == {"error": 1, "warning": 0, "info": 2}
     assert (tmp_path / ".anchors" / "history.sqlite").exists()
 
@@ -191,7 +208,7 @@ def test_offline_only_codes_and_formats(tmp_path: Path) -> None:
     r = runner.invoke(app, ["check", str(reg), "--offline", "--today", "2026-12-02", "-f", "json"])
     codes = [(f["code"], f["line"]) for f in json.loads(r.stdout)["findings"]]
     assert r.exit_code == 1
-    assert codes == [("schema", 11), ("future-id", 3), ("duplicate", 7)]
+    assert codes == [("future-id", 3), ("duplicate", 7), ("schema", 11)]  # one order: by line
     r = runner.invoke(app, ["check", str(reg), "--offline", "--only", "duplicate", "-f", "github",
                             "--today", "2026-12-02"])
     assert r.stdout.startswith(f"::error file={reg},line=7,title=duplicate::2709.00001v2: same anchor")

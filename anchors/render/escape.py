@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["plain", "markdown", "annotation", "markdown_code"]
+__all__ = ["annotation", "markdown", "markdown_code", "plain"]
 
 # C0/C1 controls (ANSI escape sequences start with ESC), bidi overrides and zero-width marks.
 _CONTROL_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
-_MD_SPECIAL_RE = re.compile(r"([\\`*_{}\[\]()<>#+!|~])")
+# Parentheses only matter after `]`, which is escaped, so "(new)" stays as written.
+_MD_SPECIAL_RE = re.compile(r"([\\`*_{}\[\]<>#+!|~])")
 _MENTION_RE = re.compile(r"@(?=[A-Za-z0-9])")
 
 

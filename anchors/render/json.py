@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from datetime import UTC
 from typing import TYPE_CHECKING, Any
 
 from ..findings import summary
@@ -13,12 +15,44 @@ if TYPE_CHECKING:
     from ..report import Report
     from ..validate import CheckResult
 
-__all__ = ["add_result", "check_result", "dumps", "report"]
+__all__ = ["SCHEMA_VERSION", "add_result", "check_result", "dumps", "fit", "report"]
+
+
+#: Bumped when a field changes meaning or goes away; new fields do not bump it.
+SCHEMA_VERSION = 1
+# Text stays readable (§, 中文 as themselves); only controls, bidi and line separators that
+# could act on a terminal or an editor are \u escapes.
+_UNSAFE_RE = re.compile("[\x7f-\x9f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def fit(text: str, stream: Any) -> str:
+    """JSON for `stream`: non-ASCII as \\u escapes when its encoding cannot hold it, so it fits."""
+    import codecs
+
+    try:
+        name = codecs.lookup(getattr(stream, "encoding", None) or "utf-8").name
+    except LookupError:
+        name = "ascii"
+    return text if name.startswith("utf") or text.isascii() else _ascii(text)
+
+
+def _ascii(text: str) -> str:
+    out = []
+    for ch in text:
+        n = ord(ch)
+        if n < 0x80:
+            out.append(ch)
+        elif n < 0x10000:
+            out.append(f"\\u{n:04x}")
+        else:  # JSON writes astral characters as a surrogate pair
+            n -= 0x10000
+            out.append(f"\\u{0xD800 + (n >> 10):04x}\\u{0xDC00 + (n & 0x3FF):04x}")
+    return "".join(out)
 
 
 def dumps(obj: Any) -> str:
-    # ensure_ascii keeps terminal control and bidi characters as \u escapes.
-    return json.dumps(obj, ensure_ascii=True, indent=2, sort_keys=False) + "\n"
+    text = json.dumps(obj, ensure_ascii=False, indent=2, sort_keys=False)
+    return _UNSAFE_RE.sub(lambda m: f"\\u{ord(m[0]):04x}", text) + "\n"
 
 
 def add_result(r: MergeResult, dry_run: bool) -> str:
@@ -34,6 +68,7 @@ def add_result(r: MergeResult, dry_run: bool) -> str:
             "cited_in": [d.isoformat() for d in e.cited_in],
         })
     return dumps({
+        "schema_version": SCHEMA_VERSION,
         "registry": r.registry,
         "dry_run": dry_run,
         "written": r.written,
@@ -61,6 +96,7 @@ def add_result(r: MergeResult, dry_run: bool) -> str:
 
 def check_result(r: CheckResult) -> str:
     return dumps({
+        "schema_version": SCHEMA_VERSION,
         "registry": r.registry,
         "registries": r.registries,
         "today": r.today.isoformat(),
@@ -68,18 +104,21 @@ def check_result(r: CheckResult) -> str:
         "online": r.online,
         "findings": [f.as_dict() for f in r.findings],
         "summary": summary(r.findings),
+        "stats": {"checked": r.checked, "cached": r.cached, "skipped": r.skipped,
+                  "excluded": r.excluded, "elapsed_s": round(r.elapsed, 3)},
     })
 
 
 def _iso(ts: float | None) -> str | None:
-    from datetime import datetime, timezone
+    from datetime import datetime
 
-    return None if ts is None else datetime.fromtimestamp(ts, timezone.utc).strftime(
+    return None if ts is None else datetime.fromtimestamp(ts, UTC).strftime(
         "%Y-%m-%dT%H:%M:%SZ")
 
 
 def report(r: Report, registry: str) -> str:
     return dumps({
+        "schema_version": SCHEMA_VERSION,
         "registry": registry,
         "window": {"start": _iso(r.start), "end": _iso(r.now), "runs": r.runs},
         "targets": r.targets,

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-from ..findings import Severity, summary
+from ..findings import summary
 from ..report import Report, ReportRow, Section
 from .changes import markdown_changes
 from .escape import markdown, markdown_code
+from .summary import plural
 
 if TYPE_CHECKING:
     from ..validate import CheckResult
@@ -18,21 +19,18 @@ __all__ = ["check_result", "report"]
 
 
 def check_result(r: CheckResult) -> str:
+    """One table, findings in the order every format uses (file, line)."""
     counts = summary(r.findings)
     out = [f"## anchors check: {markdown(r.registry)}", "",
-           f"{r.anchors} anchors checked on {r.today.isoformat()} "
-           f"({'online' if r.online else 'offline'}): {counts['error']} errors, "
-           f"{counts['warning']} warnings, {counts['info']} notes.", ""]
-    for sev in Severity:
-        rows = [f for f in r.findings if f.severity is sev]
-        if not rows:
-            continue
-        out += [f"### {sev.value.capitalize()}s", "", "| code | where | anchor | message |",
-                "|---|---|---|---|"]
-        for f in rows:
+           (f"{plural(r.anchors, 'anchor')} checked on {r.today.isoformat()} "
+           f"({'online' if r.online else 'offline'}): {plural(counts['error'], 'error')}, "
+           f"{plural(counts['warning'], 'warning')}, {plural(counts['info'], 'note')}."), ""]
+    if r.findings:
+        out += ["| severity | code | where | anchor | message |", "|---|---|---|---|---|"]
+        for f in r.findings:
             where = f"{f.file}:{f.line}" if f.line else f.file
-            out.append(f"| {f.code.value} | {markdown(where)} | {markdown_code(f.anchor)} | "
-                       f"{markdown(f.message)} |")
+            out.append(f"| {f.severity.value} | {f.code.value} | {markdown(where)} | "
+                       f"{markdown_code(f.anchor)} | {markdown(f.message)} |")
         out.append("")
     return "\n".join(out) + "\n"
 
@@ -40,7 +38,7 @@ def check_result(r: CheckResult) -> str:
 def _day(ts: float | None) -> str:
     if ts is None:
         return "never"
-    return datetime.fromtimestamp(ts, timezone.utc).strftime("%Y-%m-%d")
+    return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d")
 
 
 def _archive(url: str) -> str:
@@ -64,13 +62,13 @@ def _target(row: ReportRow, archive: bool) -> str:
 def report(r: Report, registry: str) -> str:
     """The dead-link report as a GitHub issue body: one table per section, no raw HTML."""
     c = r.counts()
-    start, end = datetime.fromtimestamp(r.start, timezone.utc), datetime.fromtimestamp(r.now, timezone.utc)
+    start, end = datetime.fromtimestamp(r.start, UTC), datetime.fromtimestamp(r.now, UTC)
     out = [f"## anchors dead-link report: {start:%Y-%m-%d} to {end:%Y-%m-%d}", "",
-           f"{c['newly-dead']} newly dead, {c['dead']} dead, {c['flaky']} flaky, "
+           (f"{c['newly-dead']} newly dead, {c['dead']} dead, {c['flaky']} flaky, "
            f"{c['not-dead']} rate-limited/unreachable, {c['recovered']} recovered, "
-           f"{c['redirected']} redirected; {r.runs} runs between {start:%Y-%m-%d %H:%M} and "
+           f"{c['redirected']} redirected; {plural(r.runs, 'run')} between {start:%Y-%m-%d %H:%M} and "
            f"{end:%Y-%m-%d %H:%M} UTC, {r.targets} links and anchors tracked "
-           f"(registry {markdown_code(registry)}).", ""]
+           f"(registry {markdown_code(registry)})."), ""]
     for section in Section:
         rows = r.section(section)
         if not rows:
@@ -84,8 +82,8 @@ def report(r: Report, registry: str) -> str:
                            f"{', '.join(row.cited_in)} |")
         else:
             dead = section in (Section.DEAD, Section.NEWLY_DEAD)
-            out += ["| link | first failure | last success | failing runs | last error | section "
-                    "| title | cited in |", "|---|---|---|---|---|---|---|---|"]
+            out += [("| link | first failure | last success | failing runs | last error | section "
+                    "| title | cited in |"), "|---|---|---|---|---|---|---|---|"]
             for row in rows:
                 err = row.last_error or row.last_outcome
                 out.append(

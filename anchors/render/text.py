@@ -1,58 +1,105 @@
-"""Terminal output with rich tables; every foreign string is escaped, markup is never parsed."""
+"""Terminal output: readable at any width, every foreign string escaped, markup never parsed.
+
+A finding is a head line `file:line: severity code anchor` that is never cut or wrapped (the
+terminal may fold it; copying keeps it whole), then its message wrapped under it. `concise` is
+one finding a line, for grep and editors.
+"""
 
 from __future__ import annotations
 
+import textwrap
 from typing import TYPE_CHECKING
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ..findings import Severity
+from ..findings import Finding, Severity
 from .escape import plain
 
 if TYPE_CHECKING:
     from ..merge import MergeResult
     from ..validate import CheckResult
 
-__all__ = ["add_result", "add_summary", "check_result"]
+__all__ = ["add_result", "check_result", "clip", "concise"]
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+_INDENT = "    "
+
+
+def clip(s: str, n: int) -> str:
+    """At most `n` characters, with "…" when something was cut."""
+    return s if len(s) <= n else s[: n - 1].rstrip() + "…"
+
+
+def _where(f: Finding) -> str:
+    return plain(f"{f.file}:{f.line}" if f.line else f.file)
 
 
 def _t(s: object) -> Text:
     return Text(plain(str(s)))
 
 
+def _finding(f: Finding, width: int) -> list[Text]:
+    head = Text.assemble((_where(f) + ":", "bold"), " ", (f.severity.value, _STYLE[f.severity]),
+                         " ", (f.code.value, "bold"), no_wrap=True, overflow="ignore")
+    if f.anchor:
+        head.append(" " + plain(f.anchor))
+    body = textwrap.wrap(plain(f.message), max(width - len(_INDENT), 20), break_long_words=False,
+                         break_on_hyphens=False)
+    return [head, *(Text(_INDENT + line, no_wrap=True, overflow="ignore") for line in body)]
+
+
+def check_result(r: CheckResult, width: int = 80) -> Group:
+    """Findings in the order given; the summary is the CLI's, printed once on stderr."""
+    lines: list[Text] = []
+    for f in r.findings:
+        lines += _finding(f, width)
+    return Group(*lines)
+
+
+def concise(r: CheckResult) -> str:
+    """`registry.yaml:12: dead-link https://… HTTP 404`: one finding a line, nothing else."""
+    out = []
+    for f in r.findings:
+        anchor = f" {plain(f.anchor)}" if f.anchor else ""
+        out.append(f"{_where(f)}: {f.code.value}{anchor} {plain(f.message)}\n")
+    return "".join(out)
+
+
+def _table(title: str, *cols: str) -> Table:
+    t = Table(title=title, title_justify="left", show_lines=False)
+    for col in cols:
+        # Anchors and locations fold rather than lose characters; titles are clipped with "…".
+        keep = col in ("anchor", "where", "citation", "file")
+        t.add_column(col, overflow="fold" if keep else "ellipsis", no_wrap=keep)
+    return t
+
+
 def add_result(r: MergeResult) -> Group:
-    parts: list[object] = []
+    parts: list[RenderableType] = []
     if r.entries:
-        t = Table(title="Anchors", title_justify="left", show_lines=False)
-        for col in ("", "anchor", "first anchored", "status", "section", "title"):
-            t.add_column(col)
+        t = _table("Anchors", "change", "anchor", "first anchored", "status", "section", "title")
         extended = set(r.extended)
         for key, e in r.entries.items():
             what = "added" if key in r.added else "continued" if key in extended else "unchanged"
             t.add_row(_t(what), _t(str(e.key)), _t(e.first_anchored), _t(e.status.value),
-                      _t(e.section or ""), _t((e.title or "")[:60]))
+                      _t(e.section or ""), _t(clip(e.title or "", 60)))
         parts.append(t)
     if r.duplicates:
-        t = Table(title="Duplicates in one briefing (merged into one entry)", title_justify="left")
-        t.add_column("anchor"), t.add_column("file"), t.add_column("lines")
+        t = _table("Duplicates in one briefing (merged into one entry)", "anchor", "file", "lines")
         for d in r.duplicates:
             t.add_row(_t(d.anchor), _t(d.path), _t(", ".join(map(str, d.lines))))
         parts.append(t)
     if r.conflicts:
-        t = Table(title="Conflicts (first value kept)", title_justify="left")
-        for col in ("anchor", "where", "field", "kept", "other", "against"):
-            t.add_column(col)
+        t = _table("Conflicts (first value kept)", "anchor", "where", "field", "kept", "other",
+                   "against")
         for c in r.conflicts:
-            t.add_row(_t(c.anchor), _t(f"{c.path}:{c.line}"), _t(c.field), _t(c.kept[:50]),
-                      _t(c.other[:50]), _t(c.against))
+            t.add_row(_t(c.anchor), _t(f"{c.path}:{c.line}"), _t(c.field), _t(clip(c.kept, 50)),
+                      _t(clip(c.other, 50)), _t(c.against))
         parts.append(t)
     if r.invalid or r.later:
-        t = Table(title="Invalid citations (not written)", title_justify="left")
-        t.add_column("citation"), t.add_column("where"), t.add_column("reason")
+        t = _table("Invalid citations (not written)", "citation", "where", "reason")
         for i in r.invalid:
             t.add_row(_t(i.raw), _t(f"{i.path}:{i.line}"), _t(i.reason))
         for raw, path, line in r.later:
@@ -60,47 +107,9 @@ def add_result(r: MergeResult) -> Group:
                       _t("warning: later than the briefing's own month (written)"))
         parts.append(t)
     if r.unbacked:
-        t = Table(title="Continuity claims the registry does not back (warnings)",
-                  title_justify="left")
-        t.add_column("anchor"), t.add_column("where"), t.add_column("unbacked-claim")
+        t = _table("Continuity claims the registry does not back (warnings)", "anchor", "where",
+                   "unbacked-claim")
         for u in r.unbacked:
             t.add_row(_t(u.anchor), _t(f"{u.path}:{u.line}"), _t(u.message))
         parts.append(t)
     return Group(*parts)
-
-
-def add_summary(r: MergeResult, dry_run: bool = False, gate: bool = False) -> str:
-    """The one stderr line of `anchors add`: what was (or would be) written, or that nothing was.
-
-    With `gate` (`add --check`) it says whether the registry is up to date with the briefings.
-    """
-    counts = (f"{len(r.added)} added, {len(r.extended)} continued, {len(r.duplicates)} "
-              f"duplicates, {len(r.conflicts)} conflicts, {len(r.invalid)} invalid, "
-              f"{len(r.unbacked)} unbacked claims")
-    if gate and not r.up_to_date:
-        what = "does not exist" if r.new_file else "is not up to date with the briefings"
-        return (f"{r.registry} {what}: {len(r.added)} would be added, {len(r.extended)} "
-                f"continued; run `anchors add` with these briefings and commit the registry")
-    if r.up_to_date and not r.new_file:
-        return (f"{r.registry} is already up to date: its {len(r.entries)} cited anchors are all "
-                f"recorded, nothing to add or continue ({len(r.duplicates)} duplicates, "
-                f"{len(r.conflicts)} conflicts, {len(r.invalid)} invalid)")
-    if r.new_file:
-        verb = "would create" if dry_run else "created" if r.written else "did not create"
-    else:
-        verb = "would change" if dry_run else "wrote" if r.written else "no change to"
-    return f"{verb} {r.registry}: {counts}"
-
-
-def check_result(r: CheckResult) -> Group:
-    if not r.findings:
-        return Group(Text(f"{r.anchors} anchors, no findings"))
-    t = Table(show_lines=False)
-    for col in ("severity", "code", "where", "anchor", "message"):
-        t.add_column(col)
-    for f in sorted(r.findings, key=lambda f: (f.severity.rank, f.line or 0)):
-        where = f"{f.file}:{f.line}" if f.line else f.file
-        t.add_row(Text(f.severity.value, style=_STYLE[f.severity]), _t(f.code.value), _t(where),
-                  _t(f.anchor), _t(f.message))
-    return Group(t)
-

@@ -113,8 +113,8 @@ def test_terminal_output_is_inert() -> None:
 
 def test_markdown_output_is_inert() -> None:
     out = markdown.check_result(_result())
-    rows = [ln for ln in out.splitlines() if ln.startswith("| title-mismatch")]
-    assert len(rows) == 1 and rows[0].count(" | ") == 3  # the title's | cannot add a column
+    rows = [ln for ln in out.splitlines() if ln.startswith("| warning | title-mismatch")]
+    assert len(rows) == 1 and rows[0].count(" | ") == 4  # the title's | cannot add a column
     outside_code = re.sub(r"`[^`]*`", "", out)  # code spans render their content as text
     assert "<script>" not in outside_code and "@everyone" not in outside_code
     assert "\x1b" not in out and "\\[bold red\\]" in out

@@ -1,0 +1,76 @@
+"""The one-line summaries each command prints once, on stderr, with plurals that agree."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..findings import Code, Severity, summary
+
+if TYPE_CHECKING:
+    from ..merge import MergeResult
+    from ..report import Report
+    from ..validate import CheckResult
+
+__all__ = ["add_line", "check_line", "plural", "report_line"]
+
+_IRREGULAR = {"anchor": "anchors", "duplicate": "duplicates", "was": "were"}
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """`1 error`, `2 errors`, `0 errors`; `many` for words that do not just take an s."""
+    return f"{n} {word if n == 1 else many or _IRREGULAR.get(word, word + 's')}"
+
+
+def _ok(r: CheckResult) -> int:
+    """Entries no error or warning points at (notes such as a closed issue are still OK)."""
+    bad = {(f.file, f.line) for f in r.findings
+           if f.line is not None and f.severity is not Severity.INFO}
+    return max(r.anchors - len(bad), 0)
+
+
+def check_line(r: CheckResult) -> str:
+    """What a user asks first: how many, how many fine, what failed, what was left out, how long."""
+    s = summary(r.findings)
+    redirects = sum(f.code is Code.REDIRECT for f in r.findings)
+    many = f" in {len(r.registries)} registries" if len(r.registries) > 1 else ""
+    head = f"{plural(r.anchors, 'anchor')}{many}{'' if r.online else ' (offline)'}"
+    verdict = [f"{_ok(r)} OK"]
+    if r.online:
+        verdict.append(plural(redirects, "redirect"))
+    verdict += [plural(s["error"], "error"), plural(s["warning"], "warning"),
+                plural(s["info"], "note")]
+    extra = []
+    if r.online:
+        extra.append(f"{r.checked} checked online")
+        extra += [f"{n} {what}" for n, what in ((r.cached, "from cache"), (r.skipped, "skipped"),
+                                               (r.excluded, "excluded")) if n]
+    extra.append(f"{r.elapsed:.1f} s")
+    return f"{head}: {', '.join(verdict)}; {', '.join(extra)}"
+
+
+def add_line(r: MergeResult, dry_run: bool = False, gate: bool = False) -> str:
+    """The one stderr line of `anchors add`: what was (or would be) written, or that nothing was.
+
+    With `gate` (`add --check`) it says whether the registry is up to date with the briefings.
+    """
+    dup, con = plural(len(r.duplicates), "duplicate"), plural(len(r.conflicts), "conflict")
+    if gate and not r.up_to_date:
+        what = "does not exist" if r.new_file else "is not up to date with the briefings"
+        return (f"{r.registry} {what}: {len(r.added)} would be added, {len(r.extended)} "
+                f"continued; run `anchors add` with these briefings and commit the registry")
+    if r.up_to_date and not r.new_file:
+        return (f"{r.registry} is already up to date: its {plural(len(r.entries), 'cited anchor')}"
+                f" {'is' if len(r.entries) == 1 else 'are'} all recorded, nothing to add or "
+                f"continue ({dup}, {con}, {len(r.invalid)} invalid)")
+    if r.new_file:
+        verb = "would create" if dry_run else "created" if r.written else "did not create"
+    else:
+        verb = "would change" if dry_run else "wrote" if r.written else "no change to"
+    return (f"{verb} {r.registry}: {len(r.added)} added, {len(r.extended)} continued, {dup}, "
+            f"{con}, {len(r.invalid)} invalid, {plural(len(r.unbacked), 'unbacked claim')}")
+
+
+def report_line(rep: Report) -> str:
+    c = rep.counts()
+    return (f"{plural(rep.runs, 'run')}: {c['newly-dead']} newly dead, {c['dead']} dead, "
+            f"{c['flaky']} flaky, {c['recovered']} recovered")
