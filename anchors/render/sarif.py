@@ -43,6 +43,14 @@ RULES = {
     Code.LATER_THAN_BRIEFING: "arXiv identifier newer than its first anchoring",
     Code.UNBACKED_CLAIM: "Continuity claim the registry does not back",
     Code.ARCHIVE_UNAVAILABLE: "No archived snapshot of a URL",
+    Code.RETITLED: "arXiv title changed since the cited version",
+    Code.STALE_CLAIM: "Claimed issue state contradicted by its live state",
+    Code.WRONG_TARGET: "Issue or PR title shares nothing with the one cited",
+    Code.REPO_ARCHIVED: "GitHub repository archived",
+    Code.PUBLISHED: "Preprint has a journal reference or venue DOI",
+    Code.CLAIM_MISMATCH: "Claimed date or venue contradicted by arXiv",
+    Code.RETRACTED: "DOI retracted or withdrawn",
+    Code.CORRECTED: "DOI has a correction or erratum",
 }
 
 
@@ -67,7 +75,7 @@ def _result(f: Finding, index: dict[Code, int]) -> dict[str, Any]:
     anchor = f"{plain(f.anchor)}: " if f.anchor else ""
     key = hashlib.sha256(f"{f.code.value}\0{f.anchor}".encode()).hexdigest()[:32]
     return {
-        "ruleId": f.code.value,
+        "ruleId": f.code.value,  # a code without a RULES line still renders (its id as text)
         "ruleIndex": index[f.code],
         "level": _LEVEL[f.severity],
         "message": {"text": anchor + plain(f.message)},
@@ -79,7 +87,7 @@ def _result(f: Finding, index: dict[Code, int]) -> dict[str, Any]:
 def check_result(r: CheckResult) -> str:
     codes = list(Code)
     index = {c: i for i, c in enumerate(codes)}
-    rules = [{"id": c.value, "shortDescription": {"text": RULES[c]},
+    rules = [{"id": c.value, "shortDescription": {"text": RULES.get(c, c.value)},
               "defaultConfiguration": {"level": _LEVEL[c.severity]}}
              for c in codes]
     run = {
