@@ -54,8 +54,9 @@ def claims_of(a: Anchor, briefing: Claims | None = None) -> Claims:
     """The registry entry's own claims (title, version, notes), with a briefing's on top."""
     github = isinstance(a.key, GithubRef)
     title = None if (github and a.title_inferred) else a.title
-    own = claims_in(" ".join(filter(None, [a.title, a.notes])), title=title,
-                    version=a.version, github=github)
+    # an issue's title is not a claim about its state ("Open file leak"); its notes may be
+    said = a.notes if github else " ".join(filter(None, [a.title, a.notes]))
+    own = claims_in(said or "", title=title, version=a.version, github=github)
     if briefing is None:
         return own
     return replace(own, **{k: v for k in ("title", "state", "state_text", "date", "venue", "version")

@@ -377,3 +377,33 @@ def test_real_changelog_claims_raise_no_false_alarms() -> None:
     from anchors.truth import _contradicts
     assert _contradicts(StateClaim.FIXED, Resolution("k", Outcome.OK, state="closed",
                                                      state_reason="not_planned"))
+
+
+def test_update_relations_survive_the_cache() -> None:
+    from anchors.links import Outcome
+    from anchors.resolve.base import Resolution
+
+    r = Resolution("doi:10.1/x", Outcome.OK, title="T",
+                   updates=(("retraction", "10.1/n"), ("correction", "10.1/c")), archived=True,
+                   closed_at="2024-09-19")
+    back = Resolution.from_cache(r.key, json.loads(json.dumps(r.to_cache())))
+    assert back == r
+
+
+def test_an_issue_title_is_not_a_state_claim(tmp_path: Path) -> None:
+    by, _, _, _ = run(registry(entry("url", PYGITHUB_28, 'title: "Open issue created by PyGithub"')),
+                      tmp_path, github=load("github/issue-closed"))
+    assert Code.STALE_CLAIM not in by and Code.ISSUE_STATE in by
+
+
+def test_a_written_issue_title_is_not_a_state_claim(tmp_path: Path) -> None:
+    from anchors.claims import briefing_claims
+
+    b = tmp_path / "b-2026-09-24.md"
+    b.write_text("- [Open file descriptor leak](https://github.com/PyGithub/PyGithub/issues/28)\n"
+                 "- [Crash on start](https://github.com/PyGithub/PyGithub/issues/29) still open\n",
+                 encoding="utf-8")
+    got = briefing_claims([str(b)])
+    assert got["github:pygithub/pygithub#28"].state is None
+    assert got["github:pygithub/pygithub#28"].title == "Open file descriptor leak"
+    assert got["github:pygithub/pygithub#29"].state is not None
