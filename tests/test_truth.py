@@ -407,3 +407,15 @@ def test_a_written_issue_title_is_not_a_state_claim(tmp_path: Path) -> None:
     assert got["github:pygithub/pygithub#28"].state is None
     assert got["github:pygithub/pygithub#28"].title == "Open file descriptor leak"
     assert got["github:pygithub/pygithub#29"].state is not None
+
+
+def test_a_repository_that_is_gone_is_not_found(tmp_path: Path) -> None:
+    body = (Path("/work/shared/reference/fixtures/github-404.json").read_text()
+            if Path("/work/shared/reference/fixtures/github-404.json").exists()
+            else '{"message":"Not Found","status":"404"}')
+    gh = SimpleNamespace(transport=lambda: httpx.MockTransport(
+        lambda r: httpx.Response(404, text=body, headers={"content-type": "application/json"})))
+    by, _, _, resolver = run(registry(entry("url", "https://github.com/nobody/gone")), tmp_path,
+                             github=gh)
+    [f] = by[Code.NOT_FOUND]
+    assert "repository nobody/gone does not exist" in f.message and resolver.requests == 1

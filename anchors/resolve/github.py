@@ -142,23 +142,39 @@ def _limit_text(status: int, wait: float | None) -> str:
     return f"GitHub API rate limit (HTTP {status}); it asks to wait {wait:.0f} s"
 
 
-def _from_response(ref: GithubRef, status: int, resp: httpx.Response) -> Resolution:
+def _not_ok(key: str, status: int, what: str) -> Resolution | None:
+    """The failure an answer other than 200 means for `what` (an issue, a repository)."""
     if status in (404, 410):
-        what = "was deleted" if status == 410 else "does not exist (or the repository is private)"
-        return Resolution(ref.key, Outcome.DEAD, status=status, error=f"{ref} {what}")
+        how = "was deleted" if status == 410 else "does not exist (or the repository is private)"
+        return Resolution(key, Outcome.DEAD, status=status, error=f"{what} {how}")
     if status == 403:
-        return Resolution(ref.key, Outcome.UNVERIFIABLE, status=status,
+        return Resolution(key, Outcome.UNVERIFIABLE, status=status,
                           error="GitHub API refused access (HTTP 403)")
     if status != 200:
-        return Resolution(ref.key, Outcome.UNVERIFIABLE, status=status,
+        return Resolution(key, Outcome.UNVERIFIABLE, status=status,
                           error=f"GitHub API answered HTTP {status}")
+    return None
+
+
+def _json(key: str, resp: httpx.Response, *fields: str) -> dict[str, Any] | Resolution:
     try:
         data: dict[str, Any] = resp.json()
-        title = str(data["title"])
-        state = str(data["state"])
+        for f in fields:
+            str(data[f])
+        return data
     except (ValueError, KeyError, TypeError):
-        return Resolution(ref.key, Outcome.UNVERIFIABLE, status=status,
-                          error="GitHub API answer is not an issue")
+        return Resolution(key, Outcome.UNVERIFIABLE, status=resp.status_code,
+                          error=f"GitHub API answer has no {', '.join(fields)}")
+
+
+def _from_response(ref: GithubRef, status: int, resp: httpx.Response) -> Resolution:
+    failed = _not_ok(ref.key, status, str(ref))
+    if failed is not None:
+        return failed
+    data = _json(ref.key, resp, "title", "state")
+    if isinstance(data, Resolution):
+        return data
+    title, state = str(data["title"]), str(data["state"])
     pr = data.get("pull_request") or None
     html = str(data.get("html_url") or "")
     moved = html if html and not _same_repo(html, ref) else None
@@ -176,18 +192,13 @@ def _day(stamp: object) -> str | None:
 
 
 def _repo_from_response(ref: WebUrl, cited: str, status: int, resp: httpx.Response) -> Resolution:
-    if status in (404, 410):
-        return Resolution(ref.key, Outcome.DEAD, status=status,
-                          error=f"repository {cited} does not exist (or is private)")
-    if status != 200:
-        return Resolution(ref.key, Outcome.UNVERIFIABLE, status=status,
-                          error=f"GitHub API answered HTTP {status}")
-    try:
-        data: dict[str, Any] = resp.json()
-        full = str(data["full_name"])
-    except (ValueError, KeyError, TypeError):
-        return Resolution(ref.key, Outcome.UNVERIFIABLE, status=status,
-                          error="GitHub API answer is not a repository")
+    failed = _not_ok(ref.key, status, f"repository {cited}")
+    if failed is not None:
+        return failed
+    data = _json(ref.key, resp, "full_name")
+    if isinstance(data, Resolution):
+        return data
+    full = str(data["full_name"])
     html = str(data.get("html_url") or f"https://github.com/{full}")
     moved = html if full.lower() != cited.lower() else None
     return Resolution(ref.key, Outcome.OK, title=full, moved_to=moved,
