@@ -310,7 +310,10 @@ def report(
     history: o.HistoryOpt = None,
     quiet: o.QuietOpt = False,
 ) -> None:
-    """Dead-link report from the check history, ready for a GitHub issue. Exit 1 if anything is dead.
+    """Dead-link report from the check history, ready for a GitHub issue.
+
+    Every target failing in its latest checked run is in one failing section. Exit 1 if any
+    target is dead or newly dead; 2 if there is nothing to report from (no check in the window).
 
     Example: anchors report --since 14d --output report.md
     """

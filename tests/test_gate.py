@@ -93,3 +93,18 @@ def test_report_with_no_history_or_no_run_in_the_window_is_exit_2(tmp_path: Path
     code, out, err = run("report", "-r", str(reg), "--now", NOW)
     assert (code, out) == (2, "") and "nothing to report from: no check recorded between" in err
     assert "Nothing failed" not in out
+
+
+def test_help_states_the_rules() -> None:
+    def helptext(cmd: str) -> str:
+        r = runner.invoke(app, [cmd, "--help"], terminal_width=200)
+        return " ".join(r.stdout.replace("│", " ").split())
+
+    assert "A missing file, or one that is not a registry, is exit 2" in helptext("check")
+    assert "findings name their file" in helptext("check")
+    add_help = helptext("add")
+    assert "--check" in add_help and "exit 1 if the registry is not up to date" in add_help
+    assert "Only `add` creates a registry" in add_help
+    rep = helptext("report")
+    assert "Exit 1 if any target is dead or newly dead" in rep
+    assert "2 if there is nothing to report from" in rep
