@@ -419,3 +419,11 @@ def test_a_repository_that_is_gone_is_not_found(tmp_path: Path) -> None:
                              github=gh)
     [f] = by[Code.NOT_FOUND]
     assert "repository nobody/gone does not exist" in f.message and resolver.requests == 1
+
+
+def test_venue_doi_is_published(tmp_path: Path) -> None:
+    with load("arxiv/published-doi").serve() as srv:
+        by, _, ax, _ = run(registry(entry("arxiv", "2309.06180")), tmp_path, arxiv_srv=srv)
+    [f] = by[Code.PUBLISHED]
+    assert f.details["doi"] == "10.1145/3600006.3613165" and "DOI 10.1145/3600006.3613165" in f.message
+    assert ax.requests == 1  # from the batch answer itself
