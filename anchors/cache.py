@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 from .atomic import write_atomic
@@ -46,8 +46,8 @@ class Cache:
                 raise ValueError("unknown format")
             entries = doc["entries"]
             if not isinstance(entries, dict):
-                raise ValueError("'entries' is not a mapping")
-        except (OSError, ValueError, KeyError) as exc:
+                raise TypeError("'entries' is not a mapping")
+        except (OSError, ValueError, KeyError, TypeError) as exc:
             self._note(f"unreadable cache ignored ({exc})")
             return
         for key, e in entries.items():

@@ -75,7 +75,7 @@ def guard() -> None:
             if fd != 1:
                 os.close(fd)
     if not isinstance(sys.stdout, Guarded):
-        sys.stdout = Guarded(sys.stdout)  # type: ignore[assignment]
+        sys.stdout = Guarded(sys.stdout)
     if sys.stderr is None:
         sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (lives as long as we do)
     else:

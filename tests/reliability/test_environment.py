@@ -32,7 +32,7 @@ def test_closed_stdout_is_one_line(tmp_path: Path) -> None:
     code = ("import os, subprocess, sys; os.close(1); "
             "sys.exit(subprocess.call(sys.argv[1:], stdout=None))")
     p = subprocess.run([sys.executable, "-c", code, *ANCHORS, "check", "--offline", str(reg)],
-                       capture_output=False, stderr=subprocess.PIPE, text=True, timeout=60)
+                       stderr=subprocess.PIPE, text=True, timeout=60, check=False)
     p.stdout = ""
     one_error_line(p, "standard output", "closed")  # type: ignore[arg-type]
 
@@ -43,7 +43,7 @@ def test_full_stdout_is_one_line(tmp_path: Path) -> None:
     reg = _reg(tmp_path)
     with open("/dev/full", "w") as full:
         p = subprocess.run([*ANCHORS, "check", "--offline", str(reg)], stdout=full,
-                           stderr=subprocess.PIPE, text=True, timeout=60)
+                           stderr=subprocess.PIPE, text=True, timeout=60, check=False)
     p.stdout = ""
     one_error_line(p, "standard output", "no space left on device")  # type: ignore[arg-type]
 

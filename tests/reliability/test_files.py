@@ -78,9 +78,9 @@ def test_link_and_target_take_the_same_lock(tmp_path: Path) -> None:
     link = tmp_path / "other-name.yaml"
     link.symlink_to(real)
     assert state.lock_path(link) == state.lock_path(real)
-    with store.locked(real), pytest.raises(RegistryError, match="still locked"):
-        with store.locked(link, timeout=0.05):
-            pass
+    with store.locked(real), pytest.raises(RegistryError, match="still locked"), \
+            store.locked(link, timeout=0.05):
+        pass
 
 
 def test_mode_owner_and_group_are_kept(tmp_path: Path) -> None:
