@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 import re
 import stat
+import sys
 from dataclasses import dataclass, field
 from datetime import date
 from enum import Enum
@@ -22,6 +23,7 @@ from .atomic import describe
 from .errors import RegistryError
 from .findings import Code, Finding
 from .ids import AnchorKey, ArxivId, Doi, InvalidId, parse_anchor
+from .yamlstream import compose_streaming
 
 __all__ = [
     "ANCHOR_FIELDS",
@@ -41,6 +43,7 @@ ANCHOR_FIELDS = frozenset({
     *ID_FIELDS, "version", "title", "title_from", "first_anchored", "status", "section", "cited_in", "notes",
     "check", "accept", "cited_url", "archived",
 })
+_FIELD_NAME = {sys.intern(n): sys.intern(n) for n in ANCHOR_FIELDS}
 REQUIRED_FIELDS = ("first_anchored", "status")
 TOP_FIELDS = frozenset({"version", "anchors"})
 _Y = "tag:yaml.org,2002:"
@@ -163,13 +166,18 @@ def load(path: str | Path, missing_ok: bool = False) -> Registry:
     if size > MAX_REGISTRY_BYTES:
         raise RegistryError(str(path), f"{size} bytes is more than the {MAX_REGISTRY_BYTES} allowed")
     try:
-        data = p.read_bytes()
+        decoded = _decode(p.read_bytes(), str(path))  # the bytes are freed once decoded
     except OSError as exc:
         raise RegistryError(str(path), f"cannot read: {exc.strerror}") from None
-    return parse_text(data, str(path))
+    return _parse(*decoded, str(path))
 
 
 def parse_text(data: bytes, path: str) -> Registry:
+    return _parse(*_decode(data, path), path)
+
+
+def _decode(data: bytes, path: str) -> tuple[str, bool]:
+    """The text of a registry file and whether it had a BOM; binary or non-UTF-8 is refused."""
     bom = data.startswith(b"\xef\xbb\xbf")
     if bom:
         data = data[3:]
@@ -177,10 +185,13 @@ def parse_text(data: bytes, path: str) -> Registry:
         line = data[: data.index(b"\x00")].count(b"\n") + 1
         raise RegistryError(path, "not a text file (NUL byte)", line)
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8"), bom
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise RegistryError(path, "not UTF-8 text", line) from None
+
+
+def _parse(text: str, bom: bool, path: str) -> Registry:
     newline = "\r\n" if "\r\n" in text[:4096] else "\n"
     reg = Registry(path, text, [], [], newline=newline, bom=bom)
     # NOTE: the node tree holds no reference cycles, yet its allocations trigger the cyclic
@@ -188,9 +199,10 @@ def parse_text(data: bytes, path: str) -> Registry:
     paused = gc.isenabled()
     gc.disable()
     try:
-        root = yaml.compose(text, Loader=yaml.CSafeLoader)
+        walker = _Walker(reg, text)
+        root = compose_streaming(text, "anchors", walker.item)
         if root is not None:
-            _Walker(reg, text).walk(root)
+            walker.walk(root)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
@@ -210,6 +222,10 @@ class _Walker:
         self.reg = reg
         self.path = reg.path
         self.text = text
+        #: problems of the streamed items, reported after the top level's (as written)
+        self._item_problems: list[tuple[Finding, bool]] = []
+        self._in_item = False
+        self._last_item = -1
         if _ALIAS_HINT.search(text):  # cheap pre-filter; the event scan confirms
             self._find_aliases(text)
 
@@ -217,9 +233,29 @@ class _Walker:
                 code: Code = Code.SCHEMA, unsafe: bool = True) -> None:
         line = node.start_mark.line + 1 if node is not None else None
         found = Finding(code, anchor, self.path, line, message)
+        if self._in_item:
+            self._item_problems.append((found, unsafe))
+            return
         self.reg.problems.append(found)
         if unsafe:
             self.reg.unsafe.append(found)
+
+    def item(self, node: yaml.Node) -> None:
+        """One item of the `anchors` list, as the stream composes it (the node is then dropped)."""
+        self._in_item = True
+        try:
+            self._refuse_tags(node)
+            self.reg.anchors.append(self._anchor(node))
+            self._last_item = node.start_mark.index
+        finally:
+            self._in_item = False
+
+    def _flush_items(self) -> None:
+        for found, unsafe in self._item_problems:
+            self.reg.problems.append(found)
+            if unsafe:
+                self.reg.unsafe.append(found)
+        self._item_problems = []
 
     def _find_aliases(self, text: str) -> None:
         for ev in yaml.parse(text, Loader=yaml.CSafeLoader):
@@ -282,11 +318,9 @@ class _Walker:
             self.problem(seq, "'anchors' must be a list")
             return
         self.reg.seq = _span(seq, "flow" if seq.flow_style else "block")
-        for item in seq.value:
-            self._refuse_tags(item)
-            self.reg.anchors.append(self._anchor(item))
-        if seq.value:  # new entries line up with the last one's dash
-            idx = seq.value[-1].start_mark.index
+        self._flush_items()  # the items came through `item` while the stream was composed
+        if self._last_item >= 0:  # new entries line up with the last one's dash
+            idx = self._last_item
             line_start = self.text.rfind("\n", 0, idx) + 1
             dash = self.text.find("-", line_start, idx)
             self.reg.item_indent = dash - line_start if dash >= 0 else 2
@@ -301,8 +335,8 @@ class _Walker:
         a.flow = bool(node.flow_style)
         pairs = self._pairs(node, "")
         for name in pairs:
-            if name in ANCHOR_FIELDS:
-                a.spans[name] = _span(pairs[name][1])
+            if name in ANCHOR_FIELDS:  # keyed by the one interned name, not the file's copy
+                a.spans[_FIELD_NAME[name]] = _span(pairs[name][1])
         self._identity(a, pairs, node)
         for name, (k, v) in pairs.items():
             if name in ID_FIELDS:

@@ -4,7 +4,12 @@ Generates registries of 1k, 10k and 100k anchors, then times each command and th
 (`yaml.load(f, Loader=yaml.CSafeLoader)`) as separate processes in the same run, best of
 `--repeat`, with each process's peak RSS. Prints a table and the ratios the targets are set on.
 
-    python bench/registry.py [--sizes 1000,10000,100000] [--repeat 3]
+Two more cases (issue 10): one briefing citing 10k and 40k arXiv IDs, merged in-process into an
+empty registry and into one that already holds them (the work done under the registry's lock:
+load, merge, splice, write), with the 40k/10k ratio (linear is 4); and a 1M-line registry
+(`--million`), whose peak RSS in `check --offline` is reported against its size.
+
+    python bench/registry.py [--sizes 1000,10000,100000] [--repeat 3] [--only merge|million]
 """
 
 from __future__ import annotations
@@ -61,6 +66,76 @@ def best(cmd: list[str], repeat: int, setup=None) -> tuple[float, int]:
     return min(times), rss
 
 
+def briefing_text(n: int) -> str:
+    """One briefing table citing `n` distinct arXiv IDs."""
+    return "".join(f"| 2609.{10000 + i:05d} | Paper number {i} | 本次新增 → §1.{i % 7} Kernels |\n"
+                   for i in range(n))
+
+
+def merge_case(n: int, tmp: Path, repeat: int) -> tuple[float, float, float]:
+    """Seconds to extract, to add into an empty registry, and to add again (all continued)."""
+    from datetime import date
+
+    from anchors.extract import extract
+    from anchors.merge import add
+
+    text = briefing_text(n)
+    ext, new, cont = [], [], []
+    for r in range(repeat):
+        t0 = time.perf_counter()
+        b1 = extract(text, "2026-09-24-e1.md", date(2026, 9, 24))
+        t1 = time.perf_counter()
+        reg = tmp / f"m{n}-{r}.yaml"
+        add(reg, [b1], date(2026, 12, 2))
+        t2 = time.perf_counter()
+        b2 = extract(text, "2026-09-25-e1.md", date(2026, 9, 25))
+        t3 = time.perf_counter()
+        add(reg, [b2], date(2026, 12, 2))
+        t4 = time.perf_counter()
+        ext.append(t1 - t0)
+        new.append(t2 - t1)
+        cont.append(t4 - t3)
+    return min(ext), min(new), min(cont)
+
+
+def run_merge(tmp: Path, repeat: int) -> None:
+    rows = {n: merge_case(n, tmp, repeat) for n in (10000, 40000)}
+    print("one briefing, in-process, best of", repeat)
+    print(f"{'citations':>9} {'extract s':>9} {'add new s':>9} {'add cont s':>10}")
+    for n, (e, a, c) in rows.items():
+        print(f"{n:>9} {e:>9.3f} {a:>9.3f} {c:>10.3f}")
+    (e1, a1, c1), (e4, a4, c4) = rows[10000], rows[40000]
+    print(f"target 40k/10k <= 4.5: add new {a4 / a1:.2f}x, add continued {c4 / c1:.2f}x "
+          f"(extract {e4 / e1:.2f}x)")
+
+
+def make_million(path: Path) -> int:
+    """A registry of 1,000,002 lines (6 per anchor plus the header), like a grown team file."""
+    n = 166_666
+    with path.open("w", encoding="utf-8") as f:
+        f.write("version: 1\nanchors:\n")
+        for i in range(n):
+            f.write(f'  - arxiv: "{2301 + (i // 90000) * 100 + (i // 9000) % 9}.{10000 + i % 90000:05d}"\n'
+                    f'    title: "Generated paper {i}"\n    first_anchored: 2026-09-1{i % 10}\n'
+                    f"    status: new\n    section: \"§1.{i % 7}\"\n"
+                    f'    cited_in: ["2026-09-1{i % 10}"]\n')
+    return 2 + 6 * n
+
+
+def run_million(tmp: Path, repeat: int) -> None:
+    py = sys.executable
+    reg = tmp / "million.yaml"
+    lines = make_million(reg)
+    size = reg.stat().st_size
+    parse, parse_rss = best([py, "-c", BARE, str(reg)], repeat)
+    check, check_rss = best([py, "-m", "anchors", "check", "--offline", "-q", "--today",
+                             "2026-12-02", str(reg)], repeat)
+    print(f"{lines} lines, {size / 1e6:.1f} MB: parse {parse:.2f} s, {parse_rss / 1024:.0f} MB RSS; "
+          f"check --offline {check:.2f} s, {check_rss / 1024:.0f} MB RSS")
+    print(f"target check --offline peak RSS <= 20x file size: {check_rss * 1024 / size:.1f}x "
+          f"(parse alone {parse_rss * 1024 / size:.1f}x)")
+
+
 def changed_outside_merge(before: str, after: str) -> int:
     """Lines of the original that the merge removed (should be 0: it only appends here)."""
     return sum(1 for d in difflib.ndiff(before.splitlines(True), after.splitlines(True))
@@ -71,7 +146,18 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", default="1000,10000,100000")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--only", choices=["merge", "million"])
+    ap.add_argument("--million", action="store_true", help="also the 1M-line registry")
     args = ap.parse_args()
+    if args.only or args.million:
+        sys.path.insert(0, str(ROOT))
+        with tempfile.TemporaryDirectory() as tmp:
+            if args.only in (None, "merge"):
+                run_merge(Path(tmp), args.repeat)
+            if args.only == "million" or args.million:
+                run_million(Path(tmp), args.repeat)
+        if args.only:
+            return
     py = sys.executable
     anchors = [py, "-m", "anchors"]
     rows = []
