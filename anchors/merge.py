@@ -16,7 +16,7 @@ from .claims import UnbackedClaim, continuity_gap
 from .errors import RegistryError
 from .extract import Briefing, Citation, InvalidCitation
 from .ids import AnchorKey, ArxivId, Doi, InvalidId, cited_url, is_future, parse_anchor
-from .registry import Anchor, Registry, Status, load
+from .registry import Anchor, Registry, Status, gc_paused, load
 from .titles import same_title
 
 __all__ = ["Conflict", "Duplicate", "Entry", "MergeResult", "add", "cited_id", "merge"]
@@ -260,7 +260,8 @@ def add(registry_path: str | Path, briefings: list[Briefing], today: date,
 
     from . import store
 
-    with contextlib.nullcontext() if dry_run else store.locked(registry_path, on_wait):
+    with contextlib.nullcontext() if dry_run else store.locked(registry_path, on_wait), \
+            gc_paused():  # all under the lock: linear, not slowed by the collector
         reg = load(registry_path, missing_ok=True)
         if reg.unsafe:
             p = reg.unsafe[0]
