@@ -45,3 +45,77 @@ def test_bad_config_is_a_usage_error(tmp_path: Path, toml: str, needle: str) -> 
 def test_defaults_are_the_documented_ones() -> None:
     s = Settings()
     assert (s.concurrency, s.per_host, s.timeout, s.retry_after_cap, s.arxiv_delay) == (16, 4, 10.0, 30.0, 3.0)
+
+
+def _git_root(path: Path) -> Path:
+    (path / ".git").mkdir(parents=True)
+    return path
+
+
+def test_discovered_upward_to_the_repository_root_and_merged(tmp_path: Path) -> None:
+    root = _git_root(tmp_path / "repo")
+    data = root / "data"
+    data.mkdir()
+    (root / "pyproject.toml").write_text(
+        "[tool.anchors]\ntimeout = 3\nexclude = ['^https://a\\.example/']\naccept = [403]\n",
+        encoding="utf-8")
+    (data / "anchors.toml").write_text("timeout = 4\nexclude = ['^https://b\\.example/']\n",
+                                       encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text("[tool.anchors]\nper_host = 1\n", encoding="utf-8")
+    s = load_settings(data / "registry.yaml", {}, env={})
+    assert s.timeout == 4  # the nearer file wins a single value
+    assert s.exclude == ("^https://a\\.example/", "^https://b\\.example/")  # lists are joined
+    assert s.accept == frozenset({403}) and s.per_host == 4  # above the repository: not read
+    assert s.sources == (str(data / "anchors.toml"), str(root / "pyproject.toml"))
+
+
+def test_anchors_toml_and_tool_anchors_in_one_folder_are_merged(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.anchors]\nexclude = ['x']\nconcurrency = 2\n",
+                                             encoding="utf-8")
+    (tmp_path / "anchors.toml").write_text("exclude = ['y']\n", encoding="utf-8")
+    s = load_settings(tmp_path / "registry.yaml", {}, env={})
+    assert s.exclude == ("x", "y") and s.concurrency == 2
+
+
+def test_config_flag_reads_one_file_and_nothing_else(tmp_path: Path) -> None:
+    (tmp_path / "anchors.toml").write_text("timeout = 4\n", encoding="utf-8")
+    other = tmp_path / "ci.toml"
+    other.write_text("concurrency = 3\n", encoding="utf-8")
+    s = load_settings(tmp_path / "registry.yaml", {}, env={}, config=other)
+    assert (s.concurrency, s.timeout) == (3, 10.0)
+    s = load_settings(tmp_path / "registry.yaml", {}, env={"ANCHORS_CONFIG": str(other)})
+    assert s.concurrency == 3
+    with pytest.raises(UsageError, match="no such file"):
+        load_settings(tmp_path / "registry.yaml", {}, env={}, config=tmp_path / "nope.toml")
+
+
+def test_config_applies_to_every_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         seed: Path) -> None:
+    from typer.testing import CliRunner
+
+    from anchors.cli import app
+
+    root = _git_root(tmp_path / "repo")
+    (root / "data").mkdir()
+    (root / "anchors.toml").write_text('registry = "data/registry.yaml"\n', encoding="utf-8")
+    monkeypatch.chdir(root)
+    runner = CliRunner()
+    r = runner.invoke(app, ["add", str(seed), "--today", "2026-12-02"])
+    assert r.exit_code == 0 and (root / "data" / "registry.yaml").exists(), r.output
+    r = runner.invoke(app, ["check", "--offline", "-f", "concise", "--today", "2026-12-02"])
+    assert "43 anchors (offline)" in r.stderr, r.output
+    r = runner.invoke(app, ["report"])
+    assert r.exit_code == 2 and "data/.anchors/history.sqlite" in r.stderr
+    (root / "anchors.toml").write_text("concurency = 3\n", encoding="utf-8")
+    for argv in (["add", str(seed)], ["check", "--offline"], ["report"], ["export"], ["fix"]):
+        r = runner.invoke(app, argv)
+        assert r.exit_code == 2 and "unknown setting 'concurency'" in r.stderr, (argv, r.output)
+
+
+def test_every_setting_has_an_environment_variable_and_a_test_of_it(tmp_path: Path) -> None:
+    from anchors.config import ENV
+
+    env = {"ANCHORS_ALLOW_PRIVATE": "1", "ANCHORS_RETRY_AFTER_CAP": "5", "ANCHORS_ARXIV_DELAY": "0"}
+    s = load_settings(tmp_path / "registry.yaml", {}, env=env)
+    assert (s.allow_private, s.retry_after_cap, s.arxiv_delay) == (True, 5.0, 0.0)
+    assert {"allow_private", "retry_after_cap", "arxiv_delay", "timeout", "concurrency"} <= set(ENV)
