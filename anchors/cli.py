@@ -264,7 +264,7 @@ def _run(coro: Coroutine[Any, Any, T]) -> T:
 def _duration(value: str) -> float:
     import re
 
-    m = re.fullmatch(r"\s*(\d{1,9})\s*([hdw])\s*", value)
+    m = re.fullmatch(r"\s*(\d+)\s*([hdw])\s*", value)
     if not m:
         raise UsageError(f"--since {value!r} is not a duration (e.g. 7d, 36h, 2w)")
     seconds = int(m[1]) * {"h": 3600, "d": 86400, "w": 604800}[m[2]]
