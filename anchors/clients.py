@@ -29,13 +29,14 @@ async def open_services(settings: Settings, *, token: str | None = None,
                         resolver: Resolver | None = None) -> AsyncIterator[Services]:
     """Link checks and DOI lookups go through the guard; the API hosts are the user's choice."""
     guard = NetGuard(resolver, allow_private=settings.allow_private)
-    # The checker's own semaphores bound what is in flight; each origin's pool keeps as many
-    # idle connections as that origin may use at once.
+    # The checker's own semaphores bound what is in flight, so the pool sets no limit; the
+    # checker is given the transport itself (the httpx client's machinery is unused cost).
     limits = httpx.Limits(max_connections=None,
                           max_keepalive_connections=max(settings.per_host, 1))
     policy = RetryPolicy(attempts=settings.attempts, retry_after_cap=settings.retry_after_cap)
     tls = ssl_context()
-    guarded = httpx.AsyncClient(transport=guarded_transport(guard, limits, verify=tls),
+    web = guarded_transport(guard, limits, verify=tls)  # one pool for links and DOIs
+    guarded = httpx.AsyncClient(transport=web,
                                 timeout=httpx.Timeout(settings.timeout), follow_redirects=False,
                                 cookies=NoCookies())
     # The API host is the user's choice (it may be a private GitHub Enterprise): not guarded,
@@ -45,7 +46,7 @@ async def open_services(settings: Settings, *, token: str | None = None,
                             trust_env=False)
     async with guarded, api:
         yield Services(
-            links=LinkChecker(guarded, guard, concurrency=settings.concurrency,
+            links=LinkChecker(web, guard, concurrency=settings.concurrency,
                               per_host=settings.per_host, timeout=settings.timeout,
                               policy=policy, max_redirects=settings.max_redirects),
             arxiv=_OnFirstUse(lambda: _arxiv(settings)),

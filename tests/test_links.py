@@ -100,12 +100,15 @@ def check(urls: list[str], *, allow_private: bool = True, resolver=None, timeout
           attempts: int = 3, cap: float = 30.0, **kw) -> tuple[list[LinkResult], LinkChecker]:
     async def go():
         guard = NetGuard(resolver, allow_private=allow_private)
-        limits = httpx.Limits(max_connections=8)
-        async with httpx.AsyncClient(transport=guarded_transport(guard, limits), timeout=timeout) as c:
-            lc = LinkChecker(c, guard, timeout=timeout,
+        # the transport itself, as `anchors check` gives it (other tests here pass a client)
+        transport = guarded_transport(guard, httpx.Limits(max_connections=8))
+        try:
+            lc = LinkChecker(transport, guard, timeout=timeout,
                              policy=RetryPolicy(attempts=attempts, retry_after_cap=cap, initial=0.05), **kw)
             res = await lc.check_many([(u, frozenset()) for u in urls])
-            return sorted(res, key=lambda r: urls.index(r.url)), lc
+        finally:
+            await transport.aclose()
+        return sorted(res, key=lambda r: urls.index(r.url)), lc
     return asyncio.run(go())
 
 

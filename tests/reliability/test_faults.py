@@ -36,10 +36,12 @@ def check_one(url: str, *, timeout: float = 2.0, attempts: int = 3, cap: float =
     async def go() -> LinkResult:
         guard = NetGuard(resolver, allow_private=True)
         transport = guarded_transport(guard, httpx.Limits(), verify=verify)
-        async with httpx.AsyncClient(transport=transport, timeout=timeout) as c:
-            lc = LinkChecker(c, guard, timeout=timeout,
+        try:  # the transport itself, as `anchors check` gives it
+            lc = LinkChecker(transport, guard, timeout=timeout,
                              policy=RetryPolicy(attempts=attempts, retry_after_cap=cap, initial=0.05))
             return await lc.check(url)
+        finally:
+            await transport.aclose()
     return asyncio.run(go())
 
 
