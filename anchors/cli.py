@@ -159,6 +159,7 @@ def check(
     from .config import load_settings
     from .registry import load
     from .render import summary, write_check
+    from .citing import add_citing_lines
     from .validate import check_offline, combine, only
 
     configure(quiet)
@@ -186,6 +187,7 @@ def check(
     except AnchorsError as exc:
         _fail(exc)
     result.findings = only(result.findings, codes)
+    add_citing_lines(result.findings)
     write_check(result, o.pick_format(fmt, sys.stdout.isatty()), sys.stdout)
     stderr.print(summary.check_line(result))
     raise typer.Exit(exit_code(result.findings))

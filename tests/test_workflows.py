@@ -104,3 +104,46 @@ def test_workflows_are_actionlint_clean() -> None:
     r = subprocess.run(["actionlint", "-no-color", *map(str, WORKFLOWS)], cwd=ROOT,
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_dead_url_annotations_also_point_at_the_citing_briefing_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    import jsonschema
+    from typer.testing import CliRunner
+
+    from anchors.cli import app
+
+    from .loopback import LoopbackServer, respond
+
+    async def gone(req, w):
+        return await respond(w, 404, b"", req=req)
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "briefings").mkdir()
+    monkeypatch.chdir(tmp_path)
+    with LoopbackServer({"/gone": gone, "/gone-too": gone}) as srv:
+        url = srv.url("/gone")
+        (tmp_path / "briefings" / "2026-09-24.md").write_text(
+            f"# Briefing (2026-09-24)\n\n- dies: {url}\n- a longer one: {url}-too is another\n"
+            f"- again {url}。\n", encoding="utf-8")
+        Path("registry.yaml").write_text(
+            f"version: 1\nanchors:\n  - url: {url}\n    first_anchored: 2026-09-24\n"
+            "    status: new\n", encoding="utf-8")
+        args = ["check", "registry.yaml", "--allow-private", "--no-cache", "--today", "2026-12-02"]
+        github = CliRunner().invoke(app, [*args, "-f", "github"])
+        sarif = CliRunner().invoke(app, [*args, "-f", "sarif"])
+    lines = github.stdout.splitlines()
+    assert github.exit_code == 1 and len(lines) == 3, github.output
+    assert lines[0].startswith("::error file=registry.yaml,line=3,title=dead-link::")
+    assert lines[1].startswith("::error file=briefings/2026-09-24.md,line=3,title=dead-link::")
+    assert lines[2].startswith("::error file=briefings/2026-09-24.md,line=5,title=dead-link::")
+    assert "(in the registry at registry.yaml:3)" in lines[1]  # not line 4: /gone-too is not /gone
+    doc = json.loads(sarif.stdout)
+    schema = json.loads((ROOT / "tests" / "data" / "schemas" / "sarif-schema-2.1.0.json").read_text())
+    jsonschema.Draft4Validator(schema).validate(doc)
+    related = doc["runs"][0]["results"][0]["relatedLocations"]
+    assert [(x["physicalLocation"]["artifactLocation"]["uri"],
+             x["physicalLocation"]["region"]["startLine"]) for x in related] == [
+        ("briefings/2026-09-24.md", 3), ("briefings/2026-09-24.md", 5)]

@@ -19,13 +19,18 @@ def _prop(value: str) -> str:
     return annotation(value).replace(",", "%2C").replace(":", "%3A")
 
 
+def _command(severity: Severity, file: str, line: int | None, title: str, message: str) -> str:
+    props = f"file={_prop(file)}" + (f",line={line}" if line else "") + f",title={_prop(title)}"
+    return f"::{_COMMAND[severity]} {props}::{annotation(message)}"
+
+
 def check_result(r: CheckResult) -> str:
+    """One annotation per finding; a dead URL also at each briefing line that cites it."""
     lines = []
     for f in r.findings:
-        props = f"file={_prop(f.file)}"
-        if f.line:
-            props += f",line={f.line}"
-        props += f",title={_prop(f.code.value)}"
         anchor = f"{f.anchor}: " if f.anchor else ""
-        lines.append(f"::{_COMMAND[f.severity]} {props}::{annotation(anchor + f.message)}")
+        lines.append(_command(f.severity, f.file, f.line, f.code.value, anchor + f.message))
+        for at in f.details.get("cited_at", ()):
+            lines.append(_command(f.severity, str(at["file"]), int(at["line"]), f.code.value,
+                                  f"{anchor}{f.message} (in the registry at {f.file}:{f.line})"))
     return "".join(line + "\n" for line in lines)

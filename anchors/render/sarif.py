@@ -74,7 +74,9 @@ def _location(file: str, line: int | None) -> dict[str, Any]:
 def _result(f: Finding, index: dict[Code, int]) -> dict[str, Any]:
     anchor = f"{plain(f.anchor)}: " if f.anchor else ""
     key = hashlib.sha256(f"{f.code.value}\0{f.anchor}".encode()).hexdigest()[:32]
-    return {
+    related = [_location(str(at["file"]), int(at["line"])) for at in f.details.get("cited_at", ())]
+    extra = {"relatedLocations": [dict(loc, id=i) for i, loc in enumerate(related)]} if related else {}
+    return {**extra,
         "ruleId": f.code.value,  # a code without a RULES line still renders (its id as text)
         "ruleIndex": index[f.code],
         "level": _LEVEL[f.severity],
