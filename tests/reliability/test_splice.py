@@ -135,7 +135,7 @@ def _touched_lines(reg: Registry, result: object) -> set[int]:
     return out
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=registry(), b=briefing())
 def test_add_splices_exactly_the_merge(data: bytes, b: Briefing) -> None:
     before = parse_text(data, "registry.yaml")
