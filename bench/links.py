@@ -20,8 +20,18 @@ import tempfile
 import time
 from pathlib import Path
 
-from workload import HOSTS, LATENCY, PLANS, Plan, floor, free_port, make_routes, paths, \
-    run_measured, write_inputs
+from workload import (
+    HOSTS,
+    LATENCY,
+    PLANS,
+    Plan,
+    floor,
+    free_port,
+    make_routes,
+    paths,
+    run_measured,
+    write_inputs,
+)
 
 from tests.loopback import LoopbackServer
 
@@ -87,7 +97,7 @@ def targets(rows: list[dict]) -> None:
     print("\ntargets:")
     for r in rows:
         t = PHASE_TARGET.get(r["n"])
-        ok = lambda c: "met" if c else "NOT met"  # noqa: E731
+        ok = lambda c: "met" if c else "NOT met"
         if t:
             print(f"  {r['n']} URLs {r['limits']} input {r['input']}: phase/floor median "
                   f"{r['ratio_med']:.2f} (min {r['ratio_min']:.2f}) <= {t}: {ok(r['ratio_med'] <= t)}")

@@ -30,10 +30,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import httpx  # noqa: E402
+import httpx
 
-from anchors.links import LinkChecker  # noqa: E402
-from anchors.netguard import NetGuard, guarded_transport  # noqa: E402
+from anchors.links import LinkChecker
+from anchors.netguard import NetGuard, guarded_transport
 
 CONC, PER_HOST, LATENCY = 64, 8, 0.05
 SERVER = r'''

@@ -26,7 +26,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from tests.loopback import Request, respond  # noqa: E402
+from tests.loopback import Request, respond
 
 HOSTS = [f"127.0.0.{i}" for i in range(2, 42)]
 LATENCY = 0.05
@@ -153,23 +153,23 @@ class Run:
 
 def run_measured(cmd: list[str], timeout: float = 900, cwd: Path | None = None) -> Run:
     """Wall time, CPU, peak RSS, exit code and stdout of one process (killed at `timeout`)."""
-    out_file = tempfile.TemporaryFile()
-    start = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=out_file, stderr=subprocess.DEVNULL, cwd=cwd)
-    deadline = start + timeout
-    while True:
-        pid, status, usage = os.wait4(p.pid, os.WNOHANG)
-        if pid:
-            break
-        if time.perf_counter() > deadline:
-            p.kill()
-            pid, status, usage = os.wait4(p.pid, 0)
-            break
-        time.sleep(0.01)
-    wall = time.perf_counter() - start
-    out_file.seek(0)
-    return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss,
-               os.waitstatus_to_exitcode(status), out_file.read())
+    with tempfile.TemporaryFile() as out_file:
+        start = time.perf_counter()
+        p = subprocess.Popen(cmd, stdout=out_file, stderr=subprocess.DEVNULL, cwd=cwd)
+        deadline = start + timeout
+        while True:
+            pid, status, usage = os.wait4(p.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.perf_counter() > deadline:
+                p.kill()
+                pid, status, usage = os.wait4(p.pid, 0)
+                break
+            time.sleep(0.01)
+        wall = time.perf_counter() - start
+        out_file.seek(0)
+        return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss,
+                   os.waitstatus_to_exitcode(status), out_file.read())
 
 
 def free_port() -> int:
