@@ -124,3 +124,25 @@ def test_completion_script_and_completions() -> None:
     r = runner.invoke(app, [], prog_name="anchors", env={
         "_ANCHORS_COMPLETE": "complete_bash", "COMP_WORDS": "anchors report -f ", "COMP_CWORD": "3"})
     assert sorted(r.stdout.split()) == ["json", "markdown"]
+
+
+def test_a_github_api_root_that_is_not_the_api_is_a_configuration_error(tmp_path: Path) -> None:
+    from .loopback import LoopbackServer, respond
+
+    async def html_404(req, w):  # a web site, not the REST API: 404 with an HTML page
+        return await respond(w, 404, b"<html>Not here</html>", {"Content-Type": "text/html"},
+                             req=req)
+
+    reg = tmp_path / "registry.yaml"
+    reg.write_text("version: 1\nanchors:\n"
+                   + "".join(f"  - url: https://github.com/o/r/issues/{n}\n"
+                             "    first_anchored: 2026-09-24\n    status: new\n" for n in (1, 2)),
+                   encoding="utf-8")
+    with LoopbackServer(lambda req: html_404) as srv:
+        r = runner.invoke(app, ["check", str(reg), "--github-api", srv.url("/wrong/"),
+                                "--no-cache", "--today", "2026-12-02"])
+    assert r.exit_code == 2 and r.stdout == "", r.output
+    (line,) = r.stderr.splitlines()
+    assert line.startswith(f"anchors: error: --github-api {srv.url('/wrong/')}: answered HTTP 404 "
+                           "(text/html) to /wrong/repos/o/r/issues/1")
+    assert line.endswith("not what the GitHub REST API answers; check the URL")

@@ -22,6 +22,7 @@ from typing import Any
 import httpx
 
 from ..defaults import GITHUB_API
+from ..errors import UsageError
 from ..ids import GithubRef, WebUrl
 from ..links import USER_AGENT, Outcome
 from ..retry import RetryPolicy, parse_retry_after, retryable_status
@@ -100,6 +101,11 @@ class GithubResolver:
                     return res
                 await asyncio.sleep(wait if wait is not None else self.policy.backoff(attempt))
                 continue
+            if not _looks_like_the_api(resp):
+                raise UsageError(
+                    f"--github-api {self.api}: answered HTTP {status} "
+                    f"({resp.headers.get('content-type') or 'no content type'}) to {url.path}, "
+                    "which is not what the GitHub REST API answers; check the URL")
             return status, resp
         raise AssertionError("unreachable")
 
@@ -121,6 +127,21 @@ class GithubResolver:
                 continue
             return resp.status_code, resp
         return Resolution(key, Outcome.UNREACHABLE, error="too many API redirects")
+
+
+def _looks_like_the_api(resp: httpx.Response) -> bool:
+    """GitHub's REST API answers JSON objects, its 404s included (`{"message": "Not Found"}`).
+
+    A wrong `--github-api` root (a web site, a proxy's error page) answers something else, and
+    reading its 404s as "the issue does not exist" would fail every issue: a configuration error.
+    """
+    if resp.status_code not in (200, 404, 410):
+        return True  # limits, 403s and 5xx are judged as answers, as before
+    try:
+        data = resp.json()
+    except ValueError:
+        return False
+    return isinstance(data, dict) and (resp.status_code == 200 or "message" in data)
 
 
 def _rate_wait(resp: httpx.Response) -> float | None:
