@@ -333,7 +333,11 @@ def _error_try(exc: httpx.HTTPError, timeout: float) -> _Try:
         unreachable = {errno.ENETUNREACH, errno.EHOSTUNREACH} & codes or "unreachable" in text
         return _Try(Outcome.UNREACHABLE, error=f"cannot connect ({exc})", retryable=True,
                     network_evidence=bool(unreachable), requests=1)
-    if isinstance(exc, (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)):
+    if isinstance(exc, httpx.RemoteProtocolError):
+        # (not the parser's message: it quotes the server's bytes back)
+        return _Try(Outcome.UNREACHABLE, error="connection reset or malformed answer "
+                    "(RemoteProtocolError)", retryable=True, requests=1)
+    if isinstance(exc, (httpx.ReadError, httpx.WriteError)):
         return _Try(Outcome.UNREACHABLE, error=f"connection reset ({type(exc).__name__})",
                     retryable=True, requests=1)
     if isinstance(exc, (httpx.UnsupportedProtocol, httpx.InvalidURL)):

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import socket
 import ssl
+from collections.abc import AsyncIterator
 from http.cookiejar import CookieJar
 from typing import Any
 
@@ -44,30 +45,71 @@ _ERRORS: tuple[tuple[type[BaseException], type[httpx.TransportError]], ...] = (
     (aiohttp.InvalidURL, httpx.UnsupportedProtocol),  # e.g. 127.1: not a canonical IPv4
     (aiohttp.NonHttpUrlClientError, httpx.UnsupportedProtocol),
     (aiohttp.ClientConnectionError, httpx.ReadError),
+    # a malformed answer: bad status line, header too long, bad chunk... (httpcore: the same)
+    (aiohttp.ClientResponseError, httpx.RemoteProtocolError),
+    (aiohttp.ClientError, httpx.RemoteProtocolError),
 )
 
 
-def _remap(exc: httpx.TransportError) -> httpx.TransportError:
-    cause = exc.__cause__
-    if cause is None:
-        return exc
+def _httpx_error(exc: BaseException) -> httpx.TransportError | None:
+    """The httpx error for an aiohttp one (or for httpx-aiohttp's mapping of it); None: keep it."""
+    if isinstance(exc, httpx.TransportError):
+        cause = exc.__cause__
+        if not isinstance(cause, aiohttp.ClientError):
+            return None
+        exc = cause
+    if not isinstance(exc, aiohttp.ClientError):
+        return None
     for theirs, ours in _ERRORS:
-        if isinstance(cause, theirs):
-            return exc if type(exc) is ours else ours(str(exc))
-    return exc
+        if isinstance(exc, theirs):
+            return ours(str(exc))
+    return None
+
+
+def _reraise(exc: BaseException) -> None:
+    mapped = _httpx_error(exc)
+    if mapped is not None:
+        raise mapped from (exc.__cause__ if isinstance(exc, httpx.TransportError) else exc)
+
+
+class _Body(httpx.AsyncByteStream):
+    """The response body, with aiohttp's errors mapped while it is read."""
+
+    def __init__(self, inner: httpx.AsyncByteStream) -> None:
+        self.inner = inner
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        try:
+            async for chunk in self.inner:
+                yield chunk
+        except (httpx.TransportError, aiohttp.ClientError) as exc:
+            _reraise(exc)
+            raise
+
+    async def aclose(self) -> None:
+        try:
+            await self.inner.aclose()
+        except (httpx.TransportError, aiohttp.ClientError) as exc:
+            _reraise(exc)
+            raise
 
 
 class Transport(AiohttpTransport):
-    """httpx-aiohttp's transport, with aiohttp's errors told apart (refused, reset, timeout)."""
+    """httpx-aiohttp's transport, with every aiohttp error turned into the httpx error the
+    checker tells apart (refused, reset, timeout, malformed answer), headers and body alike.
+
+    httpx-aiohttp maps refused and reset alike to ConnectTimeout, and lets a malformed answer
+    (aiohttp's ClientResponseError) escape as an aiohttp exception."""
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         try:
-            return await super().handle_async_request(request)
-        except httpx.TransportError as exc:
-            mapped = _remap(exc)
-            if mapped is exc:
-                raise
-            raise mapped from exc.__cause__
+            resp = await super().handle_async_request(request)
+        except (httpx.TransportError, aiohttp.ClientError) as exc:
+            _reraise(exc)
+            raise
+        assert isinstance(resp.stream, httpx.AsyncByteStream)
+        resp.stream = _Body(resp.stream)  # the public attribute transports hand the body in
+        return resp
 
 
 class _GuardResolver(AbstractResolver):

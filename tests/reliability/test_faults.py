@@ -283,3 +283,31 @@ def test_killed_check_exits_cleanly_and_keeps_what_it_learnt(tmp_path: Path, sig
     (run,) = h.runs(0, 1e12)
     h.close()
     assert len(rows) == 5 and not run.complete
+
+
+def _raw(data: bytes, head_refused: bool = False):
+    async def handler(req, w):
+        if head_refused and req.method == "HEAD":
+            return await respond(w, 405, b"", req=req)
+        w.write(data)
+        await w.drain()
+        return False
+    return handler
+
+
+@pytest.mark.parametrize("handler", [
+    _raw(b"HTTP/1.1 200 OK\r\nX-Big: " + b"a" * 20000 + b"\r\nContent-Length: 0\r\n\r\n"),
+    _raw(b"HTTP/1.1 200 OK\r\n" + b"".join(b"X-H%d: v\r\n" % i for i in range(300)) + b"\r\n"),
+    _raw(b"HTTP/1.1 abc OK\r\n\r\n"),
+    _raw(b"\x00\x01\x1b[31mgarbage\r\n\r\n"),
+    _raw(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nBad Header Line\r\n\r\nok"),
+    _raw(b"HTTP/1.1 200 OK\r\nContent-Length: xyz\r\n\r\nok"),
+    _raw(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nok\r\n0\r\n\r\n",
+         head_refused=True),
+], ids=["header-20k", "300-headers", "bad-status", "garbage", "bad-header", "bad-length",
+        "bad-chunk"])
+def test_malformed_answers_are_unreachable_not_a_crash(handler) -> None:
+    with serve(handler) as srv:
+        r = check_one(srv.url("/"))
+    assert r.outcome is Outcome.UNREACHABLE and "malformed" in (r.error or "")
+    assert "\x1b" not in (r.error or "") and "garbage" not in (r.error or "")
