@@ -146,3 +146,20 @@ def test_a_github_api_root_that_is_not_the_api_is_a_configuration_error(tmp_path
     assert line.startswith(f"anchors: error: --github-api {srv.url('/wrong/')}: answered HTTP 404 "
                            "(text/html) to /wrong/repos/o/r/issues/1")
     assert line.endswith("not what the GitHub REST API answers; check the URL")
+
+
+def test_an_arxiv_api_that_is_not_the_api_is_a_configuration_error(tmp_path: Path) -> None:
+    from .loopback import LoopbackServer, respond
+
+    async def missing(req, w):
+        return await respond(w, 404, b"<html>Not here</html>", {"Content-Type": "text/html"},
+                             req=req)
+
+    reg = registry(tmp_path, "2609.18063")
+    with LoopbackServer(lambda req: missing) as srv:
+        r = runner.invoke(app, ["check", str(reg), "--arxiv-api", srv.url("/nope"),
+                                "--arxiv-delay", "0", "--no-cache", "--today", "2026-12-02"])
+    assert r.exit_code == 2 and r.stdout == "", r.output
+    (line,) = r.stderr.splitlines()
+    assert line == (f"anchors: error: --arxiv-api {srv.url('/nope')}: answered HTTP 404, which "
+                    "the arXiv API does not; check the URL")

@@ -20,6 +20,7 @@ import arxiv
 import requests
 
 from ..defaults import ARXIV_API, ARXIV_BATCH, ARXIV_MAX_SEARCHES, ARXIV_MIN_INTERVAL
+from ..errors import UsageError
 from ..ids import ArxivId, InvalidId
 from ..links import Outcome
 from ..titles import TitleVerdict, compare_titles, normalise
@@ -58,6 +59,7 @@ class ArxivResolver:
         # NOTE: the query URL is a class attribute in arxiv.py; set on the instance it points
         # this client (only) at a mirror or a test server.
         self.client.query_url_format = api_url.rstrip("?") + "?{}"
+        self.api_url = api_url
         # NOTE: `_session` is the client's requests.Session; it is replaced to get a timeout.
         self.client._session = _TimeoutSession(timeout)
         self.requests = 0
@@ -161,6 +163,11 @@ class ArxivResolver:
                 if r is not None and r.key[6:] in asked:
                     found.setdefault(r.key[6:], r)
         except arxiv.HTTPError as exc:
+            if exc.status in (404, 405, 410):
+                # The query endpoint itself is missing: the arXiv API never answers this for
+                # /api/query, so `--arxiv-api` points somewhere else (a configuration error).
+                raise UsageError(f"--arxiv-api {self.api_url}: answered HTTP {exc.status}, "
+                                 "which the arXiv API does not; check the URL") from None
             outcome = Outcome.RATE_LIMITED if exc.status in (429, 503) else \
                 Outcome.UNVERIFIABLE if exc.status == 400 else Outcome.UNREACHABLE
             return found, Resolution("", outcome, status=exc.status,
