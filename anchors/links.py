@@ -184,7 +184,7 @@ class LinkChecker:
             t = await self._hop(current, parsed)
             requests += t.requests
             t.requests = requests
-            if t.status is None or not (300 <= t.status < 400 and t.final_url):
+            if t.next_url is None:  # not a redirect to follow
                 t.moved_to = moved_to if permanent and t.outcome is Outcome.OK else None
                 if t.moved_to and t.status not in accept:
                     t.outcome = Outcome.REDIRECT
@@ -351,8 +351,12 @@ def _status_try(url: str, resp: httpx.Response, body: bytes) -> _Try:
     t = _Try(Outcome.OK, status, url, responded=True, requests=1)
     if 300 <= status < 400:
         loc = resp.headers.get("location")
-        if loc:
-            t.next_url = resp.url.join(loc)
+        try:
+            t.next_url = resp.url.join(loc) if loc else None
+        except httpx.InvalidURL:
+            t.outcome, t.error = Outcome.DEAD, f"HTTP {status} to an invalid URL"
+            return t
+        if t.next_url is not None:
             t.final_url = str(t.next_url)
             return t
         t.outcome, t.error = Outcome.DEAD, f"HTTP {status} without a Location"

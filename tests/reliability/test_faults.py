@@ -311,3 +311,19 @@ def test_malformed_answers_are_unreachable_not_a_crash(handler) -> None:
         r = check_one(srv.url("/"))
     assert r.outcome is Outcome.UNREACHABLE and "malformed" in (r.error or "")
     assert "\x1b" not in (r.error or "") and "garbage" not in (r.error or "")
+
+
+@pytest.mark.parametrize(("location", "outcome", "needle"), [
+    ("http://[::1", Outcome.DEAD, "invalid URL"),  # httpx cannot even parse it
+    ("", Outcome.DEAD, "without a Location"),  # was misread as a redirect loop
+    ("http://a:99999/", Outcome.BLOCKED, ""),
+    ("javascript:alert(1)", Outcome.BLOCKED, "scheme"),
+    ("http://nowhere.example/", Outcome.DEAD, "NXDOMAIN"),
+])
+def test_hostile_redirect_targets(location: str, outcome: Outcome, needle: str) -> None:
+    async def handler(req, w):
+        return await respond(w, 302, b"", {"Location": location}, req=req)
+
+    with serve(handler) as srv:
+        r = check_one(srv.url("/"), resolver=StaticResolver({}))
+    assert r.outcome is outcome and needle in (r.error or ""), r
