@@ -191,7 +191,7 @@ class LinkChecker:
                 if t.status is not None and t.status in accept:
                     t.outcome = Outcome.OK
                 return t
-            nxt = t.final_url
+            nxt = t.final_url or str(t.next_url)  # set together in _status_try
             if t.status in (301, 308) and permanent:
                 moved_to = nxt
             else:
