@@ -8,19 +8,26 @@ from __future__ import annotations
 
 import signal
 import sys
-from collections.abc import Coroutine
-from datetime import UTC, date, datetime
+from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Annotated, NoReturn, TypeVar
 
 import typer
 
 from . import __version__
 from . import cli_options as o
 from .cli_group import Command, Group, error_line
+from .cli_values import codes as _codes
+from .cli_values import date_value as _date
+from .cli_values import duration as _duration
+from .cli_values import instant as _instant
 from .console import configure, stderr, warn
 from .errors import AnchorsError, StorageError, UsageError
-from .findings import Code, exit_code
+from .findings import exit_code
+from .runner import STOPS as _STOPS
+from .runner import Terminated as _Terminated
+from .runner import on_stop as _on_stop
+from .runner import run as _run
 
 if TYPE_CHECKING:
     from .claims import Claims
@@ -37,15 +44,6 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
     help="Citation and arXiv anchor registry with link checking.\n\n"
          "Settings: flag > ANCHORS_* environment > anchors.toml / [tool.anchors] > default.")
-
-
-def _date(value: str | None, name: str) -> date | None:
-    if value is None:
-        return None
-    try:
-        return date.fromisoformat(value)
-    except ValueError:
-        raise UsageError(f"{name} {value!r} is not a date (YYYY-MM-DD)") from None
 
 
 def _fail(exc: BaseException, code: int = 2) -> NoReturn:
@@ -108,19 +106,6 @@ def add(
     raise typer.Exit(1 if failed else 0)
 
 
-def _codes(value: str | None) -> frozenset[Code] | None:
-    if not value:
-        return None
-    out = set()
-    for part in value.split(","):
-        try:
-            out.add(Code(part.strip()))
-        except ValueError:
-            raise UsageError(f"--only: unknown code {part.strip()!r} "
-                             f"(codes: {', '.join(c.value for c in Code)})") from None
-    return frozenset(out)
-
-
 @app.command(cls=Command)
 def check(
     registries: o.Registries = None,
@@ -156,10 +141,10 @@ def check(
 
     Example: anchors check registry.yaml lab/registry.yaml --offline --format concise
     """
+    from .citing import add_citing_lines
     from .config import load_settings
     from .registry import load
     from .render import summary, write_check
-    from .citing import add_citing_lines
     from .validate import check_offline, combine, only
 
     configure(quiet)
@@ -225,76 +210,6 @@ async def _online(reg: Registry, registry: Path, day: date, settings: Settings, 
         for problem in (cache.problem, hist.problem if hist else None):
             if problem:
                 warn(problem)
-
-
-def _run(coro: Coroutine[Any, Any, T]) -> T:
-    """asyncio.run, with SIGTERM cancelling the work like SIGINT does (finally blocks run)."""
-    import asyncio
-
-    async def main() -> T:
-        task = asyncio.current_task()
-        loop = asyncio.get_running_loop()
-        terminated: list[int] = []
-
-        def on_term(signum: int) -> None:
-            terminated.append(signum)
-            if task is not None:
-                task.cancel()
-
-        for sig in _STOPS:
-            loop.add_signal_handler(sig, on_term, sig)
-        try:
-            return await coro
-        except asyncio.CancelledError:
-            if terminated:
-                raise _Terminated(terminated[0]) from None
-            raise
-        finally:
-            for sig in _STOPS:
-                loop.remove_signal_handler(sig)
-
-    try:
-        return asyncio.run(main())
-    except KeyboardInterrupt:  # --quiet silences summaries, never this line
-        sys.stderr.write("anchors: interrupted; what was checked so far is saved\n")
-        raise typer.Exit(130) from None
-    except _Terminated as exc:
-        sys.stderr.write(f"anchors: {exc.word}; what was checked so far is saved\n")
-        raise typer.Exit(exc.code) from None
-
-
-def _duration(value: str) -> float:
-    import re
-
-    m = re.fullmatch(r"\s*(\d+)\s*([hdw])\s*", value)
-    if not m:
-        raise UsageError(f"--since {value!r} is not a duration (e.g. 7d, 36h, 2w)")
-    seconds = int(m[1]) * {"h": 3600, "d": 86400, "w": 604800}[m[2]]
-    if seconds > _MAX_WINDOW:
-        raise UsageError(f"--since {value!r} is longer than 100 years")
-    return seconds
-
-
-def _instant(value: str | None) -> float:
-    if value is None:
-        import time
-
-        return time.time()
-    try:
-        t = datetime.fromisoformat(value)
-        t = t if t.tzinfo else t.replace(tzinfo=UTC)
-        if not _EARLIEST <= t <= _LATEST:
-            raise ValueError
-    except (ValueError, OverflowError):
-        raise UsageError(f"--now {value!r} is not a time between 2000 and 9000 "
-                         "(e.g. 2026-10-01T00:00Z)") from None
-    return t.timestamp()
-
-
-#: Bounds that keep every date a report prints (the window's start included) representable.
-_MAX_WINDOW = 100 * 366 * 86400
-_EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
-_LATEST = datetime(9000, 1, 1, tzinfo=UTC)
 
 
 @app.command(cls=Command)
@@ -451,20 +366,6 @@ def _root(version: Annotated[bool, typer.Option(
         "--version", "-V", callback=_version, help="Show the version.")] = False,
           ) -> None:
     """Citation and arXiv anchor registry with link checking."""
-
-
-#: Signals that end a run like Ctrl-C does, keeping what was learnt: name and exit code.
-_STOPS = {signal.SIGTERM: ("terminated", 143), signal.SIGHUP: ("hung up", 129)}
-
-
-def _on_stop(signum: int, frame: object) -> None:
-    raise _Terminated(signum)
-
-
-class _Terminated(BaseException):
-    def __init__(self, signum: int = signal.SIGTERM) -> None:
-        super().__init__(signum)
-        self.word, self.code = _STOPS.get(signal.Signals(signum), ("terminated", 143))
 
 
 def main() -> None:

@@ -11,15 +11,11 @@ from collections.abc import Sequence
 from typing import Any
 
 import typer
-from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
-try:  # NOTE: typer 0.29 vendors click as typer._click; its usage errors are those classes
-    from typer._click.exceptions import (  # type: ignore[import-not-found,unused-ignore]
-        ClickException,
-        NoArgsIsHelpError,
-    )
-except ImportError:
-    from click.exceptions import ClickException, NoArgsIsHelpError
+# NOTE: typer 0.29 vendors its own click (typer._click); pyproject pins typer below 0.29, whose
+# usage errors are the click package's classes. Lifting the pin means importing those instead.
+from click.exceptions import ClickException, NoArgsIsHelpError
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 __all__ = ["Command", "Group", "error_line"]
 

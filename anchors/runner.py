@@ -1,0 +1,65 @@
+"""Running a command's async work: SIGTERM and SIGHUP cancel it as Ctrl-C does, so `finally`
+blocks run and what was checked is saved; each stop maps to its exit code (130/143/129).
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+from collections.abc import Coroutine
+from typing import Any, TypeVar
+
+import typer
+
+__all__ = ["STOPS", "Terminated", "on_stop", "run"]
+
+T = TypeVar("T")
+
+#: Signals that end a run like Ctrl-C does, keeping what was learnt: name and exit code.
+STOPS = {signal.SIGTERM: ("terminated", 143), signal.SIGHUP: ("hung up", 129)}
+
+
+def on_stop(signum: int, frame: object) -> None:
+    raise Terminated(signum)
+
+
+class Terminated(BaseException):
+    def __init__(self, signum: int = signal.SIGTERM) -> None:
+        super().__init__(signum)
+        self.word, self.code = STOPS.get(signal.Signals(signum), ("terminated", 143))
+
+
+def run(coro: Coroutine[Any, Any, T]) -> T:
+    """asyncio.run, with SIGTERM cancelling the work like SIGINT does (finally blocks run)."""
+    import asyncio
+
+    async def main() -> T:
+        task = asyncio.current_task()
+        loop = asyncio.get_running_loop()
+        terminated: list[int] = []
+
+        def on_term(signum: int) -> None:
+            terminated.append(signum)
+            if task is not None:
+                task.cancel()
+
+        for sig in STOPS:
+            loop.add_signal_handler(sig, on_term, sig)
+        try:
+            return await coro
+        except asyncio.CancelledError:
+            if terminated:
+                raise Terminated(terminated[0]) from None
+            raise
+        finally:
+            for sig in STOPS:
+                loop.remove_signal_handler(sig)
+
+    try:
+        return asyncio.run(main())
+    except KeyboardInterrupt:  # --quiet silences summaries, never this line
+        sys.stderr.write("anchors: interrupted; what was checked so far is saved\n")
+        raise typer.Exit(130) from None
+    except Terminated as exc:
+        sys.stderr.write(f"anchors: {exc.word}; what was checked so far is saved\n")
+        raise typer.Exit(exc.code) from None
