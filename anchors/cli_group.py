@@ -12,9 +12,16 @@ from typing import Any
 
 import typer
 
-# NOTE: typer 0.29 vendors its own click (typer._click); pyproject pins typer below 0.29, whose
-# usage errors are the click package's classes. Lifting the pin means importing those instead.
-from click.exceptions import ClickException, NoArgsIsHelpError
+try:  # NOTE: recent typer vendors click as typer._click; its usage errors are those classes
+    from typer._click.exceptions import (  # type: ignore[import-not-found,unused-ignore]
+        ClickException,
+        NoArgsIsHelpError,
+    )
+except ImportError:  # typer releases that use the click package
+    from click.exceptions import (  # type: ignore[assignment,unused-ignore]
+        ClickException,
+        NoArgsIsHelpError,
+    )
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 __all__ = ["Command", "Group", "error_line"]
