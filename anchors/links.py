@@ -216,9 +216,9 @@ class LinkChecker:
         except httpx.InvalidURL as exc:
             return _Try(Outcome.DEAD, error=f"invalid URL ({exc})")
         host = self._host(host_name)
-        wait = host.not_before - time.monotonic()
+        wait = host.not_before - self.policy.clock()
         if wait > 0:
-            await asyncio.sleep(wait)
+            await self.policy.sleep(wait)
         async with host.sem, self._global:
             self._enter()
             try:
@@ -251,7 +251,7 @@ class LinkChecker:
         if host.limited >= HOST_PAUSE_AFTER and t.retry_after is not None \
                 and t.retry_after <= self.policy.retry_after_cap:
             # the host keeps asking for pauses: it limits us, not one URL, so hold all its URLs
-            host.not_before = max(host.not_before, time.monotonic() + t.retry_after)
+            host.not_before = max(host.not_before, self.policy.clock() + t.retry_after)
 
     async def _send(self, url: str, parsed: httpx.URL, method: str) -> _Try:
         self.stats.requests += 1

@@ -55,9 +55,11 @@ class RetryPolicy:
     retry_after_cap: float = DEFAULT_RETRY_AFTER_CAP
     initial: float = BACKOFF_INITIAL
     maximum: float = BACKOFF_MAX
-    #: how a wait is waited; tests inject a fake
+    #: how a wait is waited, and the clock a host's pause is measured on; tests inject
+    #: virtual time (tests/vtime.py), so waiting is tested without waiting
     sleep: Callable[[float], Awaitable[None]] = field(default=asyncio.sleep, compare=False,
                                                       repr=False)
+    clock: Callable[[], float] = field(default=time.monotonic, compare=False, repr=False)
 
     def backoff(self, attempt_number: int) -> float:
         """Doubling backoff with full jitter in its upper half."""

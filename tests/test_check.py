@@ -27,6 +27,7 @@ from anchors.retry import RetryPolicy
 
 from .cassettes import load
 from .loopback import LoopbackServer, respond
+from .vtime import VirtualTime
 
 TODAY = date(2026, 12, 2)
 
@@ -77,7 +78,7 @@ def run_check(reg_text: str, tmp: Path, arxiv_srv: LoopbackServer, cache: Cache 
 
     async def go():
         guard = NetGuard(StaticResolver({"blog.example": ["127.0.0.1"]}), allow_private=True)
-        policy = RetryPolicy(attempts=2, retry_after_cap=1.0, initial=0.05)
+        policy = VirtualTime().policy(attempts=2, retry_after_cap=1.0)  # /limited waits 1 s, virtually
         async with httpx.AsyncClient(transport=guarded_transport(guard, httpx.Limits())) as web_c, \
                 httpx.AsyncClient(transport=gh.transport()) as gh_c, \
                 httpx.AsyncClient(transport=doi.transport()) as doi_c:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from collections.abc import Iterator
 
 import httpx
@@ -15,6 +14,7 @@ from anchors.netguard import NetGuard, StaticResolver, guarded_transport
 from anchors.retry import RetryPolicy
 
 from .loopback import LoopbackServer, respond
+from .vtime import VirtualTime
 
 
 async def ok(req, w):
@@ -97,14 +97,17 @@ def server() -> Iterator[LoopbackServer]:
 
 
 def check(urls: list[str], *, allow_private: bool = True, resolver=None, timeout: float = 5.0,
-          attempts: int = 3, cap: float = 30.0, **kw) -> tuple[list[LinkResult], LinkChecker]:
+          attempts: int = 3, cap: float = 30.0, vt: VirtualTime | None = None,
+          **kw) -> tuple[list[LinkResult], LinkChecker]:
+    vt = vt or VirtualTime()
+
     async def go():
         guard = NetGuard(resolver, allow_private=allow_private)
         # the transport itself, as `anchors check` gives it (other tests here pass a client)
         transport = guarded_transport(guard, httpx.Limits(max_connections=8))
         try:
             lc = LinkChecker(transport, guard, timeout=timeout,
-                             policy=RetryPolicy(attempts=attempts, retry_after_cap=cap, initial=0.05), **kw)
+                             policy=vt.policy(attempts=attempts, retry_after_cap=cap), **kw)
             res = await lc.check_many([(u, frozenset()) for u in urls])
         finally:
             await transport.aclose()
@@ -150,17 +153,27 @@ def test_redirect_loop_and_long_chain_are_dead(server: LoopbackServer) -> None:
 
 
 def test_retry_after_is_waited_exactly_and_counted(server: LoopbackServer) -> None:
-    start = time.monotonic()
-    (r,), lc = check([server.url("/429-timed")])
-    assert 0.95 <= time.monotonic() - start < 3
-    assert r.requests == 2
+    vt = VirtualTime()
+    (r,), lc = check([server.url("/429-timed")], vt=vt)
+    assert vt.waits == [1.0]  # the server's Retry-After, not a backoff
+    assert r.outcome is Outcome.OK and r.requests == 2
 
 
 def test_retry_after_beyond_the_cap_is_not_waited(server: LoopbackServer) -> None:
-    start = time.monotonic()
-    (r,), _ = check([server.url("/429-huge")])
+    vt = VirtualTime()
+    (r,), _ = check([server.url("/429-huge")], vt=vt)
     assert r.outcome is Outcome.RATE_LIMITED and r.requests == 1
-    assert time.monotonic() - start < 1
+    assert vt.waits == []
+
+
+def test_retries_back_off_doubling_then_give_up(server: LoopbackServer) -> None:
+    vt = VirtualTime()
+    (r,), _ = check([server.url("/500-always")], vt=vt, attempts=4)
+    assert r.outcome is Outcome.UNREACHABLE and r.requests == 4
+    # three waits between four tries, each in the upper half of a doubling base (0.25 s)
+    assert len(vt.waits) == 3
+    for n, w in enumerate(vt.waits):
+        assert 0.125 * 2 ** n <= w <= 0.25 * 2 ** n, vt.waits
 
 
 def test_reset_is_retried_then_unreachable(server: LoopbackServer) -> None:
@@ -169,10 +182,9 @@ def test_reset_is_retried_then_unreachable(server: LoopbackServer) -> None:
 
 
 def test_timeout_is_bounded(server: LoopbackServer) -> None:
-    start = time.monotonic()
     (r,), _ = check([server.url("/slow")], timeout=0.3, attempts=1)
-    assert r.outcome is Outcome.UNREACHABLE and "0.3 s" in (r.error or "")
-    assert time.monotonic() - start < 2
+    # the handler answers 200 after 3 s: only a timeout that fired makes this unreachable
+    assert r.outcome is Outcome.UNREACHABLE and "0.3 s" in (r.error or "") and r.requests == 1
 
 
 def test_connection_refused_is_dead_without_retries() -> None:
@@ -275,6 +287,7 @@ def test_in_flight_never_exceeds_limits() -> None:
 
 
 def test_rate_limited_host_does_not_stall_other_hosts() -> None:
+    """The slow host's checks rest until every fast URL is done: they must not be in the way."""
     async def limited(req, w):
         return await respond(w, 429, b"", {"Retry-After": "2"}, req=req)
 
@@ -287,20 +300,28 @@ def test_rate_limited_host_does_not_stall_other_hosts() -> None:
     with LoopbackServer(route, hosts=["127.0.0.2", "127.0.0.3"]) as srv:
         urls = [srv.url(f"/slow{i}", host="127.0.0.2") for i in range(4)]
         urls += [srv.url(f"/fast{i}", host="127.0.0.3") for i in range(20)]
-        finished: dict[str, float] = {}
-        start = time.monotonic()
+        order: list[str] = []
 
         async def go():
+            fast_done = asyncio.Event()
+            vt = VirtualTime(gate=fast_done)
+
+            def done(r: LinkResult) -> None:
+                order.append("fast" if "/fast" in r.url else "slow")
+                if order.count("fast") == 20:
+                    fast_done.set()
+
             guard = NetGuard(allow_private=True)
             async with httpx.AsyncClient(transport=guarded_transport(guard, httpx.Limits())) as c:
-                lc = LinkChecker(c, guard, concurrency=4, per_host=2,
-                                 policy=RetryPolicy(attempts=2))
-                await lc.check_many([(u, frozenset()) for u in urls],
-                                    lambda r: finished.__setitem__(r.url, time.monotonic() - start))
-        asyncio.run(go())
-    fast_done = max(t for u, t in finished.items() if "/fast" in u)
-    slow_done = max(t for u, t in finished.items() if "/slow" in u)
-    assert fast_done < 1.0 < slow_done
+                # two slots in all: a resting check that kept its slot would stall the rest
+                lc = LinkChecker(c, guard, concurrency=2, per_host=2,
+                                 policy=vt.policy(attempts=2))
+                await lc.check_many([(u, frozenset()) for u in urls], done)
+            return vt
+        vt = asyncio.run(go())
+    assert order == ["fast"] * 20 + ["slow"] * 4  # every slow URL was resting meanwhile
+    assert vt.waits.count(2.0) == 4  # each slow URL waited out its Retry-After once
+    assert srv.counts and sum(n for p, n in srv.counts.items() if p.startswith("/slow")) == 8
 
 
 def test_live_tasks_stay_bounded_however_many_urls() -> None:
@@ -328,13 +349,15 @@ def test_a_host_that_keeps_rate_limiting_is_paused_not_hammered() -> None:
 
     with LoopbackServer(lambda req: limited) as srv:
         urls = [srv.url(f"/x{i}") for i in range(12)]
-        start = time.monotonic()
-        results, _ = check(urls, per_host=4, attempts=2, cap=5.0)
-        took = time.monotonic() - start
+        vt = VirtualTime(speed=50)
+        results, _ = check(urls, per_host=4, attempts=2, cap=5.0, vt=vt)
         sent = sum(srv.counts.values())
     assert {r.outcome for r in results} == {Outcome.RATE_LIMITED}
     assert sent == 24  # two tries each, no more
-    assert took >= 2.0  # the host's pauses were honoured across its URLs
+    # each URL waited its Retry-After once; beyond those, tries of URLs the host had paused
+    # waited for the pause to end (what is left of its 1 s)
+    assert vt.waits.count(1.0) == 12 and len(vt.waits) > 12, vt.waits
+    assert all(0 < w <= 1.0 for w in vt.waits)
 
 
 def test_a_resting_check_does_not_hold_its_hosts_slot() -> None:

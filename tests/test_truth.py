@@ -5,11 +5,10 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from pathlib import Path
 from types import SimpleNamespace
 
-import arxiv
 import httpx
 import pytest
 
@@ -23,6 +22,7 @@ from anchors.resolve.arxiv import ArxivResolver
 from anchors.resolve.github import GithubResolver
 
 from .cassettes import load
+from .vtime import ArxivTime
 
 TODAY = date(2026, 12, 2)
 PYGITHUB_28 = "https://github.com/PyGithub/PyGithub/issues/28"
@@ -207,20 +207,7 @@ def test_date_and_venue_claims(tmp_path: Path, extra: str, mismatch: str | None)
 
 def test_every_arxiv_request_is_three_seconds_apart_on_an_injected_clock(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    clock = {"now": datetime(2026, 12, 2, 9, 0, 0)}
-    slept: list[float] = []
-
-    class FakeDatetime(datetime):
-        @classmethod
-        def now(cls, tz=None):  # type: ignore[override]
-            return clock["now"]
-
-    def sleep(seconds: float) -> None:
-        slept.append(seconds)
-        clock["now"] += timedelta(seconds=seconds)
-
-    monkeypatch.setattr(arxiv, "datetime", FakeDatetime)
-    monkeypatch.setattr(arxiv, "time", SimpleNamespace(sleep=sleep))
+    clock = ArxivTime(monkeypatch)
     text = registry(entry("arxiv", "2309.17453", 'title: "Efficient Memory Management for Large '
                           'Language Model Serving with PagedAttention"'))
     stamps: list[datetime] = []
@@ -230,13 +217,13 @@ def test_every_arxiv_request_is_three_seconds_apart_on_an_injected_clock(
         inner = ax.client._session.request
 
         def request(*a, **kw):
-            stamps.append(clock["now"])
+            stamps.append(clock.now())
             return inner(*a, **kw)
         ax.client._session.request = request  # type: ignore[method-assign]
         asyncio.run(check_online(reg, TODAY, Services(arxiv=ax)))
     assert len(stamps) == 3 == ax.requests
     assert all((b - a).total_seconds() >= 3.0 for a, b in itertools.pairwise(stamps))
-    assert len(slept) == 2  # the clock was waited on, not the wall
+    assert len(clock.waits) == 2  # the clock was waited on, not the wall
 
 
 # -- DOIs: Crossref update relations ---------------------------------------------------------

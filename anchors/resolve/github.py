@@ -13,7 +13,6 @@ A repository cited by URL (`https://github.com/owner/repo`) is one `GET /repos/{
 
 from __future__ import annotations
 
-import asyncio
 import re
 import time
 from collections.abc import Iterable
@@ -99,7 +98,7 @@ class GithubResolver:
                     if res.outcome is Outcome.RATE_LIMITED:
                         self._limited = res
                     return res
-                await asyncio.sleep(wait if wait is not None else self.policy.backoff(attempt))
+                await self.policy.sleep(wait if wait is not None else self.policy.backoff(attempt))
                 continue
             if not _looks_like_the_api(resp):
                 raise UsageError(

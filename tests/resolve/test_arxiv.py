@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
+from datetime import datetime
 
+import pytest
 
 from anchors.ids import ArxivId
 from anchors.links import Outcome
@@ -12,6 +15,7 @@ from anchors.resolve.arxiv import ARXIV_BATCH, ArxivResolver
 
 from ..cassettes import load
 from ..loopback import LoopbackServer, respond
+from ..vtime import ArxivTime
 
 
 def ids(*texts: str) -> list[ArxivId]:
@@ -81,26 +85,27 @@ def _feed(ids_: list[str]) -> bytes:
             f"<opensearch:startIndex>0</opensearch:startIndex>{entries}</feed>").encode()
 
 
-def test_batches_of_100_spaced_by_the_delay() -> None:
+def test_batches_of_100_spaced_by_the_delay(monkeypatch: pytest.MonkeyPatch) -> None:
     from urllib.parse import parse_qs, urlsplit
 
-    asked: list[tuple[float, int, str]] = []
+    clock = ArxivTime(monkeypatch)
+    asked: list[tuple[datetime, int, str]] = []
 
     def route(_):
         async def handler(req, w):
             q = parse_qs(urlsplit(req.path).query)
             batch = q["id_list"][0].split(",")
-            asked.append((time.monotonic(), len(batch), q["max_results"][0]))
+            asked.append((clock.now(), len(batch), q["max_results"][0]))
             return await respond(w, 200, _feed(batch), {"Content-Type": "application/atom+xml"}, req=req)
         return handler
 
     keys = [ArxivId.parse(f"2601.{i:05d}") for i in range(1, 251)]
     with LoopbackServer(route) as srv:
-        got = asyncio.run(ArxivResolver(srv.url("/api/query"), delay=0.2).resolve(keys))
+        got = asyncio.run(ArxivResolver(srv.url("/api/query"), delay=3.0).resolve(keys))
     assert [n for _, n, _ in asked] == [ARXIV_BATCH, ARXIV_BATCH, 50]
     assert [m for _, _, m in asked] == ["100", "100", "50"]
-    gaps = [b[0] - a[0] for a, b in zip(asked, asked[1:])]
-    assert min(gaps) >= 0.19
+    gaps = [(b[0] - a[0]).total_seconds() for a, b in itertools.pairwise(asked)]
+    assert gaps == [3.0, 3.0] and len(clock.waits) == 2  # spaced by waiting, on the clock
     assert all(r.outcome is Outcome.OK for r in got.values()) and len(got) == 250
 
 
