@@ -129,6 +129,9 @@ class _GuardResolver(AbstractResolver):
         return None
 
 
+_MAX_LINE = 16384
+
+
 class NoCookies(CookieJar):
     """A cookie jar that keeps nothing, for `httpx.AsyncClient(cookies=NoCookies())`.
 
@@ -166,8 +169,11 @@ def _session(limits: httpx.Limits, ctx: ssl.SSLContext,
         limit=limits.max_connections or 0, limit_per_host=0, ssl=ctx,
         keepalive_timeout=limits.keepalive_expiry, **extra)
     # No cookie jar: a checker has no session to keep, and parsing Set-Cookie costs CPU.
+    # aiohttp refuses a header line over 8 KiB; httpcore (h11) took a 16 KiB header block, and
+    # real sites send 10 KiB cookies: allow 16 KiB a line, so such a page is not "malformed".
     return aiohttp.ClientSession(connector=connector, cookie_jar=aiohttp.DummyCookieJar(),
-                                 trust_env=False, auto_decompress=False)
+                                 trust_env=False, auto_decompress=False,
+                                 max_line_size=_MAX_LINE, max_field_size=_MAX_LINE)
 
 
 def guarded_transport(guard: NetGuard, limits: httpx.Limits,

@@ -339,3 +339,12 @@ def test_hostile_redirect_targets(location: str, outcome: Outcome, needle: str) 
     with serve(handler) as srv:
         r = check_one(srv.url("/"), resolver=StaticResolver({}))
     assert r.outcome is outcome and needle in (r.error or ""), r
+
+
+def test_a_ten_kilobyte_cookie_is_not_malformed() -> None:
+    async def handler(req, w):
+        return await respond(w, 200, b"ok", {"Set-Cookie": "s=" + "a" * 10000}, req=req)
+
+    with serve(handler) as srv:
+        r = check_one(srv.url("/"))
+    assert r.outcome is Outcome.OK, r
