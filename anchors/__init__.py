@@ -15,13 +15,13 @@ _EXPORTS = {
     "ArxivId": "ids", "Doi": "ids", "GithubRef": "ids", "InvalidId": "ids", "WebUrl": "ids",
     "parse_anchor": "ids", "canonical_url": "ids",
     "Citation": "extract", "read_briefing": "extract",
-    "Registry": "registry", "load": "registry",
+    "Registry": "registry.model", "load": "registry.loader",
     "MergeResult": "merge", "add": "merge", "merge": "merge",
     "Code": "findings", "Finding": "findings", "Outcome": "findings", "Severity": "findings",
-    "CheckResult": "validate", "check_offline": "validate",
-    "Services": "check", "check_online": "check",
-    "LinkChecker": "links", "NetGuard": "netguard",
-    "Report": "report", "build_report": "report",
+    "CheckResult": "registry.validate", "check_offline": "registry.validate",
+    "Services": "check.run", "check_online": "check.run",
+    "LinkChecker": "check.links", "NetGuard": "check.netguard",
+    "Report": "report.weekly", "build_report": "report.weekly",
     "AnchorsError": "errors",
 }
 _RENAMED = {"build_report": "build"}

@@ -16,13 +16,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from .cache import Cache
-from .ids import ArxivId, Doi, GithubRef, WebUrl
-from .registry import Anchor, Registry, Status
-from .transitions import section_order
+from .check.cache import Cache
+from .ids.model import ArxivId, Doi, GithubRef, WebUrl
+from .registry.model import Anchor, Registry, Status
+from .report.transitions import section_order
 
-__all__ = ["ExportFormat", "ExportItem", "bibtex_key", "collect", "filter_items", "render",
-           "select"]
+__all__ = ["ExportFormat", "ExportItem", "bibtex_key", "collect", "filter_items", "select"]
 
 
 class ExportFormat(str, Enum):
@@ -148,7 +147,7 @@ def select(registry: Path, cache_path: Path | None, *, section: str | None = Non
            today: date | None = None) -> list[ExportItem]:
     """Load the registry (refusing an unreadable one) and the cache; pick the items asked for."""
     from .errors import UsageError
-    from .registry import load
+    from .registry.loader import load
 
     want = None
     if status is not None:
@@ -166,13 +165,3 @@ def select(registry: Path, cache_path: Path | None, *, section: str | None = Non
 _FOREVER = {k: float("inf") for k in ("arxiv", "doi", "github", "url")}
 
 
-def render(items: list[ExportItem], fmt: ExportFormat, grouped: bool = True) -> str:
-    from .render import bib
-
-    if fmt is ExportFormat.BIBTEX:
-        return bib.bibtex(items)
-    if fmt is ExportFormat.CSL_JSON:
-        import json
-
-        return json.dumps(bib.csl_json(items), ensure_ascii=False, indent=2) + "\n"
-    return bib.markdown_list(items, grouped)

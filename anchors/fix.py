@@ -27,8 +27,10 @@ from urllib.parse import urlsplit
 from .errors import RegistryError, UsageError
 from .findings import Outcome
 from .history import History, Row
-from .ids import GithubRef, InvalidId, WebUrl, parse_anchor
-from .registry import Anchor, Registry, load
+from .ids.model import GithubRef, InvalidId, WebUrl
+from .ids import parse_anchor
+from .registry.model import Anchor, Registry
+from .registry.loader import load
 
 __all__ = ["Fix", "FixKind", "FixResult", "fix", "plan", "soft_404"]
 
@@ -146,7 +148,7 @@ def _moves(a: Anchor, row: Row, result: FixResult) -> list[Fix]:
 
 
 def _edits(reg: Registry, res: FixResult) -> str:
-    from . import store
+    from .registry import store
 
     by_line = {a.line: a for a in reg.anchors}
     edits = []
@@ -182,9 +184,9 @@ def fix(registry: Path, history: Path, *, dry_run: bool = False,
         only: frozenset[FixKind] | None = None, now: float | None = None,
         cache: Path | None = None) -> FixResult:
     """Plan and (unless `dry_run`) write, all under the registry's lock, like `add`."""
-    from . import store
-    from .archive import cached_snapshots
-    from .cache import Cache
+    from .registry import store
+    from .check.archive import cached_snapshots
+    from .check.cache import Cache
 
     if not history.exists():
         raise UsageError(f"{history}: no history yet; run `anchors check` first")

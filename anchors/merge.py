@@ -12,11 +12,13 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from .claims import UnbackedClaim, continuity_gap
 from .errors import RegistryError
-from .extract import Briefing, Citation, InvalidCitation
-from .ids import AnchorKey, ArxivId, Doi, InvalidId, cited_url, is_future, parse_anchor
-from .registry import Anchor, Registry, Status, gc_paused, load
+from .extract.citations import Briefing, Citation, InvalidCitation
+from .extract.claims import UnbackedClaim, continuity_gap
+from .ids import parse_anchor
+from .ids.model import ArxivId, Doi, InvalidId, cited_url, is_future
+from .registry.loader import gc_paused, load
+from .registry.model import Anchor, Entry, Registry, Status
 from .titles import same_title
 
 __all__ = ["Conflict", "Duplicate", "Entry", "MergeResult", "add", "cited_id", "merge"]
@@ -45,45 +47,6 @@ class Conflict:
     against: str
 
 
-@dataclass(slots=True)
-class Entry:
-    """The merged state of one anchor; `existing` is None for an entry to add."""
-
-    key: AnchorKey
-    raw_id: str
-    first_anchored: date
-    cited_in: list[date]
-    status: Status
-    title: str | None = None
-    section: str | None = None
-    version: int | None = None
-    existing: Anchor | None = None
-    #: the title came from a heading (stored as `title_from: heading`)
-    title_inferred: bool = False
-
-    @property
-    def id_field(self) -> str:
-        if isinstance(self.key, ArxivId):
-            return "arxiv"
-        return "doi" if isinstance(self.key, Doi) else "url"
-
-    def changed_fields(self) -> list[str]:
-        """Fields whose merged value differs from the registry's (all fields for a new entry)."""
-        a = self.existing
-        if a is None:
-            return ["new"]
-        out = []
-        if a.status != self.status:
-            out.append("status")
-        if a.first_anchored != self.first_anchored:
-            out.append("first_anchored")
-        if sorted(set(a.cited_in)) != sorted(set(self.cited_in)):
-            out.append("cited_in")
-        if not a.title and self.title:
-            out.append("title")
-        if not a.section and self.section:
-            out.append("section")
-        return out
 
 
 @dataclass(slots=True)
@@ -258,7 +221,7 @@ def add(registry_path: str | Path, briefings: list[Briefing], today: date,
     """
     import contextlib
 
-    from . import store
+    from .registry import store
 
     with contextlib.nullcontext() if dry_run else store.locked(registry_path, on_wait), \
             gc_paused():  # all under the lock: linear, not slowed by the collector

@@ -15,7 +15,7 @@ with atheris.instrument_imports():
     from anchors.errors import RegistryError
     from anchors.extract import extract
     from anchors.ids import InvalidId, canonical_url, parse_anchor
-    from anchors.registry import parse_text
+    from anchors.registry.loader import parse_text
 
 D = date(2026, 9, 24)
 

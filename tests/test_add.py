@@ -11,11 +11,12 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from anchors.cli import app
+from anchors.cli.app import app
 from anchors.extract import extract, read_briefing
 from anchors.merge import add, merge
-from anchors.registry import Status, load
-from anchors.store import quote
+from anchors.registry.model import Status
+from anchors.registry.loader import load
+from anchors.registry.store import quote
 
 DATA = Path(__file__).parent / "data"
 TODAY = "2026-12-02"
@@ -207,7 +208,7 @@ def test_cli_unusable_input_exits_2_with_one_line(tmp_path: Path, setup: str, ne
 
 
 def test_merge_is_pure(today: date) -> None:
-    from anchors.registry import parse_text
+    from anchors.registry.loader import parse_text
 
     reg = parse_text(b"", "r.yaml")
     b = extract("| 2609.30001 | T | 本次新增 |", "b.md", date(2026, 9, 25))

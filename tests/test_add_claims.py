@@ -8,10 +8,10 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from anchors.cli import app
+from anchors.cli.app import app
 from anchors.extract import extract, read_briefing
 from anchors.merge import add
-from anchors.registry import load
+from anchors.registry.loader import load
 
 DAY = date(2026, 9, 24)
 ROW = "| 2609.19657 | H100 Prefix Reuse and TTFT: vLLM vs TRT-LLM | 高 | {claim} |\n"

@@ -11,7 +11,7 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from anchors.cli import app
+from anchors.cli.app import app
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()

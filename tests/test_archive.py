@@ -14,12 +14,12 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from anchors.archive import Archiver
-from anchors.cache import Cache
-from anchors.cli import app
+from anchors.check.archive import Archiver
+from anchors.check.cache import Cache
+from anchors.cli.app import app
 from anchors.findings import Code
-from anchors.registry import parse_text
-from anchors.resolve.wayback import WaybackClient, WaybackError
+from anchors.registry.loader import parse_text
+from anchors.check.resolve.wayback import WaybackClient, WaybackError
 
 from .cassettes import load
 from .test_export import CSL_SCHEMA

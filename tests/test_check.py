@@ -12,18 +12,19 @@ import httpx
 import pytest
 from typer.testing import CliRunner
 
-from anchors.cache import Cache
-from anchors.check import Services, check_online
-from anchors.cli import app
+from anchors.check.cache import Cache
+from anchors.check.run import Services, check_online
+from anchors.cli.app import app
 from anchors.findings import Code
 from anchors.history import History
-from anchors.links import LinkChecker
-from anchors.netguard import NetGuard, StaticResolver, guarded_transport
-from anchors.registry import parse_text
-from anchors.resolve.arxiv import ArxivResolver
-from anchors.resolve.doi import DoiResolver
-from anchors.resolve.github import GithubResolver
-from anchors.retry import RetryPolicy
+from anchors.check.links import LinkChecker
+from anchors.check.netguard import NetGuard, StaticResolver
+from anchors.check.transport import guarded_transport
+from anchors.registry.loader import parse_text
+from anchors.check.resolve.arxiv import ArxivResolver
+from anchors.check.resolve.doi import DoiResolver
+from anchors.check.resolve.github import GithubResolver
+from anchors.check.retry import RetryPolicy
 
 from .cassettes import load
 from .loopback import LoopbackServer, respond

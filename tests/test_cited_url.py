@@ -9,9 +9,9 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from anchors.cli import app
+from anchors.cli.app import app
 from anchors.ids import canonical_url, cited_url
-from anchors.registry import load
+from anchors.registry.loader import load
 
 from .loopback import LoopbackServer, respond
 

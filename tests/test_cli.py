@@ -9,8 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 from anchors import __version__
-from anchors.cli import app
-from anchors.cli_options import AddFormat, CheckFormat, ExportFormat, ReportFormat
+from anchors.cli.app import app
+from anchors.cli.options import AddFormat, CheckFormat, ExportFormat, ReportFormat
 from anchors.config import CONFIG_ENV, ENV
 
 runner = CliRunner()

@@ -8,10 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from anchors.clients import open_services
+from anchors.check.clients import open_services
 from anchors.config import Settings
 from anchors.ids import ArxivId, GithubRef
-from anchors.links import Outcome
+from anchors.check.links import Outcome
 
 from .cassettes import load
 
@@ -38,7 +38,7 @@ def test_github_and_arxiv_lookups_through_the_services_a_check_builds() -> None:
 
 
 def test_the_online_stack_imports_arxiv_only_when_asked() -> None:
-    code = ("import sys, anchors.cli, anchors.check, anchors.clients\n"
+    code = ("import sys, anchors.cli.app, anchors.check.run, anchors.check.clients\n"
             "print('arxiv' in sys.modules, 'requests' in sys.modules)")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                        env={**os.environ, "PYTHONPATH": str(ROOT)}, check=False)

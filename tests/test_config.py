@@ -93,7 +93,7 @@ def test_config_applies_to_every_command(tmp_path: Path, monkeypatch: pytest.Mon
                                          seed: Path) -> None:
     from typer.testing import CliRunner
 
-    from anchors.cli import app
+    from anchors.cli.app import app
 
     root = _git_root(tmp_path / "repo")
     (root / "data").mkdir()

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from anchors.cli import app
-from anchors.registry import load
+from anchors.cli.app import app
+from anchors.registry.loader import load
 
 runner = CliRunner()
 URL = "https://github.com/vllm-project/vllm/issues/8242"

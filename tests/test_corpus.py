@@ -16,7 +16,7 @@ import pytest
 
 from anchors.extract import Citation, extract
 from anchors.ids import ArxivId, Doi, GithubRef
-from anchors.plaintext import markdown_to_text
+from anchors.extract.plaintext import markdown_to_text
 
 CORPUS = Path(__file__).parent / "data" / "markdown"
 DOCS = sorted(CORPUS.glob("*.md"))

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from anchors.cli import app
+from anchors.cli.app import app
 from anchors.findings import Code, Severity
 from anchors.render import OutputFormat, github, text
 

@@ -20,7 +20,7 @@ def _run(code: str, *args: str) -> subprocess.CompletedProcess[str]:
 
 def test_version_is_answered_without_typer_or_the_network_stack() -> None:
     code = ("import sys; sys.argv = ['anchors', '--version']\n"
-            "from anchors.entry import main; main()\n"
+            "from anchors.cli.entry import main; main()\n"
             "print(sorted(m for m in ('typer', 'rich', 'httpx', 'aiohttp', 'yaml') "
             "if m in sys.modules))")
     p = _run(code)

@@ -11,7 +11,7 @@ import pytest
 from pybtex.database import parse_string
 from typer.testing import CliRunner
 
-from anchors.cli import app
+from anchors.cli.app import app
 
 from .loopback import LoopbackServer, respond
 

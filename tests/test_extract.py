@@ -7,7 +7,7 @@ import pytest
 
 from anchors.errors import BriefingError
 from anchors.extract import TitleSource, briefing_date, extract, read_briefing
-from anchors.registry import Status
+from anchors.registry.model import Status
 
 D = date(2026, 9, 24)
 
@@ -285,7 +285,7 @@ def test_non_ascii_digits_in_an_arxiv_url_are_invalid() -> None:
 
 def test_new_scheme_id_from_2099_is_refused_as_future() -> None:
     from anchors.merge import merge
-    from anchors.registry import Registry
+    from anchors.registry.model import Registry
 
     b = extract("| 9912.12345 | Far future |", "b.md", D)
     result = merge(Registry("r.yaml", "", [], []), [b], date(2026, 12, 2))

@@ -12,17 +12,18 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from anchors.check import Services, check_online
-from anchors.cli import app
+from anchors.check.run import Services, check_online
+from anchors.cli.app import app
 from anchors.extract import read_briefing
 from anchors.fix import FixKind, plan, soft_404
 from anchors.history import History, Row
-from anchors.links import LinkChecker
+from anchors.check.links import LinkChecker
 from anchors.merge import add
-from anchors.netguard import NetGuard, StaticResolver, guarded_transport
-from anchors.registry import load, parse_text
-from anchors.resolve.github import GithubResolver
-from anchors.retry import RetryPolicy
+from anchors.check.netguard import NetGuard, StaticResolver
+from anchors.check.transport import guarded_transport
+from anchors.registry.loader import load, parse_text
+from anchors.check.resolve.github import GithubResolver
+from anchors.check.retry import RetryPolicy
 
 from .cassettes import load as cassette
 from .loopback import LoopbackServer, respond

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from anchors.cli import app
+from anchors.cli.app import app
 from anchors.history import History, Row
 
 runner = CliRunner()

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from anchors.errors import UsageError
-from anchors.gitdiff import changed_keys
-from anchors.registry import load
+from anchors.registry.gitdiff import changed_keys
+from anchors.registry.loader import load
 
 ENTRY = '  - arxiv: "{id}"\n    first_anchored: 2026-09-24\n    status: {status}\n'
 

@@ -9,9 +9,10 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from anchors.links import LinkChecker, LinkResult, Outcome
-from anchors.netguard import NetGuard, StaticResolver, guarded_transport
-from anchors.retry import RetryPolicy
+from anchors.check.links import LinkChecker, LinkResult, Outcome
+from anchors.check.netguard import NetGuard, StaticResolver
+from anchors.check.transport import guarded_transport
+from anchors.check.retry import RetryPolicy
 
 from .loopback import LoopbackServer, respond
 from .vtime import VirtualTime

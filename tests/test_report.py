@@ -15,15 +15,16 @@ import httpx
 import pytest
 from typer.testing import CliRunner
 
-from anchors.check import Services, check_online
-from anchors.cli import app
+from anchors.check.run import Services, check_online
+from anchors.cli.app import app
 from anchors.errors import HistoryError
 from anchors.history import History, Row
-from anchors.links import LinkChecker
-from anchors.netguard import NetGuard, StaticResolver, guarded_transport
-from anchors.registry import parse_text
-from anchors.report import Section, build
-from anchors.retry import RetryPolicy
+from anchors.check.links import LinkChecker
+from anchors.check.netguard import NetGuard, StaticResolver
+from anchors.check.transport import guarded_transport
+from anchors.registry.loader import parse_text
+from anchors.report.weekly import Section, build
+from anchors.check.retry import RetryPolicy
 
 from .loopback import LoopbackServer, respond
 

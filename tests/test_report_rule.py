@@ -1,4 +1,4 @@
-"""The report never hides a failing link: the rule in `anchors.classify`, as a property over random
+"""The report never hides a failing link: the rule in `anchors.report.classify`, as a property over random
 outcome sequences and through the CLI on histories made by real checks against a loopback server."""
 
 from __future__ import annotations
@@ -13,15 +13,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from anchors.check import Services, check_online
-from anchors.classify import FAILING, NEUTRAL, SUCCESS, Section, classify
-from anchors.cli import app
+from anchors.check.run import Services, check_online
+from anchors.report.classify import FAILING, NEUTRAL, SUCCESS, Section, classify
+from anchors.cli.app import app
 from anchors.history import History, Row
-from anchors.links import LinkChecker
-from anchors.netguard import NetGuard, StaticResolver, guarded_transport
-from anchors.registry import parse_text
-from anchors.report import build
-from anchors.retry import RetryPolicy
+from anchors.check.links import LinkChecker
+from anchors.check.netguard import NetGuard, StaticResolver
+from anchors.check.transport import guarded_transport
+from anchors.registry.loader import parse_text
+from anchors.report.weekly import build
+from anchors.check.retry import RetryPolicy
 
 from .loopback import LoopbackServer, respond
 

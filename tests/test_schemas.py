@@ -13,7 +13,7 @@ import jsonschema
 import pytest
 from typer.testing import CliRunner
 
-from anchors.cli import app
+from anchors.cli.app import app
 from anchors.findings import Code
 from anchors.history import History, Row
 

@@ -12,7 +12,7 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from anchors.cli import app
+from anchors.cli.app import app
 
 from .loopback import LoopbackServer, respond
 

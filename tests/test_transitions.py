@@ -15,16 +15,17 @@ import httpx
 import pytest
 from typer.testing import CliRunner
 
-from anchors.check import Services, check_online
-from anchors.cli import app
+from anchors.check.run import Services, check_online
+from anchors.cli.app import app
 from anchors.history import APPLICATION_ID, History, Row
-from anchors.links import LinkChecker
-from anchors.netguard import NetGuard, StaticResolver, guarded_transport
-from anchors.registry import parse_text
-from anchors.resolve.arxiv import ArxivResolver
-from anchors.resolve.github import GithubResolver
-from anchors.retry import RetryPolicy
-from anchors.transitions import Change, fact_changes, section_order, transitions, trend
+from anchors.check.links import LinkChecker
+from anchors.check.netguard import NetGuard, StaticResolver
+from anchors.check.transport import guarded_transport
+from anchors.registry.loader import parse_text
+from anchors.check.resolve.arxiv import ArxivResolver
+from anchors.check.resolve.github import GithubResolver
+from anchors.check.retry import RetryPolicy
+from anchors.report.transitions import Change, fact_changes, section_order, transitions, trend
 
 from .loopback import LoopbackServer, respond
 

@@ -12,14 +12,14 @@ from types import SimpleNamespace
 import httpx
 import pytest
 
-from anchors.cache import Cache
-from anchors.check import Services, check_online
-from anchors.claims import Claims
+from anchors.check.cache import Cache
+from anchors.check.run import Services, check_online
+from anchors.extract.claims import Claims
 from anchors.findings import Code
-from anchors.registry import parse_text
+from anchors.registry.loader import parse_text
 from anchors.render import json as rjson
-from anchors.resolve.arxiv import ArxivResolver
-from anchors.resolve.github import GithubResolver
+from anchors.check.resolve.arxiv import ArxivResolver
+from anchors.check.resolve.github import GithubResolver
 
 from .cassettes import load
 from .vtime import ArxivTime
@@ -95,10 +95,10 @@ def test_state_claim_against_a_merged_pull_request(tmp_path: Path, notes: str, s
 
 
 def test_fixed_claim_on_an_open_or_unmerged_pr_is_stale() -> None:
-    from anchors.claims import StateClaim
-    from anchors.links import Outcome
-    from anchors.resolve.base import Resolution
-    from anchors.truth import _contradicts
+    from anchors.extract.claims import StateClaim
+    from anchors.check.links import Outcome
+    from anchors.check.resolve.base import Resolution
+    from anchors.check.truth import _contradicts
 
     open_ = Resolution("k", Outcome.OK, state="open")
     not_planned = Resolution("k", Outcome.OK, state="closed", state_reason="not_planned")
@@ -229,8 +229,8 @@ def test_every_arxiv_request_is_three_seconds_apart_on_an_injected_clock(
 # -- DOIs: Crossref update relations ---------------------------------------------------------
 
 def test_retraction_and_correction_from_crossref(tmp_path: Path) -> None:
-    from anchors.resolve.crossref import CrossrefUpdates
-    from anchors.resolve.doi import DoiResolver
+    from anchors.check.resolve.crossref import CrossrefUpdates
+    from anchors.check.resolve.doi import DoiResolver
 
     cas = load("doi/retracted-crossref")
     text = registry(entry("doi", "10.1016/S0140-6736(97)11096-0",
@@ -255,7 +255,7 @@ def test_retraction_and_correction_from_crossref(tmp_path: Path) -> None:
 
 
 def test_a_doi_crossref_does_not_know_has_no_updates() -> None:
-    from anchors.resolve.crossref import CrossrefUpdates
+    from anchors.check.resolve.crossref import CrossrefUpdates
 
     async def go(status: int):
         t = httpx.MockTransport(lambda r: httpx.Response(status, text="Resource not found."))
@@ -279,7 +279,7 @@ URL：https://github.com/PyGithub/PyGithub/issues/28
 def test_cli_compares_a_briefings_claims(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from anchors.cli import app
+    from anchors.cli.app import app
 
     reg = tmp_path / "registry.yaml"
     reg.write_text(registry(entry("url", PYGITHUB_28)), encoding="utf-8")
@@ -298,7 +298,7 @@ def test_cli_compares_a_briefings_claims(tmp_path: Path) -> None:
 
 
 def test_seed_briefing_claims(seed: Path) -> None:
-    from anchors.claims import StateClaim, Venue, briefing_claims
+    from anchors.extract.claims import StateClaim, Venue, briefing_claims
 
     got = briefing_claims([str(seed)])
     assert got["github:vllm-project/vllm#8242"].state is StateClaim.OPEN
@@ -311,7 +311,7 @@ def test_seed_briefing_claims(seed: Path) -> None:
 def test_cli_suggests_the_paper_meant_and_caps_searches(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from anchors.cli import app
+    from anchors.cli.app import app
 
     reg = tmp_path / "registry.yaml"
     reg.write_text(registry(entry("arxiv", "2309.17453", 'title: "Efficient Memory Management '
@@ -335,11 +335,11 @@ def test_real_changelog_claims_raise_no_false_alarms() -> None:
     """`Fixed … <PR URL>` lines of a real changelog against the PRs' real live facts."""
     import yaml
 
-    from anchors.claims import StateClaim, briefing_claims
-    from anchors.links import Outcome
-    from anchors.registry import Anchor
-    from anchors.resolve.base import Resolution
-    from anchors.truth import findings as truth_findings
+    from anchors.extract.claims import StateClaim, briefing_claims
+    from anchors.check.links import Outcome
+    from anchors.registry.model import Anchor
+    from anchors.check.resolve.base import Resolution
+    from anchors.check.truth import findings as truth_findings
 
     data = Path(__file__).parent / "data"
     live = yaml.safe_load((data / "github_live.yaml").read_text(encoding="utf-8"))
@@ -361,14 +361,14 @@ def test_real_changelog_claims_raise_no_false_alarms() -> None:
         checked += 1
     assert checked == 3
     # the same "fixed" claim on the PR that was closed without merging would be stale
-    from anchors.truth import _contradicts
+    from anchors.check.truth import _contradicts
     assert _contradicts(StateClaim.FIXED, Resolution("k", Outcome.OK, state="closed",
                                                      state_reason="not_planned"))
 
 
 def test_update_relations_survive_the_cache() -> None:
-    from anchors.links import Outcome
-    from anchors.resolve.base import Resolution
+    from anchors.check.links import Outcome
+    from anchors.check.resolve.base import Resolution
 
     r = Resolution("doi:10.1/x", Outcome.OK, title="T",
                    updates=(("retraction", "10.1/n"), ("correction", "10.1/c")), archived=True,
@@ -384,7 +384,7 @@ def test_an_issue_title_is_not_a_state_claim(tmp_path: Path) -> None:
 
 
 def test_a_written_issue_title_is_not_a_state_claim(tmp_path: Path) -> None:
-    from anchors.claims import briefing_claims
+    from anchors.extract.claims import briefing_claims
 
     b = tmp_path / "b-2026-09-24.md"
     b.write_text("- [Open file descriptor leak](https://github.com/PyGithub/PyGithub/issues/28)\n"

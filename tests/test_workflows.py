@@ -113,7 +113,7 @@ def test_dead_url_annotations_also_point_at_the_citing_briefing_line(
     import jsonschema
     from typer.testing import CliRunner
 
-    from anchors.cli import app
+    from anchors.cli.app import app
 
     from .loopback import LoopbackServer, respond
 

@@ -8,7 +8,7 @@ import pytest
 import yaml
 from hypothesis import given, settings
 
-from anchors.yamlstream import compose_streaming
+from anchors.registry.yamlstream import compose_streaming
 
 from .reliability.test_splice import registry
 

@@ -26,7 +26,7 @@ from types import SimpleNamespace
 import arxiv
 import pytest
 
-from anchors.retry import RetryPolicy
+from anchors.check.retry import RetryPolicy
 
 __all__ = ["ArxivTime", "VirtualTime"]
 

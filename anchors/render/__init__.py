@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
     from ..merge import MergeResult
-    from ..report import Report
-    from ..validate import CheckResult
+    from ..report.weekly import Report
+    from ..registry.validate import CheckResult
 
 __all__ = ["OutputFormat", "report_text", "write_add", "write_check"]
 
@@ -34,7 +34,7 @@ def write_check(result: CheckResult, fmt: OutputFormat, out: TextIO) -> None:
 
     result = replace(result, findings=ordered(result.findings))
     if fmt is OutputFormat.TEXT:
-        from ..console import report_console
+        from .console import report_console
         from . import text
 
         console = report_console(out)
@@ -64,7 +64,7 @@ def write_add(result: MergeResult, fmt: OutputFormat, dry_run: bool, out: TextIO
 
         out.write(fit(add_result(result, dry_run), out))
         return
-    from ..console import report_console
+    from .console import report_console
     from .text import add_result as text_add
 
     report_console(out).print(text_add(result))

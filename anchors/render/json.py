@@ -12,8 +12,8 @@ from .changes import json_changes
 
 if TYPE_CHECKING:
     from ..merge import MergeResult
-    from ..report import Report
-    from ..validate import CheckResult
+    from ..report.weekly import Report
+    from ..registry.validate import CheckResult
 
 __all__ = ["SCHEMA_VERSION", "add_result", "check_result", "dumps", "fit", "report"]
 

@@ -7,13 +7,13 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from ..findings import summary
-from ..report import Report, ReportRow, Section
+from ..report.weekly import Report, ReportRow, Section
 from .changes import markdown_changes
 from .escape import markdown, markdown_code
 from .summary import plural
 
 if TYPE_CHECKING:
-    from ..validate import CheckResult
+    from ..registry.validate import CheckResult
 
 __all__ = ["check_result", "report"]
 

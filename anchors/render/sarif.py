@@ -16,7 +16,7 @@ from .escape import plain
 from .json import dumps
 
 if TYPE_CHECKING:
-    from ..validate import CheckResult
+    from ..registry.validate import CheckResult
 
 __all__ = ["RULES", "check_result"]
 

@@ -8,8 +8,8 @@ from ..findings import Code, Severity, summary
 
 if TYPE_CHECKING:
     from ..merge import MergeResult
-    from ..report import Report
-    from ..validate import CheckResult
+    from ..report.weekly import Report
+    from ..registry.validate import CheckResult
 
 __all__ = ["add_line", "check_line", "plural", "report_line"]
 

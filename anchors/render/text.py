@@ -19,7 +19,7 @@ from .escape import plain
 
 if TYPE_CHECKING:
     from ..merge import MergeResult
-    from ..validate import CheckResult
+    from ..registry.validate import CheckResult
 
 __all__ = ["add_result", "check_result", "clip", "concise"]
 

@@ -14,8 +14,8 @@ import pytest
 
 from anchors.extract import extract, read_briefing
 from anchors.merge import add
-from anchors.registry import load
-from anchors.store import CHECKPOINTS
+from anchors.registry.loader import load
+from anchors.registry.store import CHECKPOINTS
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 CORPUS = sorted((DATA / "corpus").glob("*.yaml"))
@@ -152,7 +152,7 @@ def test_two_checks_at_once_share_history_and_cache_safely(tmp_path: Path) -> No
     import asyncio
     import sqlite3
 
-    from anchors.cache import Cache
+    from anchors.check.cache import Cache
 
     from ..loopback import LoopbackServer, respond
 

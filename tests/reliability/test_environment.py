@@ -83,8 +83,8 @@ def test_changed_since_never_passes_an_option_to_git(tmp_path: Path) -> None:
     one_error_line(anchors("check", str(reg), f"--changed-since=--output={victim}"),
                    "--changed-since", "not a git ref")
     assert not victim.exists()
-    from anchors.gitdiff import changed_keys
-    from anchors.registry import load
+    from anchors.registry.gitdiff import changed_keys
+    from anchors.registry.loader import load
 
     assert changed_keys(load(reg), "HEAD") == set()  # a real ref still works
 
@@ -250,7 +250,7 @@ def test_locked_history_is_waited_for_bounded_and_announced(tmp_path: Path, site
     from typer.testing import CliRunner
 
     from anchors import history
-    from anchors.cli import app
+    from anchors.cli.app import app
 
     reg = _online_registry(tmp_path, site)
     _history(tmp_path / ".anchors" / "history.sqlite")

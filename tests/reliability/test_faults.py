@@ -21,9 +21,10 @@ import httpx
 import pytest
 import trustme
 
-from anchors.cache import Cache
-from anchors.links import LinkChecker, LinkResult, Outcome
-from anchors.netguard import NetGuard, StaticResolver, guarded_transport
+from anchors.check.cache import Cache
+from anchors.check.links import LinkChecker, LinkResult, Outcome
+from anchors.check.netguard import NetGuard, StaticResolver
+from anchors.check.transport import guarded_transport
 
 from ..loopback import LoopbackServer, respond
 from ..vtime import VirtualTime

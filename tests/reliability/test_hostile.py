@@ -14,12 +14,12 @@ from hypothesis import strategies as st
 from rich.console import Console
 from typer.testing import CliRunner
 
-from anchors.cli import app
+from anchors.cli.app import app
 from anchors.extract import extract
 from anchors.findings import Code, Finding
 from anchors.ids import ArxivId, InvalidId, canonical_url, parse_anchor
 from anchors.render import github, json as rjson, markdown, text
-from anchors.validate import CheckResult
+from anchors.registry.validate import CheckResult
 
 from ..cassettes import load
 

@@ -10,8 +10,8 @@ from datetime import datetime
 import pytest
 
 from anchors.ids import ArxivId
-from anchors.links import Outcome
-from anchors.resolve.arxiv import ARXIV_BATCH, ArxivResolver
+from anchors.check.links import Outcome
+from anchors.check.resolve.arxiv import ARXIV_BATCH, ArxivResolver
 
 from ..cassettes import load
 from ..loopback import LoopbackServer, respond

@@ -6,8 +6,8 @@ import httpx
 import respx
 
 from anchors.ids import Doi
-from anchors.links import Outcome
-from anchors.resolve.doi import DoiResolver
+from anchors.check.links import Outcome
+from anchors.check.resolve.doi import DoiResolver
 
 from ..cassettes import load
 

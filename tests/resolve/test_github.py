@@ -8,9 +8,9 @@ import httpx
 import respx
 
 from anchors.ids import GithubRef
-from anchors.links import Outcome
-from anchors.resolve.github import GithubResolver
-from anchors.retry import RetryPolicy
+from anchors.check.links import Outcome
+from anchors.check.resolve.github import GithubResolver
+from anchors.check.retry import RetryPolicy
 
 from ..cassettes import load
 

@@ -1,0 +1,90 @@
+"""Building the network clients a check uses, from its settings, in one place."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import httpx
+
+from .run import Services
+from ..config import Settings
+from .links import LinkChecker
+from .netguard import NetGuard, Resolver
+from .transport import guarded_transport
+from .resolve.base import Resolution
+from .resolve.base import Resolver as MetadataResolver
+from .resolve.crossref import CrossrefUpdates
+from .resolve.doi import DoiResolver
+from .resolve.github import GithubResolver
+from .resolve.wayback import WaybackClient
+from .retry import RetryPolicy
+from .transport import NoCookies, plain_transport, ssl_context
+
+__all__ = ["open_services"]
+
+
+@contextlib.asynccontextmanager
+async def open_services(settings: Settings, *, token: str | None = None,
+                        resolver: Resolver | None = None) -> AsyncIterator[Services]:
+    """Link checks and DOI lookups go through the guard; the API hosts are the user's choice."""
+    guard = NetGuard(resolver, allow_private=settings.allow_private)
+    # The checker's own semaphores bound what is in flight, so the pool sets no limit; the
+    # checker is given the transport itself (the httpx client's machinery is unused cost).
+    limits = httpx.Limits(max_connections=None,
+                          max_keepalive_connections=max(settings.per_host, 1))
+    policy = RetryPolicy(attempts=settings.attempts, retry_after_cap=settings.retry_after_cap)
+    tls = ssl_context()
+    web = guarded_transport(guard, limits, verify=tls)  # one pool for links and DOIs
+    guarded = httpx.AsyncClient(transport=web,
+                                timeout=httpx.Timeout(settings.timeout), follow_redirects=False,
+                                cookies=NoCookies())
+    # The API host is the user's choice (it may be a private GitHub Enterprise): not guarded,
+    # but on the same transport, so no request goes through httpcore.
+    api = httpx.AsyncClient(transport=plain_transport(httpx.Limits(), verify=tls),
+                            timeout=httpx.Timeout(settings.timeout), follow_redirects=False,
+                            trust_env=False)
+    async with guarded, api:
+        yield Services(
+            links=LinkChecker(web, guard, concurrency=settings.concurrency,
+                              per_host=settings.per_host, timeout=settings.timeout,
+                              policy=policy, max_redirects=settings.max_redirects),
+            arxiv=_OnFirstUse(lambda: _arxiv(settings)),
+            github=GithubResolver(api, settings.github_api, token=token, policy=policy,
+                                  timeout=settings.timeout),
+            doi=DoiResolver(guarded, settings.doi_api, timeout=settings.timeout,
+                            crossref=CrossrefUpdates(api, settings.crossref_api,
+                                                     timeout=settings.timeout)),
+            wayback=WaybackClient(api, settings.wayback_api, interval=settings.wayback_delay,
+                                  timeout=settings.timeout)
+            if settings.archive else None,
+        )
+
+
+class _OnFirstUse:
+    """A resolver built when first asked: a run without arXiv IDs does not import `arxiv`
+    (and `requests` under it), ~60 ms."""
+
+    def __init__(self, build: Callable[[], MetadataResolver]) -> None:
+        self.build = build
+        self.inner: MetadataResolver | None = None
+
+    async def resolve(self, keys: list[Any]) -> dict[str, Resolution]:
+        if self.inner is None:
+            self.inner = self.build()
+        return await self.inner.resolve(keys)
+
+    async def follow_up(self, wanted: dict[str, Any]) -> dict[str, Any]:
+        """The arXiv follow-ups for title mismatches (only ever after `resolve`)."""
+        if self.inner is None:
+            self.inner = self.build()
+        ask = getattr(self.inner, "follow_up", None)
+        return await ask(wanted) if ask is not None else {}
+
+
+def _arxiv(settings: Settings) -> MetadataResolver:
+    from .resolve.arxiv import ArxivResolver
+
+    return ArxivResolver(settings.arxiv_api, delay=settings.arxiv_delay,
+                         timeout=max(settings.timeout, 30.0), max_searches=settings.arxiv_searches)

@@ -1,0 +1,198 @@
+"""arXiv metadata through the `arxiv` package, in batches, politely.
+
+The `arxiv` client is synchronous (requests + time.sleep), so it runs in a worker thread. One
+Client serves the whole run, so its own spacing keeps requests at least `delay` seconds apart
+and one at a time, as arXiv's terms of use ask. Results are matched by ID, never by position:
+the API may reorder a batch and silently drops IDs it does not have, so the missing ones are
+asked once more, on their own, before they are called not-found.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import threading
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import Any
+
+import arxiv
+import requests
+
+from ...defaults import ARXIV_API, ARXIV_BATCH, ARXIV_MAX_SEARCHES, ARXIV_MIN_INTERVAL
+from ...errors import UsageError
+from ...ids.model import ArxivId, InvalidId
+from ..links import Outcome
+from ...titles import TitleVerdict, compare_titles, normalise
+from ..truth import FollowUp
+from .base import Resolution
+
+__all__ = ["ARXIV_API", "ARXIV_BATCH", "ARXIV_MAX_SEARCHES", "ARXIV_MIN_INTERVAL", "ArxivResolver"]
+
+ARXIV_RETRIES = 3
+_SEARCH_RESULTS = 5
+_WITHDRAWN_RE = re.compile(r"\bwithdra(?:wn|w)\b", re.IGNORECASE)
+
+
+class _TimeoutSession(requests.Session):
+    """requests sets no timeout by default; a stalled API must not hang the check."""
+
+    def __init__(self, timeout: float) -> None:
+        super().__init__()
+        self.timeout = timeout
+
+    def request(self, *args: Any, **kwargs: Any) -> requests.Response:  # type: ignore[override]
+        kwargs.setdefault("timeout", self.timeout)
+        return super().request(*args, **kwargs)
+
+
+class ArxivResolver:
+    """Resolves ArxivIds; `client` may be injected (tests replay cassettes through it)."""
+
+    def __init__(self, api_url: str = ARXIV_API, *, delay: float = ARXIV_MIN_INTERVAL,
+                 timeout: float = 30.0, batch_size: int = ARXIV_BATCH,
+                 retries: int = ARXIV_RETRIES, client: arxiv.Client | None = None,
+                 max_searches: int = ARXIV_MAX_SEARCHES) -> None:
+        self.batch_size = max(1, min(batch_size, ARXIV_BATCH))
+        self.client = client or arxiv.Client(page_size=self.batch_size, delay_seconds=delay,
+                                             num_retries=retries)
+        # NOTE: the query URL is a class attribute in arxiv.py; set on the instance it points
+        # this client (only) at a mirror or a test server.
+        self.client.query_url_format = api_url.rstrip("?") + "?{}"
+        self.api_url = api_url
+        # NOTE: `_session` is the client's requests.Session; it is replaced to get a timeout.
+        self.client._session = _TimeoutSession(timeout)
+        self.requests = 0
+        #: title searches ("did you mean") allowed in this run; each is one more request
+        self.max_searches = max(0, max_searches)
+        self.searches = 0
+        self.stopped = threading.Event()
+
+    async def resolve(self, keys: Iterable[ArxivId]) -> dict[str, Resolution]:
+        ids = list(dict.fromkeys(k.canonical for k in keys))
+        try:
+            return await asyncio.to_thread(self._resolve_all, ids)
+        except asyncio.CancelledError:
+            self.stopped.set()  # the thread finishes its current request, then stops
+            raise
+
+    def _resolve_all(self, ids: list[str]) -> dict[str, Resolution]:
+        out: dict[str, Resolution] = {}
+        for i in range(0, len(ids), self.batch_size):
+            if self.stopped.is_set():
+                break
+            batch = ids[i:i + self.batch_size]
+            found, failure = self._query(batch)
+            missing = [b for b in batch if b not in found]
+            if missing and failure is None and not self.stopped.is_set():
+                again, failure = self._query(missing)
+                found.update(again)
+            for canon in batch:
+                key = f"arxiv:{canon}"
+                if canon in found:
+                    out[key] = found[canon]
+                elif failure is not None:  # the request failed: say why, for every ID in it
+                    out[key] = replace(failure, key=key)
+                else:
+                    out[key] = Resolution(key, Outcome.DEAD, status=200,
+                                          error="arXiv has no paper with this ID (asked twice)")
+        return out
+
+    async def follow_up(self, wanted: dict[str, tuple[ArxivId, str, Resolution]]) -> dict[str, FollowUp]:
+        """For each title mismatch: the cited version's title, else a search by the written title.
+
+        Both go through the same client, so they are spaced like every other arXiv request.
+        """
+        return await asyncio.to_thread(self._follow_all, wanted)
+
+    def _follow_all(self, wanted: dict[str, tuple[ArxivId, str, Resolution]]) -> dict[str, FollowUp]:
+        out: dict[str, FollowUp] = {}
+        for key, (aid, written, res) in wanted.items():
+            if self.stopped.is_set():
+                break
+            follow = FollowUp()
+            cited = aid.version or (1 if (res.version or 1) > 1 else None)
+            if cited and cited != res.version:
+                got = self._results(arxiv.Search(id_list=[f"{aid.canonical}v{cited}"], max_results=1))
+                if got:
+                    follow = replace(follow, cited_title=got[0][1], cited_version=cited)
+                    if compare_titles(written, got[0][1]) is TitleVerdict.SAME:
+                        out[key] = follow
+                        continue
+                follow = replace(follow, complete=got is not None)
+            if self.searches < self.max_searches:
+                self.searches += 1
+                hits = self._search(written)
+                found = next((h for h in hits or () if h[0] != aid.canonical
+                              and compare_titles(written, h[1]) is TitleVerdict.SAME), None)
+                follow = replace(follow, suggested=found,
+                                 complete=follow.complete and hits is not None)
+            out[key] = follow
+        return out
+
+    def _search(self, written: str) -> list[tuple[str, str]] | None:
+        words = " ".join(w for w in normalise(written).split() if w.isascii())
+        if not words:
+            return []
+        return self._results(arxiv.Search(query=f'ti:"{words}"', max_results=_SEARCH_RESULTS))
+
+    def _results(self, search: arxiv.Search) -> list[tuple[str, str]] | None:
+        """(canonical ID, title) of each real result; None when the request failed."""
+        self.client.page_size = search.max_results or _SEARCH_RESULTS
+        self.requests += 1
+        out = []
+        try:
+            for result in self.client.results(search):
+                r = _resolution(result)
+                if r is not None and r.title:
+                    out.append((r.key[6:], r.title))
+        except (arxiv.ArxivError, requests.RequestException):
+            return None
+        return out
+
+    def _query(self, ids: list[str]) -> tuple[dict[str, Resolution], Resolution | None]:
+        """One API request for `ids`: (found by canonical ID, or the failure for all)."""
+        self.client.page_size = len(ids)
+        search = arxiv.Search(id_list=ids, max_results=len(ids))
+        self.requests += 1
+        asked = set(ids)
+        found: dict[str, Resolution] = {}
+        try:
+            for result in self.client.results(search):
+                r = _resolution(result)
+                if r is not None and r.key[6:] in asked:
+                    found.setdefault(r.key[6:], r)
+        except arxiv.HTTPError as exc:
+            if exc.status in (404, 405, 410):
+                # The query endpoint itself is missing: the arXiv API never answers this for
+                # /api/query, so `--arxiv-api` points somewhere else (a configuration error).
+                raise UsageError(f"--arxiv-api {self.api_url}: answered HTTP {exc.status}, "
+                                 "which the arXiv API does not; check the URL") from None
+            outcome = Outcome.RATE_LIMITED if exc.status in (429, 503) else \
+                Outcome.UNVERIFIABLE if exc.status == 400 else Outcome.UNREACHABLE
+            return found, Resolution("", outcome, status=exc.status,
+                                     error=f"arXiv API answered HTTP {exc.status} "
+                                           f"after {exc.retry + 1} tries")
+        except (requests.RequestException, arxiv.ArxivError) as exc:
+            return found, Resolution("", Outcome.UNREACHABLE,
+                                     error=f"arXiv API unreachable ({type(exc).__name__})")
+        return found, None
+
+
+def _resolution(result: arxiv.Result) -> Resolution | None:
+    entry = result.entry_id or ""
+    if "/api/errors" in entry:  # the API's fake "Error" entry; never trust the title
+        return None
+    try:
+        parsed = ArxivId.parse(result.get_short_id())
+    except (InvalidId, ValueError):
+        return None
+    comment = result.comment or ""
+    withdrawn = comment if _WITHDRAWN_RE.search(comment) else None
+    return Resolution(parsed.key, Outcome.OK, title=" ".join(result.title.split()),
+                      version=parsed.version, withdrawn=withdrawn, status=200,
+                      authors=tuple(a.name for a in result.authors),
+                      published=result.published.date().isoformat() if result.published else None,
+                      journal_ref=result.journal_ref or None, doi=result.doi or None,
+                      updated=result.updated.date().isoformat() if result.updated else None,
+                      comment=comment or None)

@@ -1,0 +1,59 @@
+"""Retractions and corrections from Crossref's update relations, one request per Crossref DOI.
+
+Crossref records an update (retraction, correction, erratum, withdrawal...) as a relation
+between a notice and the work it updates: the notice's record holds `update-to`, and the
+work's record (`GET /works/{doi}`) lists its notices under `updated-by`, each with `type`,
+`DOI`, `updated` and `source` (`publisher` or `retraction-watch`). Only the work's own record
+is read; a DOI Crossref does not know (another agency's) is a 404 and has no updates to tell.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+from ...defaults import CROSSREF_API
+from ..links import USER_AGENT
+
+__all__ = ["CROSSREF_API", "CrossrefUpdates"]
+
+
+class CrossrefUpdates:
+    def __init__(self, client: httpx.AsyncClient, api_url: str = CROSSREF_API,
+                 timeout: float = 10.0) -> None:
+        self.client = client
+        self.api = api_url.rstrip("/")
+        self.timeout = timeout
+        self.requests = 0
+
+    async def updates(self, doi: str) -> tuple[tuple[str, str], ...] | None:
+        """(type, notice DOI) for each update relation; () for none; None if it cannot tell."""
+        self.requests += 1
+        try:
+            resp = await self.client.get(f"{self.api}/works/{doi}", timeout=self.timeout,
+                                         headers={"Accept": "application/json",
+                                                  "User-Agent": USER_AGENT},
+                                         follow_redirects=False)
+        except (httpx.HTTPError, OSError):
+            return None
+        if resp.status_code == 404:
+            return ()
+        if resp.status_code != 200:
+            return None
+        try:
+            message = resp.json().get("message") or {}
+        except (ValueError, AttributeError):
+            return None
+        return _relations(message, doi)
+
+
+def _relations(message: dict[str, Any], doi: str) -> tuple[tuple[str, str], ...]:
+    out: dict[tuple[str, str], None] = {}
+    for u in message.get("updated-by") or []:
+        if not isinstance(u, dict):
+            continue
+        kind, notice = str(u.get("type") or "").lower(), str(u.get("DOI") or "")
+        if kind and notice.lower() != doi.lower():
+            out[(kind, notice)] = None  # the same notice from two sources counts once
+    return tuple(out)

@@ -1,0 +1,99 @@
+"""DOIs through doi.org content negotiation (any registration agency: Crossref, DataCite...).
+
+`GET https://doi.org/<doi>` with a CSL-JSON Accept header redirects to the agency's metadata;
+an unknown DOI is a 404 at doi.org itself. Redirect hops go through the same guarded client
+as link checks, so a DOI cannot lead the checker to a private address.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import httpx
+
+from ...defaults import DOI_API
+from ...ids.model import Doi
+from ..links import USER_AGENT, Outcome
+from ..netguard import Blocked, GuardError
+from .base import Resolution
+from .crossref import CrossrefUpdates
+
+__all__ = ["DOI_API", "DoiResolver"]
+
+_CSL = "application/vnd.citationstyles.csl+json"
+_MAX_HOPS = 5
+
+
+class DoiResolver:
+    def __init__(self, client: httpx.AsyncClient, api_url: str = DOI_API,
+                 timeout: float = 10.0, crossref: CrossrefUpdates | None = None) -> None:
+        self.client = client
+        #: asked for update relations when doi.org sends a DOI to Crossref
+        self.crossref = crossref
+        self.api = api_url.rstrip("/")
+        self.timeout = timeout
+        self.requests = 0
+
+    async def resolve(self, keys: Iterable[Doi]) -> dict[str, Resolution]:
+        return {d.key: await self._one(d) for d in dict.fromkeys(keys)}
+
+    async def _one(self, d: Doi) -> Resolution:
+        url = httpx.URL(f"{self.api}/{d.encoded}")  # `#`, `%`, `?` in a DOI are not URL syntax
+        headers = {"Accept": _CSL, "User-Agent": USER_AGENT}
+        for _ in range(_MAX_HOPS):
+            self.requests += 1
+            try:
+                resp = await self.client.get(url, headers=headers, follow_redirects=False,
+                                             timeout=self.timeout)
+            except httpx.HTTPError as exc:
+                return Resolution(d.key, Outcome.UNREACHABLE, error=f"DOI lookup failed ({type(exc).__name__})")
+            except GuardError as exc:
+                outcome = Outcome.BLOCKED if isinstance(exc, Blocked) else Outcome.UNREACHABLE
+                return Resolution(d.key, outcome, error=exc.reason)
+            if resp.is_redirect and "location" in resp.headers:
+                url = url.join(resp.headers["location"])
+                continue
+            break
+        else:
+            return Resolution(d.key, Outcome.UNREACHABLE, error="too many redirects")
+        if resp.status_code == 404:
+            return Resolution(d.key, Outcome.DEAD, status=404, error=f"doi.org does not know {d.doi}")
+        if resp.status_code != 200:
+            return Resolution(d.key, Outcome.UNVERIFIABLE, status=resp.status_code,
+                              error=f"DOI metadata answered HTTP {resp.status_code}")
+        try:
+            data = resp.json()
+            title = data.get("title")
+        except ValueError:
+            return Resolution(d.key, Outcome.OK, status=200)
+        if isinstance(title, list):  # Crossref's own API gives lists
+            title = title[0] if title else None
+        updates: tuple[tuple[str, str], ...] = ()
+        if self.crossref is not None and "crossref" in (url.host or ""):
+            updates = await self.crossref.updates(d.doi) or ()
+        return Resolution(d.key, Outcome.OK, title=str(title) if title else None, status=200,
+                          updates=updates, **_csl_facts(data))
+
+
+def _first(v: object) -> str | None:
+    if isinstance(v, list):
+        v = v[0] if v else None
+    return str(v) if v else None
+
+
+def _csl_facts(data: dict[str, Any]) -> dict[str, Any]:
+    """Authors, issue date and container title from a CSL-JSON item (all optional)."""
+    authors = []
+    for a in data.get("author") or []:
+        if isinstance(a, dict):
+            name = a.get("literal") or " ".join(str(a[k]) for k in ("given", "family") if a.get(k))
+            if name:
+                authors.append(str(name))
+    parts = (data.get("issued") or {}).get("date-parts") if isinstance(data.get("issued"), dict) else None
+    published = None
+    if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
+        nums = [int(x) for x in parts[0][:3] if str(x).isdigit()]
+        published = "-".join(f"{n:02d}" if i else str(n) for i, n in enumerate(nums)) or None
+    return {"authors": tuple(authors), "published": published,
+            "journal_ref": _first(data.get("container-title"))}

@@ -1,0 +1,231 @@
+"""GitHub issues, pull requests and repositories through the REST API, one request at a time.
+
+`GET /repos/{owner}/{repo}/issues/{n}` answers for PRs too (with a `pull_request` key; a merged
+PR is `closed` with `pull_request.merged_at`). The token goes only to the configured API host:
+redirects are followed by hand and only while they stay on that host. Rate limits are honoured
+from `x-ratelimit-remaining`/`-reset` and `retry-after`; a wait longer than the cap ends the
+run's GitHub lookups as `rate-limited` instead of stalling the check.
+
+A repository cited by URL (`https://github.com/owner/repo`) is one `GET /repos/{owner}/{repo}`:
+`archived` says it is read-only, and a renamed or transferred one answers 301 to
+`/repositories/{id}`, whose `full_name` is the new name. Each repository is asked once per run.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterable
+from typing import Any
+
+import httpx
+
+from ...defaults import GITHUB_API
+from ...errors import UsageError
+from ...ids.model import GithubRef, WebUrl
+from ..links import USER_AGENT, Outcome
+from ..retry import RetryPolicy, parse_retry_after, retryable_status
+from .base import Resolution
+
+__all__ = ["GITHUB_API", "GithubResolver", "repo_of_url"]
+
+_MAX_API_REDIRECTS = 3
+_REPO_URL_RE = re.compile(r"https?://(?:www\.)?github\.com/([A-Za-z0-9][A-Za-z0-9-]{0,38})/"
+                          r"([A-Za-z0-9_.-]{1,100}?)(?:\.git)?/?", re.IGNORECASE)
+
+
+def repo_of_url(url: str) -> tuple[str, str] | None:
+    """(owner, repo) for a repository's own page; None for anything else (a file, an issue)."""
+    m = _REPO_URL_RE.fullmatch(url)
+    return (m[1], m[2]) if m else None
+
+
+class GithubResolver:
+    def __init__(self, client: httpx.AsyncClient, api_url: str = GITHUB_API,
+                 token: str | None = None, policy: RetryPolicy | None = None,
+                 timeout: float = 10.0) -> None:
+        self.client = client
+        self.api = httpx.URL(api_url.rstrip("/") + "/")
+        self.token = token
+        self.policy = policy or RetryPolicy()
+        self.timeout = timeout
+        self.requests = 0
+        self._limited: Resolution | None = None
+
+    async def resolve(self, keys: Iterable[GithubRef | WebUrl]) -> dict[str, Resolution]:
+        """Issues/PRs by reference, repositories by URL; serially, as GitHub asks of clients."""
+        out: dict[str, Resolution] = {}
+        for ref in dict.fromkeys(keys):
+            if isinstance(ref, GithubRef):
+                url = self.api.join(f"repos/{ref.owner}/{ref.repo}/issues/{ref.number}")
+                r = await self._one(ref.key, url)
+                out[ref.key] = r if isinstance(r, Resolution) else _from_response(ref, *r)
+            elif (repo := repo_of_url(ref.url)) is not None:
+                out[ref.key] = await self._repo(ref, *repo)
+        return out
+
+    async def _repo(self, ref: WebUrl, owner: str, name: str) -> Resolution:
+        got = await self._one(ref.key, self.api.join(f"repos/{owner}/{name}"))
+        if isinstance(got, Resolution):
+            return got
+        return _repo_from_response(ref, f"{owner}/{name}", *got)
+
+    def _headers(self, url: httpx.URL) -> dict[str, str]:
+        h = {"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28",
+             "User-Agent": USER_AGENT}
+        if self.token and url.host == self.api.host and url.port == self.api.port \
+                and url.scheme == self.api.scheme:
+            h["Authorization"] = f"Bearer {self.token}"
+        return h
+
+    async def _one(self, key: str, url: httpx.URL) -> Resolution | tuple[int, httpx.Response]:
+        """One API answer for `url` after retries and redirects, or the failure as a Resolution."""
+        if self._limited is not None:
+            return Resolution(key, self._limited.outcome, status=self._limited.status,
+                              error=self._limited.error)
+        for attempt in range(1, self.policy.attempts + 1):
+            r = await self._get(key, url)
+            if isinstance(r, Resolution):
+                return r
+            status, resp = r
+            wait = _rate_wait(resp)
+            limited = status in (403, 429) and wait is not None
+            if limited or (status != 403 and retryable_status(status)):
+                if attempt == self.policy.attempts or (wait or 0) > self.policy.retry_after_cap:
+                    res = Resolution(key, Outcome.RATE_LIMITED if status in (403, 429)
+                                     else Outcome.UNREACHABLE, status=status,
+                                     error=_limit_text(status, wait))
+                    if res.outcome is Outcome.RATE_LIMITED:
+                        self._limited = res
+                    return res
+                await self.policy.sleep(wait if wait is not None else self.policy.backoff(attempt))
+                continue
+            if not _looks_like_the_api(resp):
+                raise UsageError(
+                    f"--github-api {self.api}: answered HTTP {status} "
+                    f"({resp.headers.get('content-type') or 'no content type'}) to {url.path}, "
+                    "which is not what the GitHub REST API answers; check the URL")
+            return status, resp
+        raise AssertionError("unreachable")
+
+    async def _get(self, key: str, url: httpx.URL) -> tuple[int, httpx.Response] | Resolution:
+        for _ in range(_MAX_API_REDIRECTS + 1):
+            self.requests += 1
+            try:
+                resp = await self.client.get(url, headers=self._headers(url),
+                                             follow_redirects=False, timeout=self.timeout)
+            except httpx.HTTPError as exc:
+                return Resolution(key, Outcome.UNREACHABLE,
+                                  error=f"GitHub API unreachable ({type(exc).__name__})")
+            if resp.status_code in (301, 302, 307, 308) and "location" in resp.headers:
+                nxt = url.join(resp.headers["location"])
+                if nxt.host != self.api.host:
+                    return Resolution(key, Outcome.UNVERIFIABLE, status=resp.status_code,
+                                      error=f"GitHub API redirected off {self.api.host}; not followed")
+                url = nxt
+                continue
+            return resp.status_code, resp
+        return Resolution(key, Outcome.UNREACHABLE, error="too many API redirects")
+
+
+def _looks_like_the_api(resp: httpx.Response) -> bool:
+    """GitHub's REST API answers JSON objects, its 404s included (`{"message": "Not Found"}`).
+
+    A wrong `--github-api` root (a web site, a proxy's error page) answers something else, and
+    reading its 404s as "the issue does not exist" would fail every issue: a configuration error.
+    """
+    if resp.status_code not in (200, 404, 410):
+        return True  # limits, 403s and 5xx are judged as answers, as before
+    try:
+        data = resp.json()
+    except ValueError:
+        return False
+    return isinstance(data, dict) and (resp.status_code == 200 or "message" in data)
+
+
+def _rate_wait(resp: httpx.Response) -> float | None:
+    """Seconds GitHub asks us to wait, when the answer is a rate limit; None otherwise."""
+    h = resp.headers
+    ra = parse_retry_after(h.get("retry-after"))
+    if ra is not None:
+        return ra
+    if h.get("x-ratelimit-remaining") == "0" and h.get("x-ratelimit-reset", "").isdigit():
+        return max(0.0, int(h["x-ratelimit-reset"]) - time.time())
+    if resp.status_code in (403, 429) and b"rate limit" in resp.content.lower():
+        return 60.0  # secondary limit without retry-after: GitHub says wait at least a minute
+    return None
+
+
+def _limit_text(status: int, wait: float | None) -> str:
+    if wait is None:
+        return f"GitHub API answered HTTP {status} through retries"
+    return f"GitHub API rate limit (HTTP {status}); it asks to wait {wait:.0f} s"
+
+
+def _not_ok(key: str, status: int, what: str) -> Resolution | None:
+    """The failure an answer other than 200 means for `what` (an issue, a repository)."""
+    if status in (404, 410):
+        how = "was deleted" if status == 410 else "does not exist (or the repository is private)"
+        return Resolution(key, Outcome.DEAD, status=status, error=f"{what} {how}")
+    if status == 403:
+        return Resolution(key, Outcome.UNVERIFIABLE, status=status,
+                          error="GitHub API refused access (HTTP 403)")
+    if status != 200:
+        return Resolution(key, Outcome.UNVERIFIABLE, status=status,
+                          error=f"GitHub API answered HTTP {status}")
+    return None
+
+
+def _json(key: str, resp: httpx.Response, *fields: str) -> dict[str, Any] | Resolution:
+    try:
+        data: dict[str, Any] = resp.json()
+        for f in fields:
+            str(data[f])
+        return data
+    except (ValueError, KeyError, TypeError):
+        return Resolution(key, Outcome.UNVERIFIABLE, status=resp.status_code,
+                          error=f"GitHub API answer has no {', '.join(fields)}")
+
+
+def _from_response(ref: GithubRef, status: int, resp: httpx.Response) -> Resolution:
+    failed = _not_ok(ref.key, status, str(ref))
+    if failed is not None:
+        return failed
+    data = _json(ref.key, resp, "title", "state")
+    if isinstance(data, Resolution):
+        return data
+    title, state = str(data["title"]), str(data["state"])
+    pr = data.get("pull_request") or None
+    html = str(data.get("html_url") or "")
+    moved = html if html and not _same_repo(html, ref) else None
+    merged_at = pr.get("merged_at") if pr else None
+    return Resolution(ref.key, Outcome.OK, title=title, state=state,
+                      state_reason=data.get("state_reason"),
+                      merged=bool(merged_at), is_pull=pr is not None,
+                      moved_to=moved, status=200, closed_at=_day(data.get("closed_at")),
+                      merged_at=_day(merged_at))
+
+
+def _day(stamp: object) -> str | None:
+    """`2024-06-06T00:10:06Z` → `2024-06-06`; anything else → None."""
+    return stamp[:10] if isinstance(stamp, str) and len(stamp) >= 10 else None
+
+
+def _repo_from_response(ref: WebUrl, cited: str, status: int, resp: httpx.Response) -> Resolution:
+    failed = _not_ok(ref.key, status, f"repository {cited}")
+    if failed is not None:
+        return failed
+    data = _json(ref.key, resp, "full_name")
+    if isinstance(data, Resolution):
+        return data
+    full = str(data["full_name"])
+    html = str(data.get("html_url") or f"https://github.com/{full}")
+    moved = html if full.lower() != cited.lower() else None
+    return Resolution(ref.key, Outcome.OK, title=full, moved_to=moved,
+                      archived=data.get("archived") is True, status=200)
+
+
+def _same_repo(html_url: str, ref: GithubRef) -> bool:
+    parts = httpx.URL(html_url).path.strip("/").split("/")
+    return len(parts) >= 4 and parts[0].lower() == ref.owner.lower() \
+        and parts[1].lower() == ref.repo.lower() and parts[3] == str(ref.number)

@@ -1,0 +1,139 @@
+"""Dated snapshots from the Wayback Machine's availability API, verified before they are kept.
+
+`GET {api}?url=<url>&timestamp=<YYYYMMDDhhmmss>` answers
+`{"url": ..., "archived_snapshots": {"closest": {"status": "200", "available": true,
+"url": "http://web.archive.org/web/<ts>/<url>", "timestamp": "<ts>"}}}`, or
+`{"url": ..., "archived_snapshots": {}}` when it knows none (which it also says, at times, for
+archived pages: "none" is never cached). The closest capture may be later than the timestamp;
+then the API is asked once more with `closest=before`, and the later one is kept only when
+there is no earlier one. A capture is kept when its recorded status is 200 and the snapshot
+page itself answers 200 (a HEAD, redirects followed on the archive's host).
+
+Requests are spaced `interval` seconds apart and one at a time, like any host; with a custom
+endpoint (`--wayback-api`, a mirror or a test server) the snapshot is verified on that
+endpoint's host too, so no request goes to a host the user did not name.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import date
+
+import httpx
+
+from ...defaults import WAYBACK_API
+from ..links import USER_AGENT
+
+__all__ = ["WAYBACK_API", "Snapshot", "WaybackClient", "WaybackError"]
+
+ARCHIVE_HOST = "web.archive.org"
+_SNAP_PATH = re.compile(r"^/web/(\d{14})(?:[a-z]{2}_)?/(.+)$")
+_MAX_HOPS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    url: str
+    date: str  # YYYY-MM-DD of the capture
+    timestamp: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"url": self.url, "date": self.date}
+
+
+class WaybackError(Exception):
+    """The archive could not answer (network, HTTP error, bad JSON): a warning, never a verdict."""
+
+
+class WaybackClient:
+    def __init__(self, client: httpx.AsyncClient, api_url: str = WAYBACK_API, *,
+                 interval: float = 1.0, timeout: float = 10.0,
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.client = client
+        self.api = httpx.URL(api_url)
+        self.interval = interval
+        self.timeout = timeout
+        self.sleep = sleep
+        self.clock = clock
+        self.requests = 0
+        self._lock = asyncio.Lock()
+        self._next = 0.0
+
+    @property
+    def _mirror(self) -> bool:
+        return self.api.host not in ("archive.org", "www.archive.org", ARCHIVE_HOST)
+
+    async def _get(self, url: httpx.URL, method: str = "GET") -> httpx.Response:
+        async with self._lock:  # one at a time, `interval` apart
+            wait = self._next - self.clock()
+            if wait > 0:
+                await self.sleep(wait)
+            self.requests += 1
+            try:
+                return await self.client.request(
+                    method, url, headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
+                    follow_redirects=False, timeout=self.timeout)
+            except httpx.HTTPError as exc:
+                raise WaybackError(f"Wayback Machine unreachable ({type(exc).__name__})") from None
+            finally:
+                self._next = self.clock() + self.interval
+
+    async def closest(self, url: str, before: date) -> Snapshot | None:
+        """The verified capture closest to, and where one exists not after, `before`."""
+        stamp = before.strftime("%Y%m%d") + "235959"
+        snap = await self._available(url, stamp, None)
+        if snap is not None and snap.timestamp > stamp:
+            earlier = await self._available(url, stamp, "before")
+            if earlier is not None and earlier.timestamp <= stamp:
+                snap = earlier
+        if snap is None or not await self._verify(snap):
+            return None
+        return snap
+
+    async def _available(self, url: str, stamp: str, closest: str | None) -> Snapshot | None:
+        params = {"url": url, "timestamp": stamp, **({"closest": closest} if closest else {})}
+        resp = await self._get(self.api.copy_merge_params(params))
+        if resp.status_code != 200:
+            raise WaybackError(f"Wayback availability API answered HTTP {resp.status_code}")
+        try:
+            doc = resp.json()
+            best = (doc.get("archived_snapshots") or {}).get("closest")
+        except (ValueError, AttributeError):
+            raise WaybackError("Wayback availability API answer is not the expected JSON") from None
+        if not isinstance(best, dict) or best.get("available") is not True \
+                or str(best.get("status")) != "200":
+            return None
+        return self._snapshot(str(best.get("url", "")), str(best.get("timestamp", "")))
+
+    def _snapshot(self, raw: str, stamp: str) -> Snapshot | None:
+        try:
+            u = httpx.URL(raw)
+        except httpx.InvalidURL:
+            return None
+        m = _SNAP_PATH.match(u.raw_path.decode("ascii", "replace"))
+        if not m or m[1] != stamp or not (u.host == ARCHIVE_HOST or self._mirror):
+            return None  # not a snapshot address: never stored, never requested
+        if u.host == ARCHIVE_HOST:
+            u = u.copy_with(scheme="https", port=None)
+        day = f"{stamp[:4]}-{stamp[4:6]}-{stamp[6:8]}"
+        return Snapshot(str(u), day, stamp)
+
+    async def _verify(self, snap: Snapshot) -> bool:
+        url = httpx.URL(snap.url)
+        if self._mirror:  # a mirror or test server serves its own snapshots
+            url = url.copy_with(scheme=self.api.scheme, host=self.api.host, port=self.api.port)
+        for _ in range(_MAX_HOPS + 1):
+            resp = await self._get(url, "HEAD")
+            if resp.status_code in (301, 302, 303, 307, 308) and "location" in resp.headers:
+                nxt = url.join(resp.headers["location"])
+                if nxt.host != url.host:
+                    return False
+                url = nxt
+                continue
+            return resp.status_code == 200
+        return False

@@ -1,0 +1,22 @@
+"""The console entry point: `--version` is answered before the CLI framework is imported.
+
+`anchors --version` runs in pre-commit hooks and CI probes; importing typer (and, through it,
+pydantic) costs ~100 ms for a one-line answer.
+"""
+
+from __future__ import annotations
+
+import sys
+
+__all__ = ["main"]
+
+
+def main() -> None:
+    if sys.argv[1:] in (["--version"], ["-V"]):
+        from .. import __version__
+
+        sys.stdout.write(f"anchors {__version__}\n")
+        return
+    from .app import main as cli_main
+
+    cli_main()

@@ -1,0 +1,173 @@
+"""The options every command shares, declared once, and the formats each command offers.
+
+A flag means the same thing in every command (sqlite-utils' shared decorators, as typer
+`Annotated` aliases); each environment variable is the config table's, shown in `--help`.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from ..config import CONFIG_ENV, ENV
+from ..defaults import (
+    DEFAULT_CONCURRENCY,
+    DEFAULT_PER_HOST,
+    DEFAULT_RETRY_AFTER_CAP,
+    DEFAULT_TIMEOUT,
+)
+from ..errors import UsageError
+from ..render import OutputFormat
+
+if TYPE_CHECKING:
+    from ..config import Settings
+
+__all__ = [
+    "AddFormat", "CheckFormat", "ExportFormat", "ReportFormat", "pick_format", "registry_path", "registry_paths",
+    "settings_for",
+]
+
+
+class AddFormat(str, Enum):
+    TEXT = "text"
+    JSON = "json"
+
+
+class CheckFormat(str, Enum):
+    TEXT = "text"
+    CONCISE = "concise"
+    JSON = "json"
+    GITHUB = "github"
+    MARKDOWN = "markdown"
+    SARIF = "sarif"
+
+
+class ReportFormat(str, Enum):
+    MARKDOWN = "markdown"
+    JSON = "json"
+
+
+class ExportFormat(str, Enum):
+    """The choices of `export.ExportFormat`, here so `--help` does not import the exporter."""
+
+    MARKDOWN = "markdown"
+    BIBTEX = "bibtex"
+    CSL_JSON = "csl-json"
+
+
+def pick_format(fmt: Enum | None, stdout_is_terminal: bool) -> OutputFormat:
+    """`check` with no `--format`: the readable layout on a terminal, one line a finding in a pipe."""
+    if fmt is None:
+        return OutputFormat.TEXT if stdout_is_terminal else OutputFormat.CONCISE
+    return OutputFormat(fmt.value)
+
+
+def registry_path(given: list[Path], option: Path | None, configured: str | None) -> Path:
+    """The argument or `--registry/-r` (not both), else the config's, else ./registry.yaml."""
+    paths = [*given, *([option] if option else [])]
+    if len(paths) > 1:
+        raise UsageError("one registry at a time: "
+                         + ", ".join(str(p) for p in paths))
+    return paths[0] if paths else Path(configured or "registry.yaml")
+
+
+def registry_paths(given: list[Path] | None, option: Path | None,
+                   config: Path | None) -> list[Path]:
+    """Every registry named (arguments, then `-r`), else the config's, else ./registry.yaml."""
+    named = [*(given or []), *([option] if option else [])]
+    if named:
+        return named
+    from ..config import load_settings
+
+    return [Path(load_settings(None, {}, config=config).registry or "registry.yaml")]
+
+
+def settings_for(given: list[Path] | None, option: Path | None, config: Path | None,
+                 flags: dict[str, Any]) -> tuple[Settings, Path]:
+    """The settings (discovered from the named registry's folder, else here) and the registry."""
+    from ..config import load_settings
+
+    named = [*(given or []), *([option] if option else [])]
+    settings = load_settings(named[0] if named else None, flags, config=config)
+    return settings, registry_path(given or [], option, settings.registry)
+
+
+def _env(name: str) -> dict[str, object]:
+    return {"envvar": ENV[name], "show_envvar": True}
+
+
+Registries = Annotated[list[Path] | None, typer.Argument(
+    metavar="REGISTRY", show_default=False,
+    help="Registry file(s) (default: the config's `registry`, else ./registry.yaml).")]
+RegistryOpt = Annotated[Path | None, typer.Option(
+    "--registry", "-r", metavar="FILE", show_default=False,
+    help="Registry file; the same as the argument (env var: ANCHORS_REGISTRY).")]
+ConfigOpt = Annotated[Path | None, typer.Option(
+    "--config", "-c", metavar="FILE", envvar=CONFIG_ENV, show_envvar=True,
+    help="Read settings from this file only (anchors.toml or pyproject.toml) instead of "
+         "looking for them from the registry's folder up to the repository root.")]
+TodayOpt = Annotated[str | None, typer.Option(
+    metavar="YYYY-MM-DD", help="Date to judge future IDs against; default: today.")]
+QuietOpt = Annotated[bool, typer.Option(
+    "--quiet", "-q", help="No progress, summary or warnings on stderr; errors still.")]
+HistoryOpt = Annotated[str | None, typer.Option(
+    metavar="FILE", **_env("history"),
+    help="History database (default: .anchors/history.sqlite beside the registry).")]
+
+CheckFormatOpt = Annotated[CheckFormat | None, typer.Option(
+    "--format", "-f", show_default=False,
+    help="Default: text on a terminal, concise in a pipe. concise: one finding a line "
+         "(file:line: code anchor message); github: workflow annotations; sarif: code scanning.")]
+AddFormatOpt = Annotated[AddFormat, typer.Option("--format", "-f")]
+ReportFormatOpt = Annotated[ReportFormat, typer.Option("--format", "-f")]
+ExportFormatOpt = Annotated[ExportFormat, typer.Option("--format", "-f")]
+
+Offline = Annotated[bool, typer.Option("--offline", help="No network: format, schema, duplicates.")]
+Only = Annotated[str | None, typer.Option(
+    "--only", metavar="CODES", help="Report only these finding codes (comma-separated).")]
+Concurrency = Annotated[int | None, typer.Option(
+    metavar="N", **_env("concurrency"),
+    help=f"Requests in flight at most (default {DEFAULT_CONCURRENCY}).")]
+PerHost = Annotated[int | None, typer.Option(
+    metavar="N", **_env("per_host"),
+    help=f"Requests in flight per host at most (default {DEFAULT_PER_HOST}).")]
+Timeout = Annotated[float | None, typer.Option(
+    metavar="SECONDS", **_env("timeout"),
+    help=f"For one request, body included (default {DEFAULT_TIMEOUT:g}).")]
+RetryAfterCap = Annotated[float | None, typer.Option(
+    metavar="SECONDS", **_env("retry_after_cap"),
+    help=f"Longest Retry-After honoured (default {DEFAULT_RETRY_AFTER_CAP:g}).")]
+AllowPrivate = Annotated[bool | None, typer.Option(
+    "--allow-private", **_env("allow_private"),
+    help="Check loopback and private addresses too.")]
+ArxivApi = Annotated[str | None, typer.Option(
+    metavar="URL", **_env("arxiv_api"), help="arXiv API endpoint.")]
+ArxivDelay = Annotated[float | None, typer.Option(
+    metavar="SECONDS", **_env("arxiv_delay"),
+    help="Between arXiv API requests (arXiv asks for 3; lower only for a mirror).")]
+GithubApi = Annotated[str | None, typer.Option(
+    metavar="URL", **_env("github_api"), help="GitHub REST API root.")]
+DoiApi = Annotated[str | None, typer.Option(
+    metavar="URL", **_env("doi_api"), help="DOI resolver root.")]
+Archive = Annotated[bool | None, typer.Option(
+    "--archive", **_env("archive"),
+    help="Also look up Wayback snapshots for URL anchors (see `fix`).")]
+WaybackApi = Annotated[str | None, typer.Option(
+    metavar="URL", **_env("wayback_api"), help="Wayback availability API endpoint.")]
+CrossrefApi = Annotated[str | None, typer.Option(
+    metavar="URL", **_env("crossref_api"),
+    help="Crossref REST API root, for retractions and corrections.")]
+ArxivSearches = Annotated[int | None, typer.Option(
+    metavar="N", help='Title searches ("did you mean") per run at most; 0 turns them off.')]
+BriefingOpt = Annotated[list[Path] | None, typer.Option(
+    "--briefing", metavar="FILE",
+    help="Also compare what this briefing claims (state, dates, venue, titles); repeatable.")]
+CacheDir = Annotated[str | None, typer.Option(
+    metavar="DIR", **_env("cache_dir"),
+    help="Folder for the cache and history (default: .anchors beside the registry).")]
+NoCache = Annotated[bool, typer.Option("--no-cache", help="Ignore and keep no cache.")]
+ChangedSince = Annotated[str | None, typer.Option(
+    metavar="REF", help="Check online only the anchors added or changed since this git ref.")]

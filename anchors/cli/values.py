@@ -1,0 +1,69 @@
+"""Option values parsed once, for every command: dates, durations, instants, finding codes.
+
+Each bad value is a UsageError naming the option, so it is one `anchors: error:` line.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+from ..errors import UsageError
+from ..findings import Code
+
+__all__ = ["codes", "date_value", "duration", "instant"]
+
+
+def date_value(value: str | None, name: str) -> date | None:
+    if value is None:
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise UsageError(f"{name} {value!r} is not a date (YYYY-MM-DD)") from None
+
+
+def codes(value: str | None) -> frozenset[Code] | None:
+    if not value:
+        return None
+    out = set()
+    for part in value.split(","):
+        try:
+            out.add(Code(part.strip()))
+        except ValueError:
+            raise UsageError(f"--only: unknown code {part.strip()!r} "
+                             f"(codes: {', '.join(c.value for c in Code)})") from None
+    return frozenset(out)
+
+
+def duration(value: str) -> float:
+    import re
+
+    m = re.fullmatch(r"\s*(\d+)\s*([hdw])\s*", value)
+    if not m:
+        raise UsageError(f"--since {value!r} is not a duration (e.g. 7d, 36h, 2w)")
+    seconds = int(m[1]) * {"h": 3600, "d": 86400, "w": 604800}[m[2]]
+    if seconds > _MAX_WINDOW:
+        raise UsageError(f"--since {value!r} is longer than 100 years")
+    return seconds
+
+
+def instant(value: str | None) -> float:
+    if value is None:
+        import time
+
+        return time.time()
+    try:
+        t = datetime.fromisoformat(value)
+        t = t if t.tzinfo else t.replace(tzinfo=UTC)
+        if not _EARLIEST <= t <= _LATEST:
+            raise ValueError
+    except (ValueError, OverflowError):
+        raise UsageError(f"--now {value!r} is not a time between 2000 and 9000 "
+                         "(e.g. 2026-10-01T00:00Z)") from None
+    return t.timestamp()
+
+
+#: Bounds that keep every date a report prints (the window's start included) representable.
+_MAX_WINDOW = 100 * 366 * 86400
+_EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
+_LATEST = datetime(9000, 1, 1, tzinfo=UTC)

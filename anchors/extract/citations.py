@@ -1,0 +1,305 @@
+"""Briefing text to citations: every arXiv ID, DOI, GitHub reference and URL, with its line.
+
+Briefings are Markdown written in Chinese or English and pasted from chat. `scan` finds the
+anchors in each line (where a URL ends is the link syntax's business, see scan.py); this module
+gives each one its place in the document: the table row's status and section, the title the
+document writes beside it (link text, table cell, text around the ID) or, for URLs, the heading
+above, and the `<!-- anchors: ignore-… -->` markers that keep off-topic citations out. Fenced
+code blocks are not citations, except BibTeX ones.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from datetime import date
+from pathlib import Path
+
+from ..errors import BriefingError
+from ..ids.model import AnchorKey, ArxivId, Doi
+from .layout import (
+    cells,
+    ignored_anchors,
+    is_separator,
+    skipped_lines,
+    title_columns,
+    without_comments,
+)
+from .plaintext import useful_title
+from ..registry.model import Status
+from .scan import Hit, scan
+from .titling import TitleSource, cell_title, line_title
+
+__all__ = [
+    "MAX_BRIEFING_BYTES",
+    "Briefing",
+    "Citation",
+    "InvalidCitation",
+    "TitleSource",
+    "briefing_date",
+    "extract",
+    "read_briefing",
+]
+
+MAX_BRIEFING_BYTES = 4 * 1024 * 1024
+
+_HEADING_RE = re.compile(
+    r"^\s*(?:(?P<hashes>#{1,6}\s+)?(?P<prefix>增量\s*\d+\s*[：:]|(?:Increment|Item)\s*\d+\s*[：:]"
+    r"|[一二三四五六七八九十]+、)|#{1,6}\s)\s*(?P<title>.*)$", re.IGNORECASE)
+_SECTION_RE = re.compile(r"§\s*\d+(?:\.\d+)*[^（(，,；;|→\n·]*")
+_SECTION_LINE_RE = re.compile(r"(?:建议归入章节|归入章节|suggested section|section)\s*[：:]",
+                              re.IGNORECASE)
+_LABEL_RE = re.compile(r"^\s*(?:[-*+]\s*)?(?:\*\*)?([^：:|]{0,24})(?:\*\*)?[：:]\s*")
+_LINK_LABEL_RE = re.compile(r"url|arxiv|链接|link|doi", re.IGNORECASE)
+_ARROW_SECTION_RE = re.compile(r"→\s*§.*")
+_LIST_RE = re.compile(r"^\s*(?:[-*+]|[0-9]{1,3}[.)])\s+")
+_DATE_CLAIM_RE = re.compile(
+    r"(?:(?P<y>\d{4})-)?(?P<m>\d{1,2})-(?P<d>\d{1,2})\s*锚定"
+    r"|anchored\s+(?:on\s+)?(?:(?P<y2>\d{4})-)?(?P<m2>\d{1,2})-(?P<d2>\d{1,2})", re.IGNORECASE)
+_NEW_RE = re.compile(r"本次新增|newly anchored|\bnew anchor\b", re.IGNORECASE)
+_CONT_RE = re.compile(r"续立|续用|续锚|\bcontinued\b", re.IGNORECASE)
+_FILE_DATE_RE = re.compile(r"(?<!\d)(\d{4}-\d{2}-\d{2})(?!\d)")
+_DIGIT_RE = re.compile(r"[0-9０-９]")
+_TITLE_DATE_RE = re.compile(r"[（(]\s*(\d{4}-\d{2}-\d{2})\s*[）)]")
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """One valid citation as written in a briefing."""
+
+    key: AnchorKey
+    raw: str
+    path: str
+    line: int
+    #: True in a citation-bearing place: a table row's first cell, a `URL：` line, a list item
+    primary: bool = False
+    title: str | None = None
+    section: str | None = None
+    claim: Status | None = None
+    claimed_date: date | None = None
+    #: None when there is no title
+    title_source: TitleSource | None = None
+
+    @property
+    def written_title(self) -> str | None:
+        """The title if the author wrote it for this citation (not inferred from a heading)."""
+        return self.title if self.title_source is not None and self.title_source.written else None
+
+
+@dataclass(frozen=True, slots=True)
+class InvalidCitation:
+    raw: str
+    path: str
+    line: int
+    reason: str
+
+
+@dataclass(slots=True)
+class Briefing:
+    path: str
+    date: date
+    citations: list[Citation] = field(default_factory=list)
+    invalid: list[InvalidCitation] = field(default_factory=list)
+
+
+def read_briefing(path: str | Path, date_override: date | None = None) -> Briefing:
+    """Read, decode and extract one briefing; unusable files raise BriefingError."""
+    p = str(path)
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_BRIEFING_BYTES + 1)
+    except OSError as exc:
+        raise BriefingError(p, f"cannot read: {exc.strerror}") from None
+    if len(data) > MAX_BRIEFING_BYTES:
+        raise BriefingError(p, f"larger than {MAX_BRIEFING_BYTES // (1024 * 1024)} MiB; "
+                            "is this really a briefing?")
+    if b"\x00" in data:
+        raise BriefingError(p, "not a text file (NUL byte)", data[: data.index(b"\x00")].count(b"\n") + 1)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise BriefingError(p, "not UTF-8 text", data[: exc.start].count(b"\n") + 1) from None
+    when = date_override or briefing_date(text, p)
+    if when is None:
+        raise BriefingError(p, "no date in its title or file name; pass --date YYYY-MM-DD")
+    return extract(text, p, when)
+
+
+def briefing_date(text: str, path: str) -> date | None:
+    """The date in the title line (`…(2026-09-24)`), else in the file name."""
+    for line in text.splitlines()[:5]:
+        m = _TITLE_DATE_RE.search(line)
+        if m and (d := _iso(m[1])):
+            return d
+    m = _FILE_DATE_RE.search(Path(path).name)
+    return _iso(m[1]) if m else None
+
+
+def _iso(s: str) -> date | None:
+    try:
+        return date.fromisoformat(s)
+    except ValueError:
+        return None
+
+
+@dataclass(slots=True)
+class _Block:
+    title: str | None = None
+    section: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Place:
+    """What a line says about every citation on it."""
+
+    lineno: int
+    block: _Block
+    section: str | None
+    claim: Status | None
+    claimed: date | None
+
+
+def extract(text: str, path: str, when: date) -> Briefing:
+    """Every citation in `text`, a briefing dated `when`, with its line, title and claims."""
+    out = Briefing(path, when)
+    raw_lines = text.splitlines()
+    skipped = skipped_lines(raw_lines)
+    lines = without_comments(raw_lines, skipped)
+    blocks = _blocks(lines)
+    headers = title_columns(lines)
+    ignored = ignored_anchors(raw_lines) if "anchors" in text else frozenset()
+    for i, line in enumerate(lines):
+        if skipped[i] or ("://" not in line and not _DIGIT_RE.search(line)):
+            continue
+        if line.lstrip().startswith("|"):
+            found = _table_row(out, line, i + 1, blocks[i], headers[i])
+        else:
+            found = _prose(out, line, i + 1, blocks[i])
+        out.citations.extend(c for c in _one_per_key(found) if c.key.key not in ignored)
+    return out
+
+
+def _blocks(lines: list[str]) -> list[_Block]:
+    """The heading block each line belongs to, with the block's suggested section."""
+    result: list[_Block] = []
+    cur = _Block()
+    for line in lines:
+        m = _HEADING_RE.match(line)
+        if m and not line.lstrip().startswith("|"):
+            cur = _Block(useful_title(m["title"]))
+        elif cur.section is None and _SECTION_LINE_RE.search(line):
+            cur.section = _section(line)
+        result.append(cur)
+    return result
+
+
+def _valid(out: Briefing, text: str, lineno: int) -> list[Hit]:
+    """The valid hits in `text`; invalid ones go to `out.invalid`."""
+    hits = []
+    for h in scan(text):
+        if h.key is None:
+            out.invalid.append(InvalidCitation(h.raw, out.path, lineno, h.reason or "invalid"))
+        else:
+            hits.append(h)
+    return hits
+
+
+def _table_row(out: Briefing, line: str, lineno: int, block: _Block,
+               title_col: int | None) -> list[Citation]:
+    row = cells(line)
+    if is_separator(row):
+        return []
+    claim, claimed = _claim(line, out.date, strict=False)
+    place = _Place(lineno, block, _section(line) or block.section, claim, claimed)
+    found = []
+    for n, cell in enumerate(row):
+        hits = _valid(out, cell, lineno)
+        for h in hits:
+            primary = n == 0 and h.listable
+            title = cell_title(row, n, h, hits, title_col, primary)
+            found.append(_citation(out, h, place, primary, title))
+    return found
+
+
+def _prose(out: Briefing, line: str, lineno: int, block: _Block) -> list[Citation]:
+    hits = _valid(out, line, lineno)
+    if not hits:
+        return []
+    label = _LABEL_RE.match(line)
+    labelled = bool(label and _LINK_LABEL_RE.search(label[1])
+                    and line[label.end():].startswith(hits[0].raw))
+    listed = _LIST_RE.match(line)
+    claim, claimed = _claim(line, out.date, strict=True)
+    arrow = _ARROW_SECTION_RE.search(line)
+    place = _Place(lineno, block, (_section(arrow.group()) if arrow else None) or block.section,
+                   claim, claimed)
+    found = []
+    for idx, h in enumerate(hits):
+        primary = h.listable and (labelled or bool(listed and idx == 0
+                                                   and h.start == listed.end()))
+        start = label.end() if labelled and label else listed.end() if listed else None
+        title = line_title(line, idx, hits, start, bool(listed and not labelled))
+        found.append(_citation(out, h, place, primary, title))
+    return found
+
+
+def _citation(out: Briefing, h: Hit, place: _Place, primary: bool,
+              found: tuple[str, TitleSource] | None) -> Citation:
+    """A citation; a URL with no title of its own takes its heading's (marked inferred)."""
+    assert h.key is not None
+    title, source = found or (None, None)
+    if title is None and place.block.title and not isinstance(h.key, (ArxivId, Doi)):
+        title, source = place.block.title, TitleSource.HEADING
+    return Citation(h.key, h.raw, out.path, place.lineno, primary, title, place.section,
+                    place.claim, place.claimed, source)
+
+
+def _one_per_key(found: list[Citation]) -> list[Citation]:
+    """One citation per anchor and line: `[2309.06180](https://arxiv.org/abs/2309.06180)` is one."""
+    by_key: dict[str, Citation] = {}
+    for c in found:
+        first = by_key.setdefault(c.key.key, c)
+        if first is not c:
+            better = c if c.written_title and not first.written_title else first
+            by_key[c.key.key] = replace(first, primary=first.primary or c.primary,
+                                        title=better.title, title_source=better.title_source)
+    return list(by_key.values())
+
+
+def _claim(text: str, when: date, strict: bool) -> tuple[Status | None, date | None]:
+    """Status and first-anchored date a line claims; prose with mixed claims claims nothing."""
+    claimed = None
+    m = _DATE_CLAIM_RE.search(text)
+    if m:
+        y, mo, d = (m["y"] or m["y2"]), int(m["m"] or m["m2"]), int(m["d"] or m["d2"])
+        claimed = _claimed_date(when, int(y) if y else None, mo, d)
+    is_new, is_cont = bool(_NEW_RE.search(text)), bool(_CONT_RE.search(text)) or claimed is not None
+    if is_new and is_cont:
+        if strict:
+            return None, None
+        return (Status.NEW, None) if claimed is None else (Status.CONTINUED, claimed)
+    if is_new:
+        return Status.NEW, None
+    if is_cont:
+        return Status.CONTINUED, claimed
+    return None, None
+
+
+def _claimed_date(when: date, year: int | None, month: int, day: int) -> date | None:
+    """`9-22锚定` in a briefing of 2026-09-24 is 2026-09-22; `12-30` in January is last year."""
+    try:
+        if year is not None:
+            return date(year, month, day)
+        d = date(when.year, month, day)
+        return d if d <= when else date(when.year - 1, month, day)
+    except ValueError:
+        return None
+
+
+def _section(text: str) -> str | None:
+    m = _SECTION_RE.search(text)
+    if not m:
+        return None
+    return re.sub(r"\s+", " ", m.group().replace("§ ", "§")).strip(" *-—:：") or None
+
+

@@ -1,0 +1,93 @@
+"""Offline checks: everything that can be said about a registry without the network."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import date
+
+from ..findings import Code, Finding
+from ..ids.model import ArxivId, is_future
+from .model import Registry
+
+__all__ = ["CheckResult", "check_offline", "combine", "offline", "only"]
+
+
+@dataclass(slots=True)
+class CheckResult:
+    """What a check found; the renderers' input."""
+
+    registry: str
+    today: date
+    anchors: int
+    findings: list[Finding] = field(default_factory=list)
+    online: bool = False
+    checked: int = 0
+    cached: int = 0
+    #: entries marked `check: skip`, and those left out by `--changed-since`
+    skipped: int = 0
+    #: URLs matching an `exclude` pattern
+    excluded: int = 0
+    #: wall-clock seconds the check took
+    elapsed: float = 0.0
+    #: every registry checked, as named; `registry` joins them when there are several
+    registries: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.registries:
+            self.registries = [self.registry]
+
+
+def combine(results: list[CheckResult]) -> CheckResult:
+    """One result for several registries (a pre-commit hook passes every file it touched).
+
+    Each finding already names its file, so the findings are simply concatenated in order.
+    """
+    if len(results) == 1:
+        return results[0]
+    return CheckResult(
+        ", ".join(r.registry for r in results), results[0].today,
+        sum(r.anchors for r in results), [f for r in results for f in r.findings],
+        online=any(r.online for r in results), checked=sum(r.checked for r in results),
+        cached=sum(r.cached for r in results), skipped=sum(r.skipped for r in results),
+        excluded=sum(r.excluded for r in results), elapsed=sum(r.elapsed for r in results),
+        registries=[r.registry for r in results])
+
+
+def only(findings: Iterable[Finding], codes: frozenset[Code] | None) -> list[Finding]:
+    return [f for f in findings if codes is None or f.code in codes]
+
+
+def check_offline(reg: Registry, today: date) -> CheckResult:
+    start = time.monotonic()
+    result = CheckResult(reg.path, today, len(reg.anchors), list(offline(reg, today)))
+    result.elapsed = time.monotonic() - start
+    return result
+
+
+def offline(reg: Registry, today: date) -> Iterator[Finding]:
+    """Load problems, then future IDs, cross-form duplicates and IDs newer than their anchoring."""
+    yield from reg.problems
+    seen: dict[str, int] = {}
+    for a in reg.anchors:
+        key = a.key
+        if key is None:
+            continue
+        if key.key in seen:
+            yield Finding(Code.DUPLICATE, a.label, reg.path, a.line,
+                          f"same anchor as the entry on line {seen[key.key]} ({key.key}); "
+                          "merge the two entries", {"first_line": seen[key.key]})
+            continue
+        seen[key.key] = a.line
+        if not isinstance(key, ArxivId):
+            continue
+        if is_future(key, today):
+            yield Finding(Code.FUTURE_ID, a.label, reg.path, a.line,
+                          f"{key.yymm} is later than today ({today:%Y-%m}): arXiv has not "
+                          "issued this ID yet; check for a typo")
+        elif a.first_anchored and (key.year, key.month) > (a.first_anchored.year,
+                                                             a.first_anchored.month):
+            yield Finding(Code.LATER_THAN_BRIEFING, a.label, reg.path, a.line,
+                          f"{key.yymm} is later than its first_anchored month "
+                          f"({a.first_anchored:%Y-%m}); the ID or the date is wrong")

@@ -1,0 +1,54 @@
+"""The one stderr console: progress, summaries and warnings; stdout carries only the report.
+
+Colour and width are separate choices, both rich's: colour follows the terminal, `NO_COLOR` and
+`FORCE_COLOR`; width is the terminal's, or `COLUMNS`, or 80 in a pipe.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from typing import TextIO
+
+from rich.console import Console
+
+__all__ = ["configure", "progress", "report_console", "stderr", "warn"]
+
+stderr = Console(stderr=True, highlight=False, soft_wrap=True, markup=False, emoji=False)
+
+
+def configure(quiet: bool) -> None:
+    """Quiet silences progress and summaries; errors are still printed."""
+    stderr.quiet = quiet
+
+
+def warn(message: str) -> None:
+    from .escape import plain
+
+    stderr.print(f"anchors: warning: {plain(message)}")
+
+
+def report_console(out: TextIO) -> Console:
+    """A console for the report on stdout (or wherever `out` goes)."""
+    return Console(file=out, highlight=False, soft_wrap=False, emoji=False, markup=False)
+
+
+@contextlib.contextmanager
+def progress() -> Iterator[Callable[[int, int, int, str], None]]:
+    """`N/M`, failures so far and the host just answered, on stderr, only on a terminal."""
+    from rich.progress import BarColumn, Progress, TextColumn
+
+    from .escape import plain
+
+    show = stderr.is_terminal and not stderr.quiet
+    columns = (TextColumn("{task.fields[count]}"), BarColumn(),
+               TextColumn("{task.fields[failed]} failed", markup=False),
+               TextColumn("{task.fields[current]}", markup=False))
+    with Progress(*columns, console=stderr, transient=True, disable=not show) as bar:
+        task = bar.add_task("checking", total=None, failed=0, current="", count="starting")
+
+        def update(done: int, total: int, failed: int, current: str) -> None:
+            bar.update(task, completed=done, total=total, failed=failed, current=plain(current),
+                       count=f"{done}/{total}")
+
+        yield update

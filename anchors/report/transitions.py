@@ -1,0 +1,213 @@
+"""What changed this week: transitions between consecutive observations, and a per-run trend.
+
+Pure, like `report.build`: history rows in, `Transition`s and `TrendPoint`s out. A transition is
+reported when an observation inside the window differs from the same target's previous one
+(which may be older than the window): an issue closed or reopened, a PR merged, a new arXiv
+version or title, a preprint published (a venue DOI or journal reference appeared), a
+repository archived or renamed, a new permanent redirect, a link that died or recovered.
+Facts are compared with the last observation that had facts, so a failed lookup in between
+(which learns nothing) neither hides nor invents a change.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+from urllib.parse import urlsplit
+
+from ..findings import Outcome
+from ..history import Row
+from ..registry.model import Anchor
+from ..titles import same_title
+
+__all__ = [
+    "TREND_POINTS",
+    "TREND_SPAN",
+    "Change",
+    "Transition",
+    "TrendPoint",
+    "section_order",
+    "transitions",
+    "trend",
+]
+
+#: the trend covers the runs of the last four weeks, at most this many (the latest)
+TREND_SPAN = 28 * 86400.0
+TREND_POINTS = 30
+
+
+class Change(str, Enum):
+    ISSUE_CLOSED = "issue-closed"
+    ISSUE_REOPENED = "issue-reopened"
+    PR_MERGED = "pr-merged"
+    NEW_VERSION = "new-version"
+    RETITLED = "retitled"
+    PUBLISHED = "published"
+    ARCHIVED_REPO = "repo-archived"
+    RENAMED = "renamed"
+    REDIRECTED = "redirected"
+    DIED = "died"
+    RECOVERED = "recovered"
+
+    @property
+    def label(self) -> str:
+        return self.value.replace("-", " ")
+
+
+@dataclass(frozen=True, slots=True)
+class Transition:
+    change: Change
+    target: str
+    anchor: str
+    kind: str
+    at: float
+    before: str | None = None
+    after: str | None = None
+    registry_section: str | None = None
+    title: str | None = None
+    cited_in: tuple[str, ...] = ()
+    line: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TrendPoint:
+    """One run: how many tracked targets were OK, failing but not dead ("flaky"), or dead.
+
+    Each target counts with its latest observation at that run, so a run that took most
+    answers from the cache still counts every anchor.
+    """
+
+    run_id: int
+    at: float
+    ok: int
+    flaky: int
+    dead: int
+
+
+_OK = frozenset({Outcome.OK.value, Outcome.REDIRECT.value})
+
+
+def _s(v: Any) -> str | None:
+    return None if v is None or v == "" else str(v)
+
+
+def _github_state(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[tuple[Change, Any, Any]]:
+    out: list[tuple[Change, Any, Any]] = []
+    b, a = before.get("state"), after.get("state")
+    if after.get("merged") and not before.get("merged"):
+        out.append((Change.PR_MERGED, b, "merged"))
+    elif b == "open" and a == "closed":
+        out.append((Change.ISSUE_CLOSED, b, f"closed ({after['state_reason']})"
+                    if after.get("state_reason") else "closed"))
+    elif b == "closed" and a == "open":
+        out.append((Change.ISSUE_REOPENED, b, a))
+    return out
+
+
+def fact_changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[tuple[Change, Any, Any]]:
+    """What differs between two observations' facts, as (change, before, after)."""
+    out = _github_state(before, after)
+    bv, av = before.get("version"), after.get("version")
+    if isinstance(bv, int) and isinstance(av, int) and av > bv:
+        out.append((Change.NEW_VERSION, f"v{bv}", f"v{av}"))
+    bt, at = _s(before.get("title")), _s(after.get("title"))
+    if bt and at and not same_title(bt, at):
+        out.append((Change.RETITLED, bt, at))
+    for name in ("doi", "journal_ref"):
+        if after.get(name) and not before.get(name):
+            out.append((Change.PUBLISHED, None, after[name]))
+            break
+    if after.get("archived") and not before.get("archived"):
+        out.append((Change.ARCHIVED_REPO, None, "archived"))
+    for name in ("renamed_to", "moved_to"):
+        if after.get(name) and after.get(name) != before.get(name):
+            out.append((Change.RENAMED, before.get(name), after[name]))
+            break
+    return out
+
+
+def _repo(url: str) -> tuple[str, ...] | None:
+    p = urlsplit(url)
+    parts = tuple(x.lower() for x in p.path.strip("/").split("/")[:2])
+    return parts if p.hostname in ("github.com", "www.github.com") and len(parts) == 2 else None
+
+
+def _link_changes(prev: Row, cur: Row) -> list[tuple[Change, Any, Any]]:
+    out: list[tuple[Change, Any, Any]] = []
+    if prev.outcome in _OK and cur.outcome == Outcome.DEAD.value:
+        out.append((Change.DIED, prev.outcome, cur.error or cur.outcome))
+    elif prev.outcome == Outcome.DEAD.value and cur.outcome in _OK:
+        out.append((Change.RECOVERED, prev.error or prev.outcome, cur.outcome))
+    if cur.kind == "url" and cur.outcome == Outcome.REDIRECT.value and cur.final_url:
+        was = prev.final_url if prev.outcome == Outcome.REDIRECT.value else None
+        if cur.final_url != was:
+            old, new = _repo(cur.target), _repo(cur.final_url)
+            renamed = old is not None and new is not None and old != new
+            out.append((Change.RENAMED if renamed else Change.REDIRECTED, was, cur.final_url))
+    return out
+
+
+def transitions(rows: Iterable[Row], start: float, now: float,
+                anchor_of: Any = None) -> list[Transition]:
+    """Every transition at an observation in [start, now], grouped by registry section.
+
+    `anchor_of(row)` returns the registry entry of a row's target (or None), for its section,
+    title and citing briefings.
+    """
+    per: dict[str, list[Row]] = {}
+    for r in rows:
+        if r.checked_at <= now:
+            per.setdefault(r.target, []).append(r)
+    out: list[Transition] = []
+    for hist in per.values():
+        hist.sort(key=lambda r: r.checked_at)
+        facts: Mapping[str, Any] | None = None
+        for prev, cur in itertools.pairwise(hist):
+            facts = prev.facts or facts
+            if cur.checked_at < start:
+                continue
+            found = _link_changes(prev, cur)
+            if facts and cur.facts:
+                found += fact_changes(facts, cur.facts)
+            a: Anchor | None = anchor_of(cur) if anchor_of else None
+            for change, before, after in found:
+                out.append(Transition(
+                    change, cur.target, cur.anchor, cur.kind, cur.checked_at, _s(before),
+                    _s(after), a.section if a else None, a.title if a else None,
+                    tuple(d.isoformat() for d in a.cited_in) if a else (), a.line if a else None))
+    out.sort(key=lambda t: (section_order(t.registry_section), t.at, t.target, t.change.value))
+    return out
+
+
+def section_order(section: str | None) -> tuple[Any, ...]:
+    """Living-document order: `§1.2` before `§1.10`; entries without a section last."""
+    if not section:
+        return (1, ())
+    m = re.match(r"\s*§?\s*(\d+(?:\.\d+)*)", section)
+    nums = tuple(int(n) for n in m[1].split(".")) if m else (10**9,)
+    return (0, nums, section)
+
+
+def trend(rows: Sequence[Row], now: float, span: float = TREND_SPAN,
+          points: int = TREND_POINTS) -> list[TrendPoint]:
+    """Per run of the last `span` seconds (at most `points`, the latest): OK, flaky, dead."""
+    state: dict[str, str] = {}
+    out: list[TrendPoint] = []
+    ordered = sorted((r for r in rows if r.checked_at <= now), key=lambda r: r.checked_at)
+    by_run: dict[int, list[Row]] = {}
+    for r in ordered:
+        by_run.setdefault(r.run_id, []).append(r)
+    for run_id, run_rows in sorted(by_run.items(), key=lambda kv: kv[1][0].checked_at):
+        for r in run_rows:
+            state[r.target] = r.outcome
+        at = run_rows[0].checked_at
+        if at < now - span:
+            continue
+        dead = sum(1 for o in state.values() if o == Outcome.DEAD.value)
+        ok = sum(1 for o in state.values() if o in _OK)
+        out.append(TrendPoint(run_id, at, ok, len(state) - ok - dead, dead))
+    return out[-points:]

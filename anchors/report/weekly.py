@@ -1,0 +1,160 @@
+"""The weekly report: the check history of a window, sorted into what an editor must fix.
+
+Pure: `build` takes history rows, the registry and a time window, and returns a `Report`.
+Each target (a URL, or an API-checked anchor) lands in at most one section; the rule, and the
+invariant that no failing link is ever left out, are in `classify`.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from .classify import FAILING, SUCCESS, Section, checked, classify, current_stretch
+from ..errors import HistoryError
+from ..history import History, Row
+from ..ids.model import WebUrl
+from ..registry.model import Anchor, Registry
+from .transitions import Transition, TrendPoint, transitions, trend
+
+__all__ = ["FAILING", "Report", "ReportRow", "Section", "build", "from_history"]
+
+DEFAULT_WINDOW = 7 * 86400.0
+
+
+@dataclass(frozen=True, slots=True)
+class ReportRow:
+    section: Section
+    target: str
+    anchor: str
+    kind: str
+    runs: int
+    failing_runs: int
+    first_failure: float | None
+    last_success: float | None
+    last_outcome: str
+    last_status: int | None
+    last_error: str | None
+    final_url: str | None
+    title: str | None = None
+    registry_section: str | None = None
+    cited_in: tuple[str, ...] = ()
+    line: int | None = None
+    #: the registry's dated snapshot (`archived: {url, date}`), linked for dead links
+    archived: tuple[str, str] | None = None
+
+
+@dataclass(slots=True)
+class Report:
+    now: float
+    since: float
+    runs: int
+    targets: int
+    rows: list[ReportRow] = field(default_factory=list)
+    #: what changed inside the window, grouped by registry section (see `transitions`)
+    transitions: list[Transition] = field(default_factory=list)
+    #: OK/flaky/dead per run over the last weeks
+    trend: list[TrendPoint] = field(default_factory=list)
+
+    @property
+    def start(self) -> float:
+        return self.now - self.since
+
+    def section(self, s: Section) -> list[ReportRow]:
+        return [r for r in self.rows if r.section is s]
+
+    def counts(self) -> dict[str, int]:
+        return {s.value: len(self.section(s)) for s in Section}
+
+    @property
+    def anything_dead(self) -> bool:
+        return any(r.section in (Section.DEAD, Section.NEWLY_DEAD) for r in self.rows)
+
+
+def _registry_index(reg: Registry | None) -> dict[str, Anchor]:
+    return reg.by_cited_key() if reg is not None else {}
+
+
+def _anchor_for(index: dict[str, Anchor], row: Row) -> Anchor | None:
+    if row.kind == "url":
+        try:
+            return index.get(WebUrl(row.target).key)
+        except ValueError:
+            return None
+    return index.get(row.target)
+
+
+def build(rows: Iterable[Row], now: float, since: float = DEFAULT_WINDOW,
+          registry: Registry | None = None) -> Report:
+    start = now - since
+    rows = list(rows)
+    per: dict[str, list[Row]] = defaultdict(list)
+    runs: set[int] = set()
+    for r in rows:
+        if r.checked_at > now:
+            continue
+        per[r.target].append(r)
+        if r.checked_at >= start:
+            runs.add(r.run_id)
+    index = _registry_index(registry)
+    report = Report(now, since, len(runs), len(per))
+    for target, hist in per.items():
+        hist.sort(key=lambda r: r.checked_at)
+        section = classify(hist, start)
+        if section is not None:
+            report.rows.append(_row(section, target, hist, start, index))
+    order = list(Section)
+    report.rows.sort(key=lambda r: (order.index(r.section), r.target))
+    report.transitions = transitions(rows, start, now, lambda r: _anchor_for(index, r))
+    report.trend = trend(rows, now)
+    return report
+
+def _row(section: Section, target: str, hist: list[Row], start: float,
+         index: dict[str, Anchor]) -> ReportRow:
+    """One target's row: counts and the failure shown are over checked rows only."""
+    rows: list[Row] = checked(hist)  # type: ignore[assignment]
+    window = [r for r in rows if r.checked_at >= start]
+    fails = [r for r in window if r.outcome not in SUCCESS]
+    successes = [r.checked_at for r in rows if r.outcome in SUCCESS]
+    if section in (Section.DEAD, Section.NEWLY_DEAD, Section.NOT_DEAD):
+        first_fail: float | None = current_stretch(rows)[0].checked_at
+    else:
+        first_fail = fails[0].checked_at if fails else None
+    last = rows[-1]
+    # a recovered or flaky link is described by its last failure, not by its last success
+    shown = fails[-1] if fails and section in (Section.RECOVERED, Section.FLAKY) else last
+    a = _anchor_for(index, last)
+    return ReportRow(
+        section, target, last.anchor, last.kind, len(window), len(fails), first_fail,
+        successes[-1] if successes else None, shown.outcome, shown.status, shown.error,
+        last.final_url, a.title if a else None, a.section if a else None,
+        tuple(d.isoformat() for d in a.cited_in) if a else (), a.line if a else None,
+        (a.archived["url"], a.archived["date"]) if a and a.archived else None)
+
+
+def from_history(db: Path, now: float, since: float = DEFAULT_WINDOW,
+                 registry: Registry | None = None) -> Report:
+    """The report from a history file; no file, or no check in the window, is an error.
+
+    A weekly job on a fresh clone (or after a week of failed checks) must not post "Nothing
+    failed": a report without a single run behind it says nothing, so it is exit 2.
+    """
+    if not db.exists():
+        raise HistoryError(str(db), "nothing to report from: no check history here; "
+                           "run `anchors check` (online) first")
+    h = History.read_only(db)
+    try:
+        rep = build(h.rows(until=now), now, since, registry)
+    finally:
+        h.close()
+    if rep.runs == 0:
+        raise HistoryError(str(db), f"nothing to report from: no check recorded between "
+                           f"{_utc(now - since)} and {_utc(now)}; run `anchors check` first")
+    return rep
+
+
+def _utc(t: float) -> str:
+    return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M UTC")

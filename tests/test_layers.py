@@ -1,0 +1,129 @@
+"""The package's layers, checked from the source: no import cycle, no import that points up.
+
+The layout reads as the data flow (README, "Architecture"). Every runtime import inside
+`anchors/` is read with `ast` (function-level imports included; `if TYPE_CHECKING:` blocks are
+not imports at run time and are skipped) and must go to the same layer or a lower one.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "anchors"
+
+# Lowest first. A module belongs to the first entry that is it or a package above it.
+LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    ("core", ("anchors", "anchors.errors", "anchors.defaults", "anchors.findings",
+              "anchors.streams", "anchors.state", "anchors.config", "anchors.titles")),
+    ("identifiers", ("anchors.ids",)),
+    ("registry", ("anchors.registry",)),
+    ("extraction", ("anchors.extract",)),
+    ("merge", ("anchors.merge",)),
+    ("history", ("anchors.history",)),
+    ("check", ("anchors.check",)),
+    ("report", ("anchors.report", "anchors.export", "anchors.fix")),
+    ("render", ("anchors.render",)),
+    ("cli", ("anchors.cli", "anchors.__main__")),
+]
+
+
+def _modules() -> dict[str, tuple[Path, bool]]:
+    out = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        is_pkg = parts[-1] == "__init__"
+        out[".".join(parts[:-1] if is_pkg else parts)] = (path, is_pkg)
+    return out
+
+
+MODULES = _modules()
+
+
+def _type_checking_nodes(tree: ast.AST) -> set[int]:
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for inner in node.body:
+                skip.update(id(n) for n in ast.walk(inner))
+    return skip
+
+
+def _imports(module: str) -> set[str]:
+    path, is_pkg = MODULES[module]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skip = _type_checking_nodes(tree)
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.split(".")[0] == "anchors")
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                here = module.split(".") if is_pkg else module.split(".")[:-1]
+                base_parts = here[: len(here) - node.level + 1]
+                base = ".".join(base_parts + ([node.module] if node.module else []))
+            else:
+                base = node.module or ""
+            if base.split(".")[0] != "anchors":
+                continue
+            for alias in node.names:
+                sub = f"{base}.{alias.name}"
+                found.add(sub if sub in MODULES else base)
+    found.discard(module)
+    return found
+
+
+def _layer(module: str) -> int:
+    best, rank = -1, -1
+    for i, (_, prefixes) in enumerate(LAYERS):
+        for p in prefixes:
+            inside = module == p or (p != "anchors" and module.startswith(p + "."))
+            if inside and len(p) > best:
+                best, rank = len(p), i
+    return rank
+
+
+GRAPH = {m: _imports(m) for m in MODULES}
+
+
+def test_every_module_has_a_layer() -> None:
+    assert [m for m in MODULES if _layer(m) < 0] == []
+
+
+def test_no_import_points_to_a_higher_layer() -> None:
+    upward = [f"{m} ({LAYERS[_layer(m)][0]}) imports {d} ({LAYERS[_layer(d)][0]})"
+              for m, deps in GRAPH.items() for d in deps if _layer(d) > _layer(m)]
+    assert upward == []
+
+
+def test_no_import_cycle() -> None:
+    state: dict[str, int] = {}
+    cycles: list[list[str]] = []
+
+    def visit(m: str, stack: list[str]) -> None:
+        state[m] = 1
+        for d in sorted(GRAPH.get(m, ())):
+            if d == "anchors":  # the package root only holds the version and lazy exports
+                continue
+            if state.get(d) == 1:
+                cycles.append(stack[stack.index(d):] + [d] if d in stack else [m, d])
+            elif d not in state:
+                visit(d, stack + [d])
+        state[m] = 2
+
+    for m in sorted(GRAPH):
+        if m not in state:
+            visit(m, [m])
+    assert cycles == []
+
+
+@pytest.mark.parametrize("bad", ["anchors.cli.app", "anchors.render.text"])
+def test_the_check_can_fail(bad: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An upward import planted in a low module is caught (the rule is not vacuous)."""
+    planted = {**GRAPH, "anchors.ids.model": GRAPH["anchors.ids.model"] | {bad}}
+    upward = [d for m, deps in planted.items() for d in deps if _layer(d) > _layer(m)]
+    assert bad in upward
