@@ -17,18 +17,15 @@ from anchors.check.run import Services, check_online
 from anchors.cli.app import app
 from anchors.findings import Code
 from anchors.history import History
-from anchors.check.links import LinkChecker
-from anchors.check.netguard import NetGuard, StaticResolver
-from anchors.check.transport import guarded_transport
+from anchors.check.netguard import StaticResolver
 from anchors.registry.loader import parse_text
 from anchors.check.resolve.arxiv import ArxivResolver
 from anchors.check.resolve.doi import DoiResolver
 from anchors.check.resolve.github import GithubResolver
-from anchors.check.retry import RetryPolicy
 
 from .cassettes import load
 from .loopback import LoopbackServer, respond
-from .vtime import VirtualTime
+from .stack import links
 
 TODAY = date(2026, 12, 2)
 
@@ -78,14 +75,13 @@ def run_check(reg_text: str, tmp: Path, arxiv_srv: LoopbackServer, cache: Cache 
     history = History(tmp / "history.sqlite")
 
     async def go():
-        guard = NetGuard(StaticResolver({"blog.example": ["127.0.0.1"]}), allow_private=True)
-        policy = VirtualTime().policy(attempts=2, retry_after_cap=1.0)  # /limited waits 1 s, virtually
-        async with httpx.AsyncClient(transport=guarded_transport(guard, httpx.Limits())) as web_c, \
+        # /limited asks for 1 s: waited, in virtual time, then rate-limited again
+        async with links(resolver=StaticResolver({"blog.example": ["127.0.0.1"]}),
+                         allow_private=True, attempts=2, retry_after_cap=1.0) as lc, \
                 httpx.AsyncClient(transport=gh.transport()) as gh_c, \
                 httpx.AsyncClient(transport=doi.transport()) as doi_c:
             arxiv = ArxivResolver(arxiv_srv.url("/api/query"), delay=0.0)
-            services = Services(LinkChecker(web_c, guard, policy=policy), arxiv,
-                                GithubResolver(gh_c), DoiResolver(doi_c))
+            services = Services(lc, arxiv, GithubResolver(gh_c), DoiResolver(doi_c))
             res = await check_online(reg, TODAY, services, cache=cache, history=history,
                                      progress=progress)
             return res, arxiv.requests
@@ -190,9 +186,7 @@ def test_network_down_exits_2_once(tmp_path: Path) -> None:
     resolver = StaticResolver({}, failing=[f"site{i}.example" for i in range(5)])
 
     async def go():
-        guard = NetGuard(resolver)
-        async with httpx.AsyncClient(transport=guarded_transport(guard, httpx.Limits())) as c:
-            lc = LinkChecker(c, guard, policy=RetryPolicy(attempts=1))
+        async with links(resolver=resolver, attempts=1) as lc:
             return await check_online(parse_text(reg.read_bytes(), str(reg)), TODAY, Services(lc))
 
     from anchors.errors import NetworkDown
@@ -234,9 +228,7 @@ def test_exclude_accept_and_per_anchor_accept(tmp_path: Path, site: LoopbackServ
     reg = parse_text(text.encode(), "registry.yaml")
 
     async def go():
-        guard = NetGuard(allow_private=True)
-        async with httpx.AsyncClient(transport=guarded_transport(guard, httpx.Limits())) as c:
-            lc = LinkChecker(c, guard, policy=RetryPolicy(attempts=1))
+        async with links(allow_private=True, attempts=1) as lc:
             return await check_online(reg, TODAY, Services(lc), exclude=["/limited$"],
                                       accept=frozenset({401}))
     before = site.counts["/limited"]
@@ -256,13 +248,10 @@ def test_withdrawn_blocked_and_unreachable_findings(tmp_path: Path) -> None:
 
         async def go():
             resolver = StaticResolver({"intranet.example": ["10.1.2.3"]})
-            guard = NetGuard(resolver, allow_private=False)
-            loop_ok = NetGuard(allow_private=True)
-            async with httpx.AsyncClient(transport=guarded_transport(loop_ok, httpx.Limits())) as c1, \
-                    httpx.AsyncClient(transport=guarded_transport(guard, httpx.Limits())) as c2:
-                policy = RetryPolicy(attempts=2, initial=0.01)
-                down = await LinkChecker(c1, loop_ok, policy=policy).check(srv.url("/down"))
-                blocked = await LinkChecker(c2, guard, policy=policy).check("http://intranet.example/wiki")
+            async with links(allow_private=True, attempts=2) as loop_ok, \
+                    links(resolver=resolver, attempts=2) as guarded:
+                down = await loop_ok.check(srv.url("/down"))
+                blocked = await guarded.check("http://intranet.example/wiki")
 
                 class Canned:
                     async def check_many(self, urls, on_result):
@@ -306,9 +295,7 @@ def test_offline_machine_is_network_down_not_dead_links(tmp_path: Path, mode: st
     text = "version: 1\nanchors:\n" + "".join(entry("url", u) for u in urls)
 
     async def go():
-        guard = NetGuard(resolver, allow_private=True)
-        async with httpx.AsyncClient(transport=guarded_transport(guard, httpx.Limits())) as c:
-            lc = LinkChecker(c, guard, policy=RetryPolicy(attempts=1))
+        async with links(resolver=resolver, allow_private=True, attempts=1) as lc:
             return await check_online(parse_text(text.encode(), "r.yaml"), TODAY, Services(lc))
 
     with pytest.raises(NetworkDown):
@@ -320,9 +307,7 @@ def test_two_dead_domains_are_dead_links_not_network_down(site: LoopbackServer) 
         entry("url", u) for u in ["https://gone1.example/", "https://gone2.example/"])
 
     async def go():
-        guard = NetGuard(StaticResolver({}), allow_private=True)
-        async with httpx.AsyncClient(transport=guarded_transport(guard, httpx.Limits())) as c:
-            lc = LinkChecker(c, guard, policy=RetryPolicy(attempts=1))
+        async with links(resolver=StaticResolver({}), allow_private=True, attempts=1) as lc:
             return await check_online(parse_text(text.encode(), "r.yaml"), TODAY, Services(lc))
 
     result = asyncio.run(go())

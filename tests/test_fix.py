@@ -17,16 +17,14 @@ from anchors.cli.app import app
 from anchors.extract import read_briefing
 from anchors.fix import FixKind, plan, soft_404
 from anchors.history import History, Row
-from anchors.check.links import LinkChecker
 from anchors.merge import add
-from anchors.check.netguard import NetGuard, StaticResolver
-from anchors.check.transport import guarded_transport
+from anchors.check.netguard import StaticResolver
 from anchors.registry.loader import load, parse_text
 from anchors.check.resolve.github import GithubResolver
-from anchors.check.retry import RetryPolicy
 
 from .cassettes import load as cassette
 from .loopback import LoopbackServer, respond
+from .stack import links
 
 #: what each path answers: (status, Location)
 D = "http://docs.example"
@@ -82,24 +80,13 @@ def check_into(history: Path, reg_path: Path, srv: LoopbackServer) -> None:
     gh.interactions += cassette("github/repo-renamed").interactions  # the repository, by API
 
     async def go() -> None:
-        guard = NetGuard(StaticResolver({"docs.example": ["127.0.0.1"], "github.com": ["127.0.0.1"]}),
-                         allow_private=True)
-        inner = guarded_transport(guard, httpx.Limits())
-
-        class ToPort(httpx.AsyncBaseTransport):
-            async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-                request.url = request.url.copy_with(port=srv.port)
-                return await inner.handle_async_request(request)
-
-            async def aclose(self) -> None:
-                await inner.aclose()
-
-        async with httpx.AsyncClient(transport=ToPort()) as web, \
+        resolver = StaticResolver({"docs.example": ["127.0.0.1"], "github.com": ["127.0.0.1"]})
+        async with links(resolver=resolver, allow_private=True, attempts=1, port=srv.port) as lc, \
                 httpx.AsyncClient(transport=gh.transport()) as api:
             h = History(history)
             try:
                 await check_online(reg, date(2026, 9, 30), Services(
-                    LinkChecker(web, guard, policy=RetryPolicy(attempts=1)),
+                    lc,
                     github=GithubResolver(api)), history=h)
             finally:
                 h.close()

@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Iterator
 
 import httpx
 import pytest
 
+from anchors.check.clients import web_transport
+from anchors.config import Settings
 from anchors.check.links import LinkChecker, LinkResult, Outcome
 from anchors.check.netguard import NetGuard, StaticResolver
-from anchors.check.transport import guarded_transport
-from anchors.check.retry import RetryPolicy
 
 from .loopback import LoopbackServer, respond
+from .stack import check_urls, links
 from .vtime import VirtualTime
 
 
@@ -97,23 +97,11 @@ def server() -> Iterator[LoopbackServer]:
         yield srv
 
 
-def check(urls: list[str], *, allow_private: bool = True, resolver=None, timeout: float = 5.0,
-          attempts: int = 3, cap: float = 30.0, vt: VirtualTime | None = None,
-          **kw) -> tuple[list[LinkResult], LinkChecker]:
-    vt = vt or VirtualTime()
-
-    async def go():
-        guard = NetGuard(resolver, allow_private=allow_private)
-        # the transport itself, as `anchors check` gives it (other tests here pass a client)
-        transport = guarded_transport(guard, httpx.Limits(max_connections=8))
-        try:
-            lc = LinkChecker(transport, guard, timeout=timeout,
-                             policy=vt.policy(attempts=attempts, retry_after_cap=cap), **kw)
-            res = await lc.check_many([(u, frozenset()) for u in urls])
-        finally:
-            await transport.aclose()
-        return sorted(res, key=lambda r: urls.index(r.url)), lc
-    return asyncio.run(go())
+def check(urls: list[str], *, allow_private: bool = True, timeout: float = 5.0,
+          cap: float = 30.0, **kw) -> tuple[list[LinkResult], LinkChecker]:
+    """The stack `anchors check` builds, in virtual time, on loopback (tests/stack.py)."""
+    return check_urls(urls, allow_private=allow_private, timeout=timeout, retry_after_cap=cap,
+                      **kw)
 
 
 @pytest.mark.parametrize(
@@ -243,9 +231,8 @@ def test_redirect_to_a_private_address_is_blocked_at_the_hop(target: str) -> Non
         location = target.format(port=srv.port)
 
         async def go():
-            guard = _OnePublic(resolver, allow_private=False)
-            async with httpx.AsyncClient(transport=guarded_transport(guard, httpx.Limits())) as c:
-                return await LinkChecker(c, guard).check(f"http://public.example:{srv.port}/r")
+            async with links(guard=_OnePublic(resolver, allow_private=False)) as lc:
+                return await lc.check(f"http://public.example:{srv.port}/r")
         r = asyncio.run(go())
         reached = sorted(srv.counts)
     assert r.outcome is Outcome.BLOCKED, r
@@ -263,9 +250,7 @@ def test_the_guard_sees_every_new_connection(server: LoopbackServer) -> None:
             super().screen(host, address)
 
     async def go():
-        guard = Recording(allow_private=True)
-        async with httpx.AsyncClient(transport=guarded_transport(guard, httpx.Limits())) as c:
-            lc = LinkChecker(c, guard)
+        async with links(guard=Recording(allow_private=True)) as lc:
             return [await lc.check(server.url("/moved")), await lc.check(server.url("/ok"))]
     results = asyncio.run(go())
     assert [r.outcome for r in results] == [Outcome.REDIRECT, Outcome.OK]
@@ -280,7 +265,8 @@ def test_in_flight_never_exceeds_limits() -> None:
 
     hosts = [f"127.0.0.{i}" for i in range(2, 6)]
     with LoopbackServer(lambda req: slowish, hosts=hosts) as srv:
-        urls = [srv.url(f"/p{i}", host=hosts[i % 4]) for i in range(80)]
+        # grouped by host, so the per-host bound is what holds each host back
+        urls = [srv.url(f"/p{i}", host=hosts[i // 20]) for i in range(80)]
         results, lc = check(urls, concurrency=6, per_host=2)
     assert all(r.outcome is Outcome.OK for r in results)
     assert srv.max_in_flight <= 6 and max(srv.per_host_max.values()) <= 2
@@ -312,11 +298,9 @@ def test_rate_limited_host_does_not_stall_other_hosts() -> None:
                 if order.count("fast") == 20:
                     fast_done.set()
 
-            guard = NetGuard(allow_private=True)
-            async with httpx.AsyncClient(transport=guarded_transport(guard, httpx.Limits())) as c:
-                # two slots in all: a resting check that kept its slot would stall the rest
-                lc = LinkChecker(c, guard, concurrency=2, per_host=2,
-                                 policy=vt.policy(attempts=2))
+            # two slots in all: a resting check that kept its slot would stall the rest
+            async with links(allow_private=True, concurrency=2, per_host=2, attempts=2,
+                             vt=vt) as lc:
                 await lc.check_many([(u, frozenset()) for u in urls], done)
             return vt
         vt = asyncio.run(go())
@@ -334,9 +318,7 @@ def test_live_tasks_stay_bounded_however_many_urls() -> None:
         urls = [srv.url(f"/p{i}", host=("127.0.0.2", "127.0.0.3")[i % 2]) for i in range(400)]
 
         async def go():
-            guard = NetGuard(allow_private=True)
-            async with httpx.AsyncClient(transport=guarded_transport(guard, httpx.Limits())) as c:
-                lc = LinkChecker(c, guard, concurrency=4, per_host=2)
+            async with links(allow_private=True, concurrency=4, per_host=2) as lc:
                 return await lc.check_many([(u, frozenset()) for u in urls],
                                            lambda r: live.append(len(asyncio.all_tasks())))
         results = asyncio.run(go())
@@ -373,21 +355,29 @@ def test_a_resting_check_does_not_hold_its_hosts_slot() -> None:
         order: list[str] = []
 
         async def go():
-            other_done = asyncio.Event()
-
-            async def sleep(seconds: float) -> None:  # the wait ends when the other URL is done
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(other_done.wait(), 5)
+            other_done = asyncio.Event()  # the wait ends when the other URL is done
 
             def done(r: LinkResult) -> None:
                 order.append(r.url.rsplit("/", 1)[1])
                 other_done.set()
 
-            guard = NetGuard(allow_private=True)
-            async with httpx.AsyncClient(transport=guarded_transport(guard, httpx.Limits())) as c:
-                lc = LinkChecker(c, guard, per_host=1, policy=RetryPolicy(sleep=sleep))
+            async with links(allow_private=True, per_host=1,
+                             vt=VirtualTime(gate=other_done)) as lc:
                 return await lc.check_many([(u, frozenset()) for u in urls], done)
         results = asyncio.run(go())
     assert all(r.outcome is Outcome.OK for r in results)
     assert order == ["next", "limited"]
     assert srv.max_in_flight == 1  # the host limit still holds
+
+
+def test_the_checker_also_takes_an_httpx_client(server: LoopbackServer) -> None:
+    """`anchors check` gives it the transport; a library user may give it a client instead."""
+    async def go():
+        guard = NetGuard(allow_private=True)
+        async with httpx.AsyncClient(transport=web_transport(Settings(), guard)) as c:
+            lc = LinkChecker(c, guard)
+            return [await lc.check(server.url(p)) for p in ("/moved", "/404", "/head-405")]
+    moved, gone, head = asyncio.run(go())
+    assert (moved.outcome, moved.final_url) == (Outcome.REDIRECT, server.url("/ok"))
+    assert (gone.outcome, gone.status) == (Outcome.DEAD, 404)
+    assert (head.outcome, head.status, head.requests) == (Outcome.OK, 200, 2)

@@ -11,7 +11,6 @@ import sys
 from datetime import date, datetime, timezone
 from pathlib import Path
 
-import httpx
 import pytest
 from typer.testing import CliRunner
 
@@ -19,14 +18,12 @@ from anchors.check.run import Services, check_online
 from anchors.cli.app import app
 from anchors.errors import HistoryError
 from anchors.history import History, Row
-from anchors.check.links import LinkChecker
-from anchors.check.netguard import NetGuard, StaticResolver
-from anchors.check.transport import guarded_transport
+from anchors.check.netguard import StaticResolver
 from anchors.registry.loader import parse_text
 from anchors.report.weekly import Section, build
-from anchors.check.retry import RetryPolicy
 
 from .loopback import LoopbackServer, respond
+from .stack import links
 
 GOLDEN = Path(__file__).parent / "golden" / "report.md"
 DAY = 86400.0
@@ -76,20 +73,9 @@ def history(tmp_path_factory: pytest.TempPathFactory) -> Path:
         resolver = StaticResolver({"docs.example": ["127.0.0.1"]})
 
         async def one_run() -> None:
-            guard = NetGuard(resolver, allow_private=True)
             # docs.example:80 is served by the test server, whatever port it has
-            transport = guarded_transport(guard, httpx.Limits())
-
-            class ToPort(httpx.AsyncBaseTransport):
-                async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-                    request.url = request.url.copy_with(port=srv.port)
-                    return await transport.handle_async_request(request)
-
-                async def aclose(self) -> None:
-                    await transport.aclose()
-
-            async with httpx.AsyncClient(transport=ToPort()) as c:
-                lc = LinkChecker(c, guard, policy=RetryPolicy(attempts=1))
+            async with links(resolver=resolver, allow_private=True, attempts=1,
+                             port=srv.port) as lc:
                 h = History(db, clock=lambda: clock["t"])
                 try:
                     await check_online(reg, date(2026, 9, 30), Services(lc), history=h)

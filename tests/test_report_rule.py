@@ -8,7 +8,6 @@ import json
 from datetime import UTC, date, datetime
 from pathlib import Path
 
-import httpx
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -17,14 +16,12 @@ from anchors.check.run import Services, check_online
 from anchors.report.classify import FAILING, NEUTRAL, SUCCESS, Section, classify
 from anchors.cli.app import app
 from anchors.history import History, Row
-from anchors.check.links import LinkChecker
-from anchors.check.netguard import NetGuard, StaticResolver
-from anchors.check.transport import guarded_transport
+from anchors.check.netguard import StaticResolver
 from anchors.registry.loader import parse_text
 from anchors.report.weekly import build
-from anchors.check.retry import RetryPolicy
 
 from .loopback import LoopbackServer, respond
+from .stack import links
 
 DAY = 86400.0
 START = datetime(2026, 9, 1, 6, 0, tzinfo=UTC).timestamp()
@@ -127,20 +124,8 @@ def _checks(plan: dict[str, list[int | str]], db: Path) -> None:
 
     with LoopbackServer(lambda req: handler if req.path in plan else None) as srv:
         async def one_run(allow_private: bool) -> None:
-            guard = NetGuard(StaticResolver({"docs.example": ["127.0.0.1"]}),
-                             allow_private=allow_private)
-            transport = guarded_transport(guard, httpx.Limits())
-
-            class ToPort(httpx.AsyncBaseTransport):
-                async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-                    request.url = request.url.copy_with(port=srv.port)
-                    return await transport.handle_async_request(request)
-
-                async def aclose(self) -> None:
-                    await transport.aclose()
-
-            async with httpx.AsyncClient(transport=ToPort()) as c:
-                lc = LinkChecker(c, guard, policy=RetryPolicy(attempts=1))
+            async with links(resolver=StaticResolver({"docs.example": ["127.0.0.1"]}),
+                             allow_private=allow_private, attempts=1, port=srv.port) as lc:
                 h = History(db, clock=lambda: state["t"])
                 try:
                     await check_online(reg, date(2026, 9, 30), Services(lc), history=h)

@@ -18,16 +18,14 @@ from typer.testing import CliRunner
 from anchors.check.run import Services, check_online
 from anchors.cli.app import app
 from anchors.history import APPLICATION_ID, History, Row
-from anchors.check.links import LinkChecker
-from anchors.check.netguard import NetGuard, StaticResolver
-from anchors.check.transport import guarded_transport
+from anchors.check.netguard import StaticResolver
 from anchors.registry.loader import parse_text
 from anchors.check.resolve.arxiv import ArxivResolver
 from anchors.check.resolve.github import GithubResolver
-from anchors.check.retry import RetryPolicy
 from anchors.report.transitions import Change, fact_changes, section_order, transitions, trend
 
 from .loopback import LoopbackServer, respond
+from .stack import links
 
 FIX = Path("/work/shared/reference/fixtures")
 LOCAL_FIX = Path(__file__).parent / "data" / "fixtures"
@@ -121,11 +119,10 @@ def scenario(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
         reg = parse_text(text.encode(), "registry.yaml")
 
         async def one_run(at: float) -> None:
-            guard = NetGuard(StaticResolver({}), allow_private=True)
-            async with httpx.AsyncClient(transport=guarded_transport(guard, httpx.Limits())) as web, \
+            async with links(resolver=StaticResolver({}), allow_private=True, attempts=1) as lc, \
                     httpx.AsyncClient() as api:
                 services = Services(
-                    LinkChecker(web, guard, policy=RetryPolicy(attempts=1)),
+                    lc,
                     ArxivResolver(srv.url("/api/query"), delay=0.0),
                     GithubResolver(api, srv.url("")))
                 h = History(db, clock=lambda: at)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import httpx
@@ -22,7 +24,7 @@ from .resolve.wayback import WaybackClient
 from .retry import RetryPolicy
 from .transport import NoCookies, plain_transport, ssl_context
 
-__all__ = ["open_services"]
+__all__ = ["link_checker", "open_services", "retry_policy", "web_transport"]
 
 
 @contextlib.asynccontextmanager
@@ -30,13 +32,9 @@ async def open_services(settings: Settings, *, token: str | None = None,
                         resolver: Resolver | None = None) -> AsyncIterator[Services]:
     """Link checks and DOI lookups go through the guard; the API hosts are the user's choice."""
     guard = NetGuard(resolver, allow_private=settings.allow_private)
-    # The checker's own semaphores bound what is in flight, so the pool sets no limit; the
-    # checker is given the transport itself (the httpx client's machinery is unused cost).
-    limits = httpx.Limits(max_connections=None,
-                          max_keepalive_connections=max(settings.per_host, 1))
-    policy = RetryPolicy(attempts=settings.attempts, retry_after_cap=settings.retry_after_cap)
+    policy = retry_policy(settings)
     tls = ssl_context()
-    web = guarded_transport(guard, limits, verify=tls)  # one pool for links and DOIs
+    web = web_transport(settings, guard, tls)  # one pool for links and DOIs
     guarded = httpx.AsyncClient(transport=web,
                                 timeout=httpx.Timeout(settings.timeout), follow_redirects=False,
                                 cookies=NoCookies())
@@ -47,9 +45,7 @@ async def open_services(settings: Settings, *, token: str | None = None,
                             trust_env=False)
     async with guarded, api:
         yield Services(
-            links=LinkChecker(web, guard, concurrency=settings.concurrency,
-                              per_host=settings.per_host, timeout=settings.timeout,
-                              policy=policy, max_redirects=settings.max_redirects),
+            links=link_checker(settings, web, guard, policy),
             arxiv=_OnFirstUse(lambda: _arxiv(settings)),
             github=GithubResolver(api, settings.github_api, token=token, policy=policy,
                                   timeout=settings.timeout),
@@ -60,6 +56,32 @@ async def open_services(settings: Settings, *, token: str | None = None,
                                   timeout=settings.timeout)
             if settings.archive else None,
         )
+
+
+def retry_policy(settings: Settings, *,
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+                 clock: Callable[[], float] = time.monotonic) -> RetryPolicy:
+    """The one retry policy of a run; tests pass virtual time as `sleep` and `clock`."""
+    return RetryPolicy(attempts=settings.attempts, retry_after_cap=settings.retry_after_cap,
+                       sleep=sleep, clock=clock)
+
+
+def web_transport(settings: Settings, guard: NetGuard,
+                  verify: Any = True) -> httpx.AsyncBaseTransport:
+    """The guarded pool web pages (and DOIs) are fetched through."""
+    # The checker's own semaphores bound what is in flight, so the pool sets no limit.
+    limits = httpx.Limits(max_connections=None,
+                          max_keepalive_connections=max(settings.per_host, 1))
+    return guarded_transport(guard, limits, verify=verify)
+
+
+def link_checker(settings: Settings, web: httpx.AsyncBaseTransport, guard: NetGuard,
+                 policy: RetryPolicy) -> LinkChecker:
+    """The checker `anchors check` uses, given the transport itself: the httpx client's
+    per-request machinery would be unused cost. The caller closes `web`."""
+    return LinkChecker(web, guard, concurrency=settings.concurrency, per_host=settings.per_host,
+                       timeout=settings.timeout, policy=policy,
+                       max_redirects=settings.max_redirects)
 
 
 class _OnFirstUse:

@@ -17,34 +17,27 @@ from datetime import datetime, timedelta, timezone
 from email.utils import format_datetime
 from pathlib import Path
 
-import httpx
 import pytest
 import trustme
 
 from anchors.check.cache import Cache
-from anchors.check.links import LinkChecker, LinkResult, Outcome
-from anchors.check.netguard import NetGuard, StaticResolver
-from anchors.check.transport import guarded_transport
+from anchors.check.links import LinkResult, Outcome
+from anchors.check.netguard import StaticResolver
 
 from ..loopback import LoopbackServer, respond
+from ..stack import links
 from ..vtime import VirtualTime
 
 pytestmark = [pytest.mark.reliability(kind="fault"), pytest.mark.timeout(60)]
 
 
 def check_one(url: str, *, timeout: float = 2.0, attempts: int = 3, cap: float = 5.0,
-              resolver=None, verify=True, vt: VirtualTime | None = None) -> LinkResult:
-    vt = vt or VirtualTime()
-
+              **kw) -> LinkResult:
+    """One URL through the stack `anchors check` builds, in virtual time (tests/stack.py)."""
     async def go() -> LinkResult:
-        guard = NetGuard(resolver, allow_private=True)
-        transport = guarded_transport(guard, httpx.Limits(), verify=verify)
-        try:  # the transport itself, as `anchors check` gives it
-            lc = LinkChecker(transport, guard, timeout=timeout,
-                             policy=vt.policy(attempts=attempts, retry_after_cap=cap))
+        async with links(allow_private=True, timeout=timeout, attempts=attempts,
+                         retry_after_cap=cap, **kw) as lc:
             return await lc.check(url)
-        finally:
-            await transport.aclose()
     return asyncio.run(go())
 
 

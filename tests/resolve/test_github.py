@@ -10,19 +10,21 @@ import respx
 from anchors.ids import GithubRef
 from anchors.check.links import Outcome
 from anchors.check.resolve.github import GithubResolver
-from anchors.check.retry import RetryPolicy
 
 from ..cassettes import load
+from ..vtime import VirtualTime
 
 
-def run(name: str, *refs: str, token: str | None = None, cap: float = 30.0):
+def run(name: str, *refs: str, token: str | None = None, cap: float = 30.0,
+        vt: VirtualTime | None = None):
     cas = load(name)
+    vt = vt or VirtualTime()
     with respx.mock(assert_all_called=False) as router:
         cas.mock(router)
 
         async def go():
             async with httpx.AsyncClient() as c:
-                r = GithubResolver(c, token=token, policy=RetryPolicy(retry_after_cap=cap))
+                r = GithubResolver(c, token=token, policy=vt.policy(retry_after_cap=cap))
                 return await r.resolve([GithubRef.parse(x) for x in refs]), list(router.calls)
         got, calls = asyncio.run(go())
     assert not cas.misses, cas.misses
@@ -74,20 +76,26 @@ def test_token_never_follows_a_redirect_off_the_api_host() -> None:
 
 
 def test_primary_rate_limit_stops_all_lookups_without_waiting() -> None:
-    got, calls = run("github/ratelimit-403", "vllm-project/vllm#8242", "vllm-project/vllm#8243")
+    vt = VirtualTime()
+    got, calls = run("github/ratelimit-403", "vllm-project/vllm#8242", "vllm-project/vllm#8243",
+                     vt=vt)
     assert {r.outcome for r in got.values()} == {Outcome.RATE_LIMITED}
     assert len(calls) == 1  # the second lookup is not sent into a known limit
+    assert vt.waits == []  # the reset is far off (beyond the cap): not waited
 
 
 def test_secondary_limit_with_retry_after_is_honoured() -> None:
     with respx.mock() as router:
         route = router.get("https://api.github.com/repos/o/r/issues/2").mock(side_effect=[
-            httpx.Response(429, headers={"retry-after": "0"}, json={"message": "You have exceeded a secondary rate limit"}),
+            httpx.Response(429, headers={"retry-after": "7"}, json={"message": "You have exceeded a secondary rate limit"}),
             httpx.Response(200, json={"title": "T", "state": "open", "html_url": "https://github.com/o/r/issues/2"}),
         ])
 
+        vt = VirtualTime()
+
         async def go():
             async with httpx.AsyncClient() as c:
-                return await GithubResolver(c).resolve([GithubRef("o", "r", 2)])
+                return await GithubResolver(c, policy=vt.policy()).resolve([GithubRef("o", "r", 2)])
         got = asyncio.run(go())
     assert route.call_count == 2 and got["github:o/r#2"].state == "open"
+    assert vt.waits == [7.0]  # GitHub's Retry-After, waited exactly (in virtual time)
