@@ -17,6 +17,7 @@ from pathlib import Path
 
 from ..errors import BriefingError
 from ..ids.model import AnchorKey, ArxivId, Doi
+from ..registry.model import Status
 from .layout import (
     cells,
     ignored_anchors,
@@ -25,8 +26,7 @@ from .layout import (
     title_columns,
     without_comments,
 )
-from .plaintext import useful_title
-from ..registry.model import Status
+from .place import Block, Place, heading_blocks, line_claim, section_in
 from .scan import Hit, scan
 from .titling import TitleSource, cell_title, line_title
 
@@ -43,21 +43,10 @@ __all__ = [
 
 MAX_BRIEFING_BYTES = 4 * 1024 * 1024
 
-_HEADING_RE = re.compile(
-    r"^\s*(?:(?P<hashes>#{1,6}\s+)?(?P<prefix>增量\s*\d+\s*[：:]|(?:Increment|Item)\s*\d+\s*[：:]"
-    r"|[一二三四五六七八九十]+、)|#{1,6}\s)\s*(?P<title>.*)$", re.IGNORECASE)
-_SECTION_RE = re.compile(r"§\s*\d+(?:\.\d+)*[^（(，,；;|→\n·]*")
-_SECTION_LINE_RE = re.compile(r"(?:建议归入章节|归入章节|suggested section|section)\s*[：:]",
-                              re.IGNORECASE)
 _LABEL_RE = re.compile(r"^\s*(?:[-*+]\s*)?(?:\*\*)?([^：:|]{0,24})(?:\*\*)?[：:]\s*")
 _LINK_LABEL_RE = re.compile(r"url|arxiv|链接|link|doi", re.IGNORECASE)
 _ARROW_SECTION_RE = re.compile(r"→\s*§.*")
 _LIST_RE = re.compile(r"^\s*(?:[-*+]|[0-9]{1,3}[.)])\s+")
-_DATE_CLAIM_RE = re.compile(
-    r"(?:(?P<y>\d{4})-)?(?P<m>\d{1,2})-(?P<d>\d{1,2})\s*锚定"
-    r"|anchored\s+(?:on\s+)?(?:(?P<y2>\d{4})-)?(?P<m2>\d{1,2})-(?P<d2>\d{1,2})", re.IGNORECASE)
-_NEW_RE = re.compile(r"本次新增|newly anchored|\bnew anchor\b", re.IGNORECASE)
-_CONT_RE = re.compile(r"续立|续用|续锚|\bcontinued\b", re.IGNORECASE)
 _FILE_DATE_RE = re.compile(r"(?<!\d)(\d{4}-\d{2}-\d{2})(?!\d)")
 _DIGIT_RE = re.compile(r"[0-9０-９]")
 _TITLE_DATE_RE = re.compile(r"[（(]\s*(\d{4}-\d{2}-\d{2})\s*[）)]")
@@ -142,30 +131,13 @@ def _iso(s: str) -> date | None:
         return None
 
 
-@dataclass(slots=True)
-class _Block:
-    title: str | None = None
-    section: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class _Place:
-    """What a line says about every citation on it."""
-
-    lineno: int
-    block: _Block
-    section: str | None
-    claim: Status | None
-    claimed: date | None
-
-
 def extract(text: str, path: str, when: date) -> Briefing:
     """Every citation in `text`, a briefing dated `when`, with its line, title and claims."""
     out = Briefing(path, when)
     raw_lines = text.splitlines()
     skipped = skipped_lines(raw_lines)
     lines = without_comments(raw_lines, skipped)
-    blocks = _blocks(lines)
+    blocks = heading_blocks(lines)
     headers = title_columns(lines)
     ignored = ignored_anchors(raw_lines) if "anchors" in text else frozenset()
     for i, line in enumerate(lines):
@@ -179,20 +151,6 @@ def extract(text: str, path: str, when: date) -> Briefing:
     return out
 
 
-def _blocks(lines: list[str]) -> list[_Block]:
-    """The heading block each line belongs to, with the block's suggested section."""
-    result: list[_Block] = []
-    cur = _Block()
-    for line in lines:
-        m = _HEADING_RE.match(line)
-        if m and not line.lstrip().startswith("|"):
-            cur = _Block(useful_title(m["title"]))
-        elif cur.section is None and _SECTION_LINE_RE.search(line):
-            cur.section = _section(line)
-        result.append(cur)
-    return result
-
-
 def _valid(out: Briefing, text: str, lineno: int) -> list[Hit]:
     """The valid hits in `text`; invalid ones go to `out.invalid`."""
     hits = []
@@ -204,13 +162,13 @@ def _valid(out: Briefing, text: str, lineno: int) -> list[Hit]:
     return hits
 
 
-def _table_row(out: Briefing, line: str, lineno: int, block: _Block,
+def _table_row(out: Briefing, line: str, lineno: int, block: Block,
                title_col: int | None) -> list[Citation]:
     row = cells(line)
     if is_separator(row):
         return []
-    claim, claimed = _claim(line, out.date, strict=False)
-    place = _Place(lineno, block, _section(line) or block.section, claim, claimed)
+    claim, claimed = line_claim(line, out.date, strict=False)
+    place = Place(lineno, block, section_in(line) or block.section, claim, claimed)
     found = []
     for n, cell in enumerate(row):
         hits = _valid(out, cell, lineno)
@@ -221,7 +179,7 @@ def _table_row(out: Briefing, line: str, lineno: int, block: _Block,
     return found
 
 
-def _prose(out: Briefing, line: str, lineno: int, block: _Block) -> list[Citation]:
+def _prose(out: Briefing, line: str, lineno: int, block: Block) -> list[Citation]:
     hits = _valid(out, line, lineno)
     if not hits:
         return []
@@ -229,9 +187,9 @@ def _prose(out: Briefing, line: str, lineno: int, block: _Block) -> list[Citatio
     labelled = bool(label and _LINK_LABEL_RE.search(label[1])
                     and line[label.end():].startswith(hits[0].raw))
     listed = _LIST_RE.match(line)
-    claim, claimed = _claim(line, out.date, strict=True)
+    claim, claimed = line_claim(line, out.date, strict=True)
     arrow = _ARROW_SECTION_RE.search(line)
-    place = _Place(lineno, block, (_section(arrow.group()) if arrow else None) or block.section,
+    place = Place(lineno, block, (section_in(arrow.group()) if arrow else None) or block.section,
                    claim, claimed)
     found = []
     for idx, h in enumerate(hits):
@@ -243,7 +201,7 @@ def _prose(out: Briefing, line: str, lineno: int, block: _Block) -> list[Citatio
     return found
 
 
-def _citation(out: Briefing, h: Hit, place: _Place, primary: bool,
+def _citation(out: Briefing, h: Hit, place: Place, primary: bool,
               found: tuple[str, TitleSource] | None) -> Citation:
     """A citation; a URL with no title of its own takes its heading's (marked inferred)."""
     assert h.key is not None
@@ -264,42 +222,5 @@ def _one_per_key(found: list[Citation]) -> list[Citation]:
             by_key[c.key.key] = replace(first, primary=first.primary or c.primary,
                                         title=better.title, title_source=better.title_source)
     return list(by_key.values())
-
-
-def _claim(text: str, when: date, strict: bool) -> tuple[Status | None, date | None]:
-    """Status and first-anchored date a line claims; prose with mixed claims claims nothing."""
-    claimed = None
-    m = _DATE_CLAIM_RE.search(text)
-    if m:
-        y, mo, d = (m["y"] or m["y2"]), int(m["m"] or m["m2"]), int(m["d"] or m["d2"])
-        claimed = _claimed_date(when, int(y) if y else None, mo, d)
-    is_new, is_cont = bool(_NEW_RE.search(text)), bool(_CONT_RE.search(text)) or claimed is not None
-    if is_new and is_cont:
-        if strict:
-            return None, None
-        return (Status.NEW, None) if claimed is None else (Status.CONTINUED, claimed)
-    if is_new:
-        return Status.NEW, None
-    if is_cont:
-        return Status.CONTINUED, claimed
-    return None, None
-
-
-def _claimed_date(when: date, year: int | None, month: int, day: int) -> date | None:
-    """`9-22锚定` in a briefing of 2026-09-24 is 2026-09-22; `12-30` in January is last year."""
-    try:
-        if year is not None:
-            return date(year, month, day)
-        d = date(when.year, month, day)
-        return d if d <= when else date(when.year - 1, month, day)
-    except ValueError:
-        return None
-
-
-def _section(text: str) -> str | None:
-    m = _SECTION_RE.search(text)
-    if not m:
-        return None
-    return re.sub(r"\s+", " ", m.group().replace("§ ", "§")).strip(" *-—:：") or None
 
 

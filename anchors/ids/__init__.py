@@ -1,18 +1,20 @@
 """Identifiers: arXiv IDs, GitHub issue/PR references, DOIs and canonical URLs.
 
 Raw strings stop here: `parse_anchor` gives a typed key or raises `InvalidId` with a reason.
+The key model is in `model` (one module per kind behind it); `urls` says which URL names which ID.
 """
 
 from __future__ import annotations
 
-from .model import *  # noqa: F403
-from .model import __all__ as _model_all
-from .urls import *  # noqa: F403
-from .urls import __all__ as _urls_all
+from . import model, urls
+from .model import *
 from .model import AnchorKey, ArxivId, Doi, GithubRef
+from .urls import *
 from .urls import key_from_url
 
-__all__ = sorted({*_model_all, *_urls_all, "parse_anchor"})
+__all__ = ["parse_anchor"]
+__all__ += model.__all__
+__all__ += urls.__all__
 
 
 def parse_anchor(text: str) -> AnchorKey:

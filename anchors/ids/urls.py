@@ -12,7 +12,11 @@ from __future__ import annotations
 import re
 from urllib.parse import unquote, urlsplit
 
-from .model import AnchorKey, ArxivId, Doi, GithubRef, WebUrl, canonical_url
+from .arxiv import ArxivId
+from .doi import Doi
+from .github import GithubRef
+from .model import AnchorKey
+from .web import WebUrl, canonical_url
 
 __all__ = ["ARXIV_MIRRORS", "key_from_url"]
 

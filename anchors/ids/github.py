@@ -1,0 +1,56 @@
+"""GitHub issue and pull-request references (`owner/repo#N`, or their URLs)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+from .kinds import AnchorKind, InvalidId
+
+__all__ = ["GithubRef"]
+
+_GITHUB_TEXT_RE = re.compile(r"^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))/([A-Za-z0-9_.-]{1,100})#([0-9]{1,9})$")
+
+
+@dataclass(frozen=True, slots=True)
+class GithubRef:
+    """A GitHub issue or pull request. Issues and PRs share one number space per repository."""
+
+    kind: ClassVar[Literal[AnchorKind.GITHUB]] = AnchorKind.GITHUB
+    #: cited and stored as its URL (`url: https://github.com/o/r/issues/N`)
+    id_field: ClassVar[str] = "url"
+
+    owner: str
+    repo: str
+    number: int
+
+    @property
+    def key(self) -> str:
+        return f"{self.kind.value}:{self.owner.lower()}/{self.repo.lower()}#{self.number}"
+
+    @property
+    def url(self) -> str:
+        return f"https://github.com/{self.owner}/{self.repo}/issues/{self.number}"
+
+    def __str__(self) -> str:
+        return f"{self.owner}/{self.repo}#{self.number}"
+
+    @classmethod
+    def parse(cls, text: str) -> GithubRef:
+        m = _GITHUB_TEXT_RE.fullmatch(text.strip())
+        if not m:
+            raise InvalidId(text, "not a GitHub reference (owner/repo#N)")
+        return cls.checked(m[1], m[2], int(m[3]), text)
+
+    @classmethod
+    def checked(cls, owner: str, repo: str, number: int, text: str) -> GithubRef:
+        """A reference GitHub could have issued: numbers start at 1, `.`/`..` are no repository,
+        a repository name never ends in `.git` and a user name never in `-`."""
+        if set(repo) <= {"."} or repo.lower().endswith(".git"):
+            raise InvalidId(text, f"'{repo}' is not a repository name")
+        if owner.endswith("-"):
+            raise InvalidId(text, f"'{owner}' is not a GitHub user or organisation name")
+        if number < 1:
+            raise InvalidId(text, "GitHub issue and pull request numbers start at 1")
+        return cls(owner, repo, number)

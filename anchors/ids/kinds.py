@@ -1,0 +1,43 @@
+"""What every anchor key shares: its kind, and the error for text that is no valid key.
+
+A key's string form is `<kind>:<identity>` (`arxiv:2309.06180`, `github:owner/repo#12`); the
+cache, the history and the reports group by the kind, so they read it with `kind_of` instead
+of cutting the string themselves.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+__all__ = ["AnchorKind", "InvalidId", "kind_of", "split_key"]
+
+
+class InvalidId(ValueError):
+    """A citation that looks like an identifier but is not a valid one."""
+
+    def __init__(self, text: str, reason: str) -> None:
+        super().__init__(f"{text}: {reason}")
+        self.text = text
+        self.reason = reason
+
+
+class AnchorKind(str, Enum):
+    """Which service answers for an anchor; also the prefix of its key."""
+
+    ARXIV = "arxiv"
+    DOI = "doi"
+    GITHUB = "github"
+    URL = "url"
+
+
+def split_key(key: str) -> tuple[AnchorKind, str]:
+    """`"arxiv:2309.06180"` -> `(AnchorKind.ARXIV, "2309.06180")`; ValueError for no key."""
+    kind, sep, rest = key.partition(":")
+    if not sep:
+        raise ValueError(f"{key!r} is not an anchor key (kind:identity)")
+    return AnchorKind(kind), rest
+
+
+def kind_of(key: str) -> AnchorKind:
+    """The kind a key string names."""
+    return split_key(key)[0]

@@ -1,0 +1,142 @@
+"""Reading one field of a registry entry from its YAML node, and where a node sits in the text.
+
+Each reader takes the entry and the field's value node, sets the entry's attribute, or raises
+`FieldError` with what is wrong; the walker turns that into a schema finding for the field.
+The identifier fields (`arxiv`, `url`, `doi`) are the walker's, since they decide the key.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+import yaml
+
+from .model import _Y, Anchor, Span, Status
+
+__all__ = ["READERS", "FieldError", "content_end", "span"]
+
+
+class FieldError(ValueError):
+    """A field whose value is not one the registry can hold."""
+
+
+def _scalar(v: yaml.Node) -> str:
+    if not isinstance(v, yaml.ScalarNode):
+        raise FieldError("must be a single value")
+    return str(v.value)
+
+
+def _text(v: yaml.Node) -> str | None:
+    if isinstance(v, yaml.ScalarNode) and v.tag == _Y + "null":
+        return None
+    return _scalar(v)
+
+
+def _date(v: yaml.Node) -> date:
+    s = _scalar(v)
+    try:
+        return date.fromisoformat(s)
+    except ValueError:
+        raise FieldError(f"'{s}' is not a date (YYYY-MM-DD)") from None
+
+
+def _read_title(a: Anchor, v: yaml.Node) -> None:
+    a.title = _text(v)
+
+
+def _read_title_from(a: Anchor, v: yaml.Node) -> None:
+    s = _scalar(v)
+    if s != "heading":
+        raise FieldError(f"'{s}' is not a title source (heading)")
+    a.title_inferred = True
+
+
+def _read_section(a: Anchor, v: yaml.Node) -> None:
+    a.section = _text(v)
+
+
+def _read_notes(a: Anchor, v: yaml.Node) -> None:
+    a.notes = _text(v)
+
+
+def _read_first(a: Anchor, v: yaml.Node) -> None:
+    a.first_anchored = _date(v)
+
+
+def _read_status(a: Anchor, v: yaml.Node) -> None:
+    s = _scalar(v)
+    try:
+        a.status = Status(s)
+    except ValueError:
+        raise FieldError(f"'{s}' is not a status (new or continued)") from None
+
+
+def _read_cited(a: Anchor, v: yaml.Node) -> None:
+    if not isinstance(v, yaml.SequenceNode):
+        raise FieldError("must be a list of dates")
+    a.cited_in = [_date(i) for i in v.value]
+
+
+def _read_check(a: Anchor, v: yaml.Node) -> None:
+    s = _scalar(v)
+    if s != "skip":
+        raise FieldError(f"'{s}' is not a check policy (skip)")
+    a.skip = True
+
+
+def _read_accept(a: Anchor, v: yaml.Node) -> None:
+    if not isinstance(v, yaml.SequenceNode):
+        raise FieldError("must be a list of HTTP status codes")
+    codes = [_scalar(i) for i in v.value]
+    if not all(c.isdigit() and 100 <= int(c) <= 599 for c in codes):
+        raise FieldError("must be a list of HTTP status codes (100-599)")
+    a.accept = frozenset(int(c) for c in codes)
+
+
+def _read_version(a: Anchor, v: yaml.Node) -> None:
+    s = _scalar(v)
+    if not s.isdigit() or int(s) < 1:
+        raise FieldError(f"'{s}' is not a version number (1, 2, ...)")
+    a.version = int(s)
+
+
+def _read_cited_url(a: Anchor, v: yaml.Node) -> None:
+    s = _scalar(v)
+    if not s.startswith(("http://", "https://")):
+        raise FieldError(f"'{s}' is not an http(s) URL")
+    a.cited_url = s
+
+
+def _read_archived(a: Anchor, v: yaml.Node) -> None:
+    if not isinstance(v, yaml.MappingNode):
+        raise FieldError("must be a mapping {url: ..., date: YYYY-MM-DD}")
+    got = {k.value: val for k, val in v.value if isinstance(k, yaml.ScalarNode)}
+    if set(got) != {"url", "date"}:
+        raise FieldError("must have exactly url and date")
+    url, when = _scalar(got["url"]), _date(got["date"])
+    if not url.startswith(("http://", "https://")):
+        raise FieldError(f"url '{url}' is not an http(s) URL")
+    a.archived = {"url": url, "date": when.isoformat()}
+
+
+READERS = {
+    "cited_url": _read_cited_url, "archived": _read_archived,
+    "title": _read_title, "title_from": _read_title_from, "section": _read_section, "notes": _read_notes,
+    "first_anchored": _read_first, "status": _read_status, "cited_in": _read_cited,
+    "check": _read_check, "accept": _read_accept, "version": _read_version,
+}
+
+
+def content_end(node: yaml.Node) -> int:
+    """End offset of the last value inside a node (block collections end at the next token)."""
+    while isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and not node.flow_style:
+        if not node.value:
+            break
+        last = node.value[-1]
+        node = last[1] if isinstance(node, yaml.MappingNode) else last
+    return int(node.end_mark.index)
+
+
+def span(node: yaml.Node, style: str | None = None, end: int | None = None) -> Span:
+    return Span(node.start_mark.index, node.end_mark.index if end is None else end,
+                node.start_mark.line + 1, style or getattr(node, "style", None))
