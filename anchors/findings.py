@@ -27,6 +27,7 @@ class Code(str, Enum):
     INVALID_ID = "invalid-id"
     FUTURE_ID = "future-id"
     DUPLICATE = "duplicate"
+    CONFLICT = "conflict"
     SCHEMA = "schema"
     NOT_FOUND = "not-found"
     TITLE_MISMATCH = "title-mismatch"
@@ -60,6 +61,7 @@ _SEVERITY = {
     Code.INVALID_ID: Severity.ERROR,
     Code.FUTURE_ID: Severity.ERROR,
     Code.DUPLICATE: Severity.ERROR,
+    Code.CONFLICT: Severity.WARNING,
     Code.SCHEMA: Severity.ERROR,
     Code.NOT_FOUND: Severity.ERROR,
     Code.TITLE_MISMATCH: Severity.WARNING,
@@ -118,10 +120,13 @@ class Finding:
     message: str
     #: extra machine-readable facts (resolved title, final URL, HTTP status...)
     details: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    #: a severity other than the code's, where one command weighs a code differently: `add`
+    #: merges an anchor listed twice in one briefing into one entry, so that duplicate warns
+    level: Severity | None = None
 
     @property
     def severity(self) -> Severity:
-        return self.code.severity
+        return self.code.severity if self.level is None else self.level
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -141,9 +146,14 @@ def summary(findings: Iterable[Finding]) -> dict[str, int]:
     return {s.value: counts.get(s, 0) for s in Severity}
 
 
-def exit_code(findings: Iterable[Finding]) -> int:
-    """0 when nothing is an error, 1 otherwise (2 is reserved for unusable input)."""
-    return 1 if any(f.severity is Severity.ERROR for f in findings) else 0
+def exit_code(findings: Iterable[Finding], strict: bool = False) -> int:
+    """0 when nothing is an error, 1 otherwise (2 is reserved for unusable input).
+
+    `strict` (`add --strict`) fails on warnings too: the gate for a team that wants a briefing
+    with a duplicate, a conflict or an unbacked claim fixed before it lands.
+    """
+    failing = {Severity.ERROR, Severity.WARNING} if strict else {Severity.ERROR}
+    return 1 if any(f.severity in failing for f in findings) else 0
 
 
 def ordered(findings: Iterable[Finding]) -> list[Finding]:

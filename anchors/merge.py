@@ -1,12 +1,15 @@
 """Merging briefings into a registry: new vs continued, earliest first-anchored date, duplicates.
 
 `merge` is pure: it reads a loaded `Registry` and briefings and returns a `MergeResult` holding
-the entries to add and the field changes to make. `store.render` turns that into text; `add`
-does the whole read-merge-write under the registry's lock.
+the entries to add, the field changes to make and, as `Finding`s (check's vocabulary), what a
+person should look at. `store.render` turns the changes into text; `add` does the whole
+read-merge-write under the registry's lock.
 """
 
 from __future__ import annotations
 
+import contextlib
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
@@ -15,38 +18,15 @@ from pathlib import Path
 from .errors import RegistryError
 from .extract.citations import Briefing, Citation, InvalidCitation
 from .extract.claims import UnbackedClaim, continuity_gap
+from .findings import Code, Finding, Severity, summary
 from .ids import parse_anchor
 from .ids.model import ArxivId, Doi, InvalidId, cited_url, is_future
+from .registry import store
 from .registry.loader import gc_paused, load
 from .registry.model import Anchor, Entry, Registry, Status
 from .titles import same_title
 
-__all__ = ["Conflict", "Duplicate", "Entry", "MergeResult", "add", "cited_id", "merge"]
-
-
-@dataclass(frozen=True, slots=True)
-class Duplicate:
-    """The same anchor listed more than once in one briefing."""
-
-    anchor: str
-    path: str
-    lines: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Conflict:
-    """Two places disagree on a field; the registry's (or the first) value is kept."""
-
-    anchor: str
-    path: str
-    line: int
-    field: str
-    kept: str
-    other: str
-    #: "briefing" when two mentions disagree, "registry" when the registry's value differs
-    against: str
-
-
+__all__ = ["Entry", "MergeResult", "add", "cited_id", "merge"]
 
 
 @dataclass(slots=True)
@@ -55,16 +35,23 @@ class MergeResult:
     entries: dict[str, Entry] = field(default_factory=dict)
     added: list[str] = field(default_factory=list)
     continued: list[str] = field(default_factory=list)
-    duplicates: list[Duplicate] = field(default_factory=list)
-    conflicts: list[Conflict] = field(default_factory=list)
-    invalid: list[InvalidCitation] = field(default_factory=list)
-    #: arXiv IDs later than their briefing's own month (warnings)
-    later: list[tuple[str, str, int]] = field(default_factory=list)
-    #: continuity claims (`9-22锚定`, `续立`) the registry did not back (warnings)
-    unbacked: list[UnbackedClaim] = field(default_factory=list)
+    #: what a person should look at, in check's vocabulary (`findings.exit_code` decides)
+    findings: list[Finding] = field(default_factory=list)
     written: bool = False
     #: the registry file did not exist (`add` creates it, with its header comment)
     new_file: bool = False
+
+    def of(self, *codes: Code) -> list[Finding]:
+        """The findings with these codes (every format shows them in `findings.ordered`)."""
+        return [f for f in self.findings if f.code in codes]
+
+    def counts(self) -> dict[str, int]:
+        """What the stderr line and JSON `summary` count, computed once, here."""
+        n = Counter(f.code for f in self.findings)
+        return {"added": len(self.added), "continued": len(self.extended),
+                "duplicates": n[Code.DUPLICATE], "conflicts": n[Code.CONFLICT],
+                "invalid": n[Code.INVALID_ID] + n[Code.FUTURE_ID],
+                "unbacked_claims": n[Code.UNBACKED_CLAIM], **summary(self.findings)}
 
     @property
     def changes(self) -> list[Entry]:
@@ -100,68 +87,142 @@ def cited_id(c: Citation) -> str:
     return c.key.url  # `owner/repo#N`, or a repository URL followed by `(GitHub Issue N)`
 
 
-def _status(first: date, cited: Iterable[date]) -> Status:
-    return Status.NEW if all(d == first for d in cited) else Status.CONTINUED
+def _invalid(i: InvalidCitation) -> Finding:
+    return Finding(Code.INVALID_ID, i.raw, i.path, i.line, f"{i.reason}; not written")
+
+
+def _future(c: Citation, yymm: str, today: date) -> Finding:
+    return Finding(Code.FUTURE_ID, c.raw, c.path, c.line,
+                   f"{yymm} is later than today ({today:%Y-%m}): arXiv has not issued it; "
+                   "not written")
+
+
+def _later(c: Citation, b: Briefing) -> Finding:
+    return Finding(Code.LATER_THAN_BRIEFING, c.raw, c.path, c.line,
+                   f"later than the briefing's own month ({b.date:%Y-%m}); written, but check "
+                   "the ID and the briefing's date")
+
+
+def _duplicate(lead: Citation, b: Briefing, lines: list[int]) -> Finding:
+    others = ", ".join(map(str, lines[1:]))
+    return Finding(Code.DUPLICATE, lead.raw, b.path, lines[0],
+                   f"listed again on line{'s' if len(lines) > 2 else ''} {others} of the same "
+                   "briefing; merged into one entry", {"lines": lines}, level=Severity.WARNING)
+
+
+def _conflict(anchor: str, path: str, line: int, name: str, kept: str, other: str,
+              against: Anchor | None) -> Finding:
+    whose = "the first mention's" if against is None else "the registry's"
+    details: dict[str, object] = {"field": name, "kept": kept, "other": other, "against":
+                                  "briefing" if against is None else "registry"}
+    if against is not None:  # where the kept value is, for the person reconciling the two
+        details["registry_line"] = against.line
+    return Finding(Code.CONFLICT, anchor, path, line,
+                   f'{name} "{other}" differs from {whose} "{kept}", which is kept', details)
+
+
+def _unbacked(u: UnbackedClaim) -> Finding:
+    return Finding(Code.UNBACKED_CLAIM, u.anchor, u.path, u.line, u.message, {
+        "claimed": u.claimed.isoformat() if u.claimed else "continued",
+        "actual": u.registry.isoformat() if u.registry else None})
+
+
+@dataclass(frozen=True, slots=True)
+class _Mentions:
+    """What one briefing says about one anchor, over all the lines that cite it."""
+
+    cites: list[Citation]
+    primaries: list[Citation]
+    #: the first title *written* for the citation (None when every title is inferred)
+    written: str | None
+    #: the title to fill an empty field with: written, else inferred from a heading
+    title: str | None
+    section: str | None
+    #: the earliest date the briefing cites or claims for it
+    first: date
+
+    @classmethod
+    def of(cls, b: Briefing, cites: list[Citation]) -> _Mentions:
+        primaries = [c for c in cites if c.primary]
+        ordered = primaries + cites
+        written = next((c.written_title for c in ordered if c.written_title), None)
+        title = written or next((c.title for c in ordered if c.title), None)
+        section = next((c.section for c in ordered if c.section), None)
+        claims = [c.claimed_date for c in cites if c.claimed_date]
+        return cls(cites, primaries, written, title, section, min([b.date, *claims]))
+
+    @property
+    def lead(self) -> Citation:
+        return (self.primaries or self.cites)[0]
+
+    @property
+    def inferred(self) -> bool:
+        """The title came from a heading: it fills an empty field but never conflicts."""
+        return self.written is None and self.title is not None
 
 
 def merge(reg: Registry, briefings: Iterable[Briefing], today: date) -> MergeResult:
     result = MergeResult(reg.path)
     known = reg.by_cited_key()
     for b in briefings:
-        groups: dict[str, list[Citation]] = {}
-        for c in b.citations:
-            if isinstance(c.key, ArxivId) and is_future(c.key, today):
-                result.invalid.append(InvalidCitation(
-                    c.raw, c.path, c.line,
-                    f"{c.key.yymm} is later than today ({today:%Y-%m}): arXiv has not issued it"))
-                continue
-            groups.setdefault(c.key.key, []).append(c)
-        result.invalid.extend(b.invalid)
-        for key, cites in groups.items():
+        for key, cites in _groups(result, b, today).items():
             _merge_one(result, known, b, key, cites)
     return result
 
 
+def _groups(result: MergeResult, b: Briefing, today: date) -> dict[str, list[Citation]]:
+    """The briefing's valid citations by key; future and invalid ones become findings."""
+    groups: dict[str, list[Citation]] = {}
+    for c in b.citations:
+        if isinstance(c.key, ArxivId) and is_future(c.key, today):
+            result.findings.append(_future(c, c.key.yymm, today))
+        else:
+            groups.setdefault(c.key.key, []).append(c)
+    result.findings.extend(_invalid(i) for i in b.invalid)
+    return groups
+
+
 def _merge_one(result: MergeResult, known: dict[str, Anchor], b: Briefing, key: str,
                cites: list[Citation]) -> None:
-    primaries = [c for c in cites if c.primary]
-    lead = (primaries or cites)[0]
-    if len(primaries) > 1:
-        result.duplicates.append(Duplicate(lead.raw, b.path, tuple(c.line for c in primaries)))
-    ordered = primaries + cites
-    written = next((c.written_title for c in ordered if c.written_title), None)
-    # an inferred (heading) title may fill an empty field, but never conflicts with anything
-    title = written or next((c.title for c in ordered if c.title), None)
-    inferred = written is None and title is not None
-    section = next((c.section for c in ordered if c.section), None)
-    _briefing_conflicts(result, b, lead.raw, cites, written, section)
-    claims = [c.claimed_date for c in cites if c.claimed_date]
-    first = min([b.date, *claims])
-    if isinstance(lead.key, ArxivId) and (lead.key.year, lead.key.month) > (b.date.year, b.date.month):
-        result.later.append((lead.raw, b.path, lead.line))
+    m = _Mentions.of(b, cites)
+    lead = m.lead
+    if len(m.primaries) > 1:
+        result.findings.append(_duplicate(lead, b, [c.line for c in m.primaries]))
+    _briefing_conflicts(result, b, lead.raw, m)
+    if isinstance(lead.key, ArxivId) and (lead.key.year, lead.key.month) > (b.date.year,
+                                                                           b.date.month):
+        result.findings.append(_later(lead, b))
     _continuity(result, known, key, cites)
     entry = result.entries.get(key)
     if entry is None:
-        existing = known.get(key)
-        if existing is not None:
-            entry = Entry(lead.key, existing.raw_id, existing.first_anchored or first,
-                          list(existing.cited_in), existing.status or Status.NEW, existing.title,
-                          existing.section, existing.version, existing, existing.title_inferred)
-            result.continued.append(key)  # once per key: a list look-up here was quadratic
-        else:
-            entry = Entry(lead.key, cited_id(lead), first, [], Status.NEW, title, section,
-                          getattr(lead.key, "version", None), title_inferred=inferred)
-            result.added.append(key)
-        result.entries[key] = entry
-    _registry_conflicts(result, entry, lead, written, section)
-    entry.first_anchored = min(entry.first_anchored, first)
-    if b.date not in entry.cited_in:
-        entry.cited_in.append(b.date)
+        entry = result.entries[key] = _start(result, known.get(key), key, m)
+    _registry_conflicts(result, entry, lead, m)
+    _fold(entry, b.date, m)
+
+
+def _start(result: MergeResult, existing: Anchor | None, key: str, m: _Mentions) -> Entry:
+    """The entry a key's first mention in this run opens: the registry's, or a new one."""
+    if existing is not None:
+        result.continued.append(key)  # once per key: a list look-up here was quadratic
+        return Entry(m.lead.key, existing.raw_id, existing.first_anchored or m.first,
+                     list(existing.cited_in), existing.status or Status.NEW, existing.title,
+                     existing.section, existing.version, existing, existing.title_inferred)
+    result.added.append(key)
+    return Entry(m.lead.key, cited_id(m.lead), m.first, [], Status.NEW, m.title, m.section,
+                 getattr(m.lead.key, "version", None), title_inferred=m.inferred)
+
+
+def _fold(entry: Entry, day: date, m: _Mentions) -> None:
+    """One briefing's mentions into the entry: dates, empty fields filled, the status."""
+    entry.first_anchored = min(entry.first_anchored, m.first)
+    if day not in entry.cited_in:
+        entry.cited_in.append(day)
     entry.cited_in.sort()
-    if not entry.title and title:
-        entry.title, entry.title_inferred = title, inferred
-    entry.section = entry.section or section
-    derived = _status(entry.first_anchored, entry.cited_in)
+    if not entry.title and m.title:
+        entry.title, entry.title_inferred = m.title, m.inferred
+    entry.section = entry.section or m.section
+    derived = (Status.NEW if all(d == entry.first_anchored for d in entry.cited_in)
+               else Status.CONTINUED)
     # A person may have marked an entry continued by hand; merging never turns it back to new.
     if entry.existing is None or derived is Status.CONTINUED:
         entry.status = derived
@@ -177,38 +238,42 @@ def _continuity(result: MergeResult, known: dict[str, Anchor], key: str,
         gap = continuity_gap(c.raw, c.path, c.line, c.claim, c.claimed_date, first,
                              held is not None or existing is not None)
         if gap is not None:
-            result.unbacked.append(gap)
+            result.findings.append(_unbacked(gap))
             return
 
 
-def _briefing_conflicts(result: MergeResult, b: Briefing, label: str, cites: list[Citation],
-                        title: str | None, section: str | None) -> None:
-    """Mentions that disagree; `title` is the first *written* title (None if all inferred)."""
+def _briefing_conflicts(result: MergeResult, b: Briefing, label: str, m: _Mentions) -> None:
+    """Mentions that disagree with the first written title or section (each value once)."""
     seen: set[tuple[str, str]] = set()
-    for c in cites:
-        for name, kept, other in (("title", title, c.written_title),
-                                  ("section", section, c.section)):
+    for c in m.cites:
+        for name, kept, other in (("title", m.written, c.written_title),
+                                  ("section", m.section, c.section)):
             if not kept or not other or (name, other) in seen:
                 continue
-            differs = not same_title(other, kept) if name == "title" else other != kept
-            if differs:
+            if not same_title(other, kept) if name == "title" else other != kept:
                 seen.add((name, other))
-                result.conflicts.append(Conflict(label, b.path, c.line, name, kept, other,
-                                                 "briefing"))
+                result.findings.append(_conflict(label, b.path, c.line, name, kept, other, None))
 
 
-def _registry_conflicts(result: MergeResult, entry: Entry, lead: Citation, title: str | None,
-                        section: str | None) -> None:
-    """The briefing against the registry; `title` is None unless written for the citation."""
+def _registry_conflicts(result: MergeResult, entry: Entry, lead: Citation, m: _Mentions) -> None:
+    """The briefing against the registry; only a title written for the citation can differ."""
     a = entry.existing
     if a is None:
         return
-    if a.title and not a.title_inferred and title and not same_title(title, a.title):
-        result.conflicts.append(Conflict(a.label, lead.path, lead.line, "title", a.title, title,
-                                         "registry"))
-    if a.section and section and section != a.section:
-        result.conflicts.append(Conflict(a.label, lead.path, lead.line, "section", a.section,
-                                         section, "registry"))
+    if a.title and not a.title_inferred and m.written and not same_title(m.written, a.title):
+        result.findings.append(_conflict(a.label, lead.path, lead.line, "title", a.title,
+                                         m.written, a))
+    if a.section and m.section and m.section != a.section:
+        result.findings.append(_conflict(a.label, lead.path, lead.line, "section", a.section,
+                                         m.section, a))
+
+
+def _refuse(reg: Registry) -> RegistryError:
+    """Why `add` will not splice into this registry: its first unsafe problem, and how many."""
+    p = reg.unsafe[0]
+    n = len(reg.unsafe) - 1
+    more = f" (and {n} more problem{'s' if n > 1 else ''})" if n else ""
+    return RegistryError(reg.path, f"{p.message}{more}; fix it before adding", p.line)
 
 
 def add(registry_path: str | Path, briefings: list[Briefing], today: date,
@@ -219,18 +284,11 @@ def add(registry_path: str | Path, briefings: list[Briefing], today: date,
     was not understood could corrupt it. A dry run takes no lock, so it creates no file at all
     (a write is an atomic rename, so reading without the lock sees the old or the new file).
     """
-    import contextlib
-
-    from .registry import store
-
     with contextlib.nullcontext() if dry_run else store.locked(registry_path, on_wait), \
             gc_paused():  # all under the lock: linear, not slowed by the collector
         reg = load(registry_path, missing_ok=True)
         if reg.unsafe:
-            p = reg.unsafe[0]
-            n = len(reg.unsafe) - 1
-            more = f" (and {n} more problem{'s' if n > 1 else ''})" if n else ""
-            raise RegistryError(reg.path, f"{p.message}{more}; fix it before adding", p.line)
+            raise _refuse(reg)
         result = merge(reg, briefings, today)
         result.new_file = not reg.exists
         if not dry_run and result.changes:

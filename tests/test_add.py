@@ -13,9 +13,10 @@ from typer.testing import CliRunner
 
 from anchors.cli.app import app
 from anchors.extract import extract, read_briefing
+from anchors.findings import Code
 from anchors.merge import add, merge
-from anchors.registry.model import Status
 from anchors.registry.loader import load
+from anchors.registry.model import Status
 from anchors.registry.store import quote
 
 DATA = Path(__file__).parent / "data"
@@ -39,9 +40,9 @@ def test_seed_into_empty_registry(tmp_path: Path, seed: Path, today: date) -> No
     reg = tmp_path / "registry.yaml"
     result = add(reg, [read_briefing(seed)], today)
     assert result.written and len(result.added) == 43
-    assert [(d.anchor, d.lines) for d in result.duplicates] == [
-        ("2609.18063", (169, 188)), ("https://github.com/sgl-project/sglang/issues/35851", (66, 67))]
-    assert [(c.anchor, c.field, c.other) for c in result.conflicts] == [
+    assert [(d.anchor, d.details["lines"]) for d in result.of(Code.DUPLICATE)] == [
+        ("2609.18063", [169, 188]), ("https://github.com/sgl-project/sglang/issues/35851", [66, 67])]
+    assert [(c.anchor, c.details["field"], c.details["other"]) for c in result.of(Code.CONFLICT)] == [
         ("2609.18063", "title", "Edge0: MoE SSD 卸载预路由")]
     text = reg.read_text(encoding="utf-8")
     assert text.startswith("# anchors registry")
@@ -93,7 +94,7 @@ def test_later_briefing_continues_and_preserves_every_other_byte(tmp_path: Path,
                          "    cited_in: [2026-09-20, 2026-09-21, 2026-09-25]\n"]
     assert '  - arxiv: "2609.30001"\n' in added
     assert after.endswith("# trailing comment\n")
-    assert [r[0] for r in result.later] == ["2610.00001"]
+    assert [f.anchor for f in result.of(Code.LATER_THAN_BRIEFING)] == ["2610.00001"]
     assert {result.entries[k].status for k in result.continued} == {Status.CONTINUED}
 
 
@@ -108,7 +109,8 @@ def test_earlier_claim_lowers_first_anchored_and_title_is_never_overwritten(
     a = load(reg).anchors[0]
     assert a.first_anchored == date(2026, 9, 20) and a.title == "Hand title"
     assert a.cited_in == [date(2026, 9, 24), date(2026, 9, 26)]
-    assert [(c.field, c.against) for c in result.conflicts] == [("title", "registry")]
+    assert [(c.details["field"], c.details["against"]) for c in result.of(Code.CONFLICT)] == [
+        ("title", "registry")]
 
 
 @pytest.mark.parametrize("name", ["crlf.yaml", "bom.yaml"])
@@ -146,7 +148,7 @@ def test_quote_round_trips(s: str) -> None:
 
 def test_future_ids_are_invalid_but_the_rest_is_written(tmp_path: Path) -> None:
     reg = tmp_path / "r.yaml"
-    code, out, err = run("add", str(DATA / "briefing-0925.md"), "-r", str(reg), "--today",
+    code, out, _err = run("add", str(DATA / "briefing-0925.md"), "-r", str(reg), "--today",
                          "2026-09-30", "--format", "json")
     doc = json.loads(out)
     assert code == 1
@@ -163,7 +165,8 @@ def test_cli_dry_run_json_writes_nothing(tmp_path: Path, seed: Path) -> None:
     assert code == 0 and not reg.exists()
     assert doc["dry_run"] is True and doc["written"] is False
     assert doc["summary"] == {"added": 43, "continued": 0, "duplicates": 2, "conflicts": 1,
-                              "invalid": 0, "unbacked_claims": 25}
+                              "invalid": 0, "unbacked_claims": 25,
+                              "error": 0, "warning": 28, "info": 0}
 
 
 def test_cli_strict_fails_on_duplicates(tmp_path: Path, seed: Path) -> None:
@@ -201,7 +204,7 @@ def test_cli_unusable_input_exits_2_with_one_line(tmp_path: Path, setup: str, ne
         args += ["--date", "x"]
     if original:
         reg.write_bytes(original)
-    code, out, err = run(*args)
+    code, _out, err = run(*args)
     assert code == 2
     assert needle in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
     assert (reg.read_bytes() if reg.exists() else b"") == original
@@ -219,5 +222,5 @@ def test_merge_is_pure(today: date) -> None:
 def test_briefing_without_citations_is_a_warning(tmp_path: Path) -> None:
     brief = tmp_path / "2026-09-25.md"
     brief.write_text("# Nothing to cite today\n| a | b |\n|---|---|\n", encoding="utf-8")
-    code, out, err = run("add", str(brief), "-r", str(tmp_path / "r.yaml"), "--today", TODAY)
+    code, _out, err = run("add", str(brief), "-r", str(tmp_path / "r.yaml"), "--today", TODAY)
     assert code == 0 and "no citations found" in err and not (tmp_path / "r.yaml").exists()

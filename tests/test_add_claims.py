@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 from anchors.cli.app import app
 from anchors.extract import extract, read_briefing
+from anchors.findings import Code
 from anchors.merge import add
 from anchors.registry.loader import load
 
@@ -37,44 +38,44 @@ def run_add(reg: Path, claim: str):
 
 def test_backed_claim_is_quiet(tmp_path: Path) -> None:
     for first in ("2026-09-22", "2026-09-20"):  # held since then or earlier
-        assert run_add(registry(tmp_path, first), "9-22锚定；续立确认").unbacked == []
+        assert run_add(registry(tmp_path, first), "9-22锚定；续立确认").of(Code.UNBACKED_CLAIM) == []
 
 
 def test_registry_with_a_later_first_date_is_reported_and_still_lowered(tmp_path: Path) -> None:
     reg = registry(tmp_path, "2026-09-23")
     r = run_add(reg, "9-22锚定；续立确认")
-    [u] = r.unbacked
-    assert (u.anchor, u.line, u.claimed, u.registry) == ("2609.19657", 3, date(2026, 9, 22),
-                                                         date(2026, 9, 23))
+    [u] = r.of(Code.UNBACKED_CLAIM)
+    assert (u.anchor, u.line, u.details) == ("2609.19657", 3, {"claimed": "2026-09-22",
+                                                              "actual": "2026-09-23"})
     assert "first anchored it on 2026-09-23" in u.message
     assert load(reg).anchors[0].first_anchored == date(2026, 9, 22)
 
 
 def test_registry_without_the_anchor(tmp_path: Path) -> None:
     for claim in ("9-22锚定；续立", "续用", "续立确认"):
-        [u] = run_add(registry(tmp_path, None), claim).unbacked
-        assert u.registry is None and "does not hold it" in u.message
+        [u] = run_add(registry(tmp_path, None), claim).of(Code.UNBACKED_CLAIM)
+        assert u.details["actual"] is None and "does not hold it" in u.message
         (tmp_path / "registry.yaml").unlink()
 
 
 def test_new_anchor_claims_nothing(tmp_path: Path) -> None:
-    assert run_add(registry(tmp_path, None), "本次新增").unbacked == []
+    assert run_add(registry(tmp_path, None), "本次新增").of(Code.UNBACKED_CLAIM) == []
 
 
 def test_an_earlier_briefing_in_the_same_run_backs_the_claim(tmp_path: Path) -> None:
     reg = registry(tmp_path, None)
     first = extract(briefing("本次新增"), "a.md", date(2026, 9, 22))
     second = extract(briefing("9-22锚定；续立"), "b.md", DAY)
-    assert add(reg, [first, second], DAY).unbacked == []
+    assert add(reg, [first, second], DAY).of(Code.UNBACKED_CLAIM) == []
 
 
 def test_seed_into_an_empty_registry_reports_every_continuity_claim(tmp_path: Path, seed: Path) -> None:
     r = add(tmp_path / "registry.yaml", [read_briefing(seed)], date(2026, 12, 2))
     text = seed.read_text(encoding="utf-8").splitlines()
-    claimed_lines = {u.line for u in r.unbacked}
+    claimed_lines = {u.line for u in r.of(Code.UNBACKED_CLAIM)}
     assert claimed_lines and all("锚定" in text[n - 1] or "续" in text[n - 1] for n in claimed_lines)
-    assert "2609.19969" in {u.anchor for u in r.unbacked}  # "9-21锚定；续立确认"
-    assert not {"2609.18063", "2609.25053"} & {u.anchor for u in r.unbacked}  # 本次新增
+    assert "2609.19969" in {u.anchor for u in r.of(Code.UNBACKED_CLAIM)}  # "9-21锚定；续立确认"
+    assert not {"2609.18063", "2609.25053"} & {u.anchor for u in r.of(Code.UNBACKED_CLAIM)}  # 本次新增
 
 
 def test_cli_json_lists_them_and_strict_fails(tmp_path: Path) -> None:

@@ -284,12 +284,13 @@ def test_non_ascii_digits_in_an_arxiv_url_are_invalid() -> None:
 
 
 def test_new_scheme_id_from_2099_is_refused_as_future() -> None:
+    from anchors.findings import Code
     from anchors.merge import merge
     from anchors.registry.model import Registry
 
     b = extract("| 9912.12345 | Far future |", "b.md", D)
     result = merge(Registry("r.yaml", "", [], []), [b], date(2026, 12, 2))
-    assert [i.raw for i in result.invalid] == ["9912.12345"]
+    assert [(f.code, f.anchor) for f in result.findings] == [(Code.FUTURE_ID, "9912.12345")]
 
 
 def test_sici_doi_in_running_text_is_whole() -> None:

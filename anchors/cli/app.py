@@ -71,7 +71,8 @@ def add(
         "(something would be added or continued), 0 if it is."))] = False,
     fmt: o.AddFormatOpt = o.AddFormat.TEXT,
     strict: Annotated[bool, typer.Option(
-        "--strict", help="Duplicates, conflicts and unbacked claims fail (exit 1).")] = False,
+        "--strict", help="Warnings fail too (exit 1): duplicates, conflicts, unbacked claims, "
+        "IDs later than their briefing.")] = False,
     quiet: o.QuietOpt = False,
 ) -> None:
     """Merge briefings into the registry: new vs continued, earliest date, duplicates.
@@ -100,9 +101,7 @@ def add(
             warn(f"{b.path}: no citations found")
     write_add(result, OutputFormat(fmt.value), dry_run or gate, sys.stdout)
     stderr.print(summary.add_line(result, dry_run, gate))
-    failed = bool(result.invalid) or (strict and bool(result.duplicates or result.conflicts
-                                                        or result.unbacked)) \
-        or (gate and not result.up_to_date)
+    failed = exit_code(result.findings, strict) or (gate and not result.up_to_date)
     raise typer.Exit(1 if failed else 0)
 
 

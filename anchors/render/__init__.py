@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
     from ..merge import MergeResult
-    from ..report.weekly import Report
     from ..registry.validate import CheckResult
+    from ..report.weekly import Report
 
 __all__ = ["OutputFormat", "report_text", "write_add", "write_check"]
 
@@ -34,8 +34,8 @@ def write_check(result: CheckResult, fmt: OutputFormat, out: TextIO) -> None:
 
     result = replace(result, findings=ordered(result.findings))
     if fmt is OutputFormat.TEXT:
-        from .console import report_console
         from . import text
+        from .console import report_console
 
         console = report_console(out)
         console.print(text.check_result(result, console.width), crop=False)
@@ -59,6 +59,12 @@ def write_check(result: CheckResult, fmt: OutputFormat, out: TextIO) -> None:
 
 
 def write_add(result: MergeResult, fmt: OutputFormat, dry_run: bool, out: TextIO) -> None:
+    """Like `write_check`: the findings in the one order, through the same renderers."""
+    from dataclasses import replace
+
+    from ..findings import ordered
+
+    result = replace(result, findings=ordered(result.findings))
     if fmt is OutputFormat.JSON:
         from .json import add_result, fit
 
@@ -67,7 +73,8 @@ def write_add(result: MergeResult, fmt: OutputFormat, dry_run: bool, out: TextIO
     from .console import report_console
     from .text import add_result as text_add
 
-    report_console(out).print(text_add(result))
+    console = report_console(out)
+    console.print(text_add(result, console.width), crop=False)
 
 
 def report_text(rep: Report, fmt: OutputFormat, registry: str, out: TextIO | None = None) -> str:

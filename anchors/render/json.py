@@ -7,13 +7,13 @@ import re
 from datetime import UTC
 from typing import TYPE_CHECKING, Any
 
-from ..findings import summary
+from ..findings import Code, Finding, summary
 from .changes import json_changes
 
 if TYPE_CHECKING:
     from ..merge import MergeResult
-    from ..report.weekly import Report
     from ..registry.validate import CheckResult
+    from ..report.weekly import Report
 
 __all__ = ["SCHEMA_VERSION", "add_result", "check_result", "dumps", "fit", "report"]
 
@@ -74,24 +74,35 @@ def add_result(r: MergeResult, dry_run: bool) -> str:
         "written": r.written,
         "up_to_date": r.up_to_date,
         "anchors": entries,
-        "duplicates": [{"anchor": d.anchor, "file": d.path, "lines": list(d.lines)}
-                       for d in r.duplicates],
-        "conflicts": [{"anchor": c.anchor, "file": c.path, "line": c.line, "field": c.field,
-                       "kept": c.kept, "other": c.other, "against": c.against}
-                      for c in r.conflicts],
-        "invalid": [{"text": i.raw, "file": i.path, "line": i.line, "reason": i.reason}
-                    for i in r.invalid],
-        "warnings": [{"anchor": raw, "file": p, "line": ln,
-                      "message": "later than the briefing's own month"} for raw, p, ln in r.later],
-        "unbacked_claims": [{"code": "unbacked-claim", "severity": "warning", "anchor": u.anchor,
-                             "file": u.path, "line": u.line, "message": u.message,
-                             "claimed": u.claimed.isoformat() if u.claimed else "continued",
-                             "actual": u.registry.isoformat() if u.registry else None}
-                            for u in r.unbacked],
-        "summary": {"added": len(r.added), "continued": len(r.extended),
-                    "duplicates": len(r.duplicates), "conflicts": len(r.conflicts),
-                    "invalid": len(r.invalid), "unbacked_claims": len(r.unbacked)},
+        "findings": [f.as_dict() for f in r.findings],
+        **_add_by_kind(r),
+        "summary": r.counts(),
     })
+
+
+def _add_by_kind(r: MergeResult) -> dict[str, Any]:
+    """The findings again, in the per-kind lists `add` printed before it had `findings`.
+
+    Kept so scripts written against schema version 1 go on working; same facts, same order.
+    """
+    def loc(f: Finding) -> dict[str, Any]:
+        return {"anchor": f.anchor, "file": f.file, "line": f.line}
+
+    def d(f: Finding, *keys: str) -> dict[str, Any]:
+        return {k: f.details[k] for k in keys}
+
+    return {
+        "duplicates": [{"anchor": f.anchor, "file": f.file, **d(f, "lines")}
+                       for f in r.of(Code.DUPLICATE)],
+        "conflicts": [{**loc(f), **d(f, "field", "kept", "other", "against")}
+                      for f in r.of(Code.CONFLICT)],
+        "invalid": [{"text": f.anchor, "file": f.file, "line": f.line, "reason": f.message}
+                    for f in r.of(Code.INVALID_ID, Code.FUTURE_ID)],
+        "warnings": [{**loc(f), "message": f.message} for f in r.of(Code.LATER_THAN_BRIEFING)],
+        "unbacked_claims": [{"code": f.code.value, "severity": f.severity.value, **loc(f),
+                             "message": f.message, **d(f, "claimed", "actual")}
+                            for f in r.of(Code.UNBACKED_CLAIM)],
+    }
 
 
 def check_result(r: CheckResult) -> str:

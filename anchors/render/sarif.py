@@ -28,6 +28,7 @@ RULES = {
     Code.INVALID_ID: "Malformed arXiv identifier",
     Code.FUTURE_ID: "arXiv identifier later than today",
     Code.DUPLICATE: "The same anchor in two entries",
+    Code.CONFLICT: "Two mentions disagree on a title or section",
     Code.SCHEMA: "Missing or invalid registry field",
     Code.NOT_FOUND: "Identifier, version, issue or DOI that does not exist",
     Code.TITLE_MISMATCH: "Registry title is not the resolved title",

@@ -8,8 +8,8 @@ from ..findings import Code, Severity, summary
 
 if TYPE_CHECKING:
     from ..merge import MergeResult
-    from ..report.weekly import Report
     from ..registry.validate import CheckResult
+    from ..report.weekly import Report
 
 __all__ = ["add_line", "check_line", "plural", "report_line"]
 
@@ -53,7 +53,8 @@ def add_line(r: MergeResult, dry_run: bool = False, gate: bool = False) -> str:
 
     With `gate` (`add --check`) it says whether the registry is up to date with the briefings.
     """
-    dup, con = plural(len(r.duplicates), "duplicate"), plural(len(r.conflicts), "conflict")
+    n = r.counts()
+    dup, con = plural(n["duplicates"], "duplicate"), plural(n["conflicts"], "conflict")
     if gate and not r.up_to_date:
         what = "does not exist" if r.new_file else "is not up to date with the briefings"
         return (f"{r.registry} {what}: {len(r.added)} would be added, {len(r.extended)} "
@@ -61,13 +62,13 @@ def add_line(r: MergeResult, dry_run: bool = False, gate: bool = False) -> str:
     if r.up_to_date and not r.new_file:
         return (f"{r.registry} is already up to date: its {plural(len(r.entries), 'cited anchor')}"
                 f" {'is' if len(r.entries) == 1 else 'are'} all recorded, nothing to add or "
-                f"continue ({dup}, {con}, {len(r.invalid)} invalid)")
+                f"continue ({dup}, {con}, {n['invalid']} invalid)")
     if r.new_file:
         verb = "would create" if dry_run else "created" if r.written else "did not create"
     else:
         verb = "would change" if dry_run else "wrote" if r.written else "no change to"
-    return (f"{verb} {r.registry}: {len(r.added)} added, {len(r.extended)} continued, {dup}, "
-            f"{con}, {len(r.invalid)} invalid, {plural(len(r.unbacked), 'unbacked claim')}")
+    return (f"{verb} {r.registry}: {n['added']} added, {n['continued']} continued, {dup}, "
+            f"{con}, {n['invalid']} invalid, {plural(n['unbacked_claims'], 'unbacked claim')}")
 
 
 def report_line(rep: Report) -> str:

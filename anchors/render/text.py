@@ -8,6 +8,7 @@ one finding a line, for grep and editors.
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     from ..merge import MergeResult
     from ..registry.validate import CheckResult
 
-__all__ = ["add_result", "check_result", "clip", "concise"]
+__all__ = ["add_result", "check_result", "clip", "concise", "findings"]
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 _INDENT = "    "
@@ -50,12 +51,14 @@ def _finding(f: Finding, width: int) -> list[Text]:
     return [head, *(Text(_INDENT + line, no_wrap=True, overflow="ignore") for line in body)]
 
 
+def findings(fs: Iterable[Finding], width: int = 80) -> list[Text]:
+    """Findings in the order given, the same for every command that reports them."""
+    return [line for f in fs for line in _finding(f, width)]
+
+
 def check_result(r: CheckResult, width: int = 80) -> Group:
-    """Findings in the order given; the summary is the CLI's, printed once on stderr."""
-    lines: list[Text] = []
-    for f in r.findings:
-        lines += _finding(f, width)
-    return Group(*lines)
+    """The findings; the summary is the CLI's, printed once on stderr."""
+    return Group(*findings(r.findings, width))
 
 
 def concise(r: CheckResult) -> str:
@@ -76,7 +79,8 @@ def _table(title: str, *cols: str) -> Table:
     return t
 
 
-def add_result(r: MergeResult) -> Group:
+def add_result(r: MergeResult, width: int = 80) -> Group:
+    """What the merge does to each anchor, then its findings as `check` prints them."""
     parts: list[RenderableType] = []
     if r.entries:
         t = _table("Anchors", "change", "anchor", "first anchored", "status", "section", "title")
@@ -86,30 +90,7 @@ def add_result(r: MergeResult) -> Group:
             t.add_row(_t(what), _t(str(e.key)), _t(e.first_anchored), _t(e.status.value),
                       _t(e.section or ""), _t(clip(e.title or "", 60)))
         parts.append(t)
-    if r.duplicates:
-        t = _table("Duplicates in one briefing (merged into one entry)", "anchor", "file", "lines")
-        for d in r.duplicates:
-            t.add_row(_t(d.anchor), _t(d.path), _t(", ".join(map(str, d.lines))))
-        parts.append(t)
-    if r.conflicts:
-        t = _table("Conflicts (first value kept)", "anchor", "where", "field", "kept", "other",
-                   "against")
-        for c in r.conflicts:
-            t.add_row(_t(c.anchor), _t(f"{c.path}:{c.line}"), _t(c.field), _t(clip(c.kept, 50)),
-                      _t(clip(c.other, 50)), _t(c.against))
-        parts.append(t)
-    if r.invalid or r.later:
-        t = _table("Invalid citations (not written)", "citation", "where", "reason")
-        for i in r.invalid:
-            t.add_row(_t(i.raw), _t(f"{i.path}:{i.line}"), _t(i.reason))
-        for raw, path, line in r.later:
-            t.add_row(_t(raw), _t(f"{path}:{line}"),
-                      _t("warning: later than the briefing's own month (written)"))
-        parts.append(t)
-    if r.unbacked:
-        t = _table("Continuity claims the registry does not back (warnings)", "anchor", "where",
-                   "unbacked-claim")
-        for u in r.unbacked:
-            t.add_row(_t(u.anchor), _t(f"{u.path}:{u.line}"), _t(u.message))
-        parts.append(t)
+    if r.findings:
+        parts += [Text()] if parts else []  # a blank line between the table and the findings
+        parts += findings(r.findings, width)
     return Group(*parts)
