@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import time
 from datetime import datetime
 
 import pytest
@@ -115,8 +114,8 @@ def test_stalled_api_times_out_as_unreachable() -> None:
         return False
 
     with LoopbackServer({"/api/query": stall}) as srv:
-        start = time.monotonic()
         got = asyncio.run(ArxivResolver(srv.url("/api/query"), delay=0.0, timeout=0.3,
                                         retries=0).resolve(ids("2609.18063")))
-    assert got["arxiv:2609.18063"].outcome is Outcome.UNREACHABLE
-    assert time.monotonic() - start < 3
+    res = got["arxiv:2609.18063"]
+    # the timeout ended it (the server would hang up after 5 s: a ConnectionError)
+    assert res.outcome is Outcome.UNREACHABLE and "Timeout" in (res.error or ""), res
