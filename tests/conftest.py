@@ -15,7 +15,7 @@ DATA = Path(__file__).resolve().parent / "data"
 SEED = ROOT / "briefings" / "2026-09-24-inference-e1.md"
 TODAY = date(2026, 12, 2)
 
-pytest_plugins = ["tests.netfixtures"]
+pytest_plugins = ["tests.netfixtures", "tests.summary"]
 
 
 @pytest.fixture

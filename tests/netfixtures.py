@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -10,9 +11,18 @@ from .cassettes import CASSETTES, used
 from .loopback import LoopbackServer
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:  # type: ignore[no-untyped-def]
+    """Under pytest-xdist: the cassettes a worker used count for the whole run."""
+    used.update(Path(p) for p in node.workeroutput.get("cassettes_used", ()))
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """Fail a full run that left a cassette unused, so cassettes never rot unnoticed."""
     cfg = session.config
+    if hasattr(cfg, "workeroutput"):  # an xdist worker: the controller judges the whole run
+        cfg.workeroutput["cassettes_used"] = sorted(str(p) for p in used)
+        return
     partial = cfg.option.keyword or cfg.option.markexpr or any(
         "::" in a or a.endswith(".py") for a in cfg.args)
     if partial or exitstatus != 0:

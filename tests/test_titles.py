@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -21,15 +22,14 @@ def figures(judge) -> tuple[float, float, list[dict], list[dict]]:
     return 1 - len(misses) / len(wrong), len(alarms) / len(right), misses, alarms
 
 
-def test_labelled_set_recall_and_false_alarms(capsys: pytest.CaptureFixture[str]) -> None:
+def test_labelled_set_recall_and_false_alarms(summary: Callable[[str], None]) -> None:
     assert len(CASES) >= 150
     same = sum(c["same"] for c in CASES)
     assert abs(same - (len(CASES) - same)) <= len(CASES) // 10  # about half each
     recall, alarms, missed, flagged = figures(
         lambda w, a: compare_titles(w, a) is TitleVerdict.SAME)
-    with capsys.disabled():
-        print(f"\ntitle set: {len(CASES)} cases ({same} same, {len(CASES) - same} different): "
-              f"recall {recall:.1%}, false alarms {alarms:.1%}")
+    summary(f"title set: {len(CASES)} cases ({same} same, {len(CASES) - same} different): "
+            f"recall {recall:.1%}, false alarms {alarms:.1%}")
     assert recall >= 0.99, missed
     assert alarms <= 0.01, flagged
 
