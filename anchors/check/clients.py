@@ -10,11 +10,9 @@ from typing import Any
 
 import httpx
 
-from .run import Services
 from ..config import Settings
 from .links import LinkChecker
 from .netguard import NetGuard, Resolver
-from .transport import guarded_transport
 from .resolve.base import Resolution
 from .resolve.base import Resolver as MetadataResolver
 from .resolve.crossref import CrossrefUpdates
@@ -22,7 +20,8 @@ from .resolve.doi import DoiResolver
 from .resolve.github import GithubResolver
 from .resolve.wayback import WaybackClient
 from .retry import RetryPolicy
-from .transport import NoCookies, plain_transport, ssl_context
+from .run import Services
+from .transport import NoCookies, guarded_transport, plain_transport, ssl_context
 
 __all__ = ["link_checker", "open_services", "retry_policy", "web_transport"]
 
@@ -49,7 +48,7 @@ async def open_services(settings: Settings, *, token: str | None = None,
             arxiv=_OnFirstUse(lambda: _arxiv(settings)),
             github=GithubResolver(api, settings.github_api, token=token, policy=policy,
                                   timeout=settings.timeout),
-            doi=DoiResolver(guarded, settings.doi_api, timeout=settings.timeout,
+            doi=DoiResolver(guarded, settings.doi_api, timeout=settings.timeout, policy=policy,
                             crossref=CrossrefUpdates(api, settings.crossref_api,
                                                      timeout=settings.timeout)),
             wayback=WaybackClient(api, settings.wayback_api, interval=settings.wayback_delay,

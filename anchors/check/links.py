@@ -21,8 +21,16 @@ import httpx
 from .. import __version__
 from ..defaults import DEFAULT_CONCURRENCY, DEFAULT_MAX_REDIRECTS, DEFAULT_PER_HOST, DEFAULT_TIMEOUT
 from ..findings import Outcome
-from .netguard import Blocked, GuardError, NameNotFound, NetGuard, ResolveFailed
-from .retry import RetryPolicy, parse_retry_after, retryable_status
+from .netguard import Blocked, NameNotFound, NetGuard, ResolveFailed
+from .redirects import Stop, follow
+from .retry import (
+    RetryPolicy,
+    error_chain,
+    parse_retry_after,
+    refused,
+    retryable_error,
+    retryable_status,
+)
 
 __all__ = [
     "DEFAULT_BODY_CAP",
@@ -179,42 +187,40 @@ class LinkChecker:
         return s.responses == 0 and len(s.evidence_hosts) >= NETWORK_DOWN_HOSTS
 
     async def _try(self, url: str, accept: frozenset[int], parsed: httpx.URL | None) -> _Try:
-        seen, current, moved_to, permanent, requests = {url}, url, None, True, 0
-        for _hop in range(self.max_redirects + 1):
-            t = await self._hop(current, parsed)
-            requests += t.requests
-            t.requests = requests
-            if t.next_url is None:  # not a redirect to follow
-                t.moved_to = moved_to if permanent and t.outcome is Outcome.OK else None
-                if t.moved_to and t.status not in accept:
-                    t.outcome = Outcome.REDIRECT
-                if t.status is not None and t.status in accept:
-                    t.outcome = Outcome.OK
-                return t
-            nxt = t.final_url or str(t.next_url)  # set together in _status_try
-            if t.status in (301, 308) and permanent:
-                moved_to = nxt
-            else:
-                permanent = False
-            if nxt in seen:
-                return _Try(Outcome.DEAD, t.status, nxt, error=f"redirect loop back to {nxt}",
-                            requests=requests)
-            seen.add(nxt)
-            current, parsed = nxt, t.next_url
-        return _Try(Outcome.DEAD, None, current, requests=requests,
-                    error=f"more than {self.max_redirects} redirects")
+        """One try at `url`, its redirects followed (anchors.check.redirects), each hop screened."""
+        if parsed is None:
+            try:
+                parsed = httpx.URL(url)
+            except httpx.InvalidURL as exc:
+                return _Try(Outcome.DEAD, error=f"invalid URL ({exc})")
+        first, requests = parsed, 0
 
-    async def _hop(self, url: str, parsed: httpx.URL | None) -> _Try:
+        async def fetch(u: httpx.URL) -> _Try:
+            nonlocal requests
+            t = await self._hop(url if u is first else str(u), u)
+            requests += t.requests
+            return t
+
+        end = await follow(parsed, fetch, _target, max_redirects=self.max_redirects)
+        t = end.answer
+        if end.stop is not None:
+            return _Try(Outcome.DEAD, t.status if end.stop is Stop.LOOP else None, str(end.url),
+                        error=end.reason(self.max_redirects), requests=requests)
+        t.requests = requests
+        t.moved_to = str(end.moved_to) if end.moved_to and t.outcome is Outcome.OK else None
+        if t.moved_to and t.status not in accept:
+            t.outcome = Outcome.REDIRECT
+        if t.status is not None and t.status in accept:
+            t.outcome = Outcome.OK
+        return t
+
+    async def _hop(self, url: str, parsed: httpx.URL) -> _Try:
         """One URL, no redirects followed: HEAD, then GET if HEAD is refused."""
         try:
-            if parsed is None:
-                parsed = httpx.URL(url)
             self.guard.check_scheme(parsed)
-            host_name = parsed.host
         except Blocked as exc:
             return _Try(Outcome.BLOCKED, error=exc.reason)
-        except httpx.InvalidURL as exc:
-            return _Try(Outcome.DEAD, error=f"invalid URL ({exc})")
+        host_name = parsed.host
         host = self._host(host_name)
         wait = host.not_before - self.policy.clock()
         if wait > 0:
@@ -286,6 +292,10 @@ class LinkChecker:
         return bytes(got[: self.body_cap])
 
 
+def _target(t: _Try) -> tuple[int, httpx.URL] | None:
+    return (t.status or 0, t.next_url) if t.next_url is not None else None
+
+
 def _parse(url: str) -> str | None:
     try:
         return httpx.URL(url).host
@@ -302,48 +312,43 @@ def _guard_try(exc: Blocked | NameNotFound | ResolveFailed) -> _Try:
                 requests=1)
 
 
-def _chain(exc: BaseException) -> Iterable[BaseException]:
-    seen: set[int] = set()
-    e: BaseException | None = exc
-    while e is not None and id(e) not in seen:
-        seen.add(id(e))
-        yield e
-        e = e.__cause__ or e.__context__
-
-
 def _error_try(exc: httpx.HTTPError, timeout: float) -> _Try:
-    for e in _chain(exc):
-        if isinstance(e, GuardError):
-            return _guard_try(e)  # type: ignore[arg-type]
+    """The verdict a transport error means; whether it is retried is the policy's rule."""
+    t = _error_verdict(exc, timeout)
+    t.retryable = retryable_error(exc)
+    return t
+
+
+def _error_verdict(exc: httpx.HTTPError, timeout: float) -> _Try:
+    for e in error_chain(exc):
+        if isinstance(e, (Blocked, NameNotFound, ResolveFailed)):
+            return _guard_try(e)
         if isinstance(e, ssl.SSLError):
             reason = getattr(e, "verify_message", None) or getattr(e, "reason", None) or str(e)
             return _Try(Outcome.TLS_ERROR, error=f"TLS: {reason}", requests=1)
     if isinstance(exc, httpx.ConnectTimeout):
         return _Try(Outcome.UNREACHABLE, error=f"connect timed out after {timeout:g} s",
-                    retryable=True, network_evidence=True, requests=1)
+                    network_evidence=True, requests=1)
     if isinstance(exc, httpx.TimeoutException):
-        return _Try(Outcome.UNREACHABLE, error=f"timed out after {timeout:g} s", retryable=True,
-                    requests=1)
+        return _Try(Outcome.UNREACHABLE, error=f"timed out after {timeout:g} s", requests=1)
+    if refused(exc):
+        return _Try(Outcome.DEAD, error="connection refused", network_evidence=True, requests=1)
     if isinstance(exc, httpx.ConnectError):
-        codes = {getattr(e, "errno", None) for e in _chain(exc)}
-        text = str(exc).lower()
-        if errno.ECONNREFUSED in codes or "refused" in text:
-            return _Try(Outcome.DEAD, error="connection refused", network_evidence=True,
-                        requests=1)
-        unreachable = {errno.ENETUNREACH, errno.EHOSTUNREACH} & codes or "unreachable" in text
-        return _Try(Outcome.UNREACHABLE, error=f"cannot connect ({exc})", retryable=True,
+        codes = {getattr(e, "errno", None) for e in error_chain(exc)}
+        unreachable = {errno.ENETUNREACH, errno.EHOSTUNREACH} & codes \
+            or "unreachable" in str(exc).lower()
+        return _Try(Outcome.UNREACHABLE, error=f"cannot connect ({exc})",
                     network_evidence=bool(unreachable), requests=1)
     if isinstance(exc, httpx.RemoteProtocolError):
         # (not the parser's message: it quotes the server's bytes back)
         return _Try(Outcome.UNREACHABLE, error="connection reset or malformed answer "
-                    "(RemoteProtocolError)", retryable=True, requests=1)
+                    "(RemoteProtocolError)", requests=1)
     if isinstance(exc, (httpx.ReadError, httpx.WriteError)):
         return _Try(Outcome.UNREACHABLE, error=f"connection reset ({type(exc).__name__})",
-                    retryable=True, requests=1)
+                    requests=1)
     if isinstance(exc, (httpx.UnsupportedProtocol, httpx.InvalidURL)):
         return _Try(Outcome.BLOCKED, error=str(exc), requests=1)
-    return _Try(Outcome.UNREACHABLE, error=f"{type(exc).__name__}: {exc}", retryable=True,
-                requests=1)
+    return _Try(Outcome.UNREACHABLE, error=f"{type(exc).__name__}: {exc}", requests=1)
 
 
 def _status_try(url: str, resp: httpx.Response, body: bytes) -> _Try:

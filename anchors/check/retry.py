@@ -1,7 +1,18 @@
 """The one retry policy: what is worth retrying, and how long to wait before the next try.
 
-Retried: timeouts, connection resets, 408, 429 and 5xx (not 501). Not retried: refused
-connections, names that do not exist, TLS failures, other 4xx: asking again changes nothing.
+Every client that retries uses it: link checks, GitHub and DOI lookups (`RetryPolicy.run`),
+and arXiv (`RetryPolicy.run_sync`, in the arXiv client's thread, the client's own retries off).
+
+- Statuses (`retryable_status`): 408, 429 and 5xx except 501. Not other 4xx: asking again
+  changes nothing.
+- Exceptions (`retryable_error`): timeouts, resets, malformed answers, temporary resolver
+  failures, connections that cannot be made. Not refused connections, names that do not exist,
+  TLS failures, blocked addresses, invalid URLs.
+- Outcomes: a try whose `retryable` is set by those two (its outcome is then `unreachable` or
+  `rate-limited`) is tried again, up to `attempts` tries in all; the caller may end it early
+  for its own reason (`give_up`: the link checker gives a host that failed three times in a row
+  no more retries).
+
 A `Retry-After` up to the cap is honoured exactly; a longer one ends the retries at once (the
 link is reported `rate-limited`, never dead); otherwise backoff doubles, with jitter.
 """
@@ -9,30 +20,76 @@ link is reported `rate-limited`, never dead); otherwise backoff doubles, with ji
 from __future__ import annotations
 
 import asyncio
+import errno
 import random
+import ssl
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
-from typing import Any, TypeVar
+from typing import Protocol, TypeVar
+
+import httpx
 
 from ..defaults import DEFAULT_ATTEMPTS, DEFAULT_RETRY_AFTER_CAP
+from .netguard import Blocked, NameNotFound, ResolveFailed
 
 __all__ = [
     "DEFAULT_ATTEMPTS",
     "DEFAULT_RETRY_AFTER_CAP",
     "RetryPolicy",
+    "Try",
+    "error_chain",
     "parse_retry_after",
+    "refused",
+    "retryable_error",
     "retryable_status",
 ]
 
 BACKOFF_INITIAL = 0.25
 BACKOFF_MAX = 8.0
-R = TypeVar("R")
+R = TypeVar("R", bound="Try")
+
+
+class Try(Protocol):
+    """What the policy reads from one try's result."""
+
+    @property
+    def retryable(self) -> bool: ...
+    @property
+    def retry_after(self) -> float | None: ...
 
 
 def retryable_status(status: int) -> bool:
     return status in (408, 429) or (500 <= status <= 599 and status != 501)
+
+
+def error_chain(exc: BaseException) -> Iterator[BaseException]:
+    """`exc` and what caused it, each once (transports wrap the OS error in their own)."""
+    seen: set[int] = set()
+    e: BaseException | None = exc
+    while e is not None and id(e) not in seen:
+        seen.add(id(e))
+        yield e
+        e = e.__cause__ or e.__context__
+
+
+def refused(exc: BaseException) -> bool:
+    """The server's machine said no: nothing listens there (a dead link, not a hiccup)."""
+    if not isinstance(exc, (httpx.ConnectError, ConnectionRefusedError)):
+        return False
+    codes = {getattr(e, "errno", None) for e in error_chain(exc)}
+    return errno.ECONNREFUSED in codes or "refused" in str(exc).lower()
+
+
+def retryable_error(exc: BaseException) -> bool:
+    """Whether a request that raised `exc` may succeed if sent again."""
+    for e in error_chain(exc):
+        if isinstance(e, (Blocked, NameNotFound, ssl.SSLError)):
+            return False
+        if isinstance(e, ResolveFailed):
+            return True
+    return not (refused(exc) or isinstance(exc, (httpx.UnsupportedProtocol, httpx.InvalidURL)))
 
 
 def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
@@ -66,17 +123,20 @@ class RetryPolicy:
         base = min(self.maximum, self.initial * 2.0 ** (attempt_number - 1))
         return base / 2 + random.uniform(0, base / 2)
 
-    def wait_for(self, attempt_number: int, result: Any) -> float | None:
+    def wait_for(self, attempt_number: int, result: Try,
+                 give_up: Callable[[], bool] | None = None) -> float | None:
         """Seconds before the next try, or None when the result must not be retried."""
-        if attempt_number >= self.attempts or not result.retryable:
+        if attempt_number >= self.attempts or not result.retryable \
+                or (give_up is not None and give_up()):
             return None
-        after: float | None = result.retry_after
+        after = result.retry_after
         if after is not None:
             return after if after <= self.retry_after_cap else None
         return self.backoff(attempt_number)
 
     async def run(self, attempt: Callable[[], Awaitable[R]],
-                  sleep: Callable[[float], Awaitable[None]] | None = None) -> R:
+                  sleep: Callable[[float], Awaitable[None]] | None = None,
+                  give_up: Callable[[], bool] | None = None) -> R:
         """Call `attempt` until its result is final; errors are values, so nothing is raised.
 
         A plain loop, not tenacity: tenacity's machinery cost ~46 us per URL, this loop 0.3 us
@@ -86,8 +146,19 @@ class RetryPolicy:
         n = 1
         while True:
             result = await attempt()
-            wait = self.wait_for(n, result)
+            wait = self.wait_for(n, result, give_up)
             if wait is None:
                 return result
             await (sleep or self.sleep)(wait)
+            n += 1
+
+    def run_sync(self, attempt: Callable[[], R], sleep: Callable[[float], None]) -> R:
+        """`run` for a synchronous client in its own thread (arXiv); `sleep` blocks that thread."""
+        n = 1
+        while True:
+            result = attempt()
+            wait = self.wait_for(n, result)
+            if wait is None:
+                return result
+            sleep(wait)
             n += 1

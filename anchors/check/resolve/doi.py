@@ -2,12 +2,14 @@
 
 `GET https://doi.org/<doi>` with a CSL-JSON Accept header redirects to the agency's metadata;
 an unknown DOI is a 404 at doi.org itself. Redirect hops go through the same guarded client
-as link checks, so a DOI cannot lead the checker to a private address.
+as link checks, so a DOI cannot lead the checker to a private address. A 5xx, 408 or 429
+and a timeout or reset are tried again under the run's retry policy (anchors.check.retry).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -16,47 +18,51 @@ from ...defaults import DOI_API
 from ...ids.model import Doi
 from ..links import USER_AGENT, Outcome
 from ..netguard import Blocked, GuardError
+from ..redirects import follow
+from ..retry import RetryPolicy, parse_retry_after, retryable_error, retryable_status
 from .base import Resolution
 from .crossref import CrossrefUpdates
 
 __all__ = ["DOI_API", "DoiResolver"]
 
 _CSL = "application/vnd.citationstyles.csl+json"
-_MAX_HOPS = 5
+_HEADERS = {"Accept": _CSL, "User-Agent": USER_AGENT}
+#: doi.org sends a DOI to its agency, which may redirect once or twice more
+_MAX_REDIRECTS = 4
+
+
+@dataclass(slots=True)
+class _Answer:
+    """One DOI lookup try, redirects followed: the answer, or the failure that ended it."""
+
+    resp: httpx.Response | None = None
+    failed: Resolution | None = None
+    url: httpx.URL | None = None
+    retryable: bool = False
+    retry_after: float | None = None
 
 
 class DoiResolver:
     def __init__(self, client: httpx.AsyncClient, api_url: str = DOI_API,
-                 timeout: float = 10.0, crossref: CrossrefUpdates | None = None) -> None:
+                 timeout: float = 10.0, crossref: CrossrefUpdates | None = None,
+                 policy: RetryPolicy | None = None) -> None:
         self.client = client
         #: asked for update relations when doi.org sends a DOI to Crossref
         self.crossref = crossref
         self.api = api_url.rstrip("/")
         self.timeout = timeout
+        self.policy = policy or RetryPolicy()
         self.requests = 0
 
     async def resolve(self, keys: Iterable[Doi]) -> dict[str, Resolution]:
         return {d.key: await self._one(d) for d in dict.fromkeys(keys)}
 
     async def _one(self, d: Doi) -> Resolution:
-        url = httpx.URL(f"{self.api}/{d.encoded}")  # `#`, `%`, `?` in a DOI are not URL syntax
-        headers = {"Accept": _CSL, "User-Agent": USER_AGENT}
-        for _ in range(_MAX_HOPS):
-            self.requests += 1
-            try:
-                resp = await self.client.get(url, headers=headers, follow_redirects=False,
-                                             timeout=self.timeout)
-            except httpx.HTTPError as exc:
-                return Resolution(d.key, Outcome.UNREACHABLE, error=f"DOI lookup failed ({type(exc).__name__})")
-            except GuardError as exc:
-                outcome = Outcome.BLOCKED if isinstance(exc, Blocked) else Outcome.UNREACHABLE
-                return Resolution(d.key, outcome, error=exc.reason)
-            if resp.is_redirect and "location" in resp.headers:
-                url = url.join(resp.headers["location"])
-                continue
-            break
-        else:
-            return Resolution(d.key, Outcome.UNREACHABLE, error="too many redirects")
+        got = await self.policy.run(lambda: self._try(d))
+        if got.failed is not None:
+            return got.failed
+        resp, url = got.resp, got.url
+        assert resp is not None and url is not None
         if resp.status_code == 404:
             return Resolution(d.key, Outcome.DEAD, status=404, error=f"doi.org does not know {d.doi}")
         if resp.status_code != 200:
@@ -74,6 +80,35 @@ class DoiResolver:
             updates = await self.crossref.updates(d.doi) or ()
         return Resolution(d.key, Outcome.OK, title=str(title) if title else None, status=200,
                           updates=updates, **_csl_facts(data))
+
+    async def _try(self, d: Doi) -> _Answer:
+        """doi.org and the agency it sends us to; a 5xx or a timeout is worth another try."""
+        url = httpx.URL(f"{self.api}/{d.encoded}")  # `#`, `%`, `?` in a DOI are not URL syntax
+        try:
+            end = await follow(url, self._get, _target, max_redirects=_MAX_REDIRECTS)
+        except (httpx.HTTPError, GuardError) as exc:
+            outcome = Outcome.BLOCKED if isinstance(exc, Blocked) else Outcome.UNREACHABLE
+            error = exc.reason if isinstance(exc, GuardError) else \
+                f"DOI lookup failed ({type(exc).__name__})"
+            return _Answer(failed=Resolution(d.key, outcome, error=error),
+                           retryable=retryable_error(exc))
+        if end.stop is not None:
+            return _Answer(failed=Resolution(d.key, Outcome.UNREACHABLE,
+                                             error=end.reason(_MAX_REDIRECTS)))
+        status = end.answer.status_code
+        return _Answer(end.answer, url=end.url, retryable=retryable_status(status),
+                       retry_after=parse_retry_after(end.answer.headers.get("retry-after")))
+
+    async def _get(self, url: httpx.URL) -> httpx.Response:
+        self.requests += 1
+        return await self.client.get(url, headers=_HEADERS, follow_redirects=False,
+                                     timeout=self.timeout)
+
+
+def _target(resp: httpx.Response) -> tuple[int, httpx.URL] | None:
+    if resp.is_redirect and "location" in resp.headers:
+        return resp.status_code, resp.url.join(resp.headers["location"])
+    return None
 
 
 def _first(v: object) -> str | None:

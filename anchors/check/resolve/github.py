@@ -2,9 +2,10 @@
 
 `GET /repos/{owner}/{repo}/issues/{n}` answers for PRs too (with a `pull_request` key; a merged
 PR is `closed` with `pull_request.merged_at`). The token goes only to the configured API host:
-redirects are followed by hand and only while they stay on that host. Rate limits are honoured
-from `x-ratelimit-remaining`/`-reset` and `retry-after`; a wait longer than the cap ends the
-run's GitHub lookups as `rate-limited` instead of stalling the check.
+redirects are followed by hand (anchors.check.redirects) and only while they stay on that host.
+Rate limits are honoured from `x-ratelimit-remaining`/`-reset` and `retry-after`, through the
+run's retry policy (its sleep, so tests wait in virtual time); a wait longer than the cap ends
+the run's GitHub lookups as `rate-limited` instead of stalling the check.
 
 A repository cited by URL (`https://github.com/owner/repo`) is one `GET /repos/{owner}/{repo}`:
 `archived` says it is read-only, and a renamed or transferred one answers 301 to
@@ -16,6 +17,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -24,7 +26,8 @@ from ...defaults import GITHUB_API
 from ...errors import UsageError
 from ...ids.model import GithubRef, WebUrl
 from ..links import USER_AGENT, Outcome
-from ..retry import RetryPolicy, parse_retry_after, retryable_status
+from ..redirects import Stop, follow
+from ..retry import RetryPolicy, parse_retry_after, retryable_error, retryable_status
 from .base import Resolution
 
 __all__ = ["GITHUB_API", "GithubResolver", "repo_of_url"]
@@ -83,49 +86,66 @@ class GithubResolver:
         if self._limited is not None:
             return Resolution(key, self._limited.outcome, status=self._limited.status,
                               error=self._limited.error)
-        for attempt in range(1, self.policy.attempts + 1):
-            r = await self._get(key, url)
-            if isinstance(r, Resolution):
-                return r
-            status, resp = r
-            wait = _rate_wait(resp)
-            limited = status in (403, 429) and wait is not None
-            if limited or (status != 403 and retryable_status(status)):
-                if attempt == self.policy.attempts or (wait or 0) > self.policy.retry_after_cap:
-                    res = Resolution(key, Outcome.RATE_LIMITED if status in (403, 429)
-                                     else Outcome.UNREACHABLE, status=status,
-                                     error=_limit_text(status, wait))
-                    if res.outcome is Outcome.RATE_LIMITED:
-                        self._limited = res
-                    return res
-                await self.policy.sleep(wait if wait is not None else self.policy.backoff(attempt))
-                continue
-            if not _looks_like_the_api(resp):
-                raise UsageError(
-                    f"--github-api {self.api}: answered HTTP {status} "
-                    f"({resp.headers.get('content-type') or 'no content type'}) to {url.path}, "
-                    "which is not what the GitHub REST API answers; check the URL")
-            return status, resp
-        raise AssertionError("unreachable")
+        got = await self.policy.run(lambda: self._try(key, url))
+        if got.failed is not None:
+            if got.failed.outcome is Outcome.RATE_LIMITED:
+                self._limited = got.failed
+            return got.failed
+        assert got.resp is not None
+        status, resp = got.resp.status_code, got.resp
+        if not _looks_like_the_api(resp):
+            raise UsageError(
+                f"--github-api {self.api}: answered HTTP {status} "
+                f"({resp.headers.get('content-type') or 'no content type'}) to {url.path}, "
+                "which is not what the GitHub REST API answers; check the URL")
+        return status, resp
 
-    async def _get(self, key: str, url: httpx.URL) -> tuple[int, httpx.Response] | Resolution:
-        for _ in range(_MAX_API_REDIRECTS + 1):
-            self.requests += 1
-            try:
-                resp = await self.client.get(url, headers=self._headers(url),
-                                             follow_redirects=False, timeout=self.timeout)
-            except httpx.HTTPError as exc:
-                return Resolution(key, Outcome.UNREACHABLE,
-                                  error=f"GitHub API unreachable ({type(exc).__name__})")
-            if resp.status_code in (301, 302, 307, 308) and "location" in resp.headers:
-                nxt = url.join(resp.headers["location"])
-                if nxt.host != self.api.host:
-                    return Resolution(key, Outcome.UNVERIFIABLE, status=resp.status_code,
-                                      error=f"GitHub API redirected off {self.api.host}; not followed")
-                url = nxt
-                continue
-            return resp.status_code, resp
-        return Resolution(key, Outcome.UNREACHABLE, error="too many API redirects")
+    async def _try(self, key: str, url: httpx.URL) -> _Answer:
+        """One try: the answer, or a failure the retry policy may try again (limits, 5xx)."""
+        try:
+            end = await follow(url, self._get, _target, max_redirects=_MAX_API_REDIRECTS,
+                               allow=lambda u: u.host == self.api.host)
+        except httpx.HTTPError as exc:
+            return _Answer(failed=Resolution(key, Outcome.UNREACHABLE,
+                                             error=f"GitHub API unreachable ({type(exc).__name__})"),
+                           retryable=retryable_error(exc))
+        resp = end.answer
+        if end.stop is Stop.REFUSED:
+            return _Answer(failed=Resolution(
+                key, Outcome.UNVERIFIABLE, status=resp.status_code,
+                error=f"GitHub API redirected off {self.api.host}; not followed"))
+        if end.stop is not None:
+            return _Answer(failed=Resolution(
+                key, Outcome.UNREACHABLE, error=f"GitHub API: {end.reason(_MAX_API_REDIRECTS)}"))
+        status, wait = resp.status_code, _rate_wait(resp)
+        limited = status in (403, 429) and wait is not None
+        if not (limited or (status != 403 and retryable_status(status))):
+            return _Answer(resp)
+        outcome = Outcome.RATE_LIMITED if status in (403, 429) else Outcome.UNREACHABLE
+        return _Answer(failed=Resolution(key, outcome, status=status,
+                                         error=_limit_text(status, wait)),
+                       retryable=True, retry_after=wait)
+
+    async def _get(self, url: httpx.URL) -> httpx.Response:
+        self.requests += 1
+        return await self.client.get(url, headers=self._headers(url), follow_redirects=False,
+                                     timeout=self.timeout)
+
+
+@dataclass(slots=True)
+class _Answer:
+    """One try's API answer, or the failure that ended it; what the retry policy reads."""
+
+    resp: httpx.Response | None = None
+    failed: Resolution | None = None
+    retryable: bool = False
+    retry_after: float | None = None
+
+
+def _target(resp: httpx.Response) -> tuple[int, httpx.URL] | None:
+    if resp.status_code in (301, 302, 307, 308) and "location" in resp.headers:
+        return resp.status_code, resp.url.join(resp.headers["location"])
+    return None
 
 
 def _looks_like_the_api(resp: httpx.Response) -> bool:

@@ -1,0 +1,117 @@
+"""The one redirect helper (anchors.check.redirects): chains, loops, the hop limit, refusals,
+and the address guard on every hop of the links and DOI clients that use it."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+import pytest
+
+from anchors.check.links import LinkChecker, Outcome
+from anchors.check.netguard import NetGuard, StaticResolver
+from anchors.check.redirects import Stop, follow
+from anchors.check.resolve.doi import DoiResolver
+from anchors.check.transport import guarded_transport
+from anchors.ids import Doi
+
+from .loopback import LoopbackServer, respond
+from .vtime import VirtualTime
+
+Answer = tuple[int, str | None]  # status, Location
+
+
+def run_chain(answers: dict[str, Answer], start: str, max_redirects: int = 10, allow=None):
+    fetched: list[str] = []
+
+    async def fetch(url: httpx.URL) -> Answer:
+        fetched.append(str(url))
+        return answers[url.path]
+
+    def target(a: Answer) -> tuple[int, httpx.URL] | None:
+        status, loc = a
+        return (status, httpx.URL("https://a.example").join(loc)) if loc else None
+
+    end = asyncio.run(follow(httpx.URL(f"https://a.example{start}"), fetch, target,
+                             max_redirects=max_redirects, allow=allow))
+    return end, [httpx.URL(u).path for u in fetched]
+
+
+def test_a_chain_is_followed_to_its_answer_and_moved_only_if_every_hop_is_permanent() -> None:
+    perm = {"/a": (301, "/b"), "/b": (308, "/c"), "/c": (200, None)}
+    end, fetched = run_chain(perm, "/a")
+    assert fetched == ["/a", "/b", "/c"] and end.stop is None and end.hops == 2
+    assert end.answer == (200, None) and str(end.moved_to) == "https://a.example/c"
+
+    mixed = {"/a": (301, "/b"), "/b": (302, "/c"), "/c": (200, None)}
+    end, _ = run_chain(mixed, "/a")
+    assert end.moved_to is None and str(end.url) == "https://a.example/c"
+
+    end, fetched = run_chain({"/c": (200, None)}, "/c")
+    assert (end.hops, end.moved_to, fetched) == (0, None, ["/c"])
+
+
+def test_a_loop_is_caught_at_the_hop_that_closes_it() -> None:
+    end, fetched = run_chain({"/a": (302, "/b"), "/b": (302, "/a")}, "/a")
+    assert end.stop is Stop.LOOP and fetched == ["/a", "/b"]
+    assert end.reason(10) == "redirect loop back to https://a.example/a"
+    end, fetched = run_chain({"/self": (301, "/self")}, "/self")
+    assert end.stop is Stop.LOOP and fetched == ["/self"] and end.moved_to is None
+
+
+@pytest.mark.parametrize("limit", [0, 1, 3])
+def test_at_most_max_redirects_hops_are_followed(limit: int) -> None:
+    answers = {f"/{i}": (302, f"/{i + 1}") for i in range(10)}
+    end, fetched = run_chain(answers, "/0", max_redirects=limit)
+    assert end.stop is Stop.TOO_MANY and len(fetched) == limit + 1
+    assert end.url.path == f"/{limit + 1}"  # the hop not taken
+    assert end.reason(limit) == f"more than {limit} redirects"
+    end, fetched = run_chain({**answers, "/3": (200, None)}, "/0", max_redirects=3)
+    assert end.stop is None and fetched == ["/0", "/1", "/2", "/3"]
+
+
+def test_a_hop_the_caller_does_not_allow_is_not_sent() -> None:
+    answers = {"/a": (301, "https://elsewhere.example/x")}
+    end, fetched = run_chain(answers, "/a", allow=lambda u: u.host == "a.example")
+    assert end.stop is Stop.REFUSED and fetched == ["/a"] and end.url.host == "elsewhere.example"
+
+
+class _OnePublic(NetGuard):
+    """127.0.0.1 stands in for a public address; everything else is screened."""
+
+    def screen(self, host: str, address: str) -> None:
+        if address != "127.0.0.1":
+            super().screen(host, address)
+
+
+def test_the_guard_holds_on_a_late_hop_for_links_and_dois() -> None:
+    """Two public hops, then one to a private address: blocked there, never requested."""
+    resolver = StaticResolver({"public.example": ["127.0.0.1"]})
+
+    def route(req):
+        if req.path.startswith("/10.1/"):  # doi.org's answer: to the agency's first hop
+            return lambda r, w: respond(w, 302, b"", {"Location": "/0"}, req=r)
+        n = int(req.path.strip("/")) if req.path.strip("/").isdigit() else None
+        if n is not None and n < 2:
+            return lambda r, w: respond(w, 302, b"", {"Location": f"/{n + 1}"}, req=r)
+        if n == 2:
+            return lambda r, w: respond(w, 302, b"", {"Location": private}, req=r)
+        return lambda r, w: respond(w, 200, b'{"title": "secret"}', req=r)
+
+    with LoopbackServer(route, hosts=["127.0.0.1", "127.0.0.2"]) as srv:
+        private = f"http://127.0.0.2:{srv.port}/secret"
+        base = f"http://public.example:{srv.port}"
+
+        async def go():
+            guard = _OnePublic(resolver, allow_private=False)
+            transport = guarded_transport(guard, httpx.Limits())
+            async with httpx.AsyncClient(transport=transport) as c:
+                link = await LinkChecker(c, guard).check(f"{base}/0")
+                doi = DoiResolver(c, api_url=base, policy=VirtualTime().policy())
+                got = await doi.resolve([Doi("10.1/0")])
+            return link, got[Doi("10.1/0").key]
+        link, doi = asyncio.run(go())
+        reached = dict(srv.counts)
+    assert link.outcome is Outcome.BLOCKED and "127.0.0.2" in (link.error or ""), link
+    assert doi.outcome is Outcome.BLOCKED and "127.0.0.2" in (doi.error or ""), doi
+    assert "/secret" not in reached
