@@ -113,3 +113,33 @@ def test_merge_result_findings_drive_the_one_exit_rule(tmp_path: Path) -> None:
     assert (d.code, d.severity, d.file, d.line) == (Code.DUPLICATE, Severity.WARNING, "b.md", 3)
     assert exit_code(r.findings) == 0 and exit_code(r.findings, strict=True) == 1
     assert r.counts()["duplicates"] == 1 and r.counts()["warning"] == 1
+
+
+def test_add_findings_validate_against_the_schema_and_a_broken_one_does_not(
+        tmp_path: Path, seed: Path) -> None:
+    import copy
+
+    import jsonschema
+
+    schema = json.loads((Path(__file__).resolve().parent.parent / "anchors" / "schema"
+                         / "add.schema.json").read_text(encoding="utf-8"))
+    _, out = invoke(str(seed), "-r", str(tmp_path / "r.yaml"), "--dry-run", "-f", "json")
+    doc = json.loads(out)
+    v = jsonschema.Draft202012Validator(schema)
+    v.validate(doc)
+    for key, bad in (("severity", "fatal"), ("line", 0), ("code", "Not A Code")):
+        broken = copy.deepcopy(doc)
+        broken["findings"][0][key] = bad
+        assert not v.is_valid(broken), key
+    broken = copy.deepcopy(doc)
+    del broken["findings"]
+    assert not v.is_valid(broken)
+
+
+def test_a_hostile_title_in_a_conflict_is_inert_in_text(tmp_path: Path) -> None:
+    reg = registry(tmp_path)
+    b = briefing(tmp_path, ROWS.replace("Paged Prefill for Long Contexts",
+                                        "Evil \x1b[31mred\x07 title\x1b[2J\u202e"))
+    code, text = invoke(str(b), "-r", str(reg), "--dry-run")
+    assert code == 0 and f"{b}:3: warning conflict 2609.30001" in text
+    assert not {"\x1b", "\x07", "\u202e"} & set(text)
