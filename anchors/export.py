@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import Any, assert_never
 from urllib.parse import urlsplit
 
 from .check.cache import Cache
-from .ids.model import ArxivId, Doi, GithubRef, WebUrl
+from .ids.model import AnchorKind
 from .registry.model import Anchor, Registry, Status
 from .report.transitions import section_order
 
@@ -68,42 +68,52 @@ def bibtex_key(a: Anchor) -> str:
     `gh-pygithub-pygithub-28`, `url-<host>-<8 hex of the canonical URL's SHA-1>`.
     """
     k = a.key
-    if isinstance(k, ArxivId):
-        return "arxiv-" + _KEY_CHARS.sub("-", k.canonical).strip("-")
-    if isinstance(k, Doi):
-        return "doi-" + _KEY_CHARS.sub("-", k.doi.lower()).strip("-")
-    if isinstance(k, GithubRef):
-        return f"gh-{_KEY_CHARS.sub('-', k.owner.lower())}-{_KEY_CHARS.sub('-', k.repo.lower())}-{k.number}"
-    assert isinstance(k, WebUrl)
-    host = urlsplit(k.url).hostname or "web"
-    digest = hashlib.sha1(k.url.encode("utf-8")).hexdigest()[:8]
-    return f"url-{_KEY_CHARS.sub('-', host.lower()).strip('-')}-{digest}"
+    assert k is not None
+    match k.kind:
+        case AnchorKind.ARXIV:
+            return "arxiv-" + _KEY_CHARS.sub("-", k.canonical).strip("-")
+        case AnchorKind.DOI:
+            return "doi-" + _KEY_CHARS.sub("-", k.doi.lower()).strip("-")
+        case AnchorKind.GITHUB:
+            owner, repo = _KEY_CHARS.sub("-", k.owner.lower()), _KEY_CHARS.sub("-", k.repo.lower())
+            return f"gh-{owner}-{repo}-{k.number}"
+        case AnchorKind.URL:
+            host = urlsplit(k.url).hostname or "web"
+            digest = hashlib.sha1(k.url.encode("utf-8")).hexdigest()[:8]
+            return f"url-{_KEY_CHARS.sub('-', host.lower()).strip('-')}-{digest}"
+        case _:
+            assert_never(k)
 
 
 def _url(a: Anchor) -> str:
     k = a.key
-    if isinstance(k, ArxivId):
-        return f"https://arxiv.org/abs/{k.canonical}" + (f"v{a.version}" if a.version else "")
-    if isinstance(k, Doi):
-        return f"https://doi.org/{k.doi}"
-    if isinstance(k, GithubRef):
-        return a.raw_id if a.raw_id.startswith("http") else k.url
-    return k.url if k is not None else a.raw_id
+    if k is None:
+        return a.raw_id
+    match k.kind:
+        case AnchorKind.ARXIV:
+            return f"https://arxiv.org/abs/{k.canonical}" + (f"v{a.version}" if a.version else "")
+        case AnchorKind.DOI:
+            return f"https://doi.org/{k.doi}"
+        case AnchorKind.GITHUB:
+            return a.raw_id if a.raw_id.startswith("http") else k.url
+        case AnchorKind.URL:
+            return k.url
+        case _:
+            assert_never(k)
 
 
 def _item(a: Anchor, meta: dict[str, Any]) -> ExportItem:
     assert a.key is not None
     k = a.key
-    kind = a.key.key.split(":", 1)[0]
     archived = a.archived
     return ExportItem(
-        key=k.key, cite_key=bibtex_key(a), kind=kind, anchor=a.raw_id, url=_url(a),
+        key=k.key, cite_key=bibtex_key(a), kind=k.kind.value, anchor=a.raw_id, url=_url(a),
         # the resolved title is the paper's; the registry's may be a briefing's shorthand
         title=meta.get("title") or a.title, authors=tuple(meta.get("authors") or ()),
         published=meta.get("published"), venue=meta.get("journal_ref"),
-        doi=k.doi if isinstance(k, Doi) else meta.get("doi"),
-        arxiv_id=k.canonical if isinstance(k, ArxivId) else None,
-        version=a.version or (meta.get("version") if isinstance(k, ArxivId) else None),
+        doi=k.doi if k.kind is AnchorKind.DOI else meta.get("doi"),
+        arxiv_id=k.canonical if k.kind is AnchorKind.ARXIV else None,
+        version=a.version or (meta.get("version") if k.kind is AnchorKind.ARXIV else None),
         first_anchored=a.first_anchored, status=a.status.value if a.status else None,
         section=a.section, cited_in=tuple(a.cited_in),
         archived=(archived["url"], archived["date"]) if archived else None, meta=meta)
@@ -162,6 +172,6 @@ def select(registry: Path, cache_path: Path | None, *, section: str | None = Non
 
 
 #: an export uses cached metadata of any age: a title or author list does not expire
-_FOREVER = {k: float("inf") for k in ("arxiv", "doi", "github", "url")}
+_FOREVER = {k.value: float("inf") for k in AnchorKind}
 
 

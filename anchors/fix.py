@@ -27,10 +27,10 @@ from urllib.parse import urlsplit
 from .errors import RegistryError, UsageError
 from .findings import Outcome
 from .history import History, Row
-from .ids.model import GithubRef, InvalidId, WebUrl
 from .ids import parse_anchor
-from .registry.model import Anchor, Registry
+from .ids.model import InvalidId, WebUrl
 from .registry.loader import load
+from .registry.model import Anchor, Registry
 
 __all__ = ["Fix", "FixKind", "FixResult", "fix", "plan", "soft_404"]
 
@@ -173,7 +173,7 @@ def _check_new_url(reg: Registry, url: str, line: int) -> None:
         key = parse_anchor(url)
     except InvalidId as exc:
         raise RegistryError(reg.path, f"the new URL {url} is not usable: {exc.reason}", line) from None
-    if isinstance(key, (WebUrl, GithubRef)) and key.key in reg.by_key():
+    if key.id_field == "url" and key.key in reg.by_key():
         other = reg.by_key()[key.key]
         if other.line != line:
             raise RegistryError(reg.path, f"moving to {url} would duplicate the entry on line "
@@ -184,9 +184,9 @@ def fix(registry: Path, history: Path, *, dry_run: bool = False,
         only: frozenset[FixKind] | None = None, now: float | None = None,
         cache: Path | None = None) -> FixResult:
     """Plan and (unless `dry_run`) write, all under the registry's lock, like `add`."""
-    from .registry import store
     from .check.archive import cached_snapshots
     from .check.cache import Cache
+    from .registry import store
 
     if not history.exists():
         raise UsageError(f"{history}: no history yet; run `anchors check` first")

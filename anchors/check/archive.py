@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from .cache import Cache
 from ..findings import Code, Finding
-from ..ids.model import WebUrl
+from ..ids.model import AnchorKind
 from ..registry.model import Anchor
+from .cache import Cache
 from .resolve.wayback import WaybackClient, WaybackError
 
 __all__ = ["CACHE_PREFIX", "GRACE", "Archiver", "cached_snapshots"]
@@ -49,7 +49,8 @@ class Archiver:
     @classmethod
     def start(cls, wayback: WaybackClient, targets: dict[str, Anchor], cache: Cache,
               registry: str, today: date) -> Archiver:
-        todo = [a for key, a in targets.items() if isinstance(a.key, WebUrl)
+        todo = [a for key, a in targets.items()
+                if a.key is not None and a.key.kind is AnchorKind.URL
                 and a.archived is None and cache.get(CACHE_PREFIX + key) is None]
         arch = cls(wayback, cache, registry, todo, left=len(todo))
         arch.task = asyncio.ensure_future(arch._run(today))
@@ -57,7 +58,7 @@ class Archiver:
 
     async def _run(self, today: date) -> None:
         for a in self.todo:
-            assert isinstance(a.key, WebUrl)
+            assert a.key is not None and a.key.kind is AnchorKind.URL
             try:
                 snap = await self.wayback.closest(a.key.url, a.first_anchored or today)
             except WaybackError as exc:

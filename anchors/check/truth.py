@@ -11,14 +11,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from datetime import date
-from typing import Any
+from typing import Any, assert_never
 
 from ..extract.claims import Claims, StateClaim, Venue, claims_in, venues_in
 from ..findings import Code, Finding
-from ..ids.model import ArxivId, Doi, GithubRef, WebUrl
+from ..ids.model import AnchorKind
 from ..registry.model import Anchor
-from .resolve.base import Resolution
 from ..titles import TitleVerdict, compare_titles
+from .resolve.base import Resolution
 
 __all__ = ["FollowUp", "claims_of", "findings", "is_title_mismatch"]
 
@@ -52,7 +52,7 @@ class FollowUp:
 
 def claims_of(a: Anchor, briefing: Claims | None = None) -> Claims:
     """The registry entry's own claims (title, version, notes), with a briefing's on top."""
-    github = isinstance(a.key, GithubRef)
+    github = a.key is not None and a.key.kind is AnchorKind.GITHUB
     title = None if (github and a.title_inferred) else a.title
     # an issue's title is not a claim about its state ("Open file leak"); its notes may be
     said = a.notes if github else " ".join(filter(None, [a.title, a.notes]))
@@ -77,16 +77,20 @@ def _f(code: Code, path: str, a: Anchor, message: str, **details: Any) -> Findin
 def findings(path: str, a: Anchor, r: Resolution, claims: Claims,
              follow: FollowUp | None = None) -> list[Finding]:
     """Every claim-vs-fact finding for one resolved anchor (its outcome is OK)."""
-    if isinstance(a.key, (ArxivId, Doi)):
-        out = _title(path, a, r, claims, follow)
-        if isinstance(a.key, ArxivId):
-            out += _arxiv(path, a, r, claims)
-        return out + _doi_updates(path, a, r)
-    if isinstance(a.key, GithubRef):
-        return _state(path, a, r, claims) + _target(path, a, r, claims)
-    if isinstance(a.key, WebUrl):
-        return _repo(path, a, r)
-    return []
+    if a.key is None:
+        return []
+    match a.key.kind:
+        case AnchorKind.ARXIV:
+            return _title(path, a, r, claims, follow) + _arxiv(path, a, r, claims) \
+                + _doi_updates(path, a, r)
+        case AnchorKind.DOI:
+            return _title(path, a, r, claims, follow) + _doi_updates(path, a, r)
+        case AnchorKind.GITHUB:
+            return _state(path, a, r, claims) + _target(path, a, r, claims)
+        case AnchorKind.URL:
+            return _repo(path, a, r)
+        case _:
+            assert_never(a.key)
 
 
 def _title(path: str, a: Anchor, r: Resolution, c: Claims, follow: FollowUp | None) -> list[Finding]:
@@ -191,7 +195,7 @@ def _content(text: str, ignore: set[str]) -> set[str]:
 
 def _target(path: str, a: Anchor, r: Resolution, c: Claims) -> list[Finding]:
     ref = a.key
-    if not c.title or not r.title or not isinstance(ref, GithubRef):
+    if not c.title or not r.title or ref is None or ref.kind is not AnchorKind.GITHUB:
         return []
     ignore = {ref.owner.lower(), ref.repo.lower(), *ref.repo.lower().split("-")}
     said, live = _content(c.title, ignore), _content(r.title, ignore)

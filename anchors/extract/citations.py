@@ -16,7 +16,7 @@ from datetime import date
 from pathlib import Path
 
 from ..errors import BriefingError
-from ..ids.model import AnchorKey, ArxivId, Doi
+from ..ids.model import AnchorKey
 from ..registry.model import Status
 from .layout import (
     cells,
@@ -206,7 +206,7 @@ def _citation(out: Briefing, h: Hit, place: Place, primary: bool,
     """A citation; a URL with no title of its own takes its heading's (marked inferred)."""
     assert h.key is not None
     title, source = found or (None, None)
-    if title is None and place.block.title and not isinstance(h.key, (ArxivId, Doi)):
+    if title is None and place.block.title and not h.key.kind.is_paper:
         title, source = place.block.title, TitleSource.HEADING
     return Citation(h.key, h.raw, out.path, place.lineno, primary, title, place.section,
                     place.claim, place.claimed, source)

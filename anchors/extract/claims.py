@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 from enum import Enum
 
+from ..ids.model import AnchorKind
 from ..registry.model import Status
 
 __all__ = [
@@ -208,7 +209,6 @@ def briefing_claims(paths: list[str]) -> dict[str, Claims]:
 
 def _one_briefing(path: str, out: dict[str, Claims]) -> None:
     from .citations import read_briefing
-    from ..ids.model import GithubRef
 
     # the briefing's own date only matters to continuity claims, which `add` checks: a file
     # without one (a changelog, a reading list) still has state, date and venue claims
@@ -216,8 +216,8 @@ def _one_briefing(path: str, out: dict[str, Claims]) -> None:
     with open(path, encoding="utf-8-sig") as fh:
         lines = fh.read().splitlines()
     for c in b.citations:
-        gh = isinstance(c.key, GithubRef)
-        text = _github_text(lines, c.line, c.key.number) if isinstance(c.key, GithubRef) \
+        gh = c.key.kind is AnchorKind.GITHUB
+        text = _github_text(lines, c.line, c.key.number) if c.key.kind is AnchorKind.GITHUB \
             else lines[c.line - 1]
         if c.written_title:  # the issue's own title ("Open file leak") claims no state
             text = text.replace(c.written_title, " ")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from enum import Enum
 
-from ..ids.model import ArxivId, Doi
 from .plaintext import useful_title
 from .scan import Hit
 
@@ -67,7 +66,7 @@ def line_title(line: str, idx: int, hits: list[Hit], start: int | None, listed: 
     if h.start == start:
         after = line[h.end:hits[1].start if len(hits) > 1 else len(line)]
         return _as(useful_title(after, urls), TitleSource.AFTER_ID)
-    if not isinstance(h.key, (ArxivId, Doi)):
+    if h.key is None or not h.key.kind.is_paper:
         return None  # before a URL stands a description (a changelog entry), not its title
     end = h.start
     if h.link_text is not None:

@@ -22,12 +22,22 @@ class InvalidId(ValueError):
 
 
 class AnchorKind(str, Enum):
-    """Which service answers for an anchor; also the prefix of its key."""
+    """Which service answers for an anchor; also the prefix of its key.
+
+    Code that treats kinds differently matches on `key.kind` (mypy narrows the key with it, and
+    `assert_never` makes a new kind an error at every such place) instead of testing classes.
+    """
 
     ARXIV = "arxiv"
     DOI = "doi"
     GITHUB = "github"
     URL = "url"
+
+    @property
+    def is_paper(self) -> bool:
+        """An arXiv ID or a DOI names a paper: its title is the paper's own (metadata to check
+        it against), never the heading a briefing files it under."""
+        return self in (AnchorKind.ARXIV, AnchorKind.DOI)
 
 
 def split_key(key: str) -> tuple[AnchorKind, str]:

@@ -16,19 +16,19 @@ from enum import Enum
 
 from ..findings import Finding
 from ..ids import parse_anchor
-from ..ids.model import AnchorKey, ArxivId, Doi, InvalidId
+from ..ids.model import AnchorKey, InvalidId
 
 __all__ = [
     "ANCHOR_FIELDS",
-    "Anchor",
-    "Entry",
     "ID_FIELDS",
     "MAX_REGISTRY_BYTES",
     "REQUIRED_FIELDS",
+    "TOP_FIELDS",
+    "Anchor",
+    "Entry",
     "Registry",
     "Span",
     "Status",
-    "TOP_FIELDS",
 ]
 
 #: Larger files are refused outright: a hand-edited registry of 100k anchors is about 20 MB.
@@ -156,9 +156,7 @@ class Entry:
 
     @property
     def id_field(self) -> str:
-        if isinstance(self.key, ArxivId):
-            return "arxiv"
-        return "doi" if isinstance(self.key, Doi) else "url"
+        return self.key.id_field
 
     def changed_fields(self) -> list[str]:
         """Fields whose merged value differs from the registry's (all fields for a new entry)."""

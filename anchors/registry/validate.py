@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from ..findings import Code, Finding
-from ..ids.model import ArxivId, is_future
+from ..ids.model import AnchorKind, is_future
 from .model import Registry
 
 __all__ = ["CheckResult", "check_offline", "combine", "offline", "only"]
@@ -80,7 +80,7 @@ def offline(reg: Registry, today: date) -> Iterator[Finding]:
                           "merge the two entries", {"first_line": seen[key.key]})
             continue
         seen[key.key] = a.line
-        if not isinstance(key, ArxivId):
+        if key.kind is not AnchorKind.ARXIV:
             continue
         if is_future(key, today):
             yield Finding(Code.FUTURE_ID, a.label, reg.path, a.line,

@@ -8,12 +8,14 @@ problems are reported after the top level's, in the order the file is written.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import yaml
 
 from ..errors import RegistryError
 from ..findings import Code, Finding
 from ..ids import parse_anchor
-from ..ids.model import ArxivId, Doi, InvalidId
+from ..ids.model import AnchorKey, ArxivId, Doi, InvalidId
 from .fields import READERS, FieldError, content_end, span
 from .model import (
     _ALIAS_HINT,
@@ -29,6 +31,12 @@ from .model import (
 )
 
 __all__ = ["Walker"]
+
+#: how each identifier field is read: `url` takes any URL, and also names arXiv papers, DOIs and
+#: GitHub issues by their URLs (a key's own `id_field` says where `add` writes it)
+_PARSE: dict[str, Callable[[str], AnchorKey]] = {
+    "arxiv": ArxivId.parse, "doi": Doi.parse, "url": parse_anchor,
+}
 
 
 class Walker:
@@ -195,12 +203,7 @@ class Walker:
             self.problem(v, f'arxiv: {v.value} is unquoted, so YAML reads it as a number; write '
                          f'arxiv: "{v.value}"', a.label)
         try:
-            if a.id_field == "arxiv":
-                a.key = ArxivId.parse(v.value)
-            elif a.id_field == "doi":
-                a.key = Doi.parse(v.value)
-            else:
-                a.key = parse_anchor(v.value)
+            a.key = _PARSE[a.id_field](v.value)
         except InvalidId as exc:
             self.problem(v, exc.reason, v.value, Code.INVALID_ID, unsafe=False)
         if isinstance(a.key, ArxivId) and a.key.version is not None:
