@@ -221,7 +221,8 @@ def _one_briefing(path: str, out: dict[str, Claims]) -> None:
             else lines[c.line - 1]
         if c.written_title:  # the issue's own title ("Open file leak") claims no state
             text = text.replace(c.written_title, " ")
-        got = claims_in(text, title=c.written_title, version=getattr(c.key, "version", None),
+        version = c.key.version if c.key.kind is AnchorKind.ARXIV else None
+        got = claims_in(text, title=c.written_title, version=version,
                         path=c.path, line=c.line, github=gh)
         prev = out.get(c.key.key)
         out[c.key.key] = got if prev is None else _fill(prev, got)

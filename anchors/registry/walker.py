@@ -15,7 +15,7 @@ import yaml
 from ..errors import RegistryError
 from ..findings import Code, Finding
 from ..ids import parse_anchor
-from ..ids.model import AnchorKey, ArxivId, Doi, InvalidId
+from ..ids.model import AnchorKey, AnchorKind, ArxivId, Doi, InvalidId
 from .fields import READERS, FieldError, content_end, span
 from .model import (
     _ALIAS_HINT,
@@ -206,5 +206,5 @@ class Walker:
             a.key = _PARSE[a.id_field](v.value)
         except InvalidId as exc:
             self.problem(v, exc.reason, v.value, Code.INVALID_ID, unsafe=False)
-        if isinstance(a.key, ArxivId) and a.key.version is not None:
+        if a.key is not None and a.key.kind is AnchorKind.ARXIV and a.key.version is not None:
             a.version = a.key.version
