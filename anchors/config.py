@@ -38,7 +38,7 @@ from .defaults import (
 )
 from .errors import UsageError
 
-__all__ = ["CONFIG_ENV", "ENV", "Settings", "config_files", "load_settings"]
+__all__ = ["CONFIG_ENV", "ENV", "TOKEN_ENV", "Settings", "config_files", "load_settings"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,12 +74,18 @@ class Settings:
     registry: str | None = None
     #: where the values came from, nearest first (for error messages and `--verbose` one day)
     sources: tuple[str, ...] = ()
+    #: from `GITHUB_TOKEN` only (a secret never sits in a committed config file); not in repr
+    github_token: str | None = dataclasses.field(default=None, repr=False)
 
     def state_dir(self, registry: Path) -> Path:
         """Cache and history live in `.anchors/` beside the registry unless moved."""
         from .state import folder
 
         return folder(registry, self.cache_dir)
+
+    def cache_path(self, registry: Path) -> Path:
+        """The one rule for where the check cache lives, shared by `check`, `export` and `fix`."""
+        return self.state_dir(registry) / "cache.json"
 
     def history_path(self, registry: Path) -> Path:
         """The one rule for where the history lives, shared by `check` and `report`."""
@@ -105,6 +111,10 @@ ENV = {
 }
 #: Not settings, but read from the environment too, so CI can set them once.
 CONFIG_ENV = "ANCHORS_CONFIG"
+#: The token GitHub's own tools read; raises the API's rate limit from 60 to 5000 an hour.
+TOKEN_ENV = "GITHUB_TOKEN"
+#: Settings no config file may hold: where they came from, and the secret.
+_NOT_IN_FILES = frozenset({"sources", "github_token"})
 _LISTS = ("exclude", "accept")
 _FIELDS = {f.name: f for f in dataclasses.fields(Settings)}
 _MAY_BE_ZERO = frozenset({"arxiv_searches"})
@@ -173,7 +183,7 @@ def _file_values(p: Path) -> dict[str, Any]:
     values: dict[str, Any] = {}
     for k, v in _read(p, _table_for(p)).items():
         name = k.replace("-", "_")
-        if name not in _FIELDS or name == "sources":
+        if name not in _FIELDS or name in _NOT_IN_FILES:
             raise UsageError(f"{p}: unknown setting {k!r}")
         values[name] = _coerce(name, v, str(p))
         if name == "registry":
@@ -214,4 +224,5 @@ def load_settings(registry: Path | None, flags: dict[str, Any],
     for name, v in flags.items():
         if v is not None:
             values[name] = _coerce(name, v, f"--{name.replace('_', '-')}")
-    return Settings(**values, sources=tuple(str(p) for p in files))
+    return Settings(**values, sources=tuple(str(p) for p in files),
+                    github_token=env.get(TOKEN_ENV) or None)

@@ -2,7 +2,8 @@
 
 Pure and offline: metadata comes from the registry and the check cache (whatever its age; an
 export is not a verdict), so exporting never touches the network. `--refresh` re-resolves the
-anchors first through the ordinary check path (see cli), which refills the cache.
+anchors first through the ordinary check path (`check.session.refresh`), which refills the
+cache.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from enum import Enum
 from pathlib import Path
-from typing import Any, assert_never
+from typing import TYPE_CHECKING, Any, assert_never
 from urllib.parse import urlsplit
 
 from .check.cache import Cache
@@ -21,7 +22,11 @@ from .ids.model import AnchorKind
 from .registry.model import Anchor, Registry, Status
 from .report.transitions import section_order
 
-__all__ = ["ExportFormat", "ExportItem", "bibtex_key", "collect", "filter_items", "select"]
+if TYPE_CHECKING:
+    from .check.session import Hooks
+    from .config import Settings
+
+__all__ = ["ExportFormat", "ExportItem", "bibtex_key", "collect", "export", "filter_items", "select"]
 
 
 class ExportFormat(str, Enum):
@@ -169,6 +174,20 @@ def select(registry: Path, cache_path: Path | None, *, section: str | None = Non
     cache = Cache(cache_path, ttls=_FOREVER) if cache_path is not None else None
     return filter_items(collect(reg, cache), section=section, since=since, status=want,
                         today=today)
+
+
+def export(registry: Path, settings: Settings, *, today: date, refresh: bool = False,
+           hooks: Hooks | None = None, section: str | None = None, since: float | None = None,
+           status: str | None = None) -> list[ExportItem]:
+    """`anchors export`: the items asked for, with the cache the settings place beside the
+    registry; `refresh` first re-resolves every ID anchor online, refilling that cache."""
+    if refresh:
+        from .check.session import Hooks
+        from .check.session import refresh as refresh_cache
+
+        refresh_cache(registry, settings, today, hooks or Hooks())
+    return select(registry, settings.cache_path(registry), section=section, since=since,
+                  status=status, today=today)
 
 
 #: an export uses cached metadata of any age: a title or author list does not expire

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import Enum, IntEnum
 from typing import Any
 
-__all__ = ["Code", "Finding", "Outcome", "Severity", "exit_code", "ordered", "summary"]
+__all__ = ["Code", "ExitCode", "Finding", "Outcome", "Severity", "exit_code", "ordered", "summary"]
 
 
 class Severity(str, Enum):
@@ -146,14 +146,31 @@ def summary(findings: Iterable[Finding]) -> dict[str, int]:
     return {s.value: counts.get(s, 0) for s in Severity}
 
 
-def exit_code(findings: Iterable[Finding], strict: bool = False) -> int:
-    """0 when nothing is an error, 1 otherwise (2 is reserved for unusable input).
+class ExitCode(IntEnum):
+    """Every exit status `anchors` uses, named once (README, "Exit codes").
+
+    A CI job reads 1 as "the registry has problems" and 2 as "the job is misconfigured", so the
+    two must never be confused; a stopped run exits as shells expect (128 + signal number).
+    """
+
+    OK = 0
+    #: an error-severity finding (with `--strict`, a warning too), or a failed `add --check`
+    FINDINGS = 1
+    #: unusable input or arguments: nothing was judged
+    USAGE = 2
+    HUNG_UP = 129
+    INTERRUPTED = 130
+    TERMINATED = 143
+
+
+def exit_code(findings: Iterable[Finding], strict: bool = False) -> ExitCode:
+    """FINDINGS when anything is an error, else OK (USAGE is reserved for unusable input).
 
     `strict` (`add --strict`) fails on warnings too: the gate for a team that wants a briefing
     with a duplicate, a conflict or an unbacked claim fixed before it lands.
     """
     failing = {Severity.ERROR, Severity.WARNING} if strict else {Severity.ERROR}
-    return 1 if any(f.severity in failing for f in findings) else 0
+    return ExitCode.FINDINGS if any(f.severity in failing for f in findings) else ExitCode.OK
 
 
 def ordered(findings: Iterable[Finding]) -> list[Finding]:

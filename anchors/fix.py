@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from .config import Settings
 from .errors import RegistryError, UsageError
 from .findings import Outcome
 from .history import History, Row
@@ -32,7 +33,7 @@ from .ids.model import InvalidId, WebUrl
 from .registry.loader import load
 from .registry.model import Anchor, Registry
 
-__all__ = ["Fix", "FixKind", "FixResult", "fix", "plan", "soft_404"]
+__all__ = ["Fix", "FixKind", "FixResult", "fix", "fix_registry", "parse_kinds", "plan", "soft_404"]
 
 
 class FixKind(str, Enum):
@@ -40,6 +41,17 @@ class FixKind(str, Enum):
     RENAMED_REPO = "renamed-repo"
     MOVED_ISSUE = "moved-issue"
     ARCHIVE = "archive"
+
+
+def parse_kinds(value: str | None) -> frozenset[FixKind] | None:
+    """`--only redirect,archive`: the kinds asked for; None (every kind) when not given."""
+    if not value:
+        return None
+    try:
+        return frozenset(FixKind(k.strip()) for k in value.split(","))
+    except ValueError:
+        raise UsageError(f"--only {value!r}: choose from "
+                         f"{', '.join(k.value for k in FixKind)}") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,3 +223,10 @@ def fix(registry: Path, history: Path, *, dry_run: bool = False,
             store.write(reg, text)
             res.written = True
     return res
+
+
+def fix_registry(registry: Path, settings: Settings, *, dry_run: bool = False,
+                 only: frozenset[FixKind] | None = None) -> FixResult:
+    """`anchors fix`: with the history and cache the settings place beside `registry`."""
+    return fix(registry, settings.history_path(registry), dry_run=dry_run, only=only,
+               cache=settings.cache_path(registry))

@@ -24,6 +24,8 @@ except ImportError:  # typer releases that use the click package
     )
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
+from ..findings import ExitCode
+
 __all__ = ["Command", "Group", "error_line"]
 
 PROG = "anchors"
@@ -46,17 +48,17 @@ class Group(TyperGroup):
             code = rv if isinstance(rv, int) else 0
         except NoArgsIsHelpError as exc:
             sys.stdout.write(exc.ctx.get_help() + "\n" if exc.ctx else "")
-            code = 0
+            code = ExitCode.OK
         except ClickException as exc:
             hint = ""
             ctx = getattr(exc, "ctx", None)
             if ctx is not None:
                 hint = f" (see `{ctx.command_path} --help`)"
             sys.stderr.write(error_line(exc.format_message() + hint))
-            code = 2
+            code = ExitCode.USAGE
         except typer.Abort:
             sys.stderr.write(f"{PROG}: interrupted\n")
-            code = 130
+            code = ExitCode.INTERRUPTED
         if not standalone_mode:
             return code
         sys.exit(code)
@@ -77,7 +79,7 @@ class Command(TyperCommand):
             sys.stderr.write(error_line(str(exc)))
         except OSError as exc:
             sys.stderr.write(error_line(str(StorageError.from_os(exc, "continue"))))
-        raise typer.Exit(2)
+        raise typer.Exit(ExitCode.USAGE)
 
     def format_options(self, ctx: Any, formatter: Any) -> None:
         """Arguments by name and help only; options as click writes them."""

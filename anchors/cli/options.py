@@ -26,8 +26,8 @@ if TYPE_CHECKING:
     from ..config import Settings
 
 __all__ = [
-    "AddFormat", "CheckFormat", "ExportFormat", "ReportFormat", "pick_format", "registry_path", "registry_paths",
-    "settings_for",
+    "CHECK_SETTINGS", "AddFormat", "CheckFormat", "ExportFormat", "ReportFormat", "given",
+    "pick_format", "registry_path", "registry_paths", "settings_for",
 ]
 
 
@@ -93,6 +93,17 @@ def settings_for(given: list[Path] | None, option: Path | None, config: Path | N
     named = [*(given or []), *([option] if option else [])]
     settings = load_settings(named[0] if named else None, flags, config=config)
     return settings, registry_path(given or [], option, settings.registry)
+
+
+#: The `check` options that are settings (each also read from the environment and config files).
+CHECK_SETTINGS = ("concurrency", "per_host", "timeout", "retry_after_cap", "allow_private",
+                  "arxiv_api", "arxiv_delay", "github_api", "doi_api", "cache_dir", "history",
+                  "archive", "wayback_api", "crossref_api", "arxiv_searches")
+
+
+def given(params: dict[str, Any], names: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
+    """The settings among a command's parsed parameters, as `CheckOptions.flags` takes them."""
+    return tuple((name, params[name]) for name in names)
 
 
 def _env(name: str) -> dict[str, object]:
@@ -171,3 +182,49 @@ CacheDir = Annotated[str | None, typer.Option(
 NoCache = Annotated[bool, typer.Option("--no-cache", help="Ignore and keep no cache.")]
 ChangedSince = Annotated[str | None, typer.Option(
     metavar="REF", help="Check online only the anchors added or changed since this git ref.")]
+
+BriefingsArg = Annotated[list[Path], typer.Argument(
+    metavar="BRIEFING", help="Briefing files (Markdown).")]
+BriefingDate = Annotated[str | None, typer.Option(
+    "--date", metavar="YYYY-MM-DD", help="Briefing date when the briefing names none.")]
+AddDryRun = Annotated[bool, typer.Option("--dry-run", help="Show the merge, write nothing.")]
+Gate = Annotated[bool, typer.Option("--check", help=(
+    "CI gate: write nothing; exit 1 if the registry is not up to date with the briefings "
+    "(something would be added or continued), 0 if it is."))]
+Strict = Annotated[bool, typer.Option(
+    "--strict", help="Warnings fail too (exit 1): duplicates, conflicts, unbacked claims, "
+    "IDs later than their briefing.")]
+Window = Annotated[str, typer.Option(metavar="DURATION", help="Window length: 7d, 36h, 2w.")]
+Now = Annotated[str | None, typer.Option(
+    metavar="TIME", help="Report as of this time (ISO 8601, UTC if no zone); default: now.")]
+ReportOutput = Annotated[Path | None, typer.Option(
+    "--output", "-o", metavar="FILE",
+    help="Write here (a regular file, written atomically); - for stdout.")]
+Section = Annotated[str | None, typer.Option(
+    metavar="SECTION",
+    help='Only this section ("§1.3" matches "§1.3 KV Cache"); default: all, grouped.')]
+CitedWithin = Annotated[str | None, typer.Option(
+    metavar="DURATION",
+    help="Only anchors cited in a briefing within this long before today: 7d, 2w.")]
+StatusOpt = Annotated[str | None, typer.Option(
+    metavar="STATUS", help="Only new or continued anchors.")]
+ExportOutput = Annotated[Path | None, typer.Option(
+    "--output", "-o", metavar="FILE", help="Write here, not stdout.")]
+Refresh = Annotated[bool, typer.Option(
+    "--refresh",
+    help="First look up arXiv/GitHub/DOI metadata missing from the cache (network).")]
+FixDryRun = Annotated[bool, typer.Option("--dry-run", help="Print the diff, write nothing.")]
+FixKinds = Annotated[str | None, typer.Option(
+    metavar="KINDS", help="Only these fixes: redirect,renamed-repo,moved-issue,archive.")]
+
+
+def _version(value: bool) -> None:
+    if value:
+        from .. import __version__
+
+        typer.echo(f"anchors {__version__}")
+        raise typer.Exit(0)
+
+
+Version = Annotated[bool, typer.Option(
+    "--version", "-V", callback=_version, help="Show the version.")]

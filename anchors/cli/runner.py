@@ -6,17 +6,20 @@ from __future__ import annotations
 
 import signal
 import sys
-from collections.abc import Coroutine
-from typing import Any, TypeVar
+from collections.abc import Callable, Coroutine
+from typing import Any, NoReturn, TypeVar
 
 import typer
 
-__all__ = ["STOPS", "Terminated", "on_stop", "run"]
+from ..findings import ExitCode
+
+__all__ = ["STOPS", "Terminated", "on_stop", "run", "serve"]
 
 T = TypeVar("T")
 
 #: Signals that end a run like Ctrl-C does, keeping what was learnt: name and exit code.
-STOPS = {signal.SIGTERM: ("terminated", 143), signal.SIGHUP: ("hung up", 129)}
+STOPS = {signal.SIGTERM: ("terminated", ExitCode.TERMINATED),
+         signal.SIGHUP: ("hung up", ExitCode.HUNG_UP)}
 
 
 def on_stop(signum: int, frame: object) -> None:
@@ -26,7 +29,36 @@ def on_stop(signum: int, frame: object) -> None:
 class Terminated(BaseException):
     def __init__(self, signum: int = signal.SIGTERM) -> None:
         super().__init__(signum)
-        self.word, self.code = STOPS.get(signal.Signals(signum), ("terminated", 143))
+        self.word, self.code = STOPS.get(signal.Signals(signum),
+                                          ("terminated", ExitCode.TERMINATED))
+
+
+def serve(app: Callable[[], Any]) -> NoReturn:
+    """The process around the CLI: streams that fail like files, stop signals as exit codes."""
+    from .. import streams
+    from ..errors import AnchorsError
+    from .group import error_line
+
+    streams.guard()
+    for sig in STOPS:
+        signal.signal(sig, on_stop)
+    code: int | str | None = ExitCode.OK
+    try:
+        app()
+    except SystemExit as exc:
+        code = exc.code
+    except KeyboardInterrupt:
+        sys.stderr.write("anchors: interrupted\n")
+        code = ExitCode.INTERRUPTED
+    except Terminated as exc:
+        sys.stderr.write(f"anchors: {exc.word}\n")
+        code = exc.code
+    try:
+        streams.finish()  # a full disk behind stdout shows here, not in a shutdown traceback
+    except AnchorsError as exc:
+        sys.stderr.write(error_line(str(exc)))
+        code = ExitCode.USAGE
+    sys.exit(code)
 
 
 def run(coro: Coroutine[Any, Any, T]) -> T:
@@ -59,7 +91,7 @@ def run(coro: Coroutine[Any, Any, T]) -> T:
         return asyncio.run(main())
     except KeyboardInterrupt:  # --quiet silences summaries, never this line
         sys.stderr.write("anchors: interrupted; what was checked so far is saved\n")
-        raise typer.Exit(130) from None
+        raise typer.Exit(ExitCode.INTERRUPTED) from None
     except Terminated as exc:
         sys.stderr.write(f"anchors: {exc.word}; what was checked so far is saved\n")
         raise typer.Exit(exc.code) from None

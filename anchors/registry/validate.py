@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
 
-from ..findings import Code, Finding
+from ..findings import Code, Finding, Severity, summary
 from ..ids.model import AnchorKind, is_future
 from .model import Registry
 
@@ -37,6 +37,23 @@ class CheckResult:
     def __post_init__(self) -> None:
         if not self.registries:
             self.registries = [self.registry]
+
+    # The counts every output shows, defined here once so the JSON summary and the stderr
+    # line can never disagree.
+    def counts(self) -> dict[str, int]:
+        """Findings by severity: `{"error": n, "warning": n, "info": n}`."""
+        return summary(self.findings)
+
+    @property
+    def ok(self) -> int:
+        """Entries no error or warning points at (notes such as a closed issue are still OK)."""
+        bad = {(f.file, f.line) for f in self.findings
+               if f.line is not None and f.severity is not Severity.INFO}
+        return max(self.anchors - len(bad), 0)
+
+    @property
+    def redirects(self) -> int:
+        return sum(f.code is Code.REDIRECT for f in self.findings)
 
 
 def combine(results: list[CheckResult]) -> CheckResult:

@@ -10,11 +10,13 @@ from enum import Enum
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from ..merge import MergeResult
     from ..registry.validate import CheckResult
     from ..report.weekly import Report
 
-__all__ = ["OutputFormat", "report_text", "write_add", "write_check"]
+__all__ = ["OutputFormat", "emit", "report_text", "write_add", "write_check"]
 
 
 class OutputFormat(str, Enum):
@@ -87,3 +89,13 @@ def report_text(rep: Report, fmt: OutputFormat, registry: str, out: TextIO | Non
     from .markdown import report as md_report
 
     return md_report(rep, registry)
+
+
+def emit(text: str, output: Path | None, out: TextIO) -> None:
+    """To `output` (a regular file, replaced atomically: a reader never sees half), else `out`."""
+    if output is None:
+        out.write(text)
+    else:
+        from ..registry.atomic import write_atomic
+
+        write_atomic(output, text.encode("utf-8"))

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 from .escape import markdown, markdown_code
 
 if TYPE_CHECKING:
-    from ..report.weekly import Report
     from ..report.transitions import Transition, TrendPoint
+    from ..report.weekly import Report
 
 __all__ = ["json_changes", "markdown_changes"]
 

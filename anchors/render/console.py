@@ -7,12 +7,17 @@ Colour and width are separate choices, both rich's: colour follows the terminal,
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator
-from typing import TextIO
+import sys
+from collections.abc import Callable, Coroutine, Iterator
+from typing import TYPE_CHECKING, Any, TextIO
 
 from rich.console import Console
 
-__all__ = ["configure", "progress", "report_console", "stderr", "warn"]
+if TYPE_CHECKING:
+    from ..check.session import Hooks
+    from ..registry.validate import CheckResult
+
+__all__ = ["configure", "hooks", "notice", "progress", "report_console", "stderr", "warn"]
 
 stderr = Console(stderr=True, highlight=False, soft_wrap=True, markup=False, emoji=False)
 
@@ -26,6 +31,18 @@ def warn(message: str) -> None:
     from .escape import plain
 
     stderr.print(f"anchors: warning: {plain(message)}")
+
+
+def notice(message: str) -> None:
+    """A notice that shows even with --quiet: a silent wait (for a lock) looks like a hang."""
+    sys.stderr.write(f"anchors: {message}\n")
+
+
+def hooks(run: Callable[[Coroutine[Any, Any, CheckResult]], CheckResult]) -> Hooks:
+    """What a check shows here while it runs: warnings, lock waits, progress on a terminal."""
+    from ..check.session import Hooks
+
+    return Hooks(warn=warn, on_wait=notice, progress=progress, run=run)
 
 
 def report_console(out: TextIO) -> Console:

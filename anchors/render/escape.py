@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["annotation", "markdown", "markdown_code", "plain"]
+__all__ = ["annotation", "markdown", "markdown_code", "plain", "plain_lines"]
 
 # C0/C1 controls (ANSI escape sequences start with ESC), bidi overrides and zero-width marks.
 _CONTROL_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
@@ -19,6 +19,11 @@ _MENTION_RE = re.compile(r"@(?=[A-Za-z0-9])")
 def plain(text: str) -> str:
     """One line with no control characters: safe for a terminal once rich markup is escaped."""
     return _CONTROL_RE.sub("", text.replace("\r\n", " ").replace("\n", " ").replace("\t", " "))
+
+
+def plain_lines(text: str) -> str:
+    """Several lines, each made `plain` (a diff of the registry shows cited titles)."""
+    return "".join(plain(line) + "\n" for line in text.splitlines())
 
 
 def markdown(text: str) -> str:

@@ -7,7 +7,7 @@ import re
 from datetime import UTC
 from typing import TYPE_CHECKING, Any
 
-from ..findings import Code, Finding, summary
+from ..findings import Code, Finding
 from .changes import json_changes
 
 if TYPE_CHECKING:
@@ -114,7 +114,7 @@ def check_result(r: CheckResult) -> str:
         "anchors": r.anchors,
         "online": r.online,
         "findings": [f.as_dict() for f in r.findings],
-        "summary": summary(r.findings),
+        "summary": r.counts(),
         "stats": {"checked": r.checked, "cached": r.cached, "skipped": r.skipped,
                   "excluded": r.excluded, "elapsed_s": round(r.elapsed, 3)},
     })

@@ -6,7 +6,6 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-from ..findings import summary
 from ..report.weekly import Report, ReportRow, Section
 from .changes import markdown_changes
 from .escape import markdown, markdown_code
@@ -20,7 +19,7 @@ __all__ = ["check_result", "report"]
 
 def check_result(r: CheckResult) -> str:
     """One table, findings in the order every format uses (file, line)."""
-    counts = summary(r.findings)
+    counts = r.counts()
     out = [f"## anchors check: {markdown(r.registry)}", "",
            (f"{plural(r.anchors, 'anchor')} checked on {r.today.isoformat()} "
            f"({'online' if r.online else 'offline'}): {plural(counts['error'], 'error')}, "

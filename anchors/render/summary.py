@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..findings import Code, Severity, summary
-
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from ..export import ExportItem
+    from ..fix import FixResult
     from ..merge import MergeResult
     from ..registry.validate import CheckResult
     from ..report.weekly import Report
 
-__all__ = ["add_line", "check_line", "plural", "report_line"]
+__all__ = ["add_line", "check_line", "export_line", "fix_line", "fix_skipped", "plural", "report_line"]
 
 _IRREGULAR = {"anchor": "anchors", "duplicate": "duplicates", "was": "were"}
 
@@ -21,22 +23,14 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word if n == 1 else many or _IRREGULAR.get(word, word + 's')}"
 
 
-def _ok(r: CheckResult) -> int:
-    """Entries no error or warning points at (notes such as a closed issue are still OK)."""
-    bad = {(f.file, f.line) for f in r.findings
-           if f.line is not None and f.severity is not Severity.INFO}
-    return max(r.anchors - len(bad), 0)
-
-
 def check_line(r: CheckResult) -> str:
     """What a user asks first: how many, how many fine, what failed, what was left out, how long."""
-    s = summary(r.findings)
-    redirects = sum(f.code is Code.REDIRECT for f in r.findings)
+    s = r.counts()
     many = f" in {len(r.registries)} registries" if len(r.registries) > 1 else ""
     head = f"{plural(r.anchors, 'anchor')}{many}{'' if r.online else ' (offline)'}"
-    verdict = [f"{_ok(r)} OK"]
+    verdict = [f"{r.ok} OK"]
     if r.online:
-        verdict.append(plural(redirects, "redirect"))
+        verdict.append(plural(r.redirects, "redirect"))
     verdict += [plural(s["error"], "error"), plural(s["warning"], "warning"),
                 plural(s["info"], "note")]
     extra = []
@@ -75,3 +69,18 @@ def report_line(rep: Report) -> str:
     c = rep.counts()
     return (f"{plural(rep.runs, 'run')}: {c['newly-dead']} newly dead, {c['dead']} dead, "
             f"{c['flaky']} flaky, {c['recovered']} recovered")
+
+
+def fix_line(res: FixResult, registry: Path, dry_run: bool) -> str:
+    verb = "would fix" if dry_run else "fixed" if res.written else "nothing to fix in"
+    return f"{verb} {registry}: {plural(len(res.fixes), 'change')}"
+
+
+def fix_skipped(res: FixResult, registry: Path) -> list[str]:
+    """One warning per redirect not applied, saying why (a soft 404 is not a move)."""
+    return [f"{registry}:{line}: not moved: {url} {why} ({new})"
+            for url, line, new, why in res.skipped]
+
+
+def export_line(items: list[ExportItem]) -> str:
+    return f"exported {plural(len(items), 'anchor')}"

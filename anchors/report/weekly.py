@@ -13,14 +13,15 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from .classify import FAILING, SUCCESS, Section, checked, classify, current_stretch
+from ..config import Settings
 from ..errors import HistoryError
 from ..history import History, Row
 from ..ids.model import WebUrl
 from ..registry.model import Anchor, Registry
+from .classify import FAILING, SUCCESS, Section, checked, classify, current_stretch
 from .transitions import Transition, TrendPoint, transitions, trend
 
-__all__ = ["FAILING", "Report", "ReportRow", "Section", "build", "from_history"]
+__all__ = ["FAILING", "Report", "ReportRow", "Section", "build", "for_registry", "from_history"]
 
 DEFAULT_WINDOW = 7 * 86400.0
 
@@ -154,6 +155,16 @@ def from_history(db: Path, now: float, since: float = DEFAULT_WINDOW,
         raise HistoryError(str(db), f"nothing to report from: no check recorded between "
                            f"{_utc(now - since)} and {_utc(now)}; run `anchors check` first")
     return rep
+
+
+def for_registry(registry: Path, settings: Settings, now: float,
+                 since: float = DEFAULT_WINDOW) -> Report:
+    """`anchors report`: the history the settings place beside `registry`; the registry, when
+    it exists, adds each target's anchor, section and line (a report needs only the history)."""
+    from ..registry.loader import load
+
+    reg = load(registry) if registry.exists() else None
+    return from_history(settings.history_path(registry), now, since, reg)
 
 
 def _utc(t: float) -> str:

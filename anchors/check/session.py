@@ -1,0 +1,194 @@
+"""`anchors check` as one call: what to check in a frozen `CheckOptions`, the run's setup and
+teardown here, so the CLI only parses and renders.
+
+An online run needs state beside the registry (the cache, the history), the git diff for
+`--changed-since`, the network clients and the GitHub token; all of it is opened in
+`open_session` and closed there again, on success, on error and on Ctrl-C alike, so a test can
+show that nothing leaks. The library prints nothing: warnings, lock waits and progress go to
+the caller's `Hooks`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..config import Settings, load_settings
+from ..errors import StorageError
+from ..findings import Code
+
+if TYPE_CHECKING:  # an offline check imports none of the online machinery (bench/startup.py)
+    from ..extract.claims import Claims
+    from ..history import History
+    from ..registry.model import Registry
+    from ..registry.validate import CheckResult
+    from .cache import Cache
+    from .run import Progress, Services
+
+    #: builds the clients from the settings (and the token); `clients.open_services` in use
+    ServicesFactory = Callable[..., contextlib.AbstractAsyncContextManager[Services]]
+
+__all__ = ["CheckOptions", "Hooks", "Session", "check", "check_one", "open_session", "refresh"]
+
+
+@dataclass(frozen=True, slots=True)
+class CheckOptions:
+    """What one `anchors check` was asked for; frozen, so no step can change it for the next."""
+
+    today: date
+    offline: bool = False
+    #: report only these finding codes (`--only`); None: all
+    codes: frozenset[Code] | None = None
+    #: briefings whose claims are compared too (`--briefing`)
+    briefings: tuple[Path, ...] = ()
+    no_cache: bool = False
+    #: git ref for `--changed-since`: only anchors added or changed since are checked online
+    changed_since: str | None = None
+    #: only these anchor keys (`export --refresh`); None: every anchor
+    only_keys: frozenset[str] | None = None
+    #: `--config`: the one file to read settings from
+    config: Path | None = None
+    #: the command-line flags given, as (setting, value); each registry's settings merge them
+    flags: tuple[tuple[str, Any], ...] = ()
+
+    def settings(self, registry: Path) -> Settings:
+        """The settings for one registry: its own config files, then the environment, then flags."""
+        return load_settings(registry, dict(self.flags), config=self.config)
+
+
+def _nothing(message: str) -> None:
+    """The default hook: a library caller that wants no messages gets none."""
+
+
+def _asyncio_run(coro: Coroutine[Any, Any, CheckResult]) -> CheckResult:
+    import asyncio  # only an online run pays for it (an offline check starts in ~100 ms)
+
+    return asyncio.run(coro)
+
+
+@dataclass(frozen=True, slots=True)
+class Hooks:
+    """What the caller sees of a run; every default is silent."""
+
+    #: a problem that costs nothing found (a history that cannot be written, a damaged cache)
+    warn: Callable[[str], None] = _nothing
+    #: told when a lock is waited for, so a wait does not look like a hang
+    on_wait: Callable[[str], None] | None = None
+    #: opens a progress display for one registry's online run
+    progress: Callable[[], contextlib.AbstractContextManager[Progress | None]] | None = None
+    #: runs the async work (the CLI's runner turns SIGTERM into a cancellation)
+    run: Callable[[Coroutine[Any, Any, CheckResult]], CheckResult] = _asyncio_run
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """What an online run has open: closed by `open_session`, never by its user."""
+
+    cache: Cache
+    history: History | None
+    services: Services
+
+
+def _history(path: Path, hooks: Hooks) -> History | None:
+    from ..history import History
+
+    try:
+        return History(path, on_wait=hooks.on_wait)
+    except StorageError as exc:  # a history that cannot be written never costs the findings
+        hooks.warn(f"{exc}; this check is not recorded")
+        return None
+
+
+@contextlib.asynccontextmanager
+async def open_session(registry: Path, settings: Settings, *, no_cache: bool = False,
+                       hooks: Hooks = Hooks(),
+                       services: ServicesFactory | None = None) -> AsyncIterator[Session]:
+    """The cache, the history and the network clients for checking `registry`, closed after.
+
+    `services` builds the clients (default: `clients.open_services`, with the token from the
+    settings); tests pass their own to swap the transport.
+    """
+    from .cache import Cache
+    from .clients import open_services
+
+    factory = services or open_services
+    cache = Cache(None if no_cache else settings.cache_path(registry))
+    history = _history(settings.history_path(registry), hooks)
+    try:
+        async with factory(settings, token=settings.github_token) as clients:
+            yield Session(cache, history, clients)
+    finally:
+        if history is not None:
+            history.close()
+        for problem in (cache.problem, history.problem if history else None):
+            if problem:
+                hooks.warn(problem)
+
+
+@contextlib.contextmanager
+def _progress(hooks: Hooks) -> Iterator[Progress | None]:
+    if hooks.progress is None:
+        yield None
+        return
+    with hooks.progress() as bar:
+        yield bar
+
+
+async def check_one(reg: Registry, registry: Path, settings: Settings, options: CheckOptions,
+                    hooks: Hooks = Hooks(), claims: Mapping[str, Claims] | None = None,
+                    services: ServicesFactory | None = None) -> CheckResult:
+    """One registry online, inside its own session."""
+    from .run import check_online
+
+    keys: set[str] | None = set(options.only_keys) if options.only_keys is not None else None
+    if options.changed_since:
+        from ..registry.gitdiff import changed_keys
+
+        keys = changed_keys(reg, options.changed_since)
+    with _progress(hooks) as bar:
+        async with open_session(registry, settings, no_cache=options.no_cache, hooks=hooks,
+                                services=services) as s:
+            return await check_online(
+                reg, options.today, s.services, cache=s.cache, history=s.history,
+                only_keys=keys, exclude=settings.exclude, accept=settings.accept,
+                progress=bar, claims=claims)
+
+
+def check(paths: Sequence[Path], options: CheckOptions, hooks: Hooks = Hooks()) -> CheckResult:
+    """`anchors check`: every file is loaded (so each is usable) before any is checked; each
+    is checked with its own settings; one result, filtered to `options.codes`."""
+    from ..extract.citing import add_citing_lines
+    from ..registry.loader import load
+    from ..registry.validate import check_offline, combine, only
+
+    regs = [load(p) for p in paths]
+    claims = None
+    if not options.offline:
+        from ..extract.claims import briefing_claims
+
+        claims = briefing_claims([str(b) for b in options.briefings])
+    results = []
+    for path, reg in zip(paths, regs):
+        settings = options.settings(path)
+        results.append(check_offline(reg, options.today) if options.offline
+                       else hooks.run(check_one(reg, path, settings, options, hooks, claims)))
+    result = combine(results)
+    result.findings = only(result.findings, options.codes)
+    add_citing_lines(result.findings)
+    return result
+
+
+def refresh(registry: Path, settings: Settings, today: date,
+            hooks: Hooks = Hooks()) -> CheckResult:
+    """`export --refresh`: every ID anchor resolved again (plain links are not: an export needs
+    metadata, not liveness), refilling the cache the export reads."""
+    from ..registry.loader import load
+
+    reg = load(registry)
+    keys = frozenset(k for k in reg.by_key() if not k.startswith("url:"))
+    return hooks.run(check_one(reg, registry, settings, CheckOptions(today, only_keys=keys),
+                               hooks))
