@@ -12,39 +12,29 @@ import asyncio
 import re
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
-from functools import partial
+from dataclasses import dataclass, field
 from datetime import date
+from functools import partial
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
+from ..extract.claims import Claims
+from ..history import History, Row
+from ..ids.model import ArxivId, WebUrl, is_future
+from ..registry.model import Anchor, Registry
+from ..registry.validate import CheckResult, check_offline, only
 from . import truth
 from .archive import Archiver
 from .cache import Cache
-from ..extract.claims import Claims
 from .facts import of_resolution
-from ..findings import Code, Finding
-from ..history import History, Row
-from ..ids.model import ArxivId, WebUrl, is_future
 from .links import LinkChecker, LinkResult, Outcome
-from ..registry.model import Anchor, Registry
 from .resolve.base import Resolution, Resolver
 from .resolve.github import repo_of_url
 from .resolve.wayback import WaybackClient
 from .truth import FollowUp
-from ..registry.validate import CheckResult, check_offline, only
+from .verdicts import compare
 
 __all__ = ["CheckResult", "Progress", "Services", "check_offline", "check_online", "only"]
-
-_OUTCOME_CODE = {
-    Outcome.DEAD: Code.DEAD_LINK,
-    Outcome.UNREACHABLE: Code.UNREACHABLE,
-    Outcome.UNVERIFIABLE: Code.UNVERIFIABLE,
-    Outcome.RATE_LIMITED: Code.RATE_LIMITED,
-    Outcome.TLS_ERROR: Code.TLS_ERROR,
-    Outcome.BLOCKED: Code.BLOCKED_URL,
-    Outcome.REDIRECT: Code.REDIRECT,
-}
 
 
 class Progress(Protocol):
@@ -117,6 +107,86 @@ def _targets(reg: Registry, today: date, keys: set[str] | None,
     return out
 
 
+@dataclass(slots=True)
+class _Run:
+    """One online run's answers as they arrive: each is recorded, cached if good, and counted."""
+
+    targets: dict[str, Anchor]
+    cache: Cache
+    recorder: _Recorder
+    progress: Progress | None
+    result: CheckResult
+    resolutions: dict[str, Resolution] = field(default_factory=dict)
+    links: dict[str, LinkResult] = field(default_factory=dict)
+    done: int = 0
+    failed: int = 0
+    #: the URL requested (as the registry cites it) -> the anchor's key
+    key_of: dict[str, str] = field(default_factory=dict)
+
+    def tick(self, n: int = 1, bad: int = 0, current: str = "") -> None:
+        self.done, self.failed = self.done + n, self.failed + bad
+        if self.progress:
+            self.progress(self.done, len(self.targets), self.failed, current)
+
+    def from_cache(self) -> dict[str, list[Any]]:
+        """Take what the cache still holds; the rest, by the service that answers it."""
+        pending: dict[str, list[Any]] = {"arxiv": [], "github": [], "doi": [], "url": []}
+        for key, a in self.targets.items():
+            kind = _kind(a)
+            hit = self.cache.get(key, _cached(key, a, kind))
+            if hit is None:
+                pending[kind].append(a.key)
+                continue
+            self.result.cached += 1
+            self.tick()
+            if isinstance(hit, LinkResult):
+                self.links[key] = hit
+            else:
+                self.resolutions[key] = hit
+        return pending
+
+    async def resolve(self, kind: str, keys: list[Any], resolver: Resolver | None) -> None:
+        if not keys or resolver is None:
+            return
+        got = await resolver.resolve(keys)
+        for key, res in got.items():
+            self.resolutions[key] = res
+            self._record(kind, key, res)
+            if res.outcome is Outcome.OK:
+                self.cache.put(key, res.to_cache())
+        self.tick(len(got), sum(r.outcome.failed for r in got.values()), f"{kind} API")
+
+    def _record(self, kind: str, key: str, res: Resolution) -> None:
+        target, row_kind, outcome = key, kind, res.outcome.value
+        page = self.targets[key].key
+        if isinstance(page, WebUrl):  # a repository page, asked of the API, is recorded
+            target, row_kind = page.url, "url"  # as the link it is, a rename as a redirect
+            if res.outcome is Outcome.OK and res.moved_to:
+                outcome = Outcome.REDIRECT.value
+        self.recorder.add(Row(target, self.targets[key].label, row_kind, outcome, res.status,
+                              res.moved_to, res.error, facts=of_resolution(res)))
+
+    async def check_links(self, keys: list[Any], checker: LinkChecker | None,
+                          accept: frozenset[int]) -> None:
+        # The URL fetched is the one the registry cites; the canonical form is only the key of
+        # the cache and the history (so entries written canonically before keep theirs).
+        if not keys or checker is None:
+            return
+        self.key_of = {fetch_url(self.targets[k.key]): k.key for k in keys}
+        urls = [(url, accept | self.targets[key].accept) for url, key in self.key_of.items()]
+        await checker.check_many(urls, self.on_link)
+
+    def on_link(self, r: LinkResult) -> None:
+        key = self.key_of.get(r.url) or WebUrl(r.url).key
+        self.links[key] = r
+        self.recorder.add(Row(key.split(":", 1)[1], self.targets[key].label, "url",
+                              r.outcome.value, r.status, r.final_url, r.error, r.elapsed_ms))
+        if not r.outcome.failed:
+            self.cache.put(key, {"outcome": r.outcome.value, "status": r.status,
+                                 "final_url": r.final_url})
+        self.tick(1, r.outcome.failed, urlsplit(r.url).hostname or r.url)
+
+
 async def check_online(reg: Registry, today: date, services: Services, *,
                        cache: Cache | None = None, history: History | None = None,
                        only_keys: set[str] | None = None, exclude: Iterable[str] = (),
@@ -125,97 +195,36 @@ async def check_online(reg: Registry, today: date, services: Services, *,
                        claims: Mapping[str, Claims] | None = None) -> CheckResult:
     """Check every target online; `claims` (by anchor key) adds a briefing's claims.
 
-    `progress(done, total, failed, current)` follows along.
+    `progress(done, total, failed, current)` follows along. Whatever happens, what was learnt
+    is recorded, cached and judged before this returns or raises.
     """
     start = time.monotonic()
     result = check_offline(reg, today)
     result.online = True
     cache = cache or Cache(None)
     targets = _targets(reg, today, only_keys, [re.compile(p) for p in exclude], result)
-    recorder = _Recorder(history, reg.path)
-    total, done, failed = len(targets), 0, 0
-    resolutions: dict[str, Resolution] = {}
-    link_results: dict[str, LinkResult] = {}
-
-    def tick(n: int = 1, bad: int = 0, current: str = "") -> None:
-        nonlocal done, failed
-        done, failed = done + n, failed + bad
-        if progress:
-            progress(done, total, failed, current)
-
-    pending: dict[str, list[Any]] = {"arxiv": [], "github": [], "doi": [], "url": []}
-    for key, a in targets.items():
-        kind = _kind(a)
-        hit = cache.get(key, _cached(key, a, kind))
-        if hit is not None:
-            result.cached += 1
-            tick()
-            if isinstance(hit, LinkResult):
-                link_results[key] = hit
-            else:
-                resolutions[key] = hit
-            continue
-        pending[kind].append(a.key)
-
-    async def run_resolver(kind: str, resolver: Resolver | None) -> None:
-        keys = pending[kind]
-        if not keys or resolver is None:
-            return
-        got = await resolver.resolve(keys)
-        for key, res in got.items():
-            resolutions[key] = res
-            target, row_kind, outcome = key, kind, res.outcome.value
-            page = targets[key].key
-            if isinstance(page, WebUrl):  # a repository page, asked of the API, is recorded
-                target, row_kind = page.url, "url"  # as the link it is, a rename as a redirect
-                if res.outcome is Outcome.OK and res.moved_to:
-                    outcome = Outcome.REDIRECT.value
-            recorder.add(Row(target, targets[key].label, row_kind, outcome, res.status,
-                             res.moved_to, res.error, facts=of_resolution(res)))
-            if res.outcome is Outcome.OK:
-                cache.put(key, res.to_cache())
-        tick(len(got), sum(r.outcome.failed for r in got.values()), f"{kind} API")
-
-    # The URL fetched is the one the registry cites; the canonical form is only the key of the
-    # cache and the history (so entries written canonically by earlier versions keep theirs).
-    fetch = {k.key: fetch_url(targets[k.key]) for k in pending["url"]}
-    key_of = {url: key for key, url in fetch.items()}
-
-    def on_link(r: LinkResult) -> None:
-        key = key_of.get(r.url) or WebUrl(r.url).key
-        link_results[key] = r
-        recorder.add(Row(key.split(":", 1)[1], targets[key].label, "url", r.outcome.value,
-                         r.status, r.final_url, r.error, r.elapsed_ms))
-        if not r.outcome.failed:
-            cache.put(key, {"outcome": r.outcome.value, "status": r.status,
-                            "final_url": r.final_url})
-        tick(1, r.outcome.failed, urlsplit(r.url).hostname or r.url)
-
-    async def run_links() -> None:
-        if not pending["url"] or services.links is None:
-            return
-        urls = [(fetch[k.key], accept | targets[k.key].accept) for k in pending["url"]]
-        await services.links.check_many(urls, on_link)
-
+    run = _Run(targets, cache, _Recorder(history, reg.path), progress, result)
+    pending = run.from_cache()
     complete = False
     archiving = Archiver.start(services.wayback, targets, cache, reg.path, today) \
         if services.wayback else None
     follow: dict[str, FollowUp] = {}
     try:
-        await asyncio.gather(run_resolver("arxiv", services.arxiv),
-                             run_resolver("github", services.github),
-                             run_resolver("doi", services.doi), run_links())
-        follow = await _follow_up(targets, resolutions, services.arxiv, claims or {}, cache)
+        await asyncio.gather(run.resolve("arxiv", pending["arxiv"], services.arxiv),
+                             run.resolve("github", pending["github"], services.github),
+                             run.resolve("doi", pending["doi"], services.doi),
+                             run.check_links(pending["url"], services.links, accept))
+        follow = await _follow_up(targets, run.resolutions, services.arxiv, claims or {}, cache)
         complete = True
     finally:
         if archiving is not None:
             result.findings += await archiving.finish(stop_now=not complete)
-        recorder.finish(complete)
+        run.recorder.finish(complete)
         cache.save()
-        result.checked = len(resolutions) + len(link_results) - result.cached
+        result.checked = len(run.resolutions) + len(run.links) - result.cached
         result.elapsed = time.monotonic() - start
-        result.findings += _compare(reg, targets, resolutions, link_results, claims or {},
-                                    follow)
+        result.findings += compare(reg, targets, run.resolutions, run.links, claims or {},
+                                   follow)
     return result
 
 
@@ -266,56 +275,4 @@ async def _follow_up(targets: dict[str, Anchor], resolutions: dict[str, Resoluti
             out[key] = f
             if f.complete:
                 cache.put(f"{key}#follow-up", f.to_cache(wanted[key][1]))
-    return out
-
-
-def _compare(reg: Registry, targets: dict[str, Anchor], resolutions: dict[str, Resolution],
-             links: dict[str, LinkResult], claims: Mapping[str, Claims],
-             follow: Mapping[str, FollowUp]) -> list[Finding]:
-    out: list[Finding] = []
-    for key, a in targets.items():
-        if key in links:
-            out += _link_findings(reg.path, a, links[key])
-        elif key in resolutions:
-            out += _resolution_findings(reg.path, a, resolutions[key], claims.get(key),
-                                        follow.get(key))
-    return out
-
-
-def _f(code: Code, path: str, a: Anchor, message: str, **details: Any) -> Finding:
-    return Finding(code, a.label, path, a.line, message,
-                   {k: v for k, v in details.items() if v is not None})
-
-
-def _link_findings(path: str, a: Anchor, r: LinkResult) -> list[Finding]:
-    if r.outcome is Outcome.OK:
-        return []
-    code = _OUTCOME_CODE[r.outcome]
-    if r.outcome is Outcome.REDIRECT:
-        msg = f"moved permanently to {r.final_url}; cite the new URL"
-    elif r.outcome is Outcome.RATE_LIMITED:
-        msg = f"rate-limited through retries ({r.error}); not a dead link, check again later"
-    elif r.outcome is Outcome.UNVERIFIABLE:
-        msg = f"{r.error or 'cannot be verified'}; not a dead link, open it by hand"
-    else:
-        msg = f"{r.error or r.outcome.value}"
-    return [_f(code, path, a, msg, status=r.status, final_url=r.final_url,
-               requests=r.requests or None)]
-
-
-def _resolution_findings(path: str, a: Anchor, r: Resolution, claims: Claims | None,
-                         follow: FollowUp | None) -> list[Finding]:
-    key = a.key
-    if r.outcome is Outcome.DEAD:
-        return [_f(Code.NOT_FOUND, path, a, r.error or "not found", status=r.status)]
-    if r.outcome is not Outcome.OK:
-        return [_f(_OUTCOME_CODE[r.outcome], path, a, r.error or r.outcome.value, status=r.status)]
-    out = truth.findings(path, a, r, truth.claims_of(a, claims), follow)
-    if isinstance(key, ArxivId):
-        if r.withdrawn:
-            out.append(_f(Code.WITHDRAWN, path, a, f"arXiv marks it withdrawn: {r.withdrawn}",
-                          comment=r.withdrawn))
-        if a.version and r.version and a.version > r.version:
-            out.append(_f(Code.NOT_FOUND, path, a, f"version v{a.version} does not exist; "
-                          f"the latest is v{r.version}", latest_version=r.version))
     return out

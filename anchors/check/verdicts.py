@@ -1,0 +1,83 @@
+"""What online answers mean for the registry: each answer against its entry, as findings.
+
+The orchestrator (`run`) gathers answers; this module only judges them, so a new outcome or a
+new way a resolution can disagree with the registry is one function here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..extract.claims import Claims
+from ..findings import Code, Finding, Outcome
+from ..ids.model import ArxivId
+from ..registry.model import Anchor, Registry
+from . import truth
+from .links import LinkResult
+from .resolve.base import Resolution
+from .truth import FollowUp
+
+__all__ = ["compare"]
+
+_OUTCOME_CODE = {
+    Outcome.DEAD: Code.DEAD_LINK,
+    Outcome.UNREACHABLE: Code.UNREACHABLE,
+    Outcome.UNVERIFIABLE: Code.UNVERIFIABLE,
+    Outcome.RATE_LIMITED: Code.RATE_LIMITED,
+    Outcome.TLS_ERROR: Code.TLS_ERROR,
+    Outcome.BLOCKED: Code.BLOCKED_URL,
+    Outcome.REDIRECT: Code.REDIRECT,
+}
+
+
+def compare(reg: Registry, targets: dict[str, Anchor], resolutions: dict[str, Resolution],
+             links: dict[str, LinkResult], claims: Mapping[str, Claims],
+             follow: Mapping[str, FollowUp]) -> list[Finding]:
+    out: list[Finding] = []
+    for key, a in targets.items():
+        if key in links:
+            out += _link_findings(reg.path, a, links[key])
+        elif key in resolutions:
+            out += _resolution_findings(reg.path, a, resolutions[key], claims.get(key),
+                                        follow.get(key))
+    return out
+
+
+def _f(code: Code, path: str, a: Anchor, message: str, **details: Any) -> Finding:
+    return Finding(code, a.label, path, a.line, message,
+                   {k: v for k, v in details.items() if v is not None})
+
+
+def _link_findings(path: str, a: Anchor, r: LinkResult) -> list[Finding]:
+    if r.outcome is Outcome.OK:
+        return []
+    code = _OUTCOME_CODE[r.outcome]
+    if r.outcome is Outcome.REDIRECT:
+        msg = f"moved permanently to {r.final_url}; cite the new URL"
+    elif r.outcome is Outcome.RATE_LIMITED:
+        msg = f"rate-limited through retries ({r.error}); not a dead link, check again later"
+    elif r.outcome is Outcome.UNVERIFIABLE:
+        msg = f"{r.error or 'cannot be verified'}; not a dead link, open it by hand"
+    else:
+        msg = f"{r.error or r.outcome.value}"
+    return [_f(code, path, a, msg, status=r.status, final_url=r.final_url,
+               requests=r.requests or None)]
+
+
+def _resolution_findings(path: str, a: Anchor, r: Resolution, claims: Claims | None,
+                         follow: FollowUp | None) -> list[Finding]:
+    key = a.key
+    if r.outcome is Outcome.DEAD:
+        return [_f(Code.NOT_FOUND, path, a, r.error or "not found", status=r.status)]
+    if r.outcome is not Outcome.OK:
+        return [_f(_OUTCOME_CODE[r.outcome], path, a, r.error or r.outcome.value, status=r.status)]
+    out = truth.findings(path, a, r, truth.claims_of(a, claims), follow)
+    if isinstance(key, ArxivId):
+        if r.withdrawn:
+            out.append(_f(Code.WITHDRAWN, path, a, f"arXiv marks it withdrawn: {r.withdrawn}",
+                          comment=r.withdrawn))
+        if a.version and r.version and a.version > r.version:
+            out.append(_f(Code.NOT_FOUND, path, a, f"version v{a.version} does not exist; "
+                          f"the latest is v{r.version}", latest_version=r.version))
+    return out
