@@ -38,7 +38,7 @@ class _Batch:
         self.events: asyncio.Queue[asyncio.Task[LinkResult] | str] = asyncio.Queue()
 
     def room(self, host: str) -> bool:
-        busy = self.active.get(host, 0) - self.checker.resting(host)
+        busy = self.active.get(host, 0) - self.checker.hosts.resting(host)
         return busy < self.checker.per_host and len(self.running) < self.window
 
     def start(self, job: Job, host: str) -> None:
@@ -67,7 +67,7 @@ async def run_batch(checker: LinkChecker, urls: Iterable[tuple[str, frozenset[in
                     on_result: OnResult | None, window: int) -> list[LinkResult]:
     pending = deque(urls)
     b = _Batch(checker, window)
-    checker.on_rest = b.events.put_nowait
+    checker.hosts.on_rest = b.events.put_nowait
     results: list[LinkResult] = []
     try:
         while pending or b.running:
@@ -91,7 +91,7 @@ async def run_batch(checker: LinkChecker, urls: Iterable[tuple[str, frozenset[in
                 raise NetworkDown("no host could be reached (name resolution or connections "
                                   "fail everywhere); is this machine offline?")
     finally:
-        checker.on_rest = None
+        checker.hosts.on_rest = None
         for t in b.running:
             t.cancel()
         await asyncio.gather(*b.running, return_exceptions=True)

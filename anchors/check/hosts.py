@@ -1,0 +1,92 @@
+"""What a link check run knows about each host: its slots, its pauses, its failures.
+
+Kept apart from the checker so the rules about a host read in one place:
+- at most `per_host` requests to a host at once (a semaphore held only while a request runs);
+- a host that answers with `Retry-After` three times in a row is limiting us, not one URL:
+  every URL of it waits out the pause (`not_before`), not only the one that was told;
+- a host that failed at the network level three times in a row gets no more retries (one try
+  per URL), so a dead host costs one request per URL, not `attempts`;
+- how many checks of a host are resting (waiting out a backoff or Retry-After) right now, so
+  the scheduler (anchors.check.batch) can start the host's next URL meanwhile.
+Waits use the retry policy's sleep and clock, so tests run them in virtual time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .retry import RetryPolicy
+
+__all__ = ["HOST_FAILURE_LIMIT", "HOST_PAUSE_AFTER", "Host", "Hosts"]
+
+#: after this many network failures in a row, a host gets one try per URL and no retries
+HOST_FAILURE_LIMIT = 3
+#: after this many Retry-After answers in a row, the pause applies to every URL of the host
+HOST_PAUSE_AFTER = 3
+
+
+@dataclass(slots=True)
+class Host:
+    sem: asyncio.Semaphore
+    #: no request to this host before this instant (the policy's clock)
+    not_before: float = 0.0
+    failures: int = 0  # network failures in a row
+    limited: int = 0  # answers with Retry-After in a row
+    resting: int = 0  # checks waiting out a backoff or Retry-After
+
+
+class Hosts:
+    def __init__(self, per_host: int, policy: RetryPolicy) -> None:
+        self.per_host = per_host
+        self.policy = policy
+        self._hosts: dict[str, Host] = {}
+        #: called with a host when one of its checks starts resting (anchors.check.batch listens)
+        self.on_rest: Callable[[str], None] | None = None
+
+    def get(self, name: str) -> Host:
+        h = self._hosts.get(name)
+        if h is None:
+            h = self._hosts[name] = Host(asyncio.Semaphore(self.per_host))
+        return h
+
+    async def wait_turn(self, host: Host) -> None:
+        """Wait out a pause the host asked of all its URLs, if one is running."""
+        wait = host.not_before - self.policy.clock()
+        if wait > 0:
+            await self.policy.sleep(wait)
+
+    def resting(self, name: str) -> int:
+        """How many checks of `name` are waiting out a backoff or Retry-After right now."""
+        h = self._hosts.get(name)
+        return h.resting if h is not None else 0
+
+    async def rest(self, name: str, seconds: float) -> None:
+        """A check of `name` waits before its next try, holding none of the host's slots."""
+        h = self.get(name)
+        h.resting += 1
+        if self.on_rest is not None:
+            self.on_rest(name)
+        try:
+            await self.policy.sleep(seconds)
+        finally:
+            h.resting -= 1
+
+    def failing(self, name: str) -> bool:
+        """The host failed at the network level too often in a row to be worth a retry."""
+        h = self._hosts.get(name)
+        return h is not None and h.failures >= HOST_FAILURE_LIMIT
+
+    def note(self, host: Host, *, responded: bool, failed: bool,
+             retry_after: float | None) -> None:
+        """What one request to `host` said about it."""
+        if responded:
+            host.failures = 0
+        elif failed:
+            host.failures += 1
+        host.limited = host.limited + 1 if retry_after is not None else 0
+        if host.limited >= HOST_PAUSE_AFTER and retry_after is not None \
+                and retry_after <= self.policy.retry_after_cap:
+            # the host keeps asking for pauses: it limits us, not one URL, so hold all its URLs
+            host.not_before = max(host.not_before, self.policy.clock() + retry_after)
