@@ -45,7 +45,7 @@ async def open_services(settings: Settings, *, token: str | None = None,
     async with guarded, api:
         yield Services(
             links=link_checker(settings, web, guard, policy),
-            arxiv=_OnFirstUse(lambda: _arxiv(settings)),
+            arxiv=_OnFirstUse(lambda: _arxiv(settings, policy)),
             github=GithubResolver(api, settings.github_api, token=token, policy=policy,
                                   timeout=settings.timeout),
             doi=DoiResolver(guarded, settings.doi_api, timeout=settings.timeout, policy=policy,
@@ -104,8 +104,8 @@ class _OnFirstUse:
         return await ask(wanted) if ask is not None else {}
 
 
-def _arxiv(settings: Settings) -> MetadataResolver:
+def _arxiv(settings: Settings, policy: RetryPolicy) -> MetadataResolver:
     from .resolve.arxiv import ArxivResolver
 
-    return ArxivResolver(settings.arxiv_api, delay=settings.arxiv_delay,
+    return ArxivResolver(settings.arxiv_api, delay=settings.arxiv_delay, policy=policy,
                          timeout=max(settings.timeout, 30.0), max_searches=settings.arxiv_searches)

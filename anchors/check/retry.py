@@ -152,12 +152,13 @@ class RetryPolicy:
             await (sleep or self.sleep)(wait)
             n += 1
 
-    def run_sync(self, attempt: Callable[[], R], sleep: Callable[[float], None]) -> R:
+    def run_sync(self, attempt: Callable[[], R], sleep: Callable[[float], None],
+                 give_up: Callable[[R], bool] | None = None) -> R:
         """`run` for a synchronous client in its own thread (arXiv); `sleep` blocks that thread."""
         n = 1
         while True:
             result = attempt()
-            wait = self.wait_for(n, result)
+            wait = self.wait_for(n, result, give_up)
             if wait is None:
                 return result
             sleep(wait)

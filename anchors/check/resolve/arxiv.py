@@ -2,7 +2,9 @@
 
 The `arxiv` client is synchronous (requests + time.sleep), so it runs in a worker thread. One
 Client serves the whole run, so its own spacing keeps requests at least `delay` seconds apart
-and one at a time, as arXiv's terms of use ask. Results are matched by ID, never by position:
+and one at a time, as arXiv's terms of use ask. What is tried again is the run's retry policy
+(anchors.check.retry, run in this thread): a 429, a 5xx, a timeout or a reset, not a 400; the
+client's own retries are off (anchors/check/resolve/arxiv_client.py sets it up). Results are matched by ID, never by position:
 the API may reorder a batch and silently drops IDs it does not have, so the missing ones are
 asked once more, on their own, before they are called not-found.
 """
@@ -12,9 +14,8 @@ from __future__ import annotations
 import asyncio
 import re
 import threading
-from collections.abc import Iterable
-from dataclasses import replace
-from typing import Any
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
 
 import arxiv
 import requests
@@ -22,28 +23,38 @@ import requests
 from ...defaults import ARXIV_API, ARXIV_BATCH, ARXIV_MAX_SEARCHES, ARXIV_MIN_INTERVAL
 from ...errors import UsageError
 from ...ids.model import ArxivId, InvalidId
-from ..links import Outcome
 from ...titles import TitleVerdict, compare_titles, normalise
+from ..links import Outcome
+from ..retry import RetryPolicy, retryable_error, retryable_status
 from ..truth import FollowUp
+from .arxiv_client import make_client
 from .base import Resolution
 
 __all__ = ["ARXIV_API", "ARXIV_BATCH", "ARXIV_MAX_SEARCHES", "ARXIV_MIN_INTERVAL", "ArxivResolver"]
 
-ARXIV_RETRIES = 3
 _SEARCH_RESULTS = 5
 _WITHDRAWN_RE = re.compile(r"\bwithdra(?:wn|w)\b", re.IGNORECASE)
 
 
-class _TimeoutSession(requests.Session):
-    """requests sets no timeout by default; a stalled API must not hang the check."""
+@dataclass(slots=True)
+class _Page:
+    """One API request's results, or the error that ended it; what the retry policy reads."""
 
-    def __init__(self, timeout: float) -> None:
-        super().__init__()
-        self.timeout = timeout
+    results: list[arxiv.Result] = field(default_factory=list)
+    error: Exception | None = None
+    tries: int = 1
 
-    def request(self, *args: Any, **kwargs: Any) -> requests.Response:  # type: ignore[override]
-        kwargs.setdefault("timeout", self.timeout)
-        return super().request(*args, **kwargs)
+    @property
+    def retryable(self) -> bool:
+        e = self.error
+        if isinstance(e, arxiv.HTTPError):
+            return retryable_status(e.status)
+        return isinstance(e, (requests.RequestException, arxiv.UnexpectedEmptyPageError)) \
+            and retryable_error(e)
+
+    @property
+    def retry_after(self) -> float | None:
+        return None  # the client does not pass the headers on
 
 
 class ArxivResolver:
@@ -51,22 +62,40 @@ class ArxivResolver:
 
     def __init__(self, api_url: str = ARXIV_API, *, delay: float = ARXIV_MIN_INTERVAL,
                  timeout: float = 30.0, batch_size: int = ARXIV_BATCH,
-                 retries: int = ARXIV_RETRIES, client: arxiv.Client | None = None,
-                 max_searches: int = ARXIV_MAX_SEARCHES) -> None:
+                 policy: RetryPolicy | None = None, client: arxiv.Client | None = None,
+                 max_searches: int = ARXIV_MAX_SEARCHES,
+                 sleep: Callable[[float], None] | None = None) -> None:
         self.batch_size = max(1, min(batch_size, ARXIV_BATCH))
-        self.client = client or arxiv.Client(page_size=self.batch_size, delay_seconds=delay,
-                                             num_retries=retries)
-        # NOTE: the query URL is a class attribute in arxiv.py; set on the instance it points
-        # this client (only) at a mirror or a test server.
-        self.client.query_url_format = api_url.rstrip("?") + "?{}"
+        self.client = make_client(api_url, page_size=self.batch_size, delay=delay,
+                                  timeout=timeout, client=client)
         self.api_url = api_url
-        # NOTE: `_session` is the client's requests.Session; it is replaced to get a timeout.
-        self.client._session = _TimeoutSession(timeout)
+        self.policy = policy or RetryPolicy()
+        #: how this thread waits between tries (the client's own spacing comes on top of it,
+        #: so a retry is never closer than `delay`); a cancelled run stops the wait
+        self.sleep = sleep or self.stopped_wait
         self.requests = 0
         #: title searches ("did you mean") allowed in this run; each is one more request
         self.max_searches = max(0, max_searches)
         self.searches = 0
         self.stopped = threading.Event()
+
+    def stopped_wait(self, seconds: float) -> None:
+        self.stopped.wait(seconds)
+
+    def _fetch(self, search: arxiv.Search) -> _Page:
+        """One request for `search`, tried again as the retry policy says."""
+        self.client.page_size = search.max_results or _SEARCH_RESULTS
+        tries = 0
+
+        def attempt() -> _Page:
+            nonlocal tries
+            tries += 1
+            self.requests += 1
+            try:
+                return _Page(list(self.client.results(search)), tries=tries)
+            except (arxiv.ArxivError, requests.RequestException) as exc:
+                return _Page(error=exc, tries=tries)
+        return self.policy.run_sync(attempt, self.sleep, give_up=lambda _: self.stopped.is_set())
 
     async def resolve(self, keys: Iterable[ArxivId]) -> dict[str, Resolution]:
         ids = list(dict.fromkeys(k.canonical for k in keys))
@@ -138,31 +167,27 @@ class ArxivResolver:
 
     def _results(self, search: arxiv.Search) -> list[tuple[str, str]] | None:
         """(canonical ID, title) of each real result; None when the request failed."""
-        self.client.page_size = search.max_results or _SEARCH_RESULTS
-        self.requests += 1
-        out = []
-        try:
-            for result in self.client.results(search):
-                r = _resolution(result)
-                if r is not None and r.title:
-                    out.append((r.key[6:], r.title))
-        except (arxiv.ArxivError, requests.RequestException):
+        page = self._fetch(search)
+        if page.error is not None:
             return None
+        out = []
+        for result in page.results:
+            r = _resolution(result)
+            if r is not None and r.title:
+                out.append((r.key[6:], r.title))
         return out
 
     def _query(self, ids: list[str]) -> tuple[dict[str, Resolution], Resolution | None]:
         """One API request for `ids`: (found by canonical ID, or the failure for all)."""
-        self.client.page_size = len(ids)
-        search = arxiv.Search(id_list=ids, max_results=len(ids))
-        self.requests += 1
+        page = self._fetch(arxiv.Search(id_list=ids, max_results=len(ids)))
         asked = set(ids)
         found: dict[str, Resolution] = {}
-        try:
-            for result in self.client.results(search):
-                r = _resolution(result)
-                if r is not None and r.key[6:] in asked:
-                    found.setdefault(r.key[6:], r)
-        except arxiv.HTTPError as exc:
+        for result in page.results:
+            r = _resolution(result)
+            if r is not None and r.key[6:] in asked:
+                found.setdefault(r.key[6:], r)
+        exc = page.error
+        if isinstance(exc, arxiv.HTTPError):
             if exc.status in (404, 405, 410):
                 # The query endpoint itself is missing: the arXiv API never answers this for
                 # /api/query, so `--arxiv-api` points somewhere else (a configuration error).
@@ -172,8 +197,8 @@ class ArxivResolver:
                 Outcome.UNVERIFIABLE if exc.status == 400 else Outcome.UNREACHABLE
             return found, Resolution("", outcome, status=exc.status,
                                      error=f"arXiv API answered HTTP {exc.status} "
-                                           f"after {exc.retry + 1} tries")
-        except (requests.RequestException, arxiv.ArxivError) as exc:
+                                           f"after {page.tries} tries")
+        if exc is not None:
             return found, Resolution("", Outcome.UNREACHABLE,
                                      error=f"arXiv API unreachable ({type(exc).__name__})")
         return found, None
