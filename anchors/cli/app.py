@@ -48,7 +48,7 @@ def add(
     """
     from ..extract.citations import read_briefing
     from ..merge import add as do_add
-    from ..render import OutputFormat, summary, write_add
+    from ..render import summary, write
 
     configure(quiet)
     _, path = o.settings_for([], registry, config, {})
@@ -59,7 +59,7 @@ def add(
     for b in parsed:
         if not b.citations and not b.invalid:
             warn(f"{b.path}: no citations found")
-    write_add(result, OutputFormat(fmt.value), dry_run or gate, sys.stdout)
+    write("add", fmt.value, result, sys.stdout, dry_run=dry_run or gate)
     stderr.print(summary.add_line(result, dry_run, gate))
     raise typer.Exit(result.exit_code(strict, gate))
 
@@ -86,7 +86,7 @@ def check(
     """
     from ..check.session import CheckOptions
     from ..check.session import check as run_check
-    from ..render import summary, write_check
+    from ..render import summary, write
 
     configure(quiet)
     options = CheckOptions(
@@ -94,7 +94,7 @@ def check(
         codes=_codes(only_codes), briefings=tuple(briefing or ()), no_cache=no_cache,
         changed_since=changed_since, config=config, flags=o.given(ctx.params, o.CHECK_SETTINGS))
     result = run_check(o.registry_paths(registries, registry, config), options, hooks(_run))
-    write_check(result, o.pick_format(fmt, sys.stdout.isatty()), sys.stdout)
+    write("check", o.pick_format(fmt, sys.stdout.isatty()).value, result, sys.stdout)
     stderr.print(summary.check_line(result))
     raise typer.Exit(exit_code(result.findings))
 
@@ -113,7 +113,7 @@ def report(
 
     Example: anchors report --since 14d --output report.md
     """
-    from ..render import OutputFormat, emit, report_text, summary
+    from ..render import summary, write
     from ..report.weekly import for_registry
 
     configure(quiet)
@@ -121,8 +121,7 @@ def report(
     settings, path = o.settings_for(registries, registry, config, {"history": history})
     rep = for_registry(path, settings, at, window)
     to = None if output is None or str(output) == "-" else output
-    emit(report_text(rep, OutputFormat(fmt.value), str(path), None if to else sys.stdout), to,
-         sys.stdout)
+    write("report", fmt.value, rep, sys.stdout, to, registry=str(path))
     stderr.print(summary.report_line(rep))
     raise typer.Exit(ExitCode.FINDINGS if rep.anything_dead else ExitCode.OK)
 
@@ -139,10 +138,8 @@ def export(
 
     Example: anchors export --section "§1.3" --format bibtex -o kv-cache.bib
     """
-    from ..export import ExportFormat
     from ..export import export as do_export
-    from ..render import emit
-    from ..render.bib import render
+    from ..render import write
     from ..render.summary import export_line
 
     configure(quiet)
@@ -151,7 +148,7 @@ def export(
     settings, path = o.settings_for(registries, registry, config, {"cache_dir": cache_dir})
     items = do_export(path, settings, today=day, refresh=refresh, hooks=hooks(_run),
                       section=section, since=window, status=status)
-    emit(render(items, ExportFormat(fmt.value), grouped=section is None), output, sys.stdout)
+    write("export", fmt.value, items, sys.stdout, output, grouped=section is None)
     stderr.print(export_line(items))
     raise typer.Exit(ExitCode.OK)
 

@@ -20,13 +20,14 @@ from ..defaults import (
     DEFAULT_TIMEOUT,
 )
 from ..errors import UsageError
+from ..findings import ExitCode
 from ..render import OutputFormat
 
 if TYPE_CHECKING:
     from ..config import Settings
 
 __all__ = [
-    "CHECK_SETTINGS", "AddFormat", "CheckFormat", "ExportFormat", "ReportFormat", "given",
+    "CHECK_SETTINGS", "FORMATS", "AddFormat", "CheckFormat", "ExportFormat", "ReportFormat", "given",
     "pick_format", "registry_path", "registry_paths", "settings_for",
 ]
 
@@ -56,6 +57,12 @@ class ExportFormat(str, Enum):
     MARKDOWN = "markdown"
     BIBTEX = "bibtex"
     CSL_JSON = "csl-json"
+
+
+#: Each command's `--format` choices; `render.RENDERERS` has a renderer for each and no more
+#: (tests/test_formats.py).
+FORMATS: dict[str, type[Enum]] = {"add": AddFormat, "check": CheckFormat,
+                                  "report": ReportFormat, "export": ExportFormat}
 
 
 def pick_format(fmt: Enum | None, stdout_is_terminal: bool) -> OutputFormat:
@@ -223,7 +230,7 @@ def _version(value: bool) -> None:
         from .. import __version__
 
         typer.echo(f"anchors {__version__}")
-        raise typer.Exit(0)
+        raise typer.Exit(ExitCode.OK)
 
 
 Version = Annotated[bool, typer.Option(

@@ -1,25 +1,30 @@
 """Renderers: one function per output format, each taking a result and returning text.
 
-Only this package turns untrusted strings into output, always through `escape`. `write_check`,
-`write_add` and `report_text` pick the renderer; every format shows findings in one order.
+Only this package turns untrusted strings into output, always through `escape`. One table,
+`RENDERERS`, maps each (command, format) to its renderer, and `write` is the one way out:
+findings in the one order every format uses, JSON fitted to the stream's encoding, a file
+replaced atomically. A new format is a renderer here plus its `--format` choice in
+`cli/options.py`; `tests/test_formats.py` fails until both exist.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from enum import Enum
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from ..merge import MergeResult
-    from ..registry.validate import CheckResult
-    from ..report.weekly import Report
+    from rich.console import RenderableType
 
-__all__ = ["OutputFormat", "emit", "report_text", "write_add", "write_check"]
+__all__ = ["RENDERERS", "OutputFormat", "Target", "emit", "render", "write"]
 
 
 class OutputFormat(str, Enum):
+    """`check`'s formats (the widest set; each command's own are in `RENDERERS`)."""
+
     TEXT = "text"
     CONCISE = "concise"
     JSON = "json"
@@ -28,67 +33,107 @@ class OutputFormat(str, Enum):
     SARIF = "sarif"
 
 
-def write_check(result: CheckResult, fmt: OutputFormat, out: TextIO) -> None:
-    """Write the findings in `fmt`; text goes through a console that knows the width."""
-    from dataclasses import replace
+@dataclass(frozen=True, slots=True)
+class Target:
+    """Where the text goes and what a renderer needs to know besides the result."""
 
+    #: the stream written to (its width, colour and encoding matter); None: a UTF-8 file
+    out: TextIO | None
+    #: `add --dry-run`/`--check`: nothing was written
+    dry_run: bool = False
+    #: the registry a report is for, as named
+    registry: str = ""
+    #: `export` without `--section`: grouped by section
+    grouped: bool = True
+
+
+Renderer = Callable[[Any, Target], str]
+
+
+def _rich(renderable: Callable[[int], RenderableType], target: Target) -> str:
+    """Terminal layouts: drawn at the console's width, with colour only on a terminal."""
+    import io
+
+    from .console import report_console
+
+    console = report_console(target.out or io.StringIO())
+    with console.capture() as captured:
+        console.print(renderable(console.width), crop=False)
+    return captured.get()
+
+
+def _check_text(r: Any, t: Target) -> str:
+    from .text import check_result
+
+    return _rich(lambda width: check_result(r, width), t)
+
+
+def _add_text(r: Any, t: Target) -> str:
+    from .text import add_result
+
+    return _rich(lambda width: add_result(r, width), t)
+
+
+def _lazy(module: str, name: str, *args: str) -> Renderer:
+    """A renderer imported when used (each costs start-up time), given the `Target` fields
+    named in `args` after the result."""
+    def run(result: Any, target: Target) -> str:
+        from importlib import import_module
+
+        func = getattr(import_module(f"{__name__}.{module}"), name)
+        text: str = func(result, *(getattr(target, a) for a in args))
+        return text
+    run.__qualname__ = f"{module}.{name}"
+    return run
+
+
+def _csl_json(items: Any, t: Target) -> str:
+    import json
+
+    from .bib import csl_json
+
+    return json.dumps(csl_json(items), ensure_ascii=False, indent=2) + "\n"
+
+
+#: Every (command, `--format`) there is, and what renders it.
+RENDERERS: dict[tuple[str, str], Renderer] = {
+    ("add", "text"): _add_text,
+    ("add", "json"): _lazy("json", "add_result", "dry_run"),
+    ("check", "text"): _check_text,
+    ("check", "concise"): _lazy("text", "concise"),
+    ("check", "json"): _lazy("json", "check_result"),
+    ("check", "github"): _lazy("github", "check_result"),
+    ("check", "markdown"): _lazy("markdown", "check_result"),
+    ("check", "sarif"): _lazy("sarif", "check_result"),
+    ("report", "markdown"): _lazy("markdown", "report", "registry"),
+    ("report", "json"): _lazy("json", "report", "registry"),
+    ("export", "markdown"): _lazy("bib", "markdown_list", "grouped"),
+    ("export", "bibtex"): _lazy("bib", "bibtex"),
+    ("export", "csl-json"): _csl_json,
+}
+#: JSON a stream must be able to hold: non-ASCII becomes \u escapes where it cannot.
+_FITTED = frozenset({("add", "json"), ("check", "json"), ("check", "sarif"), ("report", "json")})
+
+
+def render(command: str, fmt: str, result: Any, target: Target) -> str:
+    """`result` in `fmt` as text; a result with findings shows them in the one order."""
     from ..findings import ordered
 
-    result = replace(result, findings=ordered(result.findings))
-    if fmt is OutputFormat.TEXT:
-        from . import text
-        from .console import report_console
-
-        console = report_console(out)
-        console.print(text.check_result(result, console.width), crop=False)
-        return
-    if fmt is OutputFormat.CONCISE:
-        from .text import concise as render
-    elif fmt is OutputFormat.JSON:
-        from .json import check_result as render
-    elif fmt is OutputFormat.GITHUB:
-        from .github import check_result as render
-    elif fmt is OutputFormat.MARKDOWN:
-        from .markdown import check_result as render
-    else:
-        from .sarif import check_result as render
-    rendered = render(result)
-    if fmt in (OutputFormat.JSON, OutputFormat.SARIF):
+    if getattr(result, "findings", None) is not None:
+        result = replace(result, findings=ordered(result.findings))
+    text = RENDERERS[command, fmt](result, target)
+    if (command, fmt) in _FITTED and target.out is not None:
         from .json import fit
 
-        rendered = fit(rendered, out)
-    out.write(rendered)
+        text = fit(text, target.out)
+    return text
 
 
-def write_add(result: MergeResult, fmt: OutputFormat, dry_run: bool, out: TextIO) -> None:
-    """Like `write_check`: the findings in the one order, through the same renderers."""
-    from dataclasses import replace
-
-    from ..findings import ordered
-
-    result = replace(result, findings=ordered(result.findings))
-    if fmt is OutputFormat.JSON:
-        from .json import add_result, fit
-
-        out.write(fit(add_result(result, dry_run), out))
-        return
-    from .console import report_console
-    from .text import add_result as text_add
-
-    console = report_console(out)
-    console.print(text_add(result, console.width), crop=False)
-
-
-def report_text(rep: Report, fmt: OutputFormat, registry: str, out: TextIO | None = None) -> str:
-    """The report as text; JSON for `out` is escaped to fit its encoding (files are UTF-8)."""
-    if fmt is OutputFormat.JSON:
-        from .json import fit, report
-
-        text = report(rep, registry)
-        return fit(text, out) if out is not None else text
-    from .markdown import report as md_report
-
-    return md_report(rep, registry)
+def write(command: str, fmt: str, result: Any, out: TextIO, output: Path | None = None,
+          **context: Any) -> None:
+    """Render and write: to `output` if given (a regular file), else to `out`."""
+    target = Target(None if output is not None else out, **context)
+    emit(render(command, fmt, result, target), output, out)
 
 
 def emit(text: str, output: Path | None, out: TextIO) -> None:

@@ -11,13 +11,12 @@ from __future__ import annotations
 from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
-from ..export import ExportFormat
 from .escape import markdown, plain
 
 if TYPE_CHECKING:
     from ..export import ExportItem
 
-__all__ = ["bibtex", "csl_json", "markdown_list", "render"]
+__all__ = ["bibtex", "csl_json", "markdown_list"]
 
 _NO_SECTION = "(no section)"
 _TEX = {"\\": r"\textbackslash{}", "{": r"\textbraceleft{}", "}": r"\textbraceright{}",
@@ -160,13 +159,3 @@ def markdown_list(items: list[ExportItem], grouped: bool = True) -> str:
     for section, group in groupby(items, key=lambda it: it.section or _NO_SECTION):
         out += [f"### {markdown(section)}", ""] + [_md_line(it) for it in group] + [""]
     return "\n".join(out)
-
-
-def render(items: list[ExportItem], fmt: ExportFormat, grouped: bool = True) -> str:
-    if fmt is ExportFormat.BIBTEX:
-        return bibtex(items)
-    if fmt is ExportFormat.CSL_JSON:
-        import json
-
-        return json.dumps(csl_json(items), ensure_ascii=False, indent=2) + "\n"
-    return markdown_list(items, grouped)
