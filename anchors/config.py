@@ -38,7 +38,10 @@ from .defaults import (
 )
 from .errors import UsageError
 
-__all__ = ["CONFIG_ENV", "ENV", "TOKEN_ENV", "Settings", "config_files", "load_settings"]
+__all__ = [
+    "CONFIG_ENV", "DEFAULT_REGISTRY", "ENV", "TOKEN_ENV", "Settings", "all_registries", "config_files",
+    "load_settings", "one_registry",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,3 +229,27 @@ def load_settings(registry: Path | None, flags: dict[str, Any],
             values[name] = _coerce(name, v, f"--{name.replace('_', '-')}")
     return Settings(**values, sources=tuple(str(p) for p in files),
                     github_token=env.get(TOKEN_ENV) or None)
+
+
+#: The registry when neither the command line nor a config file names one.
+DEFAULT_REGISTRY = "registry.yaml"
+
+
+def all_registries(named: list[Path], config: Path | None = None) -> list[Path]:
+    """Every registry named (`check` takes several), else the config's, else ./registry.yaml."""
+    if named:
+        return named
+    return [Path(load_settings(None, {}, config=config).registry or DEFAULT_REGISTRY)]
+
+
+def one_registry(named: list[Path], flags: dict[str, Any],
+                 config: Path | None = None) -> tuple[Settings, Path]:
+    """The settings and the one registry a command works on (`report`, `export`, `fix`, `add`).
+
+    Settings are discovered from the named registry's folder, else from here; with none named,
+    the registry is the config's, else ./registry.yaml. Two named is a usage error.
+    """
+    settings = load_settings(named[0] if named else None, flags, config=config)
+    if len(named) > 1:
+        raise UsageError("one registry at a time: " + ", ".join(str(p) for p in named))
+    return settings, named[0] if named else Path(settings.registry or DEFAULT_REGISTRY)

@@ -19,7 +19,7 @@ import pytest
 from anchors.check.run import Services
 from anchors.check.session import CheckOptions, Hooks, check, check_one, open_session
 from anchors.cli.runner import Terminated
-from anchors.config import Settings, load_settings
+from anchors.config import Settings, all_registries, load_settings, one_registry
 from anchors.errors import UsageError
 from anchors.findings import Code, ExitCode, Finding, exit_code
 from anchors.history import History
@@ -183,3 +183,18 @@ def test_exit_codes_are_one_enum() -> None:
     assert exit_code([]) is ExitCode.OK
     assert Terminated(signal.SIGTERM).code is ExitCode.TERMINATED
     assert Terminated(signal.SIGHUP).code is ExitCode.HUNG_UP
+
+
+def test_which_registry_a_command_works_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("ANCHORS_REGISTRY", raising=False)
+    monkeypatch.delenv("ANCHORS_CONFIG", raising=False)
+    assert one_registry([], {})[1] == Path("registry.yaml")
+    assert all_registries([]) == [Path("registry.yaml")]
+    cfg = tmp_path / "anchors.toml"
+    cfg.write_text('registry = "data/reg.yaml"\n', encoding="utf-8")
+    assert one_registry([], {}, cfg)[1] == tmp_path / "data" / "reg.yaml"
+    assert all_registries([], cfg) == [tmp_path / "data" / "reg.yaml"]
+    assert all_registries([Path("a.yaml"), Path("b.yaml")]) == [Path("a.yaml"), Path("b.yaml")]
+    with pytest.raises(UsageError, match="one registry at a time: a.yaml, b.yaml"):
+        one_registry([Path("a.yaml"), Path("b.yaml")], {})

@@ -12,6 +12,7 @@ from datetime import date
 
 import typer
 
+from ..config import all_registries, one_registry
 from ..findings import ExitCode, exit_code
 from ..render.console import configure, hooks, notice, stderr, warn
 from . import options as o
@@ -51,14 +52,13 @@ def add(
     from ..render import summary, write
 
     configure(quiet)
-    _, path = o.settings_for([], registry, config, {})
+    _, path = one_registry(o.named([], registry), {}, config)
     override = _date(when, "--date")
     day = _date(today, "--today") or date.today()
     parsed = [read_briefing(b, override) for b in briefings]
     result = do_add(path, parsed, day, dry_run=dry_run or gate, on_wait=notice)
-    for b in parsed:
-        if not b.citations and not b.invalid:
-            warn(f"{b.path}: no citations found")
+    for line in summary.add_warnings(parsed):
+        warn(line)
     write("add", fmt.value, result, sys.stdout, dry_run=dry_run or gate)
     stderr.print(summary.add_line(result, dry_run, gate))
     raise typer.Exit(result.exit_code(strict, gate))
@@ -93,7 +93,8 @@ def check(
         today=_date(today, "--today") or date.today(), offline=offline,
         codes=_codes(only_codes), briefings=tuple(briefing or ()), no_cache=no_cache,
         changed_since=changed_since, config=config, flags=o.given(ctx.params, o.CHECK_SETTINGS))
-    result = run_check(o.registry_paths(registries, registry, config), options, hooks(_run))
+    result = run_check(all_registries(o.named(registries, registry), config), options,
+                       hooks(_run))
     write("check", o.pick_format(fmt, sys.stdout.isatty()).value, result, sys.stdout)
     stderr.print(summary.check_line(result))
     raise typer.Exit(exit_code(result.findings))
@@ -118,7 +119,7 @@ def report(
 
     configure(quiet)
     window, at = _duration(since), _instant(now)
-    settings, path = o.settings_for(registries, registry, config, {"history": history})
+    settings, path = one_registry(o.named(registries, registry), {"history": history}, config)
     rep = for_registry(path, settings, at, window)
     to = None if output is None or str(output) == "-" else output
     write("report", fmt.value, rep, sys.stdout, to, registry=str(path))
@@ -145,7 +146,8 @@ def export(
     configure(quiet)
     day = _date(today, "--today") or date.today()
     window = _duration(since) if since else None
-    settings, path = o.settings_for(registries, registry, config, {"cache_dir": cache_dir})
+    settings, path = one_registry(o.named(registries, registry), {"cache_dir": cache_dir},
+                                  config)
     items = do_export(path, settings, today=day, refresh=refresh, hooks=hooks(_run),
                       section=section, since=window, status=status)
     write("export", fmt.value, items, sys.stdout, output, grouped=section is None)
@@ -170,7 +172,7 @@ def fix(
 
     configure(quiet)
     kinds = parse_kinds(only)
-    settings, path = o.settings_for(registries, registry, config, {"history": history})
+    settings, path = one_registry(o.named(registries, registry), {"history": history}, config)
     res = fix_registry(path, settings, dry_run=dry_run, only=kinds)
     sys.stdout.write(plain_lines(res.diff))
     for line in fix_skipped(res, path):

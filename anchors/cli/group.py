@@ -45,7 +45,7 @@ class Group(TyperGroup):
         try:
             rv = super().main(args, PROG, complete_var, standalone_mode=False,  # also `python -m`
                               windows_expand_args=windows_expand_args, **extra)
-            code = rv if isinstance(rv, int) else 0
+            code = rv if isinstance(rv, int) else ExitCode.OK
         except NoArgsIsHelpError as exc:
             sys.stdout.write(exc.ctx.get_help() + "\n" if exc.ctx else "")
             code = ExitCode.OK

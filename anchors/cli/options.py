@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
@@ -19,16 +19,12 @@ from ..defaults import (
     DEFAULT_RETRY_AFTER_CAP,
     DEFAULT_TIMEOUT,
 )
-from ..errors import UsageError
 from ..findings import ExitCode
 from ..render import OutputFormat
 
-if TYPE_CHECKING:
-    from ..config import Settings
-
 __all__ = [
     "CHECK_SETTINGS", "FORMATS", "AddFormat", "CheckFormat", "ExportFormat", "ReportFormat", "given",
-    "pick_format", "registry_path", "registry_paths", "settings_for",
+    "named", "pick_format",
 ]
 
 
@@ -72,34 +68,9 @@ def pick_format(fmt: Enum | None, stdout_is_terminal: bool) -> OutputFormat:
     return OutputFormat(fmt.value)
 
 
-def registry_path(given: list[Path], option: Path | None, configured: str | None) -> Path:
-    """The argument or `--registry/-r` (not both), else the config's, else ./registry.yaml."""
-    paths = [*given, *([option] if option else [])]
-    if len(paths) > 1:
-        raise UsageError("one registry at a time: "
-                         + ", ".join(str(p) for p in paths))
-    return paths[0] if paths else Path(configured or "registry.yaml")
-
-
-def registry_paths(given: list[Path] | None, option: Path | None,
-                   config: Path | None) -> list[Path]:
-    """Every registry named (arguments, then `-r`), else the config's, else ./registry.yaml."""
-    named = [*(given or []), *([option] if option else [])]
-    if named:
-        return named
-    from ..config import load_settings
-
-    return [Path(load_settings(None, {}, config=config).registry or "registry.yaml")]
-
-
-def settings_for(given: list[Path] | None, option: Path | None, config: Path | None,
-                 flags: dict[str, Any]) -> tuple[Settings, Path]:
-    """The settings (discovered from the named registry's folder, else here) and the registry."""
-    from ..config import load_settings
-
-    named = [*(given or []), *([option] if option else [])]
-    settings = load_settings(named[0] if named else None, flags, config=config)
-    return settings, registry_path(given or [], option, settings.registry)
+def named(given: list[Path] | None, option: Path | None) -> list[Path]:
+    """The registries named on the command line: the arguments, then `--registry/-r`."""
+    return [*(given or []), *([option] if option else [])]
 
 
 #: The `check` options that are settings (each also read from the environment and config files).

@@ -8,12 +8,13 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from ..export import ExportItem
+    from ..extract.citations import Briefing
     from ..fix import FixResult
     from ..merge import MergeResult
     from ..registry.validate import CheckResult
     from ..report.weekly import Report
 
-__all__ = ["add_line", "check_line", "export_line", "fix_line", "fix_skipped", "plural", "report_line"]
+__all__ = ["add_line", "add_warnings", "check_line", "export_line", "fix_line", "fix_skipped", "plural", "report_line"]
 
 _IRREGULAR = {"anchor": "anchors", "duplicate": "duplicates", "was": "were"}
 
@@ -84,3 +85,8 @@ def fix_skipped(res: FixResult, registry: Path) -> list[str]:
 
 def export_line(items: list[ExportItem]) -> str:
     return f"exported {plural(len(items), 'anchor')}"
+
+
+def add_warnings(briefings: list[Briefing]) -> list[str]:
+    """A briefing where nothing looked like a citation: often the wrong file, or a new format."""
+    return [f"{b.path}: no citations found" for b in briefings if not b.citations and not b.invalid]
