@@ -1,17 +1,19 @@
 """The one redirect helper (anchors.check.redirects): chains, loops, the hop limit, refusals,
-and the address guard on every hop of the links and DOI clients that use it."""
+the address guard on every hop of the links and DOI clients, and the archive's snapshot check."""
 
 from __future__ import annotations
 
 import asyncio
+from datetime import date
 
 import httpx
 import pytest
 
 from anchors.check.links import LinkChecker, Outcome
 from anchors.check.netguard import NetGuard, StaticResolver
-from anchors.check.redirects import Stop, follow
+from anchors.check.redirects import Stop, follow, location_of
 from anchors.check.resolve.doi import DoiResolver
+from anchors.check.resolve.wayback import WaybackClient
 from anchors.check.transport import guarded_transport
 from anchors.ids import Doi
 
@@ -115,3 +117,37 @@ def test_the_guard_holds_on_a_late_hop_for_links_and_dois() -> None:
     assert link.outcome is Outcome.BLOCKED and "127.0.0.2" in (link.error or ""), link
     assert doi.outcome is Outcome.BLOCKED and "127.0.0.2" in (doi.error or ""), doi
     assert "/secret" not in reached
+
+
+def test_httpx_answers_name_their_redirect_or_none() -> None:
+    req = httpx.Request("GET", "https://doi.example/10.1/x")
+    hop = location_of(httpx.Response(303, headers={"location": "/a?b=1"}, request=req))
+    assert hop == (303, httpx.URL("https://doi.example/a?b=1"))
+    assert location_of(httpx.Response(302, request=req)) is None  # no Location: an answer
+    assert location_of(httpx.Response(200, headers={"location": "/a"}, request=req)) is None
+    bad = httpx.Response(301, headers={"location": "http://[::1"}, request=req)
+    assert location_of(bad) is None  # an invalid Location ends the chain instead of raising
+
+
+@pytest.mark.parametrize(("hops", "kept"), [
+    ({"/web/20260918103000/u": "/web/20260918103000id_/u"}, True),  # same host: followed
+    ({"/web/20260918103000/u": "https://evil.example/u"}, False),  # off the archive: not sent
+    ({"/web/20260918103000/u": "/x", "/x": "/web/20260918103000/u"}, False),  # a loop
+])
+def test_the_archive_verifies_a_snapshot_through_the_same_helper(hops, kept) -> None:
+    seen: list[str] = []
+
+    def handler(req: httpx.Request) -> httpx.Response:
+        seen.append(f"{req.url.host}{req.url.path}")
+        if req.url.path == "/wayback/available":
+            snap = "http://web.archive.org/web/20260918103000/u"
+            return httpx.Response(200, json={"archived_snapshots": {"closest": {
+                "status": "200", "available": True, "url": snap, "timestamp": "20260918103000"}}})
+        if req.url.path in hops:
+            return httpx.Response(302, headers={"location": hops[req.url.path]})
+        return httpx.Response(200)
+
+    wb = WaybackClient(httpx.AsyncClient(transport=httpx.MockTransport(handler)), interval=0)
+    snap = asyncio.run(wb.closest("http://docs.example/u", date(2026, 9, 20)))
+    assert (snap is not None) is kept
+    assert not any(s.startswith("evil.example") for s in seen)

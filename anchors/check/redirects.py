@@ -17,7 +17,7 @@ from typing import Generic, TypeVar
 
 import httpx
 
-__all__ = ["PERMANENT", "Followed", "Stop", "follow"]
+__all__ = ["PERMANENT", "Followed", "Stop", "follow", "location_of"]
 
 A = TypeVar("A")
 #: the statuses that say "this URL has moved for good"
@@ -79,3 +79,14 @@ async def follow(url: httpx.URL, fetch: Callable[[httpx.URL], Awaitable[A]],
             return Followed(answer, nxt, hops, None, stop)
         seen.add(str(nxt))
         url, hops = nxt, hops + 1
+
+
+def location_of(resp: httpx.Response) -> tuple[int, httpx.URL] | None:
+    """`target` for httpx answers: a redirect status (301, 302, 303, 307, 308) with a Location,
+    resolved against the URL asked; an invalid Location is no redirect (the answer stands)."""
+    if not resp.is_redirect or "location" not in resp.headers:  # is_redirect: the status only
+        return None
+    try:
+        return resp.status_code, resp.url.join(resp.headers["location"])
+    except httpx.InvalidURL:
+        return None

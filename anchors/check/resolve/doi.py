@@ -18,7 +18,7 @@ from ...defaults import DOI_API
 from ...ids.model import Doi
 from ..links import USER_AGENT, Outcome
 from ..netguard import Blocked, GuardError
-from ..redirects import follow
+from ..redirects import follow, location_of
 from ..retry import RetryPolicy, parse_retry_after, retryable_error, retryable_status
 from .base import Resolution
 from .crossref import CrossrefUpdates
@@ -85,7 +85,7 @@ class DoiResolver:
         """doi.org and the agency it sends us to; a 5xx or a timeout is worth another try."""
         url = httpx.URL(f"{self.api}/{d.encoded}")  # `#`, `%`, `?` in a DOI are not URL syntax
         try:
-            end = await follow(url, self._get, _target, max_redirects=_MAX_REDIRECTS)
+            end = await follow(url, self._get, location_of, max_redirects=_MAX_REDIRECTS)
         except (httpx.HTTPError, GuardError) as exc:
             outcome = Outcome.BLOCKED if isinstance(exc, Blocked) else Outcome.UNREACHABLE
             error = exc.reason if isinstance(exc, GuardError) else \
@@ -103,12 +103,6 @@ class DoiResolver:
         self.requests += 1
         return await self.client.get(url, headers=_HEADERS, follow_redirects=False,
                                      timeout=self.timeout)
-
-
-def _target(resp: httpx.Response) -> tuple[int, httpx.URL] | None:
-    if resp.is_redirect and "location" in resp.headers:
-        return resp.status_code, resp.url.join(resp.headers["location"])
-    return None
 
 
 def _first(v: object) -> str | None:

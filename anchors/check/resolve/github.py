@@ -26,7 +26,7 @@ from ...defaults import GITHUB_API
 from ...errors import UsageError
 from ...ids.model import GithubRef, WebUrl
 from ..links import USER_AGENT, Outcome
-from ..redirects import Stop, follow
+from ..redirects import Stop, follow, location_of
 from ..retry import RetryPolicy, parse_retry_after, retryable_error, retryable_status
 from .base import Resolution
 
@@ -103,7 +103,7 @@ class GithubResolver:
     async def _try(self, key: str, url: httpx.URL) -> _Answer:
         """One try: the answer, or a failure the retry policy may try again (limits, 5xx)."""
         try:
-            end = await follow(url, self._get, _target, max_redirects=_MAX_API_REDIRECTS,
+            end = await follow(url, self._get, location_of, max_redirects=_MAX_API_REDIRECTS,
                                allow=lambda u: u.host == self.api.host)
         except httpx.HTTPError as exc:
             return _Answer(failed=Resolution(key, Outcome.UNREACHABLE,
@@ -140,12 +140,6 @@ class _Answer:
     failed: Resolution | None = None
     retryable: bool = False
     retry_after: float | None = None
-
-
-def _target(resp: httpx.Response) -> tuple[int, httpx.URL] | None:
-    if resp.status_code in (301, 302, 307, 308) and "location" in resp.headers:
-        return resp.status_code, resp.url.join(resp.headers["location"])
-    return None
 
 
 def _looks_like_the_api(resp: httpx.Response) -> bool:

@@ -27,6 +27,7 @@ import httpx
 
 from ...defaults import WAYBACK_API
 from ..links import USER_AGENT
+from ..redirects import follow, location_of
 
 __all__ = ["WAYBACK_API", "Snapshot", "WaybackClient", "WaybackError"]
 
@@ -127,13 +128,7 @@ class WaybackClient:
         url = httpx.URL(snap.url)
         if self._mirror:  # a mirror or test server serves its own snapshots
             url = url.copy_with(scheme=self.api.scheme, host=self.api.host, port=self.api.port)
-        for _ in range(_MAX_HOPS + 1):
-            resp = await self._get(url, "HEAD")
-            if resp.status_code in (301, 302, 303, 307, 308) and "location" in resp.headers:
-                nxt = url.join(resp.headers["location"])
-                if nxt.host != url.host:
-                    return False
-                url = nxt
-                continue
-            return resp.status_code == 200
-        return False
+        end = await follow(url, lambda u: self._get(u, "HEAD"), location_of,
+                           max_redirects=_MAX_HOPS, allow=lambda u: u.host == url.host)
+        return end.stop is None and end.answer.status_code == 200
+
