@@ -163,14 +163,17 @@ class ExitCode(IntEnum):
     TERMINATED = 143
 
 
-def exit_code(findings: Iterable[Finding], strict: bool = False) -> ExitCode:
+def exit_code(findings: Iterable[Finding], strict: bool = False,
+              stale: bool = False) -> ExitCode:
     """FINDINGS when anything is an error, else OK (USAGE is reserved for unusable input).
 
     `strict` (`add --strict`) fails on warnings too: the gate for a team that wants a briefing
-    with a duplicate, a conflict or an unbacked claim fixed before it lands.
+    with a duplicate, a conflict or an unbacked claim fixed before it lands. `stale` (`add
+    --check` on a registry behind its briefings) fails whatever the findings say.
     """
     failing = {Severity.ERROR, Severity.WARNING} if strict else {Severity.ERROR}
-    return ExitCode.FINDINGS if any(f.severity in failing for f in findings) else ExitCode.OK
+    bad = stale or any(f.severity in failing for f in findings)
+    return ExitCode.FINDINGS if bad else ExitCode.OK
 
 
 def ordered(findings: Iterable[Finding]) -> list[Finding]:

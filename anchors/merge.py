@@ -18,7 +18,7 @@ from pathlib import Path
 from .errors import RegistryError
 from .extract.citations import Briefing, Citation, InvalidCitation
 from .extract.claims import UnbackedClaim, continuity_gap
-from .findings import Code, ExitCode, Finding, Severity, exit_code, summary
+from .findings import Code, Finding, Severity, summary
 from .ids import parse_anchor
 from .ids.model import ArxivId, Doi, InvalidId, cited_url, is_future
 from .registry import store
@@ -66,13 +66,6 @@ class MergeResult:
     def up_to_date(self) -> bool:
         """Nothing would be added or continued: the registry already holds these briefings."""
         return not self.changes
-
-    def exit_code(self, strict: bool = False, gate: bool = False) -> ExitCode:
-        """`add`'s verdict: its findings judged as `check`'s are (`strict`: warnings fail too);
-        with `--check`, a registry not up to date with the briefings fails as well."""
-        if gate and not self.up_to_date:
-            return ExitCode.FINDINGS
-        return exit_code(self.findings, strict)
 
 
 def cited_id(c: Citation) -> str:

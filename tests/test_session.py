@@ -181,6 +181,10 @@ def test_the_counts_are_the_results_and_every_output_shows_the_same() -> None:
 def test_exit_codes_are_one_enum() -> None:
     assert [int(c) for c in (ExitCode.OK, ExitCode.FINDINGS, ExitCode.USAGE)] == [0, 1, 2]
     assert exit_code([]) is ExitCode.OK
+    warning = _finding(Code.UNREACHABLE, 1)
+    assert exit_code([warning]) is ExitCode.OK
+    assert exit_code([warning], strict=True) is ExitCode.FINDINGS  # add --strict
+    assert exit_code([], stale=True) is ExitCode.FINDINGS  # add --check, registry behind
     assert Terminated(signal.SIGTERM).code is ExitCode.TERMINATED
     assert Terminated(signal.SIGHUP).code is ExitCode.HUNG_UP
 

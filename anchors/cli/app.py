@@ -61,7 +61,7 @@ def add(
         warn(line)
     write("add", fmt.value, result, sys.stdout, dry_run=dry_run or gate)
     stderr.print(summary.add_line(result, dry_run, gate))
-    raise typer.Exit(result.exit_code(strict, gate))
+    raise typer.Exit(exit_code(result.findings, strict, stale=gate and not result.up_to_date))
 
 
 @app.command(cls=Command)
