@@ -76,10 +76,10 @@ def error_chain(exc: BaseException) -> Iterator[BaseException]:
 
 def refused(exc: BaseException) -> bool:
     """The server's machine said no: nothing listens there (a dead link, not a hiccup)."""
-    if not isinstance(exc, (httpx.ConnectError, ConnectionRefusedError)):
-        return False
-    codes = {getattr(e, "errno", None) for e in error_chain(exc)}
-    return errno.ECONNREFUSED in codes or "refused" in str(exc).lower()
+    if any(isinstance(e, ConnectionRefusedError) or getattr(e, "errno", None) == errno.ECONNREFUSED
+           for e in error_chain(exc)):  # httpx and requests both keep the OS error in the chain
+        return True
+    return isinstance(exc, httpx.ConnectError) and "refused" in str(exc).lower()
 
 
 def retryable_error(exc: BaseException) -> bool:

@@ -100,3 +100,13 @@ def test_arxiv_that_keeps_failing_is_asked_attempts_times() -> None:
         sent = sum(srv.counts.values())
     assert res.outcome is Outcome.RATE_LIMITED and sent == 3 and len(waits) == 2
     assert "after 3 tries" in (res.error or "")
+
+
+def test_a_refused_arxiv_connection_is_not_retried() -> None:
+    """Same rule as links: nothing listens there, so asking again changes nothing."""
+    with LoopbackServer({}) as srv:
+        url = srv.url("/api/query")
+    waits: list[float] = []  # the server is closed now: its port refuses
+    r = ArxivResolver(url, delay=0.0, sleep=waits.append)
+    res = asyncio.run(r.resolve([KEY]))[KEY.key]
+    assert res.outcome is Outcome.UNREACHABLE and r.requests == 1 and waits == []
