@@ -202,3 +202,34 @@ def test_which_registry_a_command_works_on(tmp_path: Path, monkeypatch: pytest.M
     assert all_registries([Path("a.yaml"), Path("b.yaml")]) == [Path("a.yaml"), Path("b.yaml")]
     with pytest.raises(UsageError, match="one registry at a time: a.yaml, b.yaml"):
         one_registry([Path("a.yaml"), Path("b.yaml")], {})
+
+
+def test_a_cancelled_run_closes_its_session_too(tmp_path: Path) -> None:
+    """Ctrl-C and SIGTERM reach an online run as a cancellation: the same teardown runs."""
+    reg = write_registry(tmp_path, "1706.03762")
+    services = FakeServices()
+    seen: dict[str, Any] = {}
+
+    async def run() -> None:
+        async with open_session(reg, Settings(), services=services) as s:
+            seen["history"] = s.history
+            asyncio.current_task().cancel()  # type: ignore[union-attr]
+            await asyncio.sleep(0)
+
+    with pytest.raises(asyncio.CancelledError):
+        asyncio.run(run())
+    assert services.closed == 1
+    with pytest.raises(sqlite3.ProgrammingError):
+        seen["history"].db.execute("SELECT 1")
+
+
+def test_every_check_setting_flag_is_an_option_and_a_setting() -> None:
+    import typer
+
+    from anchors.cli.app import app
+    from anchors.cli.options import CHECK_SETTINGS
+
+    group: Any = typer.main.get_command(app)
+    params = {p.name for p in group.commands["check"].params}
+    assert set(CHECK_SETTINGS) <= params
+    assert set(CHECK_SETTINGS) <= {f.name for f in dataclasses.fields(Settings)}
