@@ -26,7 +26,36 @@ _EXPORTS = {
 }
 _RENAMED = {"build_report": "build"}
 
-__all__ = sorted(_EXPORTS)
+#: the keys of _EXPORTS, spelled out for tools that read `__all__` statically
+__all__ = [
+    "AnchorsError",
+    "ArxivId",
+    "CheckResult",
+    "Citation",
+    "Code",
+    "Doi",
+    "Finding",
+    "GithubRef",
+    "InvalidId",
+    "LinkChecker",
+    "MergeResult",
+    "NetGuard",
+    "Outcome",
+    "Registry",
+    "Report",
+    "Services",
+    "Severity",
+    "WebUrl",
+    "add",
+    "build_report",
+    "canonical_url",
+    "check_offline",
+    "check_online",
+    "load",
+    "merge",
+    "parse_anchor",
+    "read_briefing",
+]
 
 
 def __getattr__(name: str) -> Any:

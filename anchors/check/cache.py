@@ -13,8 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ..registry.atomic import write_atomic
 from ..errors import StorageError
+from ..registry.atomic import write_atomic
 from ..state import ensure
 
 T = TypeVar("T")

@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..ids.model import OLD_ARCHIVES, AnchorKey, GithubRef, InvalidId
 from ..ids import parse_anchor
+from ..ids.model import OLD_ARCHIVES, AnchorKey, GithubRef, InvalidId
 
 __all__ = ["Hit", "scan"]
 

@@ -6,8 +6,8 @@ import subprocess
 from pathlib import Path
 
 from ..errors import RegistryError, UsageError
-from .model import Registry
 from .loader import parse_text
+from .model import Registry
 
 __all__ = ["changed_keys"]
 

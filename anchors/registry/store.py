@@ -16,11 +16,10 @@ from typing import NamedTuple
 
 from filelock import FileLock, Timeout
 
-from .atomic import CHECKPOINTS, write_atomic
 from ..errors import RegistryError, StorageError
-from .model import Entry
-from .model import Anchor, Registry, Span
 from ..state import lock_path
+from .atomic import CHECKPOINTS, write_atomic
+from .model import Anchor, Entry, Registry, Span
 
 __all__ = ["CHECKPOINTS", "HEADER", "LOCK_TIMEOUT", "locked", "quote", "render", "save",
            "set_fields", "splice", "url_value", "write"]
