@@ -5,6 +5,8 @@ The CLI's help, the config loader and the clients all read these, so a default i
 
 from __future__ import annotations
 
+from . import __version__
+
 __all__ = [
     "ARXIV_API",
     "ARXIV_BATCH",
@@ -19,6 +21,7 @@ __all__ = [
     "DEFAULT_TIMEOUT",
     "DOI_API",
     "GITHUB_API",
+    "USER_AGENT",
     "WAYBACK_API",
     "WAYBACK_MIN_INTERVAL",
 ]
@@ -48,3 +51,6 @@ DOI_API = "https://doi.org"
 WAYBACK_API = "https://archive.org/wayback/available"
 #: one archive request a second at most: the Internet Archive throttles bursts from one client
 WAYBACK_MIN_INTERVAL = 1.0
+
+#: how every request anchors sends introduces itself
+USER_AGENT = f"anchors/{__version__} (citation link checker; python-httpx)"

@@ -18,8 +18,13 @@ from dataclasses import dataclass, field
 
 import httpx
 
-from .. import __version__
-from ..defaults import DEFAULT_CONCURRENCY, DEFAULT_MAX_REDIRECTS, DEFAULT_PER_HOST, DEFAULT_TIMEOUT
+from ..defaults import (
+    DEFAULT_CONCURRENCY,
+    DEFAULT_MAX_REDIRECTS,
+    DEFAULT_PER_HOST,
+    DEFAULT_TIMEOUT,
+    USER_AGENT,
+)
 from ..findings import Outcome
 from .answers import Answer, error_answer, guard_answer, status_answer, timeout_answer
 from .hosts import Hosts
@@ -33,7 +38,6 @@ __all__ = [
     "DEFAULT_MAX_REDIRECTS",
     "DEFAULT_PER_HOST",
     "DEFAULT_TIMEOUT",
-    "USER_AGENT",
     "LinkChecker",
     "LinkResult",
     "Outcome",
@@ -42,7 +46,6 @@ __all__ = [
 DEFAULT_BODY_CAP = 8192
 #: distinct hosts failing at the network level, with no answer from any, that mean "offline"
 NETWORK_DOWN_HOSTS = 3
-USER_AGENT = f"anchors/{__version__} (citation link checker; python-httpx)"
 ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 _HEADERS = {"User-Agent": USER_AGENT, "Accept": ACCEPT}
 _HEAD_REFUSED = frozenset({403, 405, 501})

@@ -19,6 +19,7 @@ from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from ..extract.claims import Claims
+from ..findings import Outcome
 from ..history import History, Row
 from ..ids.model import ArxivId, WebUrl, is_future
 from ..registry.model import Anchor, Registry
@@ -27,7 +28,7 @@ from . import truth
 from .archive import Archiver
 from .cache import Cache
 from .facts import of_resolution
-from .links import LinkChecker, LinkResult, Outcome
+from .links import LinkChecker, LinkResult
 from .resolve.base import Resolution, Resolver
 from .resolve.github import repo_of_url
 from .resolve.wayback import WaybackClient

@@ -33,13 +33,8 @@ class AddFormat(str, Enum):
     JSON = "json"
 
 
-class CheckFormat(str, Enum):
-    TEXT = "text"
-    CONCISE = "concise"
-    JSON = "json"
-    GITHUB = "github"
-    MARKDOWN = "markdown"
-    SARIF = "sarif"
+#: check offers every format there is
+CheckFormat = OutputFormat
 
 
 class ReportFormat(str, Enum):

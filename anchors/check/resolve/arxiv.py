@@ -22,9 +22,9 @@ import requests
 
 from ...defaults import ARXIV_API, ARXIV_BATCH, ARXIV_MAX_SEARCHES, ARXIV_MIN_INTERVAL
 from ...errors import UsageError
+from ...findings import Outcome
 from ...ids.model import ArxivId, InvalidId
 from ...titles import TitleVerdict, compare_titles, normalise
-from ..links import Outcome
 from ..retry import RetryPolicy, retryable_error, retryable_status
 from ..truth import FollowUp
 from .arxiv_client import make_client

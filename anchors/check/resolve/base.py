@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
-from ..links import Outcome
+from ...findings import Outcome
 
 __all__ = ["Resolution", "Resolver"]
 

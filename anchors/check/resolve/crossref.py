@@ -13,8 +13,7 @@ from typing import Any
 
 import httpx
 
-from ...defaults import CROSSREF_API
-from ..links import USER_AGENT
+from ...defaults import CROSSREF_API, USER_AGENT
 
 __all__ = ["CROSSREF_API", "CrossrefUpdates"]
 

@@ -14,9 +14,9 @@ from typing import Any
 
 import httpx
 
-from ...defaults import DOI_API
+from ...defaults import DOI_API, USER_AGENT
+from ...findings import Outcome
 from ...ids.model import Doi
-from ..links import USER_AGENT, Outcome
 from ..netguard import Blocked, GuardError
 from ..redirects import follow, location_of
 from ..retry import RetryPolicy, parse_retry_after, retryable_error, retryable_status

@@ -22,10 +22,10 @@ from typing import Any
 
 import httpx
 
-from ...defaults import GITHUB_API
+from ...defaults import GITHUB_API, USER_AGENT
 from ...errors import UsageError
+from ...findings import Outcome
 from ...ids.model import GithubRef, WebUrl
-from ..links import USER_AGENT, Outcome
 from ..redirects import Stop, follow, location_of
 from ..retry import RetryPolicy, parse_retry_after, retryable_error, retryable_status
 from .base import Resolution

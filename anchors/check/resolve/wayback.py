@@ -25,8 +25,7 @@ from datetime import date
 
 import httpx
 
-from ...defaults import WAYBACK_API
-from ..links import USER_AGENT
+from ...defaults import USER_AGENT, WAYBACK_API
 from ..redirects import follow, location_of
 
 __all__ = ["WAYBACK_API", "Snapshot", "WaybackClient", "WaybackError"]
