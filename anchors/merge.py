@@ -20,7 +20,7 @@ from .extract.citations import Briefing, Citation, InvalidCitation
 from .extract.claims import UnbackedClaim, continuity_gap
 from .findings import Code, Finding, Severity, summary
 from .ids import parse_anchor
-from .ids.model import ArxivId, Doi, InvalidId, cited_url, is_future
+from .ids.model import ArxivId, Doi, InvalidId, cited_url, is_future, issued_after
 from .registry import store
 from .registry.loader import gc_paused, load
 from .registry.model import Anchor, Entry, Registry, Status
@@ -189,8 +189,7 @@ def _merge_one(result: MergeResult, known: dict[str, Anchor], b: Briefing, key: 
     if len(m.primaries) > 1:
         result.findings.append(_duplicate(lead, b, [c.line for c in m.primaries]))
     _briefing_conflicts(result, b, lead.raw, m)
-    if isinstance(lead.key, ArxivId) and (lead.key.year, lead.key.month) > (b.date.year,
-                                                                           b.date.month):
+    if isinstance(lead.key, ArxivId) and issued_after(lead.key, b.date):
         result.findings.append(_later(lead, b))
     _continuity(result, known, key, cites)
     entry = result.entries.get(key)

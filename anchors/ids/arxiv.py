@@ -14,7 +14,7 @@ from typing import ClassVar, Literal
 
 from .kinds import AnchorKind, InvalidId
 
-__all__ = ["OLD_ARCHIVES", "ArxivId", "is_future"]
+__all__ = ["OLD_ARCHIVES", "ArxivId", "is_future", "issued_after"]
 
 # Archives that exist in old-scheme IDs, with the first and last YYMM they were used
 # (arXiv taxonomy definitions). A trailing None means the archive still takes old IDs up to 0703.
@@ -157,4 +157,10 @@ def _ordinal(yymm: str) -> int:
 
 def is_future(arxiv_id: ArxivId, today: date) -> bool:
     """True when the ID's month is after `today`'s month: arXiv cannot have issued it yet."""
-    return (arxiv_id.year, arxiv_id.month) > (today.year, today.month)
+    return issued_after(arxiv_id, today)
+
+
+def issued_after(arxiv_id: ArxivId, day: date) -> bool:
+    """True when the ID's month is after `day`'s month: the one rule behind future-id (against
+    today) and later-than-briefing (against a briefing's date or a first_anchored date)."""
+    return (arxiv_id.year, arxiv_id.month) > (day.year, day.month)

@@ -8,7 +8,7 @@ stored under, so callers ask the key instead of testing its class or cutting its
 
 from __future__ import annotations
 
-from .arxiv import OLD_ARCHIVES, ArxivId, is_future
+from .arxiv import OLD_ARCHIVES, ArxivId, is_future, issued_after
 from .doi import Doi
 from .github import GithubRef
 from .kinds import AnchorKind, InvalidId, kind_of, split_key
@@ -26,6 +26,7 @@ __all__ = [
     "canonical_url",
     "cited_url",
     "is_future",
+    "issued_after",
     "kind_of",
     "split_key",
 ]

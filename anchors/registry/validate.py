@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from ..findings import Code, Finding, Severity, summary
-from ..ids.model import AnchorKind, is_future
+from ..ids.model import AnchorKind, is_future, issued_after
 from .model import Registry
 
 __all__ = ["CheckResult", "check_offline", "combine", "offline", "only"]
@@ -103,8 +103,7 @@ def offline(reg: Registry, today: date) -> Iterator[Finding]:
             yield Finding(Code.FUTURE_ID, a.label, reg.path, a.line,
                           f"{key.yymm} is later than today ({today:%Y-%m}): arXiv has not "
                           "issued this ID yet; check for a typo")
-        elif a.first_anchored and (key.year, key.month) > (a.first_anchored.year,
-                                                             a.first_anchored.month):
+        elif a.first_anchored and issued_after(key, a.first_anchored):
             yield Finding(Code.LATER_THAN_BRIEFING, a.label, reg.path, a.line,
                           f"{key.yymm} is later than its first_anchored month "
                           f"({a.first_anchored:%Y-%m}); the ID or the date is wrong")
