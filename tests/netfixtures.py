@@ -23,7 +23,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if hasattr(cfg, "workeroutput"):  # an xdist worker: the controller judges the whole run
         cfg.workeroutput["cassettes_used"] = sorted(str(p) for p in used)
         return
-    partial = cfg.option.keyword or cfg.option.markexpr or any(
+    partial = cfg.option.keyword or cfg.option.markexpr or cfg.option.collectonly or any(
         "::" in a or a.endswith(".py") for a in cfg.args)
     if partial or exitstatus != 0:
         return

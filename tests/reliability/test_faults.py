@@ -96,7 +96,7 @@ async def _trickle(req, w):
     # the silent server would close after 30 s, the trickle after 2 s (each a reset, not a
     # timeout); the trickle keeps per-read timeouts from firing, so only a deadline per try
     # (anchors' own, "no complete answer") ends it early
-    [(_silent, 0.25, 2, ("no complete answer within 0.25 s", "timed out after 0.25 s")),
+    [(_silent, 0.1, 2, ("no complete answer within 0.1 s", "timed out after 0.1 s")),
      (_trickle, 0.4, 1, ("no complete answer within 0.4 s",))],
     ids=["never-answers", "trickles"],
 )

@@ -115,7 +115,7 @@ def test_stalled_api_times_out_as_unreachable() -> None:
         return False
 
     with LoopbackServer({"/api/query": stall}) as srv:
-        got = asyncio.run(ArxivResolver(srv.url("/api/query"), delay=0.0, timeout=0.3,
+        got = asyncio.run(ArxivResolver(srv.url("/api/query"), delay=0.0, timeout=0.1,
                                         policy=RetryPolicy(attempts=1)).resolve(ids("2609.18063")))
     res = got["arxiv:2609.18063"]
     # the timeout ended it (the server would hang up after 5 s: a ConnectionError)
