@@ -9,15 +9,15 @@ from datetime import date
 import httpx
 import pytest
 
-from anchors.check.links import LinkChecker, Outcome
+from anchors.check.links import Outcome
 from anchors.check.netguard import NetGuard, StaticResolver
 from anchors.check.redirects import Stop, follow, location_of
 from anchors.check.resolve.doi import DoiResolver
 from anchors.check.resolve.wayback import WaybackClient
-from anchors.check.transport import guarded_transport
 from anchors.ids import Doi
 
 from .loopback import LoopbackServer, respond
+from .stack import links
 from .vtime import VirtualTime
 
 Answer = tuple[int, str | None]  # status, Location
@@ -105,10 +105,10 @@ def test_the_guard_holds_on_a_late_hop_for_links_and_dois() -> None:
         base = f"http://public.example:{srv.port}"
 
         async def go():
-            guard = _OnePublic(resolver, allow_private=False)
-            transport = guarded_transport(guard, httpx.Limits())
-            async with httpx.AsyncClient(transport=transport) as c:
-                link = await LinkChecker(c, guard).check(f"{base}/0")
+            # one guarded transport for links and DOIs, as `anchors check` builds it
+            async with links(guard=_OnePublic(resolver, allow_private=False)) as lc, \
+                    httpx.AsyncClient(transport=lc.client) as c:
+                link = await lc.check(f"{base}/0")
                 doi = DoiResolver(c, api_url=base, policy=VirtualTime().policy())
                 got = await doi.resolve([Doi("10.1/0")])
             return link, got[Doi("10.1/0").key]
