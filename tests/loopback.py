@@ -8,6 +8,7 @@ connection alive). The server counts requests per path and what was in flight.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 import ssl
 import threading
@@ -15,6 +16,7 @@ import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Self
 
 __all__ = ["LoopbackServer", "Request", "respond"]
 
@@ -68,7 +70,7 @@ class LoopbackServer:
         self._host_now: Counter[str] = Counter()
 
     # --- lifecycle -------------------------------------------------------------------------
-    def __enter__(self) -> LoopbackServer:
+    def __enter__(self) -> Self:
         self.start()
         return self
 
@@ -151,10 +153,8 @@ class LoopbackServer:
         except (ConnectionError, asyncio.CancelledError):
             return
         finally:
-            try:
+            with contextlib.suppress(OSError, RuntimeError):  # peer gone, or the loop closing
                 w.close()
-            except Exception:
-                pass
 
     def _route(self, path: str) -> Handler | None:
         if callable(self.routes) and not isinstance(self.routes, Mapping):

@@ -16,14 +16,14 @@ from typer.testing import CliRunner
 
 from anchors.check.archive import Archiver
 from anchors.check.cache import Cache
+from anchors.check.resolve.wayback import WaybackClient, WaybackError
 from anchors.cli.app import app
 from anchors.findings import Code
 from anchors.registry.loader import parse_text
-from anchors.check.resolve.wayback import WaybackClient, WaybackError
 
 from .cassettes import load
-from .test_export import CSL_SCHEMA
 from .loopback import LoopbackServer, respond
+from .test_export import CSL_SCHEMA
 
 PAGES = {"/post": 200, "/gone": 404, "/never": 200}
 

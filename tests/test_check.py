@@ -13,15 +13,15 @@ import pytest
 from typer.testing import CliRunner
 
 from anchors.check.cache import Cache
+from anchors.check.netguard import StaticResolver
+from anchors.check.resolve.arxiv import ArxivResolver
+from anchors.check.resolve.doi import DoiResolver
+from anchors.check.resolve.github import GithubResolver
 from anchors.check.run import Services, check_online
 from anchors.cli.app import app
 from anchors.findings import Code
 from anchors.history import History
-from anchors.check.netguard import StaticResolver
 from anchors.registry.loader import parse_text
-from anchors.check.resolve.arxiv import ArxivResolver
-from anchors.check.resolve.doi import DoiResolver
-from anchors.check.resolve.github import GithubResolver
 
 from .cassettes import load
 from .loopback import LoopbackServer, respond

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from anchors.extract import Citation, extract
-from anchors.ids import ArxivId, Doi, GithubRef
 from anchors.extract.plaintext import markdown_to_text
+from anchors.ids import ArxivId, Doi, GithubRef
 
 CORPUS = Path(__file__).parent / "data" / "markdown"
 DOCS = sorted(CORPUS.glob("*.md"))

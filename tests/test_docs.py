@@ -18,7 +18,7 @@ CI = (Path(__file__).resolve().parent.parent / ".ci" / "run").read_text(encoding
 
 @pytest.mark.parametrize("code", list(Code))
 def test_every_code_is_in_the_readme_table_with_its_severity(code: Code) -> None:
-    assert re.search(rf"^\| `{code.value}` \| {code.severity.value} \|", README, re.M), code
+    assert re.search(rf"^\| `{code.value}` \| {code.severity.value} \|", README, re.MULTILINE), code
 
 
 @pytest.mark.parametrize("command", ["add", "check", "report", "export", "fix"])

@@ -12,15 +12,15 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
+from anchors.check.netguard import StaticResolver
+from anchors.check.resolve.github import GithubResolver
 from anchors.check.run import Services, check_online
 from anchors.cli.app import app
 from anchors.extract import read_briefing
 from anchors.fix import FixKind, plan, soft_404
 from anchors.history import History, Row
 from anchors.merge import add
-from anchors.check.netguard import StaticResolver
 from anchors.registry.loader import load, parse_text
-from anchors.check.resolve.github import GithubResolver
 
 from .cassettes import load as cassette
 from .loopback import LoopbackServer, respond

@@ -102,7 +102,7 @@ def test_help_states_the_rules() -> None:
         return " ".join(r.stdout.replace("│", " ").split())
 
     assert "A missing file, or one that is not a registry, is exit 2" in helptext("check")
-    assert re.search(r"check \[OPTIONS\] \[\w+\]\.\.\.", helptext("check"), re.I)  # several
+    assert re.search(r"check \[OPTIONS\] \[\w+\]\.\.\.", helptext("check"), re.IGNORECASE)  # several
     add_help = helptext("add")
     assert "--check" in add_help and "exit 1 if the registry is not up to date" in add_help
     assert "Only `add` creates a registry" in add_help

@@ -9,9 +9,9 @@ import httpx
 import pytest
 
 from anchors.check.clients import web_transport
-from anchors.config import Settings
 from anchors.check.links import LinkChecker, LinkResult, Outcome
 from anchors.check.netguard import NetGuard, StaticResolver
+from anchors.config import Settings
 
 from .loopback import LoopbackServer, respond
 from .stack import check_urls, links
@@ -143,7 +143,7 @@ def test_redirect_loop_and_long_chain_are_dead(server: LoopbackServer) -> None:
 
 def test_retry_after_is_waited_exactly_and_counted(server: LoopbackServer) -> None:
     vt = VirtualTime()
-    (r,), lc = check([server.url("/429-timed")], vt=vt)
+    (r,), _lc = check([server.url("/429-timed")], vt=vt)
     assert vt.waits == [1.0]  # the server's Retry-After, not a backoff
     assert r.outcome is Outcome.OK and r.requests == 2
 
@@ -183,7 +183,7 @@ def test_connection_refused_is_dead_without_retries() -> None:
 
 def test_loopback_is_blocked_by_default(server: LoopbackServer) -> None:
     before = server.counts["/ok"]
-    (r,), lc = check([server.url("/ok")], allow_private=False)
+    (r,), _lc = check([server.url("/ok")], allow_private=False)
     assert r.outcome is Outcome.BLOCKED and "loopback" in (r.error or "")
     assert server.counts["/ok"] == before
 

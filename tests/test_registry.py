@@ -7,8 +7,8 @@ import pytest
 
 from anchors.errors import RegistryError
 from anchors.findings import Code
-from anchors.registry.model import Status
 from anchors.registry.loader import load, parse_text
+from anchors.registry.model import Status
 
 HEAD = "version: 1\nanchors:\n"
 OK_ENTRY = '  - arxiv: "2609.19969"\n    first_anchored: 2026-09-24\n    status: new\n'

@@ -8,17 +8,17 @@ import os
 import sqlite3
 import subprocess
 import sys
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+from anchors.check.netguard import StaticResolver
 from anchors.check.run import Services, check_online
 from anchors.cli.app import app
 from anchors.errors import HistoryError
 from anchors.history import History, Row
-from anchors.check.netguard import StaticResolver
 from anchors.registry.loader import parse_text
 from anchors.report.weekly import Section, build
 
@@ -27,7 +27,7 @@ from .stack import links
 
 GOLDEN = Path(__file__).parent / "golden" / "report.md"
 DAY = 86400.0
-START = datetime(2026, 9, 24, 6, 0, tzinfo=timezone.utc).timestamp()
+START = datetime(2026, 9, 24, 6, 0, tzinfo=UTC).timestamp()
 NOW = "2026-09-30T00:00Z"
 OK, DEAD = 200, 404
 # what each path answers in runs 0..5 (one run a day from 2026-09-24)

@@ -12,12 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from anchors.check.netguard import StaticResolver
 from anchors.check.run import Services, check_online
-from anchors.report.classify import FAILING, NEUTRAL, SUCCESS, Section, classify
 from anchors.cli.app import app
 from anchors.history import History, Row
-from anchors.check.netguard import StaticResolver
 from anchors.registry.loader import parse_text
+from anchors.report.classify import FAILING, NEUTRAL, SUCCESS, Section, classify
 from anchors.report.weekly import build
 
 from .loopback import LoopbackServer, respond

@@ -15,13 +15,13 @@ import httpx
 import pytest
 from typer.testing import CliRunner
 
+from anchors.check.netguard import StaticResolver
+from anchors.check.resolve.arxiv import ArxivResolver
+from anchors.check.resolve.github import GithubResolver
 from anchors.check.run import Services, check_online
 from anchors.cli.app import app
 from anchors.history import APPLICATION_ID, History, Row
-from anchors.check.netguard import StaticResolver
 from anchors.registry.loader import parse_text
-from anchors.check.resolve.arxiv import ArxivResolver
-from anchors.check.resolve.github import GithubResolver
 from anchors.report.transitions import Change, fact_changes, section_order, transitions, trend
 
 from .loopback import LoopbackServer, respond

@@ -13,13 +13,13 @@ import httpx
 import pytest
 
 from anchors.check.cache import Cache
+from anchors.check.resolve.arxiv import ArxivResolver
+from anchors.check.resolve.github import GithubResolver
 from anchors.check.run import Services, check_online
 from anchors.extract.claims import Claims
 from anchors.findings import Code
 from anchors.registry.loader import parse_text
 from anchors.render import json as rjson
-from anchors.check.resolve.arxiv import ArxivResolver
-from anchors.check.resolve.github import GithubResolver
 
 from .cassettes import load
 from .vtime import ArxivTime
@@ -95,10 +95,10 @@ def test_state_claim_against_a_merged_pull_request(tmp_path: Path, notes: str, s
 
 
 def test_fixed_claim_on_an_open_or_unmerged_pr_is_stale() -> None:
-    from anchors.extract.claims import StateClaim
     from anchors.check.links import Outcome
     from anchors.check.resolve.base import Resolution
     from anchors.check.truth import _contradicts
+    from anchors.extract.claims import StateClaim
 
     open_ = Resolution("k", Outcome.OK, state="open")
     not_planned = Resolution("k", Outcome.OK, state="closed", state_reason="not_planned")
@@ -335,11 +335,11 @@ def test_real_changelog_claims_raise_no_false_alarms() -> None:
     """`Fixed … <PR URL>` lines of a real changelog against the PRs' real live facts."""
     import yaml
 
-    from anchors.extract.claims import StateClaim, briefing_claims
     from anchors.check.links import Outcome
-    from anchors.registry.model import Anchor
     from anchors.check.resolve.base import Resolution
     from anchors.check.truth import findings as truth_findings
+    from anchors.extract.claims import StateClaim, briefing_claims
+    from anchors.registry.model import Anchor
 
     data = Path(__file__).parent / "data"
     live = yaml.safe_load((data / "github_live.yaml").read_text(encoding="utf-8"))

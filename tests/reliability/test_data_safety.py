@@ -32,14 +32,14 @@ def test_killed_mid_write_leaves_old_or_new(tmp_path: Path, point: str) -> None:
     old = reg.read_bytes()
     cmd = [*ANCHORS, "add", "-q", "-r", str(reg), "--today", TODAY, str(DATA / "briefing-0925.md")]
     p = subprocess.run(cmd, env={**os.environ, "ANCHORS_TEST_KILL_AT": point},
-                       capture_output=True, timeout=60)
+                       capture_output=True, check=False, timeout=60)
     assert p.returncode == -9  # SIGKILL: no cleanup ran
     now = reg.read_bytes()
     if point == "after-rename":
         assert now != old and load(reg).problems == []
     else:
         assert now == old
-    p = subprocess.run(cmd, capture_output=True, timeout=60)  # the next add still works
+    p = subprocess.run(cmd, capture_output=True, check=False, timeout=60)  # the next add still works
     assert p.returncode == 0, p.stderr
     assert load(reg).problems == []
 
@@ -130,7 +130,7 @@ def test_bad_registries_are_refused_with_file_and_line(tmp_path: Path, name: str
     brief = tmp_path / "2026-09-25.md"
     brief.write_text("| 2609.30001 | T | 本次新增 |\n", encoding="utf-8")
     p = subprocess.run([*ANCHORS, "add", "-r", str(reg), str(brief), "--today", TODAY],
-                       capture_output=True, timeout=60)
+                       capture_output=True, check=False, timeout=60)
     err = p.stderr.decode()
     assert p.returncode == 2, err
     assert f"{reg}:{line}:" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
@@ -144,7 +144,7 @@ def test_fifty_megabyte_registry_is_refused(tmp_path: Path) -> None:
     with open(reg, "wb") as f:
         f.write(b"version: 1\nanchors:\n")
         f.write(b"# padding\n" * (5 * 1024 * 1024))
-    p = subprocess.run([*ANCHORS, "check", "--offline", str(reg)], capture_output=True, timeout=60)
+    p = subprocess.run([*ANCHORS, "check", "--offline", str(reg)], capture_output=True, check=False, timeout=60)
     assert p.returncode == 2 and b"bytes is more than" in p.stderr and b"Traceback" not in p.stderr
 
 

@@ -13,7 +13,7 @@ import ssl
 import subprocess
 import sys
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 from pathlib import Path
 
@@ -158,7 +158,7 @@ def test_redirect_loop_and_30_hop_chain(handler, needle: str) -> None:
 
 
 def _http_date(seconds: float) -> str:
-    return format_datetime(datetime.now(timezone.utc) + timedelta(seconds=seconds), usegmt=True)
+    return format_datetime(datetime.now(UTC) + timedelta(seconds=seconds), usegmt=True)
 
 
 @pytest.mark.parametrize(
@@ -223,8 +223,8 @@ def test_invalid_certificates_are_tls_errors(case: str) -> None:
     trust = ssl.create_default_context()
     if case != "self-signed":
         ca.configure_trust(trust)  # trusted CA; the problem is the certificate itself
-    kw = {"not_after": datetime.now(timezone.utc) - timedelta(days=1),
-          "not_before": datetime.now(timezone.utc) - timedelta(days=30)} if case == "expired" else {}
+    kw = {"not_after": datetime.now(UTC) - timedelta(days=1),
+          "not_before": datetime.now(UTC) - timedelta(days=30)} if case == "expired" else {}
     name = "other.example" if case == "wrong-name" else "site.example"
     with _tls_server(ca, name, **kw) as srv:
         r = check_one(f"https://site.example:{srv.port}/", resolver=resolver, verify=trust)
@@ -276,7 +276,7 @@ def test_killed_check_exits_cleanly_and_keeps_what_it_learnt(tmp_path: Path, sig
             time.sleep(0.05)
         time.sleep(0.5)  # the fast ones are answered by now
         p.send_signal(sig)
-        out, err = p.communicate(timeout=20)
+        _out, err = p.communicate(timeout=20)
     assert p.returncode == code
     assert b"Traceback" not in err and len(err.decode().strip().splitlines()) == 1
     assert reg.read_bytes() == before  # check never writes the registry

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from anchors.registry import store
 from anchors.errors import RegistryError
 from anchors.extract import extract
 from anchors.merge import add
+from anchors.registry import store
 from anchors.registry.loader import load
 
 from .envtools import IS_ROOT, TODAY, anchors, fill, one_error_line, powerless, small_tmpfs

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from anchors.extract import Briefing, Citation
 from anchors.ids import ArxivId
 from anchors.merge import add, merge
-from anchors.registry.model import Registry
 from anchors.registry.loader import load, parse_text
+from anchors.registry.model import Registry
 
 pytestmark = [pytest.mark.reliability(kind="data"), pytest.mark.timeout(120)]
 

@@ -5,9 +5,9 @@ import asyncio
 import httpx
 import respx
 
-from anchors.ids import Doi
 from anchors.check.links import Outcome
 from anchors.check.resolve.doi import DoiResolver
+from anchors.ids import Doi
 
 from ..cassettes import load
 
