@@ -13,12 +13,12 @@ from typing import Any
 import typer
 
 try:  # NOTE: recent typer vendors click as typer._click; its usage errors are those classes
-    from typer._click.exceptions import (  # type: ignore[import-not-found,unused-ignore]
+    from typer._click.exceptions import (  # type: ignore[import-not-found,no-redef,unused-ignore]
         ClickException,
         NoArgsIsHelpError,
     )
 except ImportError:  # typer releases that use the click package
-    from click.exceptions import (  # type: ignore[assignment,unused-ignore]
+    from click.exceptions import (  # type: ignore[import-not-found,no-redef,assignment,unused-ignore]
         ClickException,
         NoArgsIsHelpError,
     )
