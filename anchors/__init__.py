@@ -16,7 +16,7 @@ _EXPORTS = {
     "parse_anchor": "ids", "canonical_url": "ids",
     "Citation": "extract", "read_briefing": "extract",
     "Registry": "registry.model", "load": "registry.loader",
-    "MergeResult": "merge", "add": "merge", "merge": "merge",
+    "MergeResult": "merger", "add": "merger", "merge": "merger",
     "Code": "findings", "Finding": "findings", "Outcome": "findings", "Severity": "findings",
     "CheckResult": "registry.validate", "check_offline": "registry.validate",
     "Services": "check.run", "check_online": "check.run",

@@ -79,7 +79,7 @@ def merge_case(n: int, tmp: Path, repeat: int) -> tuple[float, float, float]:
     from datetime import date
 
     from anchors.extract import extract
-    from anchors.merge import add
+    from anchors.merger import add
 
     text = briefing_text(n)
     ext, new, cont = [], [], []

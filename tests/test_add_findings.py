@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from anchors.cli.app import app
 from anchors.extract import extract
 from anchors.findings import Code, Severity, exit_code
-from anchors.merge import add
+from anchors.merger import add
 
 runner = CliRunner()
 HEAD = re.compile(r"^(?P<file>\S+):(?P<line>\d+): (?P<sev>error|warning|info) (?P<code>[a-z-]+)"

@@ -35,11 +35,7 @@ def test_public_names_are_exactly_the_documented_ones() -> None:
     assert set(anchors.__all__) == PUBLIC
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param(n, marks=pytest.mark.xfail(
-        strict=True, reason="the submodule anchors.merge, once imported (e.g. by anchors.add), "
-        "shadows the function: `from anchors import merge` gives the module"))
-    if n == "merge" else n for n in sorted(PUBLIC)])
+@pytest.mark.parametrize("name", sorted(PUBLIC))
 def test_every_public_name_is_what_it_says_after_any_import(name: str) -> None:
     _import_everything()
     value = getattr(anchors, name)

@@ -19,7 +19,7 @@ from anchors.cli.app import app
 from anchors.extract import read_briefing
 from anchors.fix import FixKind, plan, soft_404
 from anchors.history import History, Row
-from anchors.merge import add
+from anchors.merger import add
 from anchors.registry.loader import load, parse_text
 
 from .cassettes import load as cassette

@@ -19,7 +19,7 @@ from anchors.cli.options import FORMATS
 from anchors.export import collect
 from anchors.extract.citations import read_briefing
 from anchors.history import Row
-from anchors.merge import add
+from anchors.merger import add
 from anchors.registry.loader import load
 from anchors.render import RENDERERS, Target, render
 from anchors.report.weekly import build

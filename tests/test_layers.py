@@ -21,7 +21,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("identifiers", ("anchors.ids",)),
     ("registry", ("anchors.registry",)),
     ("extraction", ("anchors.extract",)),
-    ("merge", ("anchors.merge",)),
+    ("merge", ("anchors.merger",)),
     ("history", ("anchors.history",)),
     ("check", ("anchors.check",)),
     ("report", ("anchors.report", "anchors.export", "anchors.fix")),

@@ -48,7 +48,7 @@ def add(
     In CI: anchors add --check briefings/*.md
     """
     from ..extract.citations import read_briefing
-    from ..merge import add as do_add
+    from ..merger import add as do_add
     from ..render import summary, write
 
     configure(quiet)

@@ -11,7 +11,7 @@ from ..findings import Code, Finding
 from .changes import json_changes
 
 if TYPE_CHECKING:
-    from ..merge import MergeResult
+    from ..merger import MergeResult
     from ..registry.validate import CheckResult
     from ..report.weekly import Report
 

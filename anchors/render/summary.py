@@ -10,7 +10,7 @@ if TYPE_CHECKING:
     from ..export import ExportItem
     from ..extract.citations import Briefing
     from ..fix import FixResult
-    from ..merge import MergeResult
+    from ..merger import MergeResult
     from ..registry.validate import CheckResult
     from ..report.weekly import Report
 

@@ -19,7 +19,7 @@ from ..findings import Finding, Severity
 from .escape import plain
 
 if TYPE_CHECKING:
-    from ..merge import MergeResult
+    from ..merger import MergeResult
     from ..registry.validate import CheckResult
 
 __all__ = ["add_result", "check_result", "clip", "concise", "findings"]

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from anchors.extract import extract, read_briefing
-from anchors.merge import add
+from anchors.merger import add
 from anchors.registry.loader import load
 from anchors.registry.store import CHECKPOINTS
 

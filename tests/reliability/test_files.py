@@ -13,7 +13,7 @@ import pytest
 
 from anchors.errors import RegistryError
 from anchors.extract import extract
-from anchors.merge import add
+from anchors.merger import add
 from anchors.registry import store
 from anchors.registry.loader import load
 
