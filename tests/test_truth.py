@@ -257,10 +257,13 @@ def test_retraction_and_correction_from_crossref(tmp_path: Path) -> None:
 def test_a_doi_crossref_does_not_know_has_no_updates() -> None:
     from anchors.check.resolve.crossref import CrossrefUpdates
 
+    from .vtime import VirtualTime
+
     async def go(status: int):
         t = httpx.MockTransport(lambda r: httpx.Response(status, text="Resource not found."))
         async with httpx.AsyncClient(transport=t) as c:
-            return await CrossrefUpdates(c, "https://crossref.test").updates("10.48550/arXiv.2309.06180")
+            cr = CrossrefUpdates(c, "https://crossref.test", policy=VirtualTime().policy())
+            return await cr.updates("10.48550/arXiv.2309.06180")
     assert asyncio.run(go(404)) == () and asyncio.run(go(503)) is None
 
 

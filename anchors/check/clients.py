@@ -50,7 +50,7 @@ async def open_services(settings: Settings, *, token: str | None = None,
                                   timeout=settings.timeout),
             doi=DoiResolver(guarded, settings.doi_api, timeout=settings.timeout, policy=policy,
                             crossref=CrossrefUpdates(api, settings.crossref_api,
-                                                     timeout=settings.timeout)),
+                                                     timeout=settings.timeout, policy=policy)),
             wayback=WaybackClient(api, settings.wayback_api, interval=settings.wayback_delay,
                                   timeout=settings.timeout)
             if settings.archive else None,

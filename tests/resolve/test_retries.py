@@ -98,3 +98,31 @@ def test_github_5xx_and_timeouts_are_retried_with_backoff() -> None:
     vt = VirtualTime()
     res, calls = github(*[httpx.Response(503)] * 3, vt=vt)
     assert res.outcome is Outcome.UNREACHABLE and res.status == 503 and calls == 3
+
+
+def crossref(*answers: httpx.Response, vt: VirtualTime):
+    from anchors.check.resolve.crossref import CrossrefUpdates
+
+    with respx.mock() as router:
+        route = router.get("https://api.crossref.org/works/10.1/x").mock(side_effect=list(answers))
+
+        async def go():
+            async with httpx.AsyncClient() as c:
+                cr = CrossrefUpdates(c, policy=vt.policy())
+                return await cr.updates("10.1/x"), cr.requests
+        got, sent = asyncio.run(go())
+    return got, route.call_count, sent
+
+
+def test_a_crossref_5xx_then_200_is_retried_under_the_one_policy() -> None:
+    vt = VirtualTime()
+    body = {"message": {"updated-by": [{"type": "retraction", "DOI": "10.1/notice"}]}}
+    got, calls, sent = crossref(httpx.Response(503), httpx.Response(200, json=body), vt=vt)
+    assert got == (("retraction", "10.1/notice"),)
+    assert calls == sent == 2 and len(vt.waits) == 1
+
+
+def test_a_crossref_404_is_final_and_not_retried() -> None:
+    vt = VirtualTime()
+    got, calls, sent = crossref(httpx.Response(404), vt=vt)
+    assert got == () and calls == sent == 1 and vt.waits == []

@@ -5,46 +5,64 @@ between a notice and the work it updates: the notice's record holds `update-to`,
 work's record (`GET /works/{doi}`) lists its notices under `updated-by`, each with `type`,
 `DOI`, `updated` and `source` (`publisher` or `retraction-watch`). Only the work's own record
 is read; a DOI Crossref does not know (another agency's) is a 404 and has no updates to tell.
+A 5xx, 408, 429 or a timeout is tried again under the run's one retry policy (check/retry.py).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
 
 from ...defaults import CROSSREF_API, USER_AGENT
+from ..retry import RetryPolicy, parse_retry_after, retryable_error, retryable_status
 
 __all__ = ["CROSSREF_API", "CrossrefUpdates"]
 
 
+@dataclass(frozen=True, slots=True)
+class _Answer:
+    """One try: the answer, or None when the request itself failed."""
+
+    resp: httpx.Response | None
+    retryable: bool = False
+    retry_after: float | None = None
+
+
 class CrossrefUpdates:
     def __init__(self, client: httpx.AsyncClient, api_url: str = CROSSREF_API,
-                 timeout: float = 10.0) -> None:
+                 timeout: float = 10.0, policy: RetryPolicy | None = None) -> None:
         self.client = client
         self.api = api_url.rstrip("/")
         self.timeout = timeout
+        self.policy = policy or RetryPolicy()
         self.requests = 0
 
     async def updates(self, doi: str) -> tuple[tuple[str, str], ...] | None:
         """(type, notice DOI) for each update relation; () for none; None if it cannot tell."""
+        resp = (await self.policy.run(lambda: self._try(doi))).resp
+        if resp is None or resp.status_code not in (200, 404):
+            return None
+        if resp.status_code == 404:
+            return ()
+        try:
+            message = resp.json().get("message") or {}
+        except (ValueError, AttributeError):
+            return None
+        return _relations(message, doi)
+
+    async def _try(self, doi: str) -> _Answer:
         self.requests += 1
         try:
             resp = await self.client.get(f"{self.api}/works/{doi}", timeout=self.timeout,
                                          headers={"Accept": "application/json",
                                                   "User-Agent": USER_AGENT},
                                          follow_redirects=False)
-        except (httpx.HTTPError, OSError):
-            return None
-        if resp.status_code == 404:
-            return ()
-        if resp.status_code != 200:
-            return None
-        try:
-            message = resp.json().get("message") or {}
-        except (ValueError, AttributeError):
-            return None
-        return _relations(message, doi)
+        except (httpx.HTTPError, OSError) as exc:
+            return _Answer(None, retryable=retryable_error(exc))
+        return _Answer(resp, retryable=retryable_status(resp.status_code),
+                       retry_after=parse_retry_after(resp.headers.get("retry-after")))
 
 
 def _relations(message: dict[str, Any], doi: str) -> tuple[tuple[str, str], ...]:
