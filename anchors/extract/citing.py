@@ -3,16 +3,21 @@
 A dead link is fixed in the briefing as much as in the registry, so annotations and SARIF point
 at both. Only Markdown files inside the registry's repository (the folder holding `.git`, else
 the registry's folder) are read, each at most once, and only when there is a dead link at all.
+A line cites the URL when the briefing extractor finds it there under the same key, so the
+match is the one `anchors add` makes (as cited, tracking parameters aside), not a text search.
 """
 
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterable, Iterator
+from datetime import date
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from ..findings import Code, Finding
+from ..ids import InvalidId, parse_anchor
+from .citations import extract
 
 __all__ = ["add_citing_lines", "repository_root"]
 
@@ -61,10 +66,15 @@ def add_citing_lines(findings: Iterable[Finding]) -> None:
 
 
 def _annotate(registry: str, wanted: dict[str, Finding]) -> None:
-    # A URL ends where URL characters end: .../a must not match .../ab
-    pattern = re.compile("|".join(f"(?:{re.escape(u)})(?![\\w/~%?#&=+.-])" for u in
-                                  sorted(wanted, key=len, reverse=True)))
-    hits: dict[str, list[dict[str, object]]] = {u: [] for u in wanted}
+    keys: dict[str, Finding] = {}
+    for url, f in wanted.items():
+        try:
+            keys[parse_anchor(url).key] = f
+        except InvalidId:
+            continue
+    # a file that does not name a dead URL's host cannot cite it: skip it unparsed
+    hosts = {urlsplit(u).hostname or u for u in wanted}
+    hits: dict[str, list[dict[str, object]]] = {k: [] for k in keys}
     for path in _markdown_files(repository_root(registry)):
         try:
             if path.stat().st_size > _MAX_BYTES:
@@ -72,11 +82,11 @@ def _annotate(registry: str, wanted: dict[str, Finding]) -> None:
             text = path.read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
-        if not any(u in text for u in wanted):
+        if not any(h in text for h in hosts):
             continue
-        for n, line in enumerate(text.splitlines(), 1):
-            for m in pattern.finditer(line):
-                hits[m.group(0)].append({"file": _shown(path), "line": n})
-    for url, where in hits.items():
+        for c in extract(text, str(path), date.today()).citations:
+            if c.key.key in hits:
+                hits[c.key.key].append({"file": _shown(path), "line": c.line})
+    for key, where in hits.items():
         if where:
-            wanted[url].details["cited_at"] = where
+            keys[key].details["cited_at"] = where
