@@ -12,6 +12,7 @@ for a single value, `anchors.toml` is nearer than `pyproject.toml` in the same f
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import math
 import os
 import re
@@ -19,6 +20,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from .defaults import (
     ARXIV_API,
@@ -33,13 +35,16 @@ from .defaults import (
     DEFAULT_TIMEOUT,
     DOI_API,
     GITHUB_API,
+    SAVE_API,
+    SAVE_MIN_INTERVAL,
+    SAVE_PER_RUN,
     WAYBACK_API,
     WAYBACK_MIN_INTERVAL,
 )
 from .errors import UsageError
 
 __all__ = [
-    "CONFIG_ENV", "DEFAULT_REGISTRY", "ENV", "TOKEN_ENV", "Settings", "all_registries", "config_files",
+    "CONFIG_ENV", "DEFAULT_REGISTRY", "ENV", "IA_KEY_ENV", "TOKEN_ENV", "Settings", "all_registries", "config_files",
     "load_settings", "one_registry",
 ]
 
@@ -65,6 +70,14 @@ class Settings:
     wayback_api: str = WAYBACK_API
     #: seconds between requests to the archive (config file only; lower it for a mirror)
     wayback_delay: float = WAYBACK_MIN_INTERVAL
+    #: ask Save Page Now for a capture of URLs the archive has none of (`--archive-save`;
+    #: implies `archive`; needs the user's keys in the environment)
+    archive_save: bool = False
+    save_api: str = SAVE_API
+    #: seconds between capture requests (config file only): SPN2's per-minute limit
+    save_delay: float = SAVE_MIN_INTERVAL
+    #: captures asked for in one run at most (config file only)
+    archive_saves: int = SAVE_PER_RUN
     crossref_api: str = CROSSREF_API
     #: regular expressions; matching URLs are not checked
     exclude: tuple[str, ...] = ()
@@ -79,6 +92,25 @@ class Settings:
     sources: tuple[str, ...] = ()
     #: from `GITHUB_TOKEN` only (a secret never sits in a committed config file); not in repr
     github_token: str | None = dataclasses.field(default=None, repr=False)
+    #: archive.org S3 keys (access, secret) from `IA_KEY_ENV` only, for Save Page Now; not in repr
+    ia_keys: tuple[str, str] | None = dataclasses.field(default=None, repr=False)
+
+    @property
+    def archiving(self) -> bool:
+        """Snapshots are looked up with `--archive`, and before any capture is asked for."""
+        return self.archive or self.archive_save
+
+    def save_keys(self) -> tuple[str, str]:
+        """The keys `--archive-save` sends, and only to an https endpoint (or to loopback)."""
+        if self.ia_keys is None:
+            raise UsageError("--archive-save: Save Page Now needs your archive.org keys in "
+                             f"{IA_KEY_ENV[0]} and {IA_KEY_ENV[1]} "
+                             "(from https://archive.org/account/s3.php)")
+        parts = urlsplit(self.save_api)
+        if parts.scheme != "https" and not (parts.scheme == "http" and _loopback(parts.hostname)):
+            raise UsageError(f"save_api {self.save_api}: the archive.org keys are only sent "
+                             "over https (or to a loopback test server)")
+        return self.ia_keys
 
     def state_dir(self, registry: Path) -> Path:
         """Cache and history live in `.anchors/` beside the registry unless moved."""
@@ -101,6 +133,8 @@ ENV = {
     "doi_api": "ANCHORS_DOI_API",
     "wayback_api": "ANCHORS_WAYBACK_API",
     "archive": "ANCHORS_ARCHIVE",
+    "archive_save": "ANCHORS_ARCHIVE_SAVE",
+    "save_api": "ANCHORS_SAVE_API",
     "crossref_api": "ANCHORS_CROSSREF_API",
     "history": "ANCHORS_HISTORY",
     "cache_dir": "ANCHORS_CACHE_DIR",
@@ -116,8 +150,10 @@ ENV = {
 CONFIG_ENV = "ANCHORS_CONFIG"
 #: The token GitHub's own tools read; raises the API's rate limit from 60 to 5000 an hour.
 TOKEN_ENV = "GITHUB_TOKEN"
-#: Settings no config file may hold: where they came from, and the secret.
-_NOT_IN_FILES = frozenset({"sources", "github_token"})
+#: The archive.org S3 keys (access, secret) Save Page Now takes, the names the environment holds.
+IA_KEY_ENV = ("ANCHORS_IA_ACCESS_KEY", "ANCHORS_IA_SECRET_KEY")
+#: Settings no config file may hold: where they came from, and the secrets.
+_NOT_IN_FILES = frozenset({"sources", "github_token", "ia_keys"})
 _LISTS = ("exclude", "accept")
 _FIELDS = {f.name: f for f in dataclasses.fields(Settings)}
 _MAY_BE_ZERO = frozenset({"arxiv_searches"})
@@ -228,7 +264,19 @@ def load_settings(registry: Path | None, flags: dict[str, Any],
         if v is not None:
             values[name] = _coerce(name, v, f"--{name.replace('_', '-')}")
     return Settings(**values, sources=tuple(str(p) for p in files),
-                    github_token=env.get(TOKEN_ENV) or None)
+                    github_token=env.get(TOKEN_ENV) or None, ia_keys=_ia_keys(env))
+
+
+def _ia_keys(env: dict[str, str]) -> tuple[str, str] | None:
+    access, secret = (env.get(name, "").strip() for name in IA_KEY_ENV)
+    return (access, secret) if access and secret else None
+
+
+def _loopback(host: str | None) -> bool:
+    try:
+        return host == "localhost" or ipaddress.ip_address(host or "").is_loopback
+    except ValueError:
+        return False
 
 
 #: The registry when neither the command line nor a config file names one.

@@ -21,6 +21,9 @@ __all__ = [
     "DEFAULT_TIMEOUT",
     "DOI_API",
     "GITHUB_API",
+    "SAVE_API",
+    "SAVE_MIN_INTERVAL",
+    "SAVE_PER_RUN",
     "USER_AGENT",
     "WAYBACK_API",
     "WAYBACK_MIN_INTERVAL",
@@ -51,6 +54,12 @@ DOI_API = "https://doi.org"
 WAYBACK_API = "https://archive.org/wayback/available"
 #: one archive request a second at most: the Internet Archive throttles bursts from one client
 WAYBACK_MIN_INTERVAL = 1.0
+#: Save Page Now 2, new captures with the user's own keys (`check --archive-save`)
+SAVE_API = "https://web.archive.org/save"
+#: SPN2 allows an authenticated account 7 captures a minute (6 in earlier limits): one every 10 s
+SAVE_MIN_INTERVAL = 10.0
+#: captures asked for in one run at most; an account may make a few thousand a day
+SAVE_PER_RUN = 5
 
 #: how every request anchors sends introduces itself
 USER_AGENT = f"anchors/{__version__} (citation link checker; python-httpx)"

@@ -42,6 +42,7 @@ class Code(str, Enum):
     BLOCKED_URL = "blocked-url"
     LATER_THAN_BRIEFING = "later-than-briefing"
     ARCHIVE_UNAVAILABLE = "archive-unavailable"
+    ARCHIVE_CAPTURE = "archive-capture"
     UNBACKED_CLAIM = "unbacked-claim"
     RETITLED = "retitled"
     STALE_CLAIM = "stale-claim"
@@ -76,6 +77,7 @@ _SEVERITY = {
     Code.BLOCKED_URL: Severity.WARNING,
     Code.LATER_THAN_BRIEFING: Severity.WARNING,
     Code.ARCHIVE_UNAVAILABLE: Severity.WARNING,
+    Code.ARCHIVE_CAPTURE: Severity.INFO,
     Code.UNBACKED_CLAIM: Severity.WARNING,
     Code.RETITLED: Severity.INFO,
     Code.STALE_CLAIM: Severity.WARNING,

@@ -38,12 +38,19 @@ class Cassette:
     path: Path
     interactions: list[dict]
     misses: list[str] = field(default_factory=list)
+    #: every request asked, in order: (method, URL or path, headers)
+    seen: list[tuple[str, str, dict[str, str]]] = field(default_factory=list)
 
-    def find(self, method: str, url: str) -> dict | None:
-        """The first unplayed interaction for this request; the last one repeats."""
+    def find(self, method: str, url: str, body: bytes = b"") -> dict | None:
+        """The first unplayed interaction for this request; the last one repeats. An
+        interaction with a `body` (form fields) matches only a request posting those fields."""
         want = _norm(url)
+        form = sorted(parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True))
         matches = [i for i in self.interactions
-                   if i["request"]["method"] == method and _norm(i["request"]["url"]) == want]
+                   if i["request"]["method"] == method and _norm(i["request"]["url"]) == want
+                   and ("body" not in i["request"]
+                        or sorted(parse_qsl(i["request"]["body"], keep_blank_values=True))
+                        == form)]
         if not matches:
             return None
         for i in matches:
@@ -53,7 +60,8 @@ class Cassette:
         return matches[-1]["response"]
 
     def reply(self, request: httpx.Request) -> httpx.Response:
-        resp = self.find(request.method, str(request.url))
+        self.seen.append((request.method, str(request.url), dict(request.headers)))
+        resp = self.find(request.method, str(request.url), request.content)
         if resp is None:
             self.misses.append(f"{request.method} {request.url}")
             return httpx.Response(599, content=b"no interaction in cassette")
@@ -76,7 +84,8 @@ class Cassette:
 
         def route(_: Request):  # one handler for every path
             async def handler(req: Request, w: asyncio.StreamWriter) -> bool:
-                resp = self.find(req.method, req.path)
+                self.seen.append((req.method, req.path, req.headers))
+                resp = self.find(req.method, req.path, req.body)
                 if resp is None:
                     self.misses.append(f"{req.method} {req.path}")
                     return await respond(w, 599, b"no interaction in cassette", req=req)

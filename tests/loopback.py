@@ -28,6 +28,7 @@ class Request:
     headers: dict[str, str]
     host: str  # the local address the client connected to
     n: int = 0  # how many times this path was asked before (0 = first)
+    body: bytes = b""
 
 
 Handler = Callable[[Request, asyncio.StreamWriter], Awaitable[bool]]
@@ -126,8 +127,9 @@ class LoopbackServer:
                     if ":" in ln:
                         k, v = ln.split(":", 1)
                         headers[k.strip().lower()] = v.strip()
+                body = b""
                 if int(headers.get("content-length", "0") or 0):
-                    await r.readexactly(int(headers["content-length"]))
+                    body = await r.readexactly(int(headers["content-length"]))
                 with self._lock:
                     n = self.counts[path]
                     self.counts[path] += 1
@@ -137,7 +139,7 @@ class LoopbackServer:
                     self._host_now[local] += 1
                     self.per_host_max[local] = max(self.per_host_max[local], self._host_now[local])
                     self.log.append((time.monotonic(), local, method, path))
-                req = Request(method, path, headers, local, n)
+                req = Request(method, path, headers, local, n, body)
                 handler = self._route(path)
                 try:
                     if handler is None:

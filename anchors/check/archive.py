@@ -1,17 +1,26 @@
-"""`check --archive`: look up a dated Wayback snapshot for each URL anchor that has none.
+"""`check --archive`: look up a dated Wayback snapshot for each URL anchor that has none, and
+with `--archive-save` ask Save Page Now to capture the pages the archive has no capture of.
 
-The lookups run beside the check and never hold it up: once the check itself is done they get
-`grace` more seconds, then whatever is left is dropped with one `archive-unavailable` warning.
-A failing archive (down, rate-limiting, bad answers) stops the lookups at its first failure
+The work runs beside the check and never holds it up: once the check itself is done it gets
+`grace` more seconds, then whatever is left is dropped with one `archive-unavailable` warning
+(a capture already asked for goes on at the archive, and the next `check --archive` finds it).
+A failing archive (down, rate-limiting, bad answers) stops the work at its first failure
 instead of asking again for every URL. Verified snapshots are cached (`wayback:<url>` keys, 30
 days); `anchors fix --only archive` writes them into the registry as `archived: {url, date}`,
 because `check` never writes the registry.
+
+Captures are asked for only after the link checks are done, and only for pages that answered:
+a dead page is not worth one of the few captures a minute an account may make. The newest
+anchors go first (a capture on the day a briefing cites a page is the closest there can be to
+what it saw), at most `SavePageNow.limit` a run, and a page asked for is not asked for again
+for a day (`capture:<url>` keys).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -20,12 +29,15 @@ from ..findings import Code, Finding
 from ..ids.model import AnchorKind
 from ..registry.model import Anchor
 from .cache import Cache
-from .resolve.wayback import WaybackClient, WaybackError
+from .resolve.savepagenow import Capture, CaptureState, SavePageNow, SaveRefused
+from .resolve.wayback import Snapshot, WaybackClient, WaybackError
 
-__all__ = ["CACHE_PREFIX", "GRACE", "Archiver", "cached_snapshots"]
+__all__ = ["CACHE_PREFIX", "GRACE", "SAVE_PREFIX", "Archiver", "cached_snapshots"]
 
 CACHE_PREFIX = "wayback:"
-#: seconds the lookups may go on after the check itself has finished
+#: a capture asked for (its job), so the page is not asked for again within the day
+SAVE_PREFIX = "capture:"
+#: seconds the work may go on after the check itself has finished
 GRACE = 10.0
 
 
@@ -41,22 +53,36 @@ class Archiver:
     cache: Cache
     registry: str
     todo: list[Anchor]
+    saver: SavePageNow | None = None
     found: int = 0
     problem: str | None = None
     left: int = 0
+    #: why Save Page Now took no more captures, and how many were not asked for
+    save_problem: str | None = None
+    not_asked: int = 0
+    #: each capture asked for, by anchor key: the latest state, and the snapshot once verified
+    captures: dict[str, tuple[Anchor, Capture, Snapshot | None]] = field(default_factory=dict)
     task: asyncio.Task[None] | None = field(default=None, repr=False)
+    _failed: set[str] = field(default_factory=set, repr=False)
+    _checked: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
 
     @classmethod
     def start(cls, wayback: WaybackClient, targets: dict[str, Anchor], cache: Cache,
-              registry: str, today: date) -> Archiver:
+              registry: str, today: date, saver: SavePageNow | None = None) -> Archiver:
         todo = [a for key, a in targets.items()
                 if a.key is not None and a.key.kind is AnchorKind.URL
                 and a.archived is None and cache.get(CACHE_PREFIX + key) is None]
-        arch = cls(wayback, cache, registry, todo, left=len(todo))
+        arch = cls(wayback, cache, registry, todo, saver, left=len(todo))
         arch.task = asyncio.ensure_future(arch._run(today))
         return arch
 
+    def links_checked(self, failed: Iterable[str]) -> None:
+        """The link checks are done; `failed` are the keys of the pages that did not answer."""
+        self._failed = set(failed)
+        self._checked.set()
+
     async def _run(self, today: date) -> None:
+        missing = []
         for a in self.todo:
             assert a.key is not None and a.key.kind is AnchorKind.URL
             try:
@@ -68,10 +94,68 @@ class Archiver:
             if snap is not None:
                 self.found += 1
                 self.cache.put(CACHE_PREFIX + a.key.key, snap.as_dict())
+            else:
+                missing.append(a)
+        if self.saver is not None and missing:
+            await self._checked.wait()
+            await self._capture(self.saver, missing, today)
+
+    async def _capture(self, saver: SavePageNow, missing: list[Anchor], today: date) -> None:
+        """Ask for captures `saver.interval` apart and poll the jobs between, until all end."""
+        queue = sorted((a for a in missing if a.key is not None
+                        and a.key.key not in self._failed
+                        and self.cache.get(SAVE_PREFIX + a.key.key) is None),
+                       key=lambda a: a.first_anchored or today, reverse=True)[:saver.left]
+        jobs: dict[str, float] = {}  # key -> when it was asked for
+        next_poll = 0.0
+        try:
+            while queue or jobs:
+                if queue and not saver.wait_before_next():
+                    a = queue[0]
+                    assert a.key is not None
+                    cap = await saver.submit(a.key.url)
+                    queue.pop(0)
+                    self.captures[a.key.key] = (a, cap, None)
+                    if cap.state is CaptureState.PENDING:
+                        self.cache.put(SAVE_PREFIX + a.key.key,
+                                       {"job": cap.job, "asked": today.isoformat()})
+                        jobs[a.key.key] = saver.clock()
+                        next_poll = next_poll or saver.clock() + saver.poll
+                    continue
+                if jobs and saver.clock() >= next_poll:
+                    for key, since in list(jobs.items()):
+                        if await self._poll(saver, key) or saver.clock() - since > saver.patience:
+                            del jobs[key]
+                    next_poll = saver.clock() + saver.poll
+                    continue
+                waits = ([saver.wait_before_next()] if queue else []) + \
+                    ([next_poll - saver.clock()] if jobs else [])
+                await saver.sleep(max(min(waits), 0.0))
+        except SaveRefused as exc:
+            self.save_problem, self.not_asked = str(exc), len(queue)
+        except WaybackError as exc:
+            self.problem = str(exc)
+
+    async def _poll(self, saver: SavePageNow, key: str) -> bool:
+        """One status request for a job; True when the job has ended (captured or refused)."""
+        a, asked, _ = self.captures[key]
+        assert asked.job is not None and a.key is not None
+        cap = await saver.status(asked.job)
+        if cap.state is CaptureState.PENDING:
+            return False
+        snap = None
+        if cap.state is CaptureState.DONE and cap.timestamp:
+            snap = await self.wayback.captured(a.key.url, cap.timestamp)
+            if snap is not None:
+                self.found += 1
+                self.cache.put(CACHE_PREFIX + key, snap.as_dict())
+        self.captures[key] = (a, cap, snap)
+        return True
 
     async def finish(self, grace: float = GRACE, stop_now: bool = False) -> list[Finding]:
-        """Wait at most `grace` seconds for the lookups, then drop the rest (a warning)."""
+        """Wait at most `grace` seconds for the work, then drop the rest (a warning)."""
         assert self.task is not None
+        self._checked.set()  # the check is over: its link results are all in
         if not stop_now:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.shield(self.task), grace)
@@ -81,8 +165,33 @@ class Archiver:
                 await self.task
             self.problem = self.problem or f"the Wayback Machine was too slow (over {grace:g} s " \
                 "after the check finished)"
-        if self.problem is None or not self.left:
-            return []
-        return [Finding(Code.ARCHIVE_UNAVAILABLE, "", self.registry, None,
-                        f"{self.problem}; {self.left} URLs were not looked up, "
-                        "`check --archive` again later", {"not_looked_up": self.left})]
+        out = [self._captured(a, cap, snap) for a, cap, snap in self.captures.values()]
+        if self.problem is not None and self.left:
+            out.append(Finding(Code.ARCHIVE_UNAVAILABLE, "", self.registry, None,
+                               f"{self.problem}; {self.left} URLs were not looked up, "
+                               "`check --archive` again later", {"not_looked_up": self.left}))
+        if self.save_problem is not None:
+            out.append(Finding(Code.ARCHIVE_UNAVAILABLE, "", self.registry, None,
+                               f"{self.save_problem}; {self.not_asked} pages were not captured, "
+                               "`check --archive-save` again later",
+                               {"not_asked": self.not_asked}))
+        return out
+
+    def _captured(self, a: Anchor, cap: Capture, snap: Snapshot | None) -> Finding:
+        """What became of one capture asked for, at the anchor's line (info: never a verdict)."""
+        if snap is not None:
+            text = f"captured by Save Page Now on {snap.date}: {snap.url}; " \
+                "`anchors fix --only archive` stores it"
+            details: dict[str, Any] = {"snapshot": snap.url, "date": snap.date}
+        elif cap.state is CaptureState.REFUSED:
+            text = f"Save Page Now did not capture it ({cap.reason})"
+            details = {"reason": cap.reason}
+        elif cap.state is CaptureState.DONE:
+            text = "captured by Save Page Now, but the snapshot does not answer yet; " \
+                "the next `check --archive` looks it up"
+            details = {"job": cap.job}
+        else:
+            text = f"capture asked for (Save Page Now job {cap.job}) and not finished yet; " \
+                "the next `check --archive` looks it up"
+            details = {"job": cap.job}
+        return Finding(Code.ARCHIVE_CAPTURE, a.label, self.registry, a.line, text, details)

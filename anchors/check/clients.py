@@ -18,6 +18,7 @@ from .resolve.base import Resolver as MetadataResolver
 from .resolve.crossref import CrossrefUpdates
 from .resolve.doi import DoiResolver
 from .resolve.github import GithubResolver
+from .resolve.savepagenow import SavePageNow
 from .resolve.wayback import WaybackClient
 from .retry import RetryPolicy
 from .run import Services
@@ -53,7 +54,11 @@ async def open_services(settings: Settings, *, token: str | None = None,
                                                      timeout=settings.timeout, policy=policy)),
             wayback=WaybackClient(api, settings.wayback_api, interval=settings.wayback_delay,
                                   timeout=settings.timeout)
-            if settings.archive else None,
+            if settings.archiving else None,
+            saver=SavePageNow(api, settings.save_api, keys=settings.save_keys(),
+                              interval=settings.save_delay, limit=settings.archive_saves,
+                              timeout=settings.timeout)
+            if settings.archive_save else None,
         )
 
 

@@ -31,6 +31,7 @@ from .facts import of_resolution
 from .links import LinkChecker, LinkResult
 from .resolve.base import Resolution, Resolver
 from .resolve.github import repo_of_url
+from .resolve.savepagenow import SavePageNow
 from .resolve.wayback import WaybackClient
 from .truth import FollowUp
 from .verdicts import compare
@@ -58,6 +59,8 @@ class Services:
     doi: Resolver | None = None
     #: set for `check --archive`: Wayback snapshots are looked up beside the check
     wayback: WaybackClient | None = None
+    #: set for `check --archive-save`: captures asked for where the archive has none
+    saver: SavePageNow | None = None
 
 
 class _Recorder:
@@ -207,14 +210,19 @@ async def check_online(reg: Registry, today: date, services: Services, *,
     run = _Run(targets, cache, _Recorder(history, reg.path), progress, result)
     pending = run.from_cache()
     complete = False
-    archiving = Archiver.start(services.wayback, targets, cache, reg.path, today) \
-        if services.wayback else None
+    archiving = Archiver.start(services.wayback, targets, cache, reg.path, today,
+                               services.saver) if services.wayback else None
+
+    async def links() -> None:
+        await run.check_links(pending["url"], services.links, accept)
+        if archiving is not None:  # captures are asked for only of pages that answered
+            archiving.links_checked(k for k, r in run.links.items() if r.outcome.failed)
+
     follow: dict[str, FollowUp] = {}
     try:
         await asyncio.gather(run.resolve("arxiv", pending["arxiv"], services.arxiv),
                              run.resolve("github", pending["github"], services.github),
-                             run.resolve("doi", pending["doi"], services.doi),
-                             run.check_links(pending["url"], services.links, accept))
+                             run.resolve("doi", pending["doi"], services.doi), links())
         follow = await _follow_up(targets, run.resolutions, services.arxiv, claims or {}, cache)
         complete = True
     finally:

@@ -171,11 +171,14 @@ def check(paths: Sequence[Path], options: CheckOptions, hooks: Hooks = Hooks()) 
         from ..extract.claims import briefing_claims
 
         claims = briefing_claims([str(b) for b in options.briefings])
+    settings = [options.settings(p) for p in paths]
+    for s in settings if not options.offline else ():
+        if s.archive_save:  # a missing key is exit 2 before anything is asked or written
+            s.save_keys()
     results = []
-    for path, reg in zip(paths, regs):
-        settings = options.settings(path)
+    for path, reg, s in zip(paths, regs, settings):
         results.append(check_offline(reg, options.today) if options.offline
-                       else hooks.run(check_one(reg, path, settings, options, hooks, claims)))
+                       else hooks.run(check_one(reg, path, s, options, hooks, claims)))
     result = combine(results)
     result.findings = only(result.findings, options.codes)
     add_citing_lines(result.findings)

@@ -71,7 +71,8 @@ def named(given: list[Path] | None, option: Path | None) -> list[Path]:
 #: The `check` options that are settings (each also read from the environment and config files).
 CHECK_SETTINGS = ("concurrency", "per_host", "timeout", "retry_after_cap", "allow_private",
                   "arxiv_api", "arxiv_delay", "github_api", "doi_api", "cache_dir", "history",
-                  "archive", "wayback_api", "crossref_api", "arxiv_searches")
+                  "archive", "wayback_api", "archive_save", "save_api", "crossref_api",
+                  "arxiv_searches")
 
 
 def given(params: dict[str, Any], names: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
@@ -141,6 +142,12 @@ Archive = Annotated[bool | None, typer.Option(
     help="Also look up Wayback snapshots for URL anchors (see `fix`).")]
 WaybackApi = Annotated[str | None, typer.Option(
     metavar="URL", **_env("wayback_api"), help="Wayback availability API endpoint.")]
+ArchiveSave = Annotated[bool | None, typer.Option(
+    "--archive-save", **_env("archive_save"),
+    help="Implies --archive; also ask Save Page Now to capture live pages it has none of "
+         "(your archive.org keys in ANCHORS_IA_ACCESS_KEY and ANCHORS_IA_SECRET_KEY).")]
+SaveApi = Annotated[str | None, typer.Option(
+    metavar="URL", **_env("save_api"), help="Save Page Now endpoint (https, or loopback).")]
 CrossrefApi = Annotated[str | None, typer.Option(
     metavar="URL", **_env("crossref_api"),
     help="Crossref REST API root, for retractions and corrections.")]

@@ -44,6 +44,7 @@ RULES = {
     Code.LATER_THAN_BRIEFING: "arXiv identifier newer than its first anchoring",
     Code.UNBACKED_CLAIM: "Continuity claim the registry does not back",
     Code.ARCHIVE_UNAVAILABLE: "No archived snapshot of a URL",
+    Code.ARCHIVE_CAPTURE: "Save Page Now capture of a URL",
     Code.RETITLED: "arXiv title changed since the cited version",
     Code.STALE_CLAIM: "Claimed issue state contradicted by its live state",
     Code.WRONG_TARGET: "Issue or PR title shares nothing with the one cited",

@@ -95,6 +95,11 @@ class WaybackClient:
             return None
         return snap
 
+    async def captured(self, url: str, stamp: str) -> Snapshot | None:
+        """A capture Save Page Now just made of `url`, kept only if its snapshot answers 200."""
+        snap = self._snapshot(f"https://{ARCHIVE_HOST}/web/{stamp}/{url}", stamp)
+        return snap if snap is not None and await self._verify(snap) else None
+
     async def _available(self, url: str, stamp: str, closest: str | None) -> Snapshot | None:
         params = {"url": url, "timestamp": stamp, **({"closest": closest} if closest else {})}
         resp = await self._get(self.api.copy_merge_params(params))

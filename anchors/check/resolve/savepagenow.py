@@ -1,0 +1,174 @@
+"""Save Page Now 2 (SPN2): new Wayback captures, asked for with the user's own archive.org keys.
+
+Opt-in only (`check --archive-save`). The keys come from the environment, never from a file or
+the command line (`Settings.save_keys`), and go in one header to the configured endpoint only:
+no redirect is followed, and nothing that is logged, cached or reported contains them.
+
+The protocol, as the SPN2 API documentation gives it:
+`POST {api}` with `url=<url>`, `Accept: application/json` and
+`Authorization: LOW <access>:<secret>` answers `{"url": ..., "job_id": ...}` (with a
+`message` at times, e.g. when a recent capture is returned instead of a new one), or
+`{"status": "error", "status_ext": "error:...", "message": ...}`.
+`GET {api}/status/<job_id>` answers `{"status": "pending", ...}`, then either
+`{"status": "success", "timestamp": "<YYYYMMDDhhmmss>", "original_url": ...}` or
+`{"status": "error", "status_ext": "error:...", ...}`; a job's status is kept about an hour.
+
+The limits that shape this client: 7 captures a minute for an authenticated account (so
+requests are `interval` apart, 10 s by default), a dozen concurrent capture sessions
+(`error:user-session-limit`), a daily cap per account (tens of thousands) and 5–10 captures a
+day per URL (`error:too-many-daily-captures`), 2 minutes at most per capture. Only pages that
+answer 200 are captured (no `capture_all`), and a capture made in the last day is returned
+instead of a new one (`if_not_archived_within`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+import httpx
+
+from ...config import IA_KEY_ENV
+from ...defaults import SAVE_API, SAVE_MIN_INTERVAL, SAVE_PER_RUN, USER_AGENT
+
+__all__ = ["Capture", "CaptureState", "SavePageNow", "SaveRefused"]
+
+#: a job ID goes into the status URL's path: nothing but what SPN2's IDs are made of
+_JOB = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$")
+_STAMP = re.compile(r"^(19|20)\d{12}$")
+_CODE = re.compile(r"^error:[a-z0-9-]{1,60}$")
+#: refusals about the account or the service, not the page: no further capture this run
+_STOP = frozenset({
+    "error:user-session-limit", "error:max-daily-bandwidth", "error:max-daily-bandwidth-from-ip",
+    "error:blocked-client-ip", "error:celery", "error:no-browsers-available",
+    "error:internal-server-error",
+})
+#: a capture made within this many seconds is returned instead of a new one
+_RECENT = 86400
+#: SPN2 gives up on a capture after 2 minutes; so does the poll
+_PATIENCE = 150.0
+
+
+class CaptureState(str, Enum):
+    DONE = "done"
+    PENDING = "pending"
+    REFUSED = "refused"
+
+
+@dataclass(frozen=True, slots=True)
+class Capture:
+    state: CaptureState
+    job: str | None = None
+    #: the capture's Wayback timestamp (YYYYMMDDhhmmss), when DONE
+    timestamp: str | None = None
+    #: why not, when REFUSED: SPN2's `status_ext` code, or an HTTP status
+    reason: str | None = None
+
+
+class SaveRefused(Exception):
+    """The account or the service said no (keys refused, rate or daily limit, service down):
+    a warning, and no further capture is asked for in this run."""
+
+
+def _code(doc: dict[str, Any]) -> str:
+    """SPN2's error code, only if it looks like one: its free-text message is not repeated."""
+    code = doc.get("status_ext")
+    return code if isinstance(code, str) and _CODE.match(code) else "error"
+
+
+class SavePageNow:
+    def __init__(self, client: httpx.AsyncClient, api_url: str = SAVE_API, *,
+                 keys: tuple[str, str], interval: float = SAVE_MIN_INTERVAL,
+                 limit: int = SAVE_PER_RUN, poll: float = 5.0, timeout: float = 10.0,
+                 patience: float = _PATIENCE,
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.client = client
+        self.api = httpx.URL(api_url.rstrip("/"))
+        self._auth = f"LOW {keys[0]}:{keys[1]}"
+        self.interval = interval
+        #: captures asked for in one run at most
+        self.limit = limit
+        #: seconds between status polls: a poll costs less than a capture, so never longer (but
+        #: never under 0.2 s, even with `save_delay = 0` for a test server)
+        self.poll = max(min(poll, interval), 0.2)
+        self.timeout = timeout
+        self.patience = patience
+        self.sleep = sleep
+        self.clock = clock
+        self.submitted = 0
+        self._next = 0.0
+
+    def __repr__(self) -> str:  # the keys are in `_auth`: never printed
+        return f"SavePageNow({str(self.api)!r}, submitted={self.submitted})"
+
+    async def _send(self, method: str, url: httpx.URL, **kw: Any) -> httpx.Response:
+        try:
+            return await self.client.request(
+                method, url, headers={"User-Agent": USER_AGENT, "Accept": "application/json",
+                                      "Authorization": self._auth},
+                follow_redirects=False, timeout=self.timeout, **kw)
+        except httpx.HTTPError as exc:
+            raise SaveRefused(f"Save Page Now unreachable ({type(exc).__name__})") from None
+
+    @property
+    def left(self) -> int:
+        return max(self.limit - self.submitted, 0)
+
+    def wait_before_next(self) -> float:
+        """Seconds until the next capture may be asked for (0: now)."""
+        return max(self._next - self.clock(), 0.0)
+
+    async def submit(self, url: str) -> Capture:
+        """Ask for a capture of `url`: PENDING with its job, or REFUSED for this page."""
+        wait = self.wait_before_next()
+        if wait:
+            await self.sleep(wait)
+        self.submitted += 1
+        try:
+            resp = await self._send("POST", self.api, data={
+                "url": url, "skip_first_archive": "1", "if_not_archived_within": str(_RECENT)})
+        finally:
+            self._next = self.clock() + self.interval
+        if resp.status_code in (401, 403):
+            raise SaveRefused(f"archive.org refused the keys (HTTP {resp.status_code}); check "
+                              f"{IA_KEY_ENV[0]} and {IA_KEY_ENV[1]}")
+        doc = self._json(resp)
+        if doc is not None and doc.get("status") == "error":
+            code = _code(doc)
+            if code in _STOP or resp.status_code == 429:
+                raise SaveRefused(f"Save Page Now declined further captures ({code})")
+            return Capture(CaptureState.REFUSED, reason=code)
+        job = doc.get("job_id") if doc is not None else None
+        if resp.status_code == 200 and isinstance(job, str) and _JOB.match(job):
+            return Capture(CaptureState.PENDING, job=job)
+        if resp.status_code == 429:
+            raise SaveRefused("Save Page Now is rate-limiting this account (HTTP 429)")
+        raise SaveRefused(f"Save Page Now answered HTTP {resp.status_code} without a job")
+
+    async def status(self, job: str) -> Capture:
+        """Where a job stands: PENDING, DONE with its timestamp, or REFUSED with SPN2's code.
+        A status that cannot be read leaves the job PENDING (the next check looks it up)."""
+        resp = await self._send("GET", self.api.join(f"{self.api.path}/status/{job}"))
+        doc = self._json(resp) if resp.status_code == 200 else None
+        state = doc.get("status") if doc is not None else None
+        if state == "success" and isinstance(doc, dict):
+            stamp = doc.get("timestamp")
+            if isinstance(stamp, str) and _STAMP.match(stamp):
+                return Capture(CaptureState.DONE, job=job, timestamp=stamp)
+        if state == "error" and isinstance(doc, dict):
+            return Capture(CaptureState.REFUSED, job=job, reason=_code(doc))
+        return Capture(CaptureState.PENDING, job=job)
+
+    @staticmethod
+    def _json(resp: httpx.Response) -> dict[str, Any] | None:
+        try:
+            doc = resp.json()
+        except ValueError:
+            return None
+        return doc if isinstance(doc, dict) else None
