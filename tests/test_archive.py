@@ -194,3 +194,26 @@ def test_bad_json_is_an_archive_error() -> None:
     wb = mock(lambda req: httpx.Response(200, content=b"<html>maintenance</html>"))
     with pytest.raises(WaybackError, match="not the expected JSON"):
         asyncio.run(wb.closest("https://docs.example/a", date(2026, 9, 20)))
+
+
+def test_real_recorded_availability_answers_give_the_snapshots_they_name() -> None:
+    """Answers the live API gave (cassettes/wayback/recorded.yaml), replayed to the client."""
+    cassette = load("wayback/recorded")
+    wb = WaybackClient(httpx.AsyncClient(transport=cassette.transport()), interval=0)
+
+    async def go():
+        return [await wb.closest(u, d) for u, d in (
+            ("https://jayconrod.com/posts/133/integration-tests-are-best-tests", date(2026, 3, 1)),
+            ("https://github.com/DrKain/tidy-url", date(2026, 3, 20)),
+            ("https://www.youtube.com/watch?v=_sOjKkBIlys", date(2026, 3, 20)))]
+    post, repo, video = asyncio.run(go())
+    assert not cassette.misses
+    assert post is not None and repo is not None and video is None
+    # the API's http:// snapshot address is stored as https, with the capture's own date
+    assert post.as_dict() == {"url": "https://web.archive.org/web/20260212061822/"
+                                     "https://jayconrod.com/posts/133/integration-tests-are-best-tests",
+                              "date": "2026-02-12"}
+    assert repo.as_dict() == {
+        "url": "https://web.archive.org/web/20260311082645/https://github.com/DrKain/tidy-url",
+        "date": "2026-03-11"}
+    assert [r[0] for r in cassette.seen] == ["GET", "HEAD", "GET", "HEAD", "GET"]
