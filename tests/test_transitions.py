@@ -233,3 +233,35 @@ def test_old_history_file_is_migrated_and_still_reported(tmp_path: Path) -> None
     h.close()
     assert [r.facts for r in rows] == [None, {"state": "closed"}]
     assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone() == (2,)
+
+
+def test_the_weekly_workflows_check_sees_a_new_version_the_cache_would_hide(tmp_path: Path) -> None:
+    """The weekly check step, run as the workflow writes it, twice: arXiv moves from v1 to v2 in
+    between. A cached answer (arXiv entries are cached for 14 days) would hide the change from
+    that week's report, so the weekly check must ask afresh."""
+    import shlex
+
+    import yaml
+
+    flow = yaml.safe_load((Path(__file__).resolve().parent.parent / ".github" / "workflows"
+                           / "anchors-weekly.yml").read_text(encoding="utf-8"))
+    [step] = [s for s in flow["jobs"]["report"]["steps"] if s.get("name") == "Online check"]
+    args = shlex.split(step["with"]["args"])
+    fakes = Fakes()
+    with LoopbackServer(fakes.route) as srv:
+        (tmp_path / "registry.yaml").write_text(registry_text(srv.port), encoding="utf-8")
+        env = {"ANCHORS_ARXIV_API": srv.url("/api/query"), "ANCHORS_GITHUB_API": srv.url(""),
+               "ANCHORS_ARXIV_DELAY": "0", "ANCHORS_ALLOW_PRIVATE": "1"}
+        cwd = os.getcwd()
+        os.chdir(tmp_path)
+        try:
+            for n in range(2):
+                fakes.run = n
+                r = CliRunner().invoke(app, ["check", *args, "--today", "2026-09-27"], env=env)
+                assert r.exit_code in (0, 1), r.stderr
+            rep = CliRunner().invoke(app, ["report", "registry.yaml", "--since", "7d",
+                                           "-f", "json"])
+        finally:
+            os.chdir(cwd)
+    changes = {(t["change"], t["anchor"]) for t in json.loads(rep.stdout)["transitions"]}
+    assert ("new-version", "2312.07104") in changes, changes
