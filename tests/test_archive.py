@@ -24,6 +24,7 @@ from anchors.registry.loader import parse_text
 from .cassettes import load
 from .loopback import LoopbackServer, respond
 from .test_export import CSL_SCHEMA
+from .vtime import VirtualTime
 
 PAGES = {"/post": 200, "/gone": 404, "/never": 200}
 
@@ -129,7 +130,7 @@ def mock(handler) -> WaybackClient:
     return WaybackClient(httpx.AsyncClient(transport=httpx.MockTransport(handler)), interval=0)
 
 
-def test_an_archive_error_stops_the_lookups_once() -> None:
+def test_an_archive_error_is_retried_then_stops_the_lookups_once() -> None:
     asked: list[str] = []
 
     def handler(req: httpx.Request) -> httpx.Response:
@@ -138,12 +139,30 @@ def test_an_archive_error_stops_the_lookups_once() -> None:
 
     reg = parse_text(registry("http://docs.example").encode(), "registry.yaml")
     targets = {a.key.key: a for a in reg.anchors if a.key}
+    vt = VirtualTime()
 
     async def go():
-        arch = Archiver.start(mock(handler), targets, Cache(None), "registry.yaml", date(2026, 9, 30))
+        wb = WaybackClient(httpx.AsyncClient(transport=httpx.MockTransport(handler)), interval=0,
+                           policy=vt.policy())
+        arch = Archiver.start(wb, targets, Cache(None), "registry.yaml", date(2026, 9, 30))
         return await arch.finish(grace=5)
     found = asyncio.run(go())
-    assert len(asked) == 1 and "HTTP 503" in found[0].message
+    # the first URL is tried three times (the run's policy, backing off), then nothing more
+    assert len(asked) == 3 and len(set(asked)) == 1 and len(vt.waits) == 2
+    assert "HTTP 503" in found[0].message and found[0].details["not_looked_up"] == 3
+
+
+def test_a_passing_503_or_429_from_the_archive_costs_nothing() -> None:
+    answers = iter([httpx.Response(503), httpx.Response(429, headers={"retry-after": "2"})])
+
+    def handler(req: httpx.Request) -> httpx.Response:
+        return next(answers, None) or httpx.Response(200, json={"url": "x",
+                                                                 "archived_snapshots": {}})
+    vt = VirtualTime()
+    wb = WaybackClient(httpx.AsyncClient(transport=httpx.MockTransport(handler)), interval=0,
+                       policy=vt.policy())
+    assert asyncio.run(wb.closest("https://docs.example/a", date(2026, 9, 20))) is None
+    assert wb.requests == 3 and vt.waits[1] == 2.0  # Retry-After honoured
 
 
 def test_snapshots_on_foreign_hosts_or_unverified_are_never_kept() -> None:

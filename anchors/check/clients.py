@@ -53,7 +53,7 @@ async def open_services(settings: Settings, *, token: str | None = None,
                             crossref=CrossrefUpdates(api, settings.crossref_api,
                                                      timeout=settings.timeout, policy=policy)),
             wayback=WaybackClient(api, settings.wayback_api, interval=settings.wayback_delay,
-                                  timeout=settings.timeout)
+                                  timeout=settings.timeout, policy=policy)
             if settings.archiving else None,
             saver=SavePageNow(api, settings.save_api, keys=settings.save_keys(),
                               interval=settings.save_delay, limit=settings.archive_saves,

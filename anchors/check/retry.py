@@ -1,7 +1,9 @@
 """The one retry policy: what is worth retrying, and how long to wait before the next try.
 
-Every client that retries uses it: link checks, GitHub and DOI lookups (`RetryPolicy.run`),
-and arXiv (`RetryPolicy.run_sync`, in the arXiv client's thread, the client's own retries off).
+Every client that retries uses it: link checks, GitHub, DOI, Crossref and Wayback lookups
+(`RetryPolicy.run`), and arXiv (`RetryPolicy.run_sync`, in the arXiv client's thread, the
+client's own retries off). Save Page Now capture requests are never retried: a request that
+timed out may have started a capture, and another would count against the account's limits.
 
 - Statuses (`retryable_status`): 408, 429 and 5xx except 501. Not other 4xx: asking again
   changes nothing.
@@ -38,12 +40,14 @@ __all__ = [
     "DEFAULT_ATTEMPTS",
     "DEFAULT_RETRY_AFTER_CAP",
     "RetryPolicy",
+    "Sent",
     "Try",
     "error_chain",
     "parse_retry_after",
     "refused",
     "retryable_error",
     "retryable_status",
+    "send_once",
 ]
 
 BACKOFF_INITIAL = 0.25
@@ -58,6 +62,27 @@ class Try(Protocol):
     def retryable(self) -> bool: ...
     @property
     def retry_after(self) -> float | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """One try of an API request (Crossref, Wayback): the answer, or the error that stopped it,
+    and what the policy needs to know of it."""
+
+    resp: httpx.Response | None
+    error: BaseException | None = None
+    retryable: bool = False
+    retry_after: float | None = None
+
+
+async def send_once(request: Callable[[], Awaitable[httpx.Response]]) -> Sent:
+    """Send one request; a failure is a value, judged by the rules above."""
+    try:
+        resp = await request()
+    except (httpx.HTTPError, OSError) as exc:
+        return Sent(None, exc, retryable=retryable_error(exc))
+    return Sent(resp, retryable=retryable_status(resp.status_code),
+                retry_after=parse_retry_after(resp.headers.get("retry-after")))
 
 
 def retryable_status(status: int) -> bool:

@@ -10,24 +10,14 @@ A 5xx, 408, 429 or a timeout is tried again under the run's one retry policy (ch
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import httpx
 
 from ...defaults import CROSSREF_API, USER_AGENT
-from ..retry import RetryPolicy, parse_retry_after, retryable_error, retryable_status
+from ..retry import RetryPolicy, Sent, send_once
 
 __all__ = ["CROSSREF_API", "CrossrefUpdates"]
-
-
-@dataclass(frozen=True, slots=True)
-class _Answer:
-    """One try: the answer, or None when the request itself failed."""
-
-    resp: httpx.Response | None
-    retryable: bool = False
-    retry_after: float | None = None
 
 
 class CrossrefUpdates:
@@ -52,17 +42,12 @@ class CrossrefUpdates:
             return None
         return _relations(message, doi)
 
-    async def _try(self, doi: str) -> _Answer:
+    async def _try(self, doi: str) -> Sent:
         self.requests += 1
-        try:
-            resp = await self.client.get(f"{self.api}/works/{doi}", timeout=self.timeout,
-                                         headers={"Accept": "application/json",
-                                                  "User-Agent": USER_AGENT},
-                                         follow_redirects=False)
-        except (httpx.HTTPError, OSError) as exc:
-            return _Answer(None, retryable=retryable_error(exc))
-        return _Answer(resp, retryable=retryable_status(resp.status_code),
-                       retry_after=parse_retry_after(resp.headers.get("retry-after")))
+        return await send_once(lambda: self.client.get(
+            f"{self.api}/works/{doi}", timeout=self.timeout,
+            headers={"Accept": "application/json", "User-Agent": USER_AGENT},
+            follow_redirects=False))
 
 
 def _relations(message: dict[str, Any], doi: str) -> tuple[tuple[str, str], ...]:

@@ -9,7 +9,9 @@ then the API is asked once more with `closest=before`, and the later one is kept
 there is no earlier one. A capture is kept when its recorded status is 200 and the snapshot
 page itself answers 200 (a HEAD, redirects followed on the archive's host).
 
-Requests are spaced `interval` seconds apart and one at a time, like any host; with a custom
+Requests are spaced `interval` seconds apart and one at a time, like any host, and a 503, 429
+or timeout is tried again under the run's retry policy (honouring `Retry-After` up to its cap)
+before the archive counts as failing; with a custom
 endpoint (`--wayback-api`, a mirror or a test server) the snapshot is verified on that
 endpoint's host too, so no request goes to a host the user did not name.
 """
@@ -27,6 +29,7 @@ import httpx
 
 from ...defaults import USER_AGENT, WAYBACK_API
 from ..redirects import follow, location_of
+from ..retry import RetryPolicy, Sent, send_once
 
 __all__ = ["WAYBACK_API", "Snapshot", "WaybackClient", "WaybackError"]
 
@@ -52,9 +55,11 @@ class WaybackError(Exception):
 class WaybackClient:
     def __init__(self, client: httpx.AsyncClient, api_url: str = WAYBACK_API, *,
                  interval: float = 1.0, timeout: float = 10.0,
+                 policy: RetryPolicy | None = None,
                  sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.client = client
+        self.policy = policy or RetryPolicy(sleep=sleep, clock=clock)
         self.api = httpx.URL(api_url)
         self.interval = interval
         self.timeout = timeout
@@ -69,17 +74,22 @@ class WaybackClient:
         return self.api.host not in ("archive.org", "www.archive.org", ARCHIVE_HOST)
 
     async def _get(self, url: httpx.URL, method: str = "GET") -> httpx.Response:
+        """One request, tried again under the run's retry policy (a 503, 429 or timeout)."""
+        sent = await self.policy.run(lambda: self._once(url, method))
+        if sent.resp is None:
+            raise WaybackError(f"Wayback Machine unreachable ({type(sent.error).__name__})")
+        return sent.resp
+
+    async def _once(self, url: httpx.URL, method: str) -> Sent:
         async with self._lock:  # one at a time, `interval` apart
             wait = self._next - self.clock()
             if wait > 0:
                 await self.sleep(wait)
             self.requests += 1
             try:
-                return await self.client.request(
+                return await send_once(lambda: self.client.request(
                     method, url, headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
-                    follow_redirects=False, timeout=self.timeout)
-            except httpx.HTTPError as exc:
-                raise WaybackError(f"Wayback Machine unreachable ({type(exc).__name__})") from None
+                    follow_redirects=False, timeout=self.timeout))
             finally:
                 self._next = self.clock() + self.interval
 
