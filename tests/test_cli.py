@@ -163,3 +163,54 @@ def test_an_arxiv_api_that_is_not_the_api_is_a_configuration_error(tmp_path: Pat
     (line,) = r.stderr.splitlines()
     assert line == (f"anchors: error: --arxiv-api {srv.url('/nope')}: answered HTTP 404, which "
                     "the arXiv API does not; check the URL")
+
+
+def test_a_page_that_is_not_an_arxiv_feed_is_no_verdict_on_any_paper(tmp_path: Path) -> None:
+    """A maintenance or proxy page answering 200 has no entries; that is not "no such paper"."""
+    import json
+
+    from .loopback import LoopbackServer, respond
+
+    async def maintenance(req, w):
+        return await respond(w, 200, b"<html><h1>arXiv is down for maintenance</h1></html>",
+                             {"Content-Type": "text/html"}, req=req)
+
+    reg = registry(tmp_path, "2609.18063")
+    with LoopbackServer(lambda req: maintenance) as srv:
+        r = runner.invoke(app, ["check", str(reg), "--arxiv-api", srv.url("/api/query"),
+                                "--arxiv-delay", "0", "--no-cache", "--today", "2026-12-02",
+                                "-f", "json"])
+        asked = sum(srv.counts.values())
+    assert r.exit_code == 0, r.output  # a warning: it cannot say, so it does not fail the run
+    [f] = json.loads(r.stdout)["findings"]
+    assert f["code"] == "unverifiable" and "no Atom feed" in f["message"]
+    assert asked == 3  # a passing maintenance page is tried again under the retry policy
+
+
+def test_what_the_arxiv_package_logs_is_not_printed_among_anchors_output(tmp_path: Path) -> None:
+    """arXiv's REAL error feed served with 200: the package logs "Skipping entry ..." as a
+    warning, which Python's last-resort handler used to print as a stray line."""
+    from .cassettes import load
+    from .loopback import LoopbackServer, respond
+
+    body = load("arxiv/error-400").interactions[0]["response"]["body"].encode()
+
+    async def error_feed(req, w):
+        return await respond(w, 200, body, {"Content-Type": "application/atom+xml"}, req=req)
+
+    import os
+    import subprocess
+    import sys
+
+    reg = registry(tmp_path, "2609.18063")
+    root = Path(__file__).resolve().parent.parent
+    with LoopbackServer(lambda req: error_feed) as srv:
+        # a real process: under pytest, its logging plugin would catch the warning instead
+        r = subprocess.run(
+            [sys.executable, "-m", "anchors", "check", str(reg), "--arxiv-api",
+             srv.url("/api/query"), "--arxiv-delay", "0", "--no-cache", "--today", "2026-12-02",
+             "-f", "concise"], capture_output=True, text=True, timeout=60, check=False,
+            env={**os.environ, "PYTHONPATH": str(root)})
+    assert r.returncode == 1 and "not-found" in r.stdout
+    assert "Skipping" not in r.stderr and "missing <published>" not in r.stderr, r.stderr
+    assert all(ln.startswith("1 anchor") for ln in r.stderr.splitlines()), r.stderr

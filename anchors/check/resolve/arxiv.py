@@ -27,7 +27,7 @@ from ...ids.model import ArxivId, InvalidId
 from ...titles import TitleVerdict, compare_titles, normalise
 from ..retry import RetryPolicy, retryable_error, retryable_status
 from ..truth import FollowUp
-from .arxiv_client import make_client
+from .arxiv_client import NotAFeed, answered_a_feed, make_client
 from .base import Resolution
 
 __all__ = ["ARXIV_API", "ARXIV_BATCH", "ARXIV_MAX_SEARCHES", "ARXIV_MIN_INTERVAL", "ArxivResolver"]
@@ -49,6 +49,8 @@ class _Page:
         e = self.error
         if isinstance(e, arxiv.HTTPError):
             return retryable_status(e.status)
+        if isinstance(e, NotAFeed):  # a maintenance page passes
+            return True
         return isinstance(e, (requests.RequestException, arxiv.UnexpectedEmptyPageError)) \
             and retryable_error(e)
 
@@ -92,9 +94,12 @@ class ArxivResolver:
             tries += 1
             self.requests += 1
             try:
-                return _Page(list(self.client.results(search)), tries=tries)
+                results = list(self.client.results(search))
             except (arxiv.ArxivError, requests.RequestException) as exc:
                 return _Page(error=exc, tries=tries)
+            if not answered_a_feed(self.client):
+                return _Page(error=NotAFeed(), tries=tries)
+            return _Page(results, tries=tries)
         return self.policy.run_sync(attempt, self.sleep, give_up=lambda _: self.stopped.is_set())
 
     async def resolve(self, keys: Iterable[ArxivId]) -> dict[str, Resolution]:
@@ -198,6 +203,10 @@ class ArxivResolver:
             return found, Resolution("", outcome, status=exc.status,
                                      error=f"arXiv API answered HTTP {exc.status} "
                                            f"after {page.tries} tries")
+        if isinstance(exc, NotAFeed):
+            return found, Resolution("", Outcome.UNVERIFIABLE, status=200,
+                                     error=f"arXiv API answered 200 with no Atom feed "
+                                           f"after {page.tries} tries (a maintenance page?)")
         if exc is not None:
             return found, Resolution("", Outcome.UNREACHABLE,
                                      error=f"arXiv API unreachable ({type(exc).__name__})")

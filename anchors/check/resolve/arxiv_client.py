@@ -14,12 +14,29 @@ tests/resolve/test_arxiv_client.py fails if the attribute disappears or stops be
 
 from __future__ import annotations
 
+import logging
+import re
 from typing import Any
 
 import arxiv
 import requests
 
-__all__ = ["TimeoutSession", "make_client", "with_timeout"]
+__all__ = ["NotAFeed", "TimeoutSession", "answered_a_feed", "make_client", "with_timeout"]
+
+# The package logs what it skips ("Skipping entry ... missing <published>", "Malformed feed")
+# as warnings; with no handler configured, Python's last-resort handler printed them as stray
+# lines among anchors' own output. Its verdicts are anchors' to report: a handler that drops
+# them (an application that configures logging still receives them through propagation).
+logging.getLogger("arxiv").addHandler(logging.NullHandler())
+
+#: an Atom feed with OpenSearch counts, as every answer of the arXiv API is (its own errors too)
+_FEED = re.compile(rb"<feed\b[^>]*\bxmlns=[\"']http://www\.w3\.org/2005/Atom[\"']")
+_COUNTS = re.compile(rb"<opensearch:totalResults\b")
+
+
+class NotAFeed(Exception):
+    """The API answered 200 with something that is not an arXiv Atom feed (a maintenance or
+    proxy page, or `--arxiv-api` pointing elsewhere): no verdict can be read from it."""
 
 #: the attribute of `arxiv.Client` that holds its requests.Session (private; see above)
 SESSION_ATTRIBUTE = "_session"
@@ -31,10 +48,23 @@ class TimeoutSession(requests.Session):
     def __init__(self, timeout: float) -> None:
         super().__init__()
         self.timeout = timeout
+        #: whether the last 200 answer was an arXiv Atom feed (an empty feed is one)
+        self.fed = True
 
     def request(self, *args: Any, **kwargs: Any) -> requests.Response:
         kwargs.setdefault("timeout", self.timeout)
-        return super().request(*args, **kwargs)
+        resp = super().request(*args, **kwargs)
+        if resp.status_code == 200:
+            head = resp.content[:8192]
+            self.fed = bool(_FEED.search(head) and _COUNTS.search(head))
+        return resp
+
+
+def answered_a_feed(client: arxiv.Client) -> bool:
+    """Whether the client's last 200 answer was an arXiv feed: "no results" means no paper
+    only then; an HTML page answering 200 says nothing about any ID."""
+    session = getattr(client, SESSION_ATTRIBUTE, None)
+    return not isinstance(session, TimeoutSession) or session.fed
 
 
 def with_timeout(client: arxiv.Client, timeout: float) -> arxiv.Client:
