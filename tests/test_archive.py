@@ -236,3 +236,40 @@ def test_real_recorded_availability_answers_give_the_snapshots_they_name() -> No
         "url": "https://web.archive.org/web/20260311082645/https://github.com/DrKain/tidy-url",
         "date": "2026-03-11"}
     assert [r[0] for r in cassette.seen] == ["GET", "HEAD", "GET", "HEAD", "GET"]
+
+
+def test_check_archive_and_fix_through_the_cli_on_the_recorded_answers(tmp_path: Path) -> None:
+    """The same real answers, end to end: the three recorded origins are replaced by the test
+    site's at replay (as the modelled cassette's are), the bodies are otherwise as recorded."""
+    paths = {"/posts/133/integration-tests-are-best-tests": "2026-03-01",
+             "/DrKain/tidy-url": "2026-03-20", "/watch?v=_sOjKkBIlys": "2026-03-20"}
+
+    async def ok(req, w):
+        return await respond(w, 200, b"", req=req)
+    with LoopbackServer(lambda req: ok) as web:
+        site = web.url("")
+        cassette = load("wayback/recorded")
+        for i in cassette.interactions:
+            for part in (i["request"], i["response"]):
+                for k in ("url", "body"):
+                    for origin in ("https://jayconrod.com", "https://github.com",
+                                   "https://www.youtube.com"):
+                        if k in part:
+                            part[k] = part[k].replace(origin, site)
+        reg = tmp_path / "registry.yaml"
+        reg.write_text("version: 1\nanchors:\n" + "".join(
+            f"  - url: {site}{p}\n    first_anchored: {d}\n    status: new\n"
+            for p, d in paths.items()), encoding="utf-8")
+        (tmp_path / "anchors.toml").write_text("wayback_delay = 0\n", encoding="utf-8")
+        with cassette.serve() as wb:
+            r = CliRunner().invoke(app, ["check", str(reg), "--allow-private", "--archive",
+                                         "--wayback-api", wb.url("/wayback/available"),
+                                         "--today", "2026-04-01"])
+    assert r.exit_code == 0, r.output
+    dry = CliRunner().invoke(app, ["fix", "-r", str(reg), "--dry-run", "--only", "archive"])
+    added = [ln for ln in dry.stdout.splitlines() if ln.startswith("+    archived:")]
+    assert added == [
+        (f'+    archived: {{url: "https://web.archive.org/web/20260212061822/{site}'
+        '/posts/133/integration-tests-are-best-tests", date: 2026-02-12}'),
+        (f'+    archived: {{url: "https://web.archive.org/web/20260311082645/{site}'
+        '/DrKain/tidy-url", date: 2026-03-11}')]
