@@ -27,21 +27,11 @@ from anchors.findings import Code, Finding
 from anchors.registry.loader import parse_text
 
 from .cassettes import Cassette, load
-from .loopback import LoopbackServer, respond
+from .loopback import LoopbackServer
+from .test_archive import PAGES, page, registry
 
 ACCESS, SECRET = "acc3ss-K3Y", "s3cr3t-DO-NOT-LEAK"
 KEYS = {"ANCHORS_IA_ACCESS_KEY": ACCESS, "ANCHORS_IA_SECRET_KEY": SECRET}
-PAGES = {"/post": 200, "/gone": 404, "/never": 200}
-
-
-async def page(req, w):
-    return await respond(w, PAGES[req.path], b"", req=req)
-
-
-def registry(site: str) -> str:
-    return "version: 1\nanchors:\n" + "".join(
-        f"  - url: {site}{p}\n    first_anchored: 2026-09-20\n    status: new\n"
-        f'    section: "§1.3 KV Cache"\n    cited_in: ["2026-09-20"]\n' for p in PAGES)
 
 
 def archive_for(site: str) -> Cassette:
