@@ -101,15 +101,25 @@ class Settings:
         return self.archive or self.archive_save
 
     def save_keys(self) -> tuple[str, str]:
-        """The keys `--archive-save` sends, and only to an https endpoint (or to loopback)."""
+        """The keys `--archive-save` sends, and only to an https endpoint (or to loopback),
+        no faster than SPN2 allows; every problem is a usage error naming no key."""
         if self.ia_keys is None:
             raise UsageError("--archive-save: Save Page Now needs your archive.org keys in "
                              f"{IA_KEY_ENV[0]} and {IA_KEY_ENV[1]} "
                              "(from https://archive.org/account/s3.php)")
+        for name, key in zip(IA_KEY_ENV, self.ia_keys):
+            if not _KEY.fullmatch(key) or (name == IA_KEY_ENV[0] and ":" in key):
+                raise UsageError(f"{name}: not an archive.org key (printable ASCII, no spaces"
+                                 f"{'' if name != IA_KEY_ENV[0] else ', no colon'})")
         parts = urlsplit(self.save_api)
-        if parts.scheme != "https" and not (parts.scheme == "http" and _loopback(parts.hostname)):
+        test_server = parts.scheme == "http" and _loopback(parts.hostname)
+        if parts.scheme != "https" and not test_server:
             raise UsageError(f"save_api {self.save_api}: the archive.org keys are only sent "
                              "over https (or to a loopback test server)")
+        if self.save_delay < SAVE_MIN_INTERVAL and not test_server:
+            raise UsageError(f"save_delay = {self.save_delay:g}: Save Page Now allows 7 captures "
+                             f"a minute; {SAVE_MIN_INTERVAL:g} s at least (lower only for a "
+                             "loopback test server)")
         return self.ia_keys
 
     def state_dir(self, registry: Path) -> Path:
@@ -154,6 +164,11 @@ TOKEN_ENV = "GITHUB_TOKEN"
 IA_KEY_ENV = ("ANCHORS_IA_ACCESS_KEY", "ANCHORS_IA_SECRET_KEY")
 #: Settings no config file may hold: where they came from, and the secrets.
 _NOT_IN_FILES = frozenset({"sources", "github_token", "ia_keys"})
+#: Settings only the command line or the environment may set: where the archive.org keys go (a
+#: changed config file in a pull request must not send them to a host of its choosing).
+_NOT_FROM_FILES = {"save_api": "the endpoint that receives your archive.org keys is set only "
+                               "with --save-api or ANCHORS_SAVE_API"}
+_KEY = re.compile(r"[!-~]{1,200}")
 _LISTS = ("exclude", "accept")
 _FIELDS = {f.name: f for f in dataclasses.fields(Settings)}
 _MAY_BE_ZERO = frozenset({"arxiv_searches"})
@@ -222,6 +237,8 @@ def _file_values(p: Path) -> dict[str, Any]:
     values: dict[str, Any] = {}
     for k, v in _read(p, _table_for(p)).items():
         name = k.replace("-", "_")
+        if name in _NOT_FROM_FILES:
+            raise UsageError(f"{p}: {k} may not be set in a config file: {_NOT_FROM_FILES[name]}")
         if name not in _FIELDS or name in _NOT_IN_FILES:
             raise UsageError(f"{p}: unknown setting {k!r}")
         values[name] = _coerce(name, v, str(p))

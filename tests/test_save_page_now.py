@@ -27,7 +27,7 @@ from anchors.findings import Code, Finding
 from anchors.registry.loader import parse_text
 
 from .cassettes import Cassette, load
-from .loopback import LoopbackServer
+from .loopback import LoopbackServer, respond
 from .test_archive import PAGES, page, registry
 
 ACCESS, SECRET = "acc3ss-K3Y", "s3cr3t-DO-NOT-LEAK"
@@ -133,8 +133,11 @@ AVAILABLE, SAVE = "https://archive.org/wayback/available", "https://web.archive.
 class Fake:
     """An archive: no capture known, SPN2 answering by `on_post` / `on_status`; virtual time."""
 
-    def __init__(self, on_post=None, on_status=None, snapshot_status: int = 200) -> None:
+    def __init__(self, on_post=None, on_status=None, snapshot_status: int = 200,
+                 stall_after: int | None = None) -> None:
         self.now = 0.0
+        #: after this many capture requests, every wait of the capture loop lasts forever
+        self.stall_after = stall_after
         self.posts: list[tuple[float, str]] = []
         self.seen: list[httpx.Request] = []
         self.on_post = on_post or (lambda url, n: httpx.Response(
@@ -144,6 +147,8 @@ class Fake:
         self.snapshot_status = snapshot_status
 
     async def sleep(self, s: float) -> None:
+        if self.stall_after is not None and len(self.posts) >= self.stall_after:
+            await asyncio.Event().wait()
         self.now += s
         await asyncio.sleep(0)
 
@@ -163,7 +168,8 @@ class Fake:
         return httpx.Response(404)
 
     def run(self, text: str, *, limit: int = 5, failed: set[str] = frozenset(),  # type: ignore[assignment]
-            cache: Cache | None = None, patience: float = 150.0) -> tuple[list[Finding], Cache]:
+            cache: Cache | None = None, patience: float = 150.0,
+            save_grace: float = 5.0) -> tuple[list[Finding], Cache]:
         reg = parse_text(text.encode(), "registry.yaml")
         targets = {a.key.key: a for a in reg.anchors if a.key}
         cache = cache or Cache(None)
@@ -174,9 +180,9 @@ class Fake:
             saver = SavePageNow(client, keys=(ACCESS, SECRET), limit=limit, patience=patience,
                                 sleep=self.sleep, clock=lambda: self.now)
             arch = Archiver.start(wb, targets, cache, "registry.yaml", date(2026, 9, 30), saver)
-            arch.links_checked({f"url:https://docs.example{p}" for p in failed})
+            arch.checked(set(targets) - {f"url:https://docs.example{p}" for p in failed})
             try:
-                return await arch.finish(grace=5)
+                return await arch.finish(grace=save_grace, save_grace=save_grace)
             finally:
                 await client.aclose()
         return asyncio.run(go()), cache
@@ -195,8 +201,10 @@ def test_captures_are_spaced_limited_newest_first_and_cached() -> None:
         "https://docs.example/09-25", "https://docs.example/09-20", "https://docs.example/09-10"]
     times = [t for t, _ in fake.posts]
     assert [b - a for a, b in itertools.pairwise(times)] == [10.0, 10.0]  # 7 a minute at most
-    assert [f.code for f in found] == [Code.ARCHIVE_CAPTURE] * 3
-    assert all("captured by Save Page Now on 2026-09-30" in f.message for f in found)
+    *captured, left = found
+    assert [f.code for f in found] == [Code.ARCHIVE_CAPTURE] * 4
+    assert all("captured by Save Page Now on 2026-09-30" in f.message for f in captured)
+    assert left.anchor == "" and left.details == {"over_quota": 1}  # 09-01 waits for a later run
     assert cache.get("wayback:url:https://docs.example/09-25") == {
         "url": "https://web.archive.org/web/20260930101500/https://docs.example/09-25",
         "date": "2026-09-30"}
@@ -219,7 +227,7 @@ def test_refused_keys_stop_the_captures_with_one_warning_that_leaks_nothing() ->
     assert len(fake.posts) == 1
     [w] = found
     assert w.code is Code.ARCHIVE_UNAVAILABLE and "refused the keys (HTTP 401)" in w.message
-    assert w.details == {"not_asked": 3}
+    assert w.details == {"not_asked": 2} and "2 more pages were not asked for" in w.message
     assert SECRET not in json.dumps(w.as_dict())
     hosts = {r.url.host for r in fake.seen if "authorization" in r.headers}
     assert hosts == {"web.archive.org"}  # the availability API never sees the keys
@@ -270,12 +278,142 @@ def test_a_capture_whose_snapshot_does_not_answer_is_not_kept() -> None:
 
 
 def test_job_ids_and_timestamps_from_the_network_are_checked_before_use() -> None:
-    fake = Fake(on_post=lambda url, n: httpx.Response(200, json={"job_id": "../../admin"}))
-    found, _ = fake.run(dated("09-01"))
-    assert "without a job" in found[0].message
-    assert not any("admin" in r.url.path for r in fake.seen if r.method == "GET")
+    for job in ("../../admin", "job-1\n", "job-1\r\nX-Injected: 1"):
+        fake = Fake(on_post=lambda url, n, job=job: httpx.Response(200, json={"job_id": job}))
+        found, _ = fake.run(dated("09-01"))
+        assert "without a job" in found[0].message, job
+        assert not any("/status/" in r.url.path for r in fake.seen)
     odd = Fake(on_status=lambda job: httpx.Response(200, json={
         "status": "success", "timestamp": "2026/../../x"}))
     found, _ = odd.run(dated("09-01"), patience=12)
     assert "not finished yet" in found[0].message
     assert not any(r.method == "HEAD" for r in odd.seen)
+
+
+def test_captures_cut_off_by_the_grace_are_said_and_never_asked_for_twice() -> None:
+    fake = Fake(on_status=lambda job: httpx.Response(200, json={"status": "pending"}),
+                stall_after=1)
+    found, cache = fake.run(dated("09-04", "09-03", "09-02", "09-01"), save_grace=0.2)
+    asked, warning = found
+    assert len(fake.posts) == 1 and "not finished yet" in asked.message
+    assert warning.code is Code.ARCHIVE_UNAVAILABLE and warning.details == {"not_asked": 3}
+    assert "out of time (over 0.2 s after the check finished)" in warning.message
+    assert cache.get(SAVE_PREFIX + "url:https://docs.example/09-04") is not None
+    assert cache.get(SAVE_PREFIX + "url:https://docs.example/09-03") is None
+
+
+def test_a_status_poll_that_fails_leaves_the_job_running() -> None:
+    answers = iter([httpx.ReadTimeout("slow"), httpx.Response(503)])
+
+    def status(job: str) -> httpx.Response:
+        nxt = next(answers, None)
+        if isinstance(nxt, Exception):
+            raise nxt
+        return nxt or httpx.Response(200, json={"status": "success",
+                                                "timestamp": "20260930101500"})
+    fake = Fake(on_status=status)
+    found, _ = fake.run(dated("09-02", "09-01"))
+    assert len(fake.posts) == 2
+    assert [f.code for f in found] == [Code.ARCHIVE_CAPTURE] * 2
+    assert all("captured by Save Page Now" in f.message for f in found)
+
+
+def test_a_refused_page_is_not_asked_for_again_the_same_day() -> None:
+    refuse = lambda url, n: httpx.Response(200, json={
+        "status": "error", "status_ext": "error:too-many-daily-captures"})
+    fake = Fake(on_post=refuse)
+    _, cache = fake.run(dated("09-01"))
+    again = Fake(on_post=refuse)
+    again.run(dated("09-01"), cache=cache)
+    assert len(fake.posts) == 1 and again.posts == []
+
+
+def test_a_repository_page_that_did_not_answer_is_not_captured() -> None:
+    """GitHub repository URLs are checked through the API, not the link checker: only one that
+    answered there is captured."""
+    from anchors.check.resolve.base import Resolution
+    from anchors.check.run import Services, check_online
+    from anchors.findings import Outcome
+
+    class Repos:
+        async def resolve(self, keys):
+            return {k.key: Resolution(k.key, Outcome.DEAD if k.key.endswith("gone") else
+                                      Outcome.OK, status=404 if k.key.endswith("gone") else 200)
+                    for k in keys}
+    text = "version: 1\nanchors:\n" + "".join(
+        f"  - url: https://github.com/octo/{r}\n    first_anchored: 2026-09-20\n    status: new\n"
+        for r in ("gone", "live"))
+    fake = Fake()
+
+    async def go():
+        client = httpx.AsyncClient(transport=httpx.MockTransport(fake.handler))
+        services = Services(github=Repos(), wayback=WaybackClient(client, interval=0),
+                            saver=SavePageNow(client, keys=(ACCESS, SECRET), sleep=fake.sleep,
+                                              clock=lambda: fake.now))
+        try:
+            return await check_online(parse_text(text.encode(), "registry.yaml"),
+                                      date(2026, 9, 30), services)
+        finally:
+            await client.aclose()
+    result = asyncio.run(go())
+    assert [u for _, u in fake.posts] == ["https://github.com/octo/live"]
+    assert {f.code for f in result.findings} >= {Code.ARCHIVE_CAPTURE, Code.NOT_FOUND}
+
+
+def test_several_registries_share_one_quota(tmp_path: Path) -> None:
+    """`archive_saves = 1` is one capture for the run, not one per registry checked."""
+    posts: list[str] = []
+
+    async def archive(req, w):
+        if req.path.startswith("/wayback/available"):
+            return await respond(w, 200, b'{"archived_snapshots": {}}',
+                                 {"Content-Type": "application/json"}, req=req)
+        if req.method == "POST":
+            posts.append(req.body.decode())
+            return await respond(w, 200, b'{"job_id": "j1"}',
+                                 {"Content-Type": "application/json"}, req=req)
+        if req.path.startswith("/save/status/"):
+            return await respond(w, 200, b'{"status": "success", "timestamp": "20260930101500"}',
+                                 {"Content-Type": "application/json"}, req=req)
+        return await respond(w, 200, b"", req=req)
+    with LoopbackServer(lambda req: archive) as srv:
+        for name in ("a", "b"):
+            (tmp_path / f"{name}.yaml").write_text(
+                f"version: 1\nanchors:\n  - url: {srv.url('/' + name)}\n"
+                "    first_anchored: 2026-09-20\n    status: new\n", encoding="utf-8")
+        (tmp_path / "anchors.toml").write_text(
+            "wayback_delay = 0\nsave_delay = 0\narchive_saves = 1\n", "utf-8")
+        r = CliRunner().invoke(app, [
+            "check", str(tmp_path / "a.yaml"), str(tmp_path / "b.yaml"), "--allow-private",
+            "--archive-save", "--wayback-api", srv.url("/wayback/available"), "--save-api",
+            srv.url("/save"), "--today", "2026-09-30", "-f", "json"], env=KEYS)
+    assert r.exit_code == 0, r.output
+    assert len(posts) == 1
+    codes = [(f["code"], f.get("over_quota")) for f in json.loads(r.stdout)["findings"]]
+    assert sorted(codes, key=str) == [("archive-capture", 1), ("archive-capture", None)]
+
+
+@pytest.mark.parametrize(("setting", "env", "message"), [
+    ("", {}, "--archive with --no-cache"),
+    ('save_api = "https://collector.example/save"\n', {},
+     "save_api may not be set in a config file"),
+    ("save_delay = 1\n", {"ANCHORS_SAVE_API": "https://web.archive.org/save"},
+     "save_delay = 1: Save Page Now allows 7 captures a minute"),
+    ("", {"ANCHORS_IA_ACCESS_KEY": "acc:ess"}, "ANCHORS_IA_ACCESS_KEY: not an archive.org key"),
+    ("", {"ANCHORS_IA_SECRET_KEY": "s3cr3t with blanks"},
+     "ANCHORS_IA_SECRET_KEY: not an archive.org key"),
+])
+def test_unusable_archive_settings_are_exit_2_naming_no_key(tmp_path: Path, setting: str,
+                                                             env: dict[str, str],
+                                                             message: str) -> None:
+    reg = tmp_path / "registry.yaml"
+    reg.write_text(registry("https://docs.example"), encoding="utf-8")
+    (tmp_path / "anchors.toml").write_text(setting, "utf-8")
+    args = ["check", str(reg), "--archive-save"] + (["--no-cache"] if not setting and not env
+                                                    else [])
+    r = CliRunner().invoke(app, args, env={**KEYS, **env})
+    assert r.exit_code == 2, r.output
+    [line] = r.stderr.splitlines()
+    assert line.startswith("anchors: error: ") and message in line, line
+    assert SECRET not in line and "acc:ess" not in line and "blanks" not in line
+    assert not (tmp_path / ".anchors").exists()

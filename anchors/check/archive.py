@@ -1,19 +1,21 @@
 """`check --archive`: look up a dated Wayback snapshot for each URL anchor that has none, and
 with `--archive-save` ask Save Page Now to capture the pages the archive has no capture of.
 
-The work runs beside the check and never holds it up: once the check itself is done it gets
-`grace` more seconds, then whatever is left is dropped with one `archive-unavailable` warning
-(a capture already asked for goes on at the archive, and the next `check --archive` finds it).
+The work runs beside the check and never holds it up for long: once the check itself is done
+the lookups get `grace` more seconds (10), captures `save_grace` (60: at most five of them, ten
+seconds apart as SPN2 asks), then whatever is left is dropped with one `archive-unavailable`
+warning (a capture already asked for goes on at the archive; the next `check --archive` finds
+it).
 A failing archive (down, rate-limiting, bad answers) stops the work at its first failure
 instead of asking again for every URL. Verified snapshots are cached (`wayback:<url>` keys, 30
 days); `anchors fix --only archive` writes them into the registry as `archived: {url, date}`,
 because `check` never writes the registry.
 
-Captures are asked for only after the link checks are done, and only for pages that answered:
-a dead page is not worth one of the few captures a minute an account may make. The newest
-anchors go first (a capture on the day a briefing cites a page is the closest there can be to
-what it saw), at most `SavePageNow.limit` a run, and a page asked for is not asked for again
-for a day (`capture:<url>` keys).
+Captures are asked for once the check is done, and only for pages that answered it (a link
+check or, for a repository page, GitHub): a dead page is not worth one of the few captures a
+minute an account may make. The newest anchors go first (a capture on the day a briefing cites
+a page is the closest there can be to what it saw), at most the run's quota, and a page is not
+asked for again for a day (`capture:<url>` keys, written before the request is sent).
 """
 
 from __future__ import annotations
@@ -32,13 +34,15 @@ from .cache import Cache
 from .resolve.savepagenow import Capture, CaptureState, SavePageNow, SaveRefused
 from .resolve.wayback import Snapshot, WaybackClient, WaybackError
 
-__all__ = ["CACHE_PREFIX", "GRACE", "SAVE_PREFIX", "Archiver", "cached_snapshots"]
+__all__ = ["CACHE_PREFIX", "GRACE", "SAVE_GRACE", "SAVE_PREFIX", "Archiver", "cached_snapshots"]
 
 CACHE_PREFIX = "wayback:"
 #: a capture asked for (its job), so the page is not asked for again within the day
 SAVE_PREFIX = "capture:"
-#: seconds the work may go on after the check itself has finished
+#: seconds the lookups may go on after the check itself has finished
 GRACE = 10.0
+#: seconds captures may go on after the check (they begin then): five, 10 s apart, and polls
+SAVE_GRACE = 60.0
 
 
 def cached_snapshots(cache: Cache) -> dict[str, dict[str, Any]]:
@@ -57,13 +61,15 @@ class Archiver:
     found: int = 0
     problem: str | None = None
     left: int = 0
-    #: why Save Page Now took no more captures, and how many were not asked for
+    #: why Save Page Now took no more captures
     save_problem: str | None = None
-    not_asked: int = 0
     #: each capture asked for, by anchor key: the latest state, and the snapshot once verified
     captures: dict[str, tuple[Anchor, Capture, Snapshot | None]] = field(default_factory=dict)
+    #: pages still to be asked for, and how many the run's quota left out
+    queue: list[Anchor] = field(default_factory=list)
+    over_quota: int = 0
     task: asyncio.Task[None] | None = field(default=None, repr=False)
-    _failed: set[str] = field(default_factory=set, repr=False)
+    _answered: set[str] = field(default_factory=set, repr=False)
     _checked: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
 
     @classmethod
@@ -76,9 +82,9 @@ class Archiver:
         arch.task = asyncio.ensure_future(arch._run(today))
         return arch
 
-    def links_checked(self, failed: Iterable[str]) -> None:
-        """The link checks are done; `failed` are the keys of the pages that did not answer."""
-        self._failed = set(failed)
+    def checked(self, answered: Iterable[str]) -> None:
+        """The check is done; `answered` are the keys of the pages that answered it."""
+        self._answered = set(answered)
         self._checked.set()
 
     async def _run(self, today: date) -> None:
@@ -101,26 +107,29 @@ class Archiver:
             await self._capture(self.saver, missing, today)
 
     async def _capture(self, saver: SavePageNow, missing: list[Anchor], today: date) -> None:
-        """Ask for captures `saver.interval` apart and poll the jobs between, until all end."""
-        queue = sorted((a for a in missing if a.key is not None
-                        and a.key.key not in self._failed
-                        and self.cache.get(SAVE_PREFIX + a.key.key) is None),
-                       key=lambda a: a.first_anchored or today, reverse=True)[:saver.left]
+        """Ask for captures the quota's interval apart and poll the jobs between, until all end."""
+        wanted = sorted((a for a in missing if a.key is not None
+                         and a.key.key in self._answered
+                         and self.cache.get(SAVE_PREFIX + a.key.key) is None),
+                        key=lambda a: a.first_anchored or today, reverse=True)
+        self.queue, self.over_quota = wanted[:saver.left], max(len(wanted) - saver.left, 0)
         jobs: dict[str, float] = {}  # key -> when it was asked for
         next_poll = 0.0
         try:
-            while queue or jobs:
-                if queue and not saver.wait_before_next():
-                    a = queue[0]
+            while self.queue or jobs:
+                if self.queue and not saver.wait_before_next():
+                    a = self.queue.pop(0)
                     assert a.key is not None
+                    # marked first: a request cut off in flight may still have started a capture
+                    self.cache.put(SAVE_PREFIX + a.key.key, {"asked": today.isoformat()})
                     cap = await saver.submit(a.key.url)
-                    queue.pop(0)
                     self.captures[a.key.key] = (a, cap, None)
                     if cap.state is CaptureState.PENDING:
                         self.cache.put(SAVE_PREFIX + a.key.key,
-                                       {"job": cap.job, "asked": today.isoformat()})
+                                       {"asked": today.isoformat(), "job": cap.job})
+                        if not jobs:
+                            next_poll = saver.clock() + saver.poll
                         jobs[a.key.key] = saver.clock()
-                        next_poll = next_poll or saver.clock() + saver.poll
                     continue
                 if jobs and saver.clock() >= next_poll:
                     for key, since in list(jobs.items()):
@@ -128,13 +137,11 @@ class Archiver:
                             del jobs[key]
                     next_poll = saver.clock() + saver.poll
                     continue
-                waits = ([saver.wait_before_next()] if queue else []) + \
+                waits = ([saver.wait_before_next()] if self.queue else []) + \
                     ([next_poll - saver.clock()] if jobs else [])
                 await saver.sleep(max(min(waits), 0.0))
-        except SaveRefused as exc:
-            self.save_problem, self.not_asked = str(exc), len(queue)
-        except WaybackError as exc:
-            self.problem = str(exc)
+        except (SaveRefused, WaybackError) as exc:
+            self.save_problem = str(exc)
 
     async def _poll(self, saver: SavePageNow, key: str) -> bool:
         """One status request for a job; True when the job has ended (captured or refused)."""
@@ -143,28 +150,33 @@ class Archiver:
         cap = await saver.status(asked.job)
         if cap.state is CaptureState.PENDING:
             return False
-        snap = None
+        self.captures[key] = (a, cap, None)  # ended, whatever the verification says
         if cap.state is CaptureState.DONE and cap.timestamp:
             snap = await self.wayback.captured(a.key.url, cap.timestamp)
             if snap is not None:
                 self.found += 1
                 self.cache.put(CACHE_PREFIX + key, snap.as_dict())
-        self.captures[key] = (a, cap, snap)
+                self.captures[key] = (a, cap, snap)
         return True
 
-    async def finish(self, grace: float = GRACE, stop_now: bool = False) -> list[Finding]:
-        """Wait at most `grace` seconds for the work, then drop the rest (a warning)."""
+    async def finish(self, grace: float = GRACE, stop_now: bool = False,
+                     save_grace: float = SAVE_GRACE) -> list[Finding]:
+        """Wait at most `grace` seconds for the lookups (`save_grace` when captures are asked
+        for too), then drop the rest with a warning."""
         assert self.task is not None
-        self._checked.set()  # the check is over: its link results are all in
+        self._checked.set()  # the check is over (if `checked` was not called, nothing answered)
+        wait = grace if self.saver is None else max(grace, save_grace)
         if not stop_now:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.shield(self.task), grace)
+                await asyncio.wait_for(asyncio.shield(self.task), wait)
         if not self.task.done():
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
-            self.problem = self.problem or f"the Wayback Machine was too slow (over {grace:g} s " \
-                "after the check finished)"
+            late = f"over {wait:g} s after the check finished"
+            self.problem = self.problem or f"the Wayback Machine was too slow ({late})"
+            if self.queue:
+                self.save_problem = self.save_problem or f"out of time ({late})"
         out = [self._captured(a, cap, snap) for a, cap, snap in self.captures.values()]
         if self.problem is not None and self.left:
             out.append(Finding(Code.ARCHIVE_UNAVAILABLE, "", self.registry, None,
@@ -172,9 +184,14 @@ class Archiver:
                                "`check --archive` again later", {"not_looked_up": self.left}))
         if self.save_problem is not None:
             out.append(Finding(Code.ARCHIVE_UNAVAILABLE, "", self.registry, None,
-                               f"{self.save_problem}; {self.not_asked} pages were not captured, "
-                               "`check --archive-save` again later",
-                               {"not_asked": self.not_asked}))
+                               f"Save Page Now: {self.save_problem}; {len(self.queue)} more pages "
+                               "were not asked for, `check --archive-save` again later",
+                               {"not_asked": len(self.queue)}))
+        if self.over_quota:
+            out.append(Finding(Code.ARCHIVE_CAPTURE, "", self.registry, None,
+                               f"{self.over_quota} more pages have no capture; a run asks for "
+                               "at most `archive_saves` (the newest anchors first), the next "
+                               "runs ask for these", {"over_quota": self.over_quota}))
         return out
 
     def _captured(self, a: Anchor, cap: Capture, snap: Snapshot | None) -> Finding:

@@ -18,19 +18,21 @@ from .resolve.base import Resolver as MetadataResolver
 from .resolve.crossref import CrossrefUpdates
 from .resolve.doi import DoiResolver
 from .resolve.github import GithubResolver
-from .resolve.savepagenow import SavePageNow
+from .resolve.savepagenow import CaptureQuota, SavePageNow
 from .resolve.wayback import WaybackClient
 from .retry import RetryPolicy
 from .run import Services
 from .transport import NoCookies, guarded_transport, plain_transport, ssl_context
 
-__all__ = ["link_checker", "open_services", "retry_policy", "web_transport"]
+__all__ = ["capture_quota", "link_checker", "open_services", "retry_policy", "web_transport"]
 
 
 @contextlib.asynccontextmanager
 async def open_services(settings: Settings, *, token: str | None = None,
-                        resolver: Resolver | None = None) -> AsyncIterator[Services]:
-    """Link checks and DOI lookups go through the guard; the API hosts are the user's choice."""
+                        resolver: Resolver | None = None,
+                        quota: CaptureQuota | None = None) -> AsyncIterator[Services]:
+    """Link checks and DOI lookups go through the guard; the API hosts are the user's choice.
+    `quota` is the run's Save Page Now quota, shared by its registries (else one of its own)."""
     guard = NetGuard(resolver, allow_private=settings.allow_private)
     policy = retry_policy(settings)
     tls = ssl_context()
@@ -56,10 +58,14 @@ async def open_services(settings: Settings, *, token: str | None = None,
                                   timeout=settings.timeout, policy=policy)
             if settings.archiving else None,
             saver=SavePageNow(api, settings.save_api, keys=settings.save_keys(),
-                              interval=settings.save_delay, limit=settings.archive_saves,
-                              timeout=settings.timeout)
+                              quota=quota or capture_quota(settings), timeout=settings.timeout)
             if settings.archive_save else None,
         )
+
+
+def capture_quota(settings: Settings) -> CaptureQuota:
+    """A run's Save Page Now quota: `archive_saves` captures, `save_delay` seconds apart."""
+    return CaptureQuota(settings.archive_saves, settings.save_delay)
 
 
 def retry_policy(settings: Settings, *,

@@ -212,28 +212,29 @@ async def check_online(reg: Registry, today: date, services: Services, *,
     complete = False
     archiving = Archiver.start(services.wayback, targets, cache, reg.path, today,
                                services.saver) if services.wayback else None
-
-    async def links() -> None:
-        await run.check_links(pending["url"], services.links, accept)
-        if archiving is not None:  # captures are asked for only of pages that answered
-            archiving.links_checked(k for k, r in run.links.items() if r.outcome.failed)
-
     follow: dict[str, FollowUp] = {}
     try:
         await asyncio.gather(run.resolve("arxiv", pending["arxiv"], services.arxiv),
                              run.resolve("github", pending["github"], services.github),
-                             run.resolve("doi", pending["doi"], services.doi), links())
+                             run.resolve("doi", pending["doi"], services.doi),
+                             run.check_links(pending["url"], services.links, accept))
+        if archiving is not None:  # captures are asked for only of pages that answered
+            archiving.checked([*(k for k, r in run.links.items() if not r.outcome.failed),
+                               *(k for k, r in run.resolutions.items()
+                                 if k.startswith("url:") and not r.outcome.failed)])
         follow = await _follow_up(targets, run.resolutions, services.arxiv, claims or {}, cache)
         complete = True
     finally:
-        if archiving is not None:
-            result.findings += await archiving.finish(stop_now=not complete)
         run.recorder.finish(complete)
-        cache.save()
-        result.checked = len(run.resolutions) + len(run.links) - result.cached
-        result.elapsed = time.monotonic() - start
-        result.findings += compare(reg, targets, run.resolutions, run.links, claims or {},
-                                   follow)
+        try:  # whatever the archive did, what the check learnt is saved and judged
+            if archiving is not None:
+                result.findings += await archiving.finish(stop_now=not complete)
+        finally:
+            cache.save()
+            result.checked = len(run.resolutions) + len(run.links) - result.cached
+            result.elapsed = time.monotonic() - start
+            result.findings += compare(reg, targets, run.resolutions, run.links, claims or {},
+                                       follow)
     return result
 
 

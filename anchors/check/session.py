@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..config import Settings, load_settings
-from ..errors import StorageError
+from ..errors import StorageError, UsageError
 from ..findings import Code
 
 if TYPE_CHECKING:  # an offline check imports none of the online machinery (bench/startup.py)
@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # an offline check imports none of the online machinery (benc
     from ..registry.model import Registry
     from ..registry.validate import CheckResult
     from .cache import Cache
+    from .resolve.savepagenow import CaptureQuota
     from .run import Progress, Services
 
     #: builds the clients from the settings (and the token); `clients.open_services` in use
@@ -105,8 +106,8 @@ def _history(path: Path, hooks: Hooks) -> History | None:
 
 @contextlib.asynccontextmanager
 async def open_session(registry: Path, settings: Settings, *, no_cache: bool = False,
-                       hooks: Hooks = Hooks(),
-                       services: ServicesFactory | None = None) -> AsyncIterator[Session]:
+                       hooks: Hooks = Hooks(), services: ServicesFactory | None = None,
+                       quota: CaptureQuota | None = None) -> AsyncIterator[Session]:
     """The cache, the history and the network clients for checking `registry`, closed after.
 
     `services` builds the clients (default: `clients.open_services`, with the token from the
@@ -119,7 +120,9 @@ async def open_session(registry: Path, settings: Settings, *, no_cache: bool = F
     cache = Cache(None if no_cache else settings.cache_path(registry))
     history = _history(settings.history_path(registry), hooks)
     try:
-        async with factory(settings, token=settings.github_token) as clients:
+        opened = factory(settings, token=settings.github_token) if quota is None \
+            else factory(settings, token=settings.github_token, quota=quota)
+        async with opened as clients:
             yield Session(cache, history, clients)
     finally:
         if history is not None:
@@ -140,7 +143,8 @@ def _progress(hooks: Hooks) -> Iterator[Progress | None]:
 
 async def check_one(reg: Registry, registry: Path, settings: Settings, options: CheckOptions,
                     hooks: Hooks = Hooks(), claims: Mapping[str, Claims] | None = None,
-                    services: ServicesFactory | None = None) -> CheckResult:
+                    services: ServicesFactory | None = None,
+                    quota: CaptureQuota | None = None) -> CheckResult:
     """One registry online, inside its own session."""
     from .run import check_online
 
@@ -151,7 +155,7 @@ async def check_one(reg: Registry, registry: Path, settings: Settings, options: 
         keys = changed_keys(reg, options.changed_since)
     with _progress(hooks) as bar:
         async with open_session(registry, settings, no_cache=options.no_cache, hooks=hooks,
-                                services=services) as s:
+                                services=services, quota=quota) as s:
             return await check_online(
                 reg, options.today, s.services, cache=s.cache, history=s.history,
                 only_keys=keys, exclude=settings.exclude, accept=settings.accept,
@@ -172,17 +176,31 @@ def check(paths: Sequence[Path], options: CheckOptions, hooks: Hooks = Hooks()) 
 
         claims = briefing_claims([str(b) for b in options.briefings])
     settings = [options.settings(p) for p in paths]
+    quota = None
     for s in settings if not options.offline else ():
-        if s.archive_save:  # a missing key is exit 2 before anything is asked or written
-            s.save_keys()
+        _can_archive(s, options.no_cache)  # exit 2 before anything is asked or written
+        if s.archive_save and quota is None:
+            from .clients import capture_quota
+
+            quota = capture_quota(s)  # one for the run: limit and spacing hold across files
     results = []
     for path, reg, s in zip(paths, regs, settings):
         results.append(check_offline(reg, options.today) if options.offline
-                       else hooks.run(check_one(reg, path, s, options, hooks, claims)))
+                       else hooks.run(check_one(reg, path, s, options, hooks, claims,
+                                                quota=quota)))
     result = combine(results)
     result.findings = only(result.findings, options.codes)
     add_citing_lines(result.findings)
     return result
+
+
+def _can_archive(settings: Settings, no_cache: bool) -> None:
+    """`--archive` keeps what it finds in the cache, and `--archive-save` needs its keys."""
+    if settings.archiving and no_cache:
+        raise UsageError("--archive with --no-cache: snapshots are kept only in the cache, "
+                         "where `anchors fix --only archive` finds them; drop --no-cache")
+    if settings.archive_save:
+        settings.save_keys()
 
 
 def refresh(registry: Path, settings: Settings, today: date,

@@ -36,12 +36,13 @@ import httpx
 from ...config import IA_KEY_ENV
 from ...defaults import SAVE_API, SAVE_MIN_INTERVAL, SAVE_PER_RUN, USER_AGENT
 
-__all__ = ["Capture", "CaptureState", "SavePageNow", "SaveRefused"]
+__all__ = ["Capture", "CaptureQuota", "CaptureState", "SavePageNow", "SaveRefused"]
 
 #: a job ID goes into the status URL's path: nothing but what SPN2's IDs are made of
-_JOB = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$")
-_STAMP = re.compile(r"^(19|20)\d{12}$")
-_CODE = re.compile(r"^error:[a-z0-9-]{1,60}$")
+#: (all three are used with `fullmatch`: `$` would let a trailing newline through)
+_JOB = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,99}")
+_STAMP = re.compile(r"(19|20)\d{12}")
+_CODE = re.compile(r"error:[a-z0-9-]{1,60}")
 #: refusals about the account or the service, not the page: no further capture this run
 _STOP = frozenset({
     "error:user-session-limit", "error:max-daily-bandwidth", "error:max-daily-bandwidth-from-ip",
@@ -78,51 +79,67 @@ class SaveRefused(Exception):
 def _code(doc: dict[str, Any]) -> str:
     """SPN2's error code, only if it looks like one: its free-text message is not repeated."""
     code = doc.get("status_ext")
-    return code if isinstance(code, str) and _CODE.match(code) else "error"
+    return code if isinstance(code, str) and _CODE.fullmatch(code) else "error"
+
+
+@dataclass(slots=True)
+class CaptureQuota:
+    """The captures one `anchors check` may still ask for, and when the next may go. One is
+    shared by every registry of a run, so the per-run limit and SPN2's per-minute spacing hold
+    across them."""
+
+    limit: int = SAVE_PER_RUN
+    #: seconds between capture requests
+    interval: float = SAVE_MIN_INTERVAL
+    used: int = 0
+    #: when (on the client's clock) the next capture may be asked for
+    next_at: float = 0.0
 
 
 class SavePageNow:
     def __init__(self, client: httpx.AsyncClient, api_url: str = SAVE_API, *,
-                 keys: tuple[str, str], interval: float = SAVE_MIN_INTERVAL,
-                 limit: int = SAVE_PER_RUN, poll: float = 5.0, timeout: float = 10.0,
-                 patience: float = _PATIENCE,
+                 keys: tuple[str, str], quota: CaptureQuota | None = None,
+                 interval: float = SAVE_MIN_INTERVAL, limit: int = SAVE_PER_RUN,
+                 poll: float = 5.0, timeout: float = 10.0, patience: float = _PATIENCE,
                  sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.client = client
         self.api = httpx.URL(api_url.rstrip("/"))
         self._auth = f"LOW {keys[0]}:{keys[1]}"
-        self.interval = interval
-        #: captures asked for in one run at most
-        self.limit = limit
+        self.quota = quota or CaptureQuota(limit, interval)
         #: seconds between status polls: a poll costs less than a capture, so never longer (but
         #: never under 0.2 s, even with `save_delay = 0` for a test server)
-        self.poll = max(min(poll, interval), 0.2)
+        self.poll = max(min(poll, self.quota.interval), 0.2)
         self.timeout = timeout
         self.patience = patience
         self.sleep = sleep
         self.clock = clock
         self.submitted = 0
-        self._next = 0.0
+        self.failure = ""
 
     def __repr__(self) -> str:  # the keys are in `_auth`: never printed
         return f"SavePageNow({str(self.api)!r}, submitted={self.submitted})"
 
-    async def _send(self, method: str, url: httpx.URL, **kw: Any) -> httpx.Response:
+    async def _send(self, method: str, url: httpx.URL, **kw: Any) -> httpx.Response | None:
+        """The answer, or None when the request failed (its error, which holds the request and
+        so the keys, goes no further: only its class name is ever said)."""
         try:
             return await self.client.request(
                 method, url, headers={"User-Agent": USER_AGENT, "Accept": "application/json",
                                       "Authorization": self._auth},
                 follow_redirects=False, timeout=self.timeout, **kw)
         except httpx.HTTPError as exc:
-            raise SaveRefused(f"Save Page Now unreachable ({type(exc).__name__})") from None
+            self.failure = type(exc).__name__
+        return None
 
     @property
     def left(self) -> int:
-        return max(self.limit - self.submitted, 0)
+        """Captures this run may still ask for."""
+        return max(self.quota.limit - self.quota.used, 0)
 
     def wait_before_next(self) -> float:
         """Seconds until the next capture may be asked for (0: now)."""
-        return max(self._next - self.clock(), 0.0)
+        return max(self.quota.next_at - self.clock(), 0.0)
 
     async def submit(self, url: str) -> Capture:
         """Ask for a capture of `url`: PENDING with its job, or REFUSED for this page."""
@@ -130,11 +147,14 @@ class SavePageNow:
         if wait:
             await self.sleep(wait)
         self.submitted += 1
+        self.quota.used += 1
         try:
             resp = await self._send("POST", self.api, data={
                 "url": url, "skip_first_archive": "1", "if_not_archived_within": str(_RECENT)})
         finally:
-            self._next = self.clock() + self.interval
+            self.quota.next_at = self.clock() + self.quota.interval
+        if resp is None:
+            raise SaveRefused(f"Save Page Now unreachable ({self.failure})")
         if resp.status_code in (401, 403):
             raise SaveRefused(f"archive.org refused the keys (HTTP {resp.status_code}); check "
                               f"{IA_KEY_ENV[0]} and {IA_KEY_ENV[1]}")
@@ -145,7 +165,7 @@ class SavePageNow:
                 raise SaveRefused(f"Save Page Now declined further captures ({code})")
             return Capture(CaptureState.REFUSED, reason=code)
         job = doc.get("job_id") if doc is not None else None
-        if resp.status_code == 200 and isinstance(job, str) and _JOB.match(job):
+        if resp.status_code == 200 and isinstance(job, str) and _JOB.fullmatch(job):
             return Capture(CaptureState.PENDING, job=job)
         if resp.status_code == 429:
             raise SaveRefused("Save Page Now is rate-limiting this account (HTTP 429)")
@@ -153,13 +173,14 @@ class SavePageNow:
 
     async def status(self, job: str) -> Capture:
         """Where a job stands: PENDING, DONE with its timestamp, or REFUSED with SPN2's code.
-        A status that cannot be read leaves the job PENDING (the next check looks it up)."""
+        A status that cannot be read (no answer, not JSON) leaves the job PENDING: it is asked
+        again at the next poll, and the next check looks the page up anyway."""
         resp = await self._send("GET", self.api.join(f"{self.api.path}/status/{job}"))
-        doc = self._json(resp) if resp.status_code == 200 else None
+        doc = self._json(resp) if resp is not None and resp.status_code == 200 else None
         state = doc.get("status") if doc is not None else None
         if state == "success" and isinstance(doc, dict):
             stamp = doc.get("timestamp")
-            if isinstance(stamp, str) and _STAMP.match(stamp):
+            if isinstance(stamp, str) and _STAMP.fullmatch(stamp):
                 return Capture(CaptureState.DONE, job=job, timestamp=stamp)
         if state == "error" and isinstance(doc, dict):
             return Capture(CaptureState.REFUSED, job=job, reason=_code(doc))
