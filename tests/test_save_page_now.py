@@ -223,7 +223,9 @@ def test_a_dead_page_is_not_captured_and_a_page_asked_for_today_is_not_asked_aga
 
 def test_refused_keys_stop_the_captures_with_one_warning_that_leaks_nothing() -> None:
     fake = Fake(on_post=lambda url, n: httpx.Response(401, text="Unauthorized"))
-    found, _ = fake.run(dated("09-01", "09-02", "09-03"))
+    found, cache = fake.run(dated("09-01", "09-02", "09-03"))
+    # no capture began, so the page is not marked: with the keys fixed, the next run asks
+    assert cache.get(SAVE_PREFIX + "url:https://docs.example/09-03") is None
     assert len(fake.posts) == 1
     [w] = found
     assert w.code is Code.ARCHIVE_UNAVAILABLE and "refused the keys (HTTP 401)" in w.message

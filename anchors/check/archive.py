@@ -115,6 +115,7 @@ class Archiver:
         self.queue, self.over_quota = wanted[:saver.left], max(len(wanted) - saver.left, 0)
         jobs: dict[str, float] = {}  # key -> when it was asked for
         next_poll = 0.0
+        a: Anchor | None = None
         try:
             while self.queue or jobs:
                 if self.queue and not saver.wait_before_next():
@@ -140,7 +141,11 @@ class Archiver:
                 waits = ([saver.wait_before_next()] if self.queue else []) + \
                     ([next_poll - saver.clock()] if jobs else [])
                 await saver.sleep(max(min(waits), 0.0))
-        except (SaveRefused, WaybackError) as exc:
+        except SaveRefused as exc:
+            self.save_problem = str(exc)
+            if not exc.maybe_started and a is not None and a.key is not None:  # no capture began: ask next run
+                self.cache.drop(SAVE_PREFIX + a.key.key)
+        except WaybackError as exc:
             self.save_problem = str(exc)
 
     async def _poll(self, saver: SavePageNow, key: str) -> bool:

@@ -73,7 +73,12 @@ class Capture:
 
 class SaveRefused(Exception):
     """The account or the service said no (keys refused, rate or daily limit, service down):
-    a warning, and no further capture is asked for in this run."""
+    a warning, and no further capture is asked for in this run. `maybe_started` is False when
+    the answer says no capture began (so the page may be asked for again next run)."""
+
+    def __init__(self, message: str, *, maybe_started: bool = True) -> None:
+        super().__init__(message)
+        self.maybe_started = maybe_started
 
 
 def _code(doc: dict[str, Any]) -> str:
@@ -157,18 +162,20 @@ class SavePageNow:
             raise SaveRefused(f"Save Page Now unreachable ({self.failure})")
         if resp.status_code in (401, 403):
             raise SaveRefused(f"archive.org refused the keys (HTTP {resp.status_code}); check "
-                              f"{IA_KEY_ENV[0]} and {IA_KEY_ENV[1]}")
+                              f"{IA_KEY_ENV[0]} and {IA_KEY_ENV[1]}", maybe_started=False)
         doc = self._json(resp)
         if doc is not None and doc.get("status") == "error":
             code = _code(doc)
             if code in _STOP or resp.status_code == 429:
-                raise SaveRefused(f"Save Page Now declined further captures ({code})")
+                raise SaveRefused(f"Save Page Now declined further captures ({code})",
+                                  maybe_started=False)
             return Capture(CaptureState.REFUSED, reason=code)
         job = doc.get("job_id") if doc is not None else None
         if resp.status_code == 200 and isinstance(job, str) and _JOB.fullmatch(job):
             return Capture(CaptureState.PENDING, job=job)
         if resp.status_code == 429:
-            raise SaveRefused("Save Page Now is rate-limiting this account (HTTP 429)")
+            raise SaveRefused("Save Page Now is rate-limiting this account (HTTP 429)",
+                              maybe_started=False)
         raise SaveRefused(f"Save Page Now answered HTTP {resp.status_code} without a job")
 
     async def status(self, job: str) -> Capture:
