@@ -98,7 +98,7 @@ def _url(a: Anchor) -> str:
         case AnchorKind.ARXIV:
             return f"https://arxiv.org/abs/{k.canonical}" + (f"v{a.version}" if a.version else "")
         case AnchorKind.DOI:
-            return f"https://doi.org/{k.doi}"
+            return k.url  # hex-encoded as the DOI Handbook says (`#` is `%23`)
         case AnchorKind.GITHUB:
             return a.raw_id if a.raw_id.startswith("http") else k.url
         case AnchorKind.URL:

@@ -171,3 +171,16 @@ def test_readme_examples_are_real_output() -> None:
     md = run("-r", str(BUNDLED), "--section", "§1.3").stdout.strip()
     bib = run("-r", str(BUNDLED), "--section", "§1.3", "-f", "bibtex").stdout.split("\n\n")[0]
     assert f"```markdown\n{md}\n```" in readme and f"```bibtex\n{bib.strip()}\n```" in readme
+
+
+def test_a_doi_link_is_hex_encoded_in_every_format(tmp_path: Path) -> None:
+    """A `#` in a DOI is part of it: an unencoded one would link to another DOI."""
+    reg = tmp_path / "registry.yaml"
+    reg.write_text('version: 1\nanchors:\n  - doi: "10.1006/rwei.1999#.0001"\n'
+                   "    first_anchored: 2026-09-20\n    status: new\n", encoding="utf-8")
+    for fmt, good in (("markdown", "<https://doi.org/10.1006/rwei.1999%23.0001>"),
+                      ("bibtex", 'url = "https://doi.org/10.1006/rwei.1999\\%23.0001"'),  # pybtex's % escape
+                      ("csl-json", '"URL": "https://doi.org/10.1006/rwei.1999%23.0001"')):
+        out = CliRunner().invoke(app, ["export", "-r", str(reg), "-f", fmt]).stdout
+        assert good in out, (fmt, out)
+        assert "doi.org/10.1006/rwei.1999#" not in out, (fmt, out)

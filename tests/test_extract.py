@@ -299,6 +299,13 @@ def test_sici_doi_in_running_text_is_whole() -> None:
     assert keys("(see 10.1000.10/123456)") == ["doi:10.1000.10/123456"]
 
 
+def test_a_hash_inside_a_doi_is_part_of_it() -> None:
+    """The DOI Handbook's own example: `10.1006/rwei.1999#.0001` is one DOI (its URL form
+    encodes the `#` as %23); a `#` with nothing of the DOI after it ends the DOI."""
+    assert keys("见 10.1006/rwei.1999#.0001 一文") == ["doi:10.1006/rwei.1999#.0001"]
+    assert keys("doi:10.1000/abc# 注") == ["doi:10.1000/abc"]
+
+
 def test_impossible_github_refs_are_invalid_not_anchors() -> None:
     b = extract("foo/..#222 and o/r#0 but o/r#1", "b.md", D)
     assert [c.key.key for c in b.citations] == ["github:o/r#1"]

@@ -227,4 +227,5 @@ def test_readme_example_on_the_bundled_registry(tmp_path: Path) -> None:
     assert r.exit_code == 1
     readme = (root / "README.md").read_text(encoding="utf-8")
     assert r.stdout in readme, r.stdout
-    assert "vllm-vs-sglang redirects to the site's home page" in r.stderr
+    # and its stderr, as a user sees it (the path as the README's example names it)
+    assert r.stderr.replace(str(reg), "registry.yaml") in readme, r.stderr

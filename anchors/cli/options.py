@@ -166,7 +166,8 @@ ChangedSince = Annotated[str | None, typer.Option(
 BriefingsArg = Annotated[list[Path], typer.Argument(
     metavar="BRIEFING", help="Briefing files (Markdown).")]
 BriefingDate = Annotated[str | None, typer.Option(
-    "--date", metavar="YYYY-MM-DD", help="Briefing date when the briefing names none.")]
+    "--date", metavar="YYYY-MM-DD",
+    help="The briefing's date, over the one its title or file name gives.")]
 AddDryRun = Annotated[bool, typer.Option("--dry-run", help="Show the merge, write nothing.")]
 Gate = Annotated[bool, typer.Option("--check", help=(
     "CI gate: write nothing; exit 1 if the registry is not up to date with the briefings "

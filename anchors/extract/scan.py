@@ -37,8 +37,10 @@ _TOKEN_RE = re.compile(
     rf"|(?<![{_A}./_-])(?P<card>[0-9]{{1,5}})-(?P<cyymm>[0-9]{{4}})[-.](?P<cnum>[0-9]{{4,5}})(?![{_A}])"
     rf"|(?<![{_A}./_-])(?P<new>[0-9]{{4}}\.[0-9]{{4,5}}(?:v[0-9]+)?)(?![{_A}_]|\.[0-9])"
     rf"|(?<![{_A}./_-])(?P<old>[a-z]+(?:-[a-z]+)?(?:\.[A-Z]{{2}})?/[0-9]{{7}}(?:v[0-9]+)?)(?![{_A}])"
-    # DOI suffixes: the usual characters, plus the `<952::AID-MRM16>` parts of old SICI DOIs
-    rf"|(?<![{_A}/])(?P<doi>10\.[0-9]{{4,9}}(?:\.[0-9]+)*/(?:[-._;()/:{_A}]|<[0-9][^\s<>]{{0,80}}>)+)"
+    # DOI suffixes: the usual characters, a `#` inside one (`10.1006/rwei.1999#.0001`, the DOI
+    # Handbook's example), plus the `<952::AID-MRM16>` parts of old SICI DOIs
+    rf"|(?<![{_A}/])(?P<doi>10\.[0-9]{{4,9}}(?:\.[0-9]+)*/"
+    rf"(?:[-._;()/:{_A}]|#(?=[-._{_A}]*[{_A}])|<[0-9][^\s<>]{{0,80}}>)+)"
     rf"|(?<![{_A}/._-])(?P<gh>[{_A}][{_A}-]{{0,38}}/[{_A}_.-]{{1,100}}#[0-9]{{1,9}})(?![{_A}])"
 )
 # Full-width digits and full stop, as Chinese input methods type them, read as the ASCII they
