@@ -229,3 +229,24 @@ def test_readme_example_on_the_bundled_registry(tmp_path: Path) -> None:
     assert r.stdout in readme, r.stdout
     # and its stderr, as a user sees it (the path as the README's example names it)
     assert r.stderr.replace(str(reg), "registry.yaml") in readme, r.stderr
+
+
+def test_fix_reads_the_cache_the_check_was_told_to_use(tmp_path: Path) -> None:
+    """`check --archive --cache-dir D` keeps its snapshots in D: `fix --cache-dir D` finds them."""
+    from anchors.check.cache import Cache
+
+    reg, state = tmp_path / "registry.yaml", tmp_path / "elsewhere"
+    reg.write_text(REGISTRY, encoding="utf-8")
+    state.mkdir()
+    h = History(state / "history.sqlite")
+    h.record(h.start_run(str(reg), 1.0), [Row("http://docs.example/fine", "", "url", "ok", 200,
+                                              None, checked_at=1.0)])
+    h.close()
+    cache = Cache(state / "cache.json")
+    snap = "https://web.archive.org/web/20260919000000/http://docs.example/fine"
+    cache.put("wayback:url:http://docs.example/fine", {"url": snap, "date": "2026-09-19"})
+    cache.save()
+    r = CliRunner().invoke(app, ["fix", "-r", str(reg), "--cache-dir", str(state), "--dry-run",
+                                 "--only", "archive"])
+    assert r.exit_code == 1, r.output
+    assert f'+    archived: {{url: "{snap}", date: 2026-09-19}}' in r.stdout

@@ -160,7 +160,7 @@ def export(
 def fix(
     registries: o.Registries = None, registry: o.RegistryOpt = None,
     config: o.ConfigOpt = None, dry_run: o.FixDryRun = False, only: o.FixKinds = None,
-    history: o.HistoryOpt = None, quiet: o.QuietOpt = False,
+    history: o.HistoryOpt = None, cache_dir: o.CacheDir = None, quiet: o.QuietOpt = False,
 ) -> None:
     """Apply what the latest check learnt: permanent redirects, renamed repos, moved issues, snapshots.
 
@@ -173,7 +173,8 @@ def fix(
 
     configure(quiet)
     kinds = parse_kinds(only)
-    settings, path = one_registry(o.named(registries, registry), {"history": history}, config)
+    settings, path = one_registry(o.named(registries, registry),
+                                  {"history": history, "cache_dir": cache_dir}, config)
     res = fix_registry(path, settings, dry_run=dry_run, only=kinds)
     sys.stdout.write(plain_lines(res.diff))
     for line in fix_skipped(res, path):
