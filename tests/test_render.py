@@ -139,3 +139,22 @@ def test_every_code_is_a_sarif_rule_with_a_description() -> None:
     from anchors.render.sarif import RULES
 
     assert set(RULES) == set(Code) and all(RULES.values())
+
+
+@pytest.mark.parametrize("columns", ["60", "80", "100"])
+def test_the_add_table_shows_every_column_at_any_width(tmp_path: Path, columns: str) -> None:
+    """An anchor column sized by its longest URL squeezed every other column to nothing."""
+    briefing = Path(__file__).resolve().parent.parent / "briefings"
+    r = runner.invoke(app, ["add", "--dry-run", "-r", str(tmp_path / "new.yaml"),
+                            *map(str, sorted(briefing.glob("*.md")))], env={"COLUMNS": columns})
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    header = next(ln for ln in lines if "change" in ln)
+    for col in ("change", "anchor", "status"):
+        assert col in header, header
+    rows = [ln for ln in lines if "added" in ln]
+    assert len(rows) >= 40
+    assert all(re.search(r"│ 2026-09-\d\d +│ (new|continued) +│", ln) for ln in rows), rows
+    table = [ln for ln in lines if ln[:1] in "┏┃┡│└"]
+    assert all(len(ln) <= int(columns) for ln in table), max(map(len, table))
+    assert "2609.18063" in r.stdout  # short anchors whole

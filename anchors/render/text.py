@@ -70,12 +70,24 @@ def concise(r: CheckResult) -> str:
     return "".join(out)
 
 
+#: short columns that are never cut (a date, a status word): they take their natural width
+_WHOLE = ("change", "first anchored", "status", "line", "severity", "code")
+#: columns that fold onto more lines rather than lose characters (anchors, locations)
+_FOLD = ("anchor", "where", "citation", "file")
+
+
 def _table(title: str, *cols: str) -> Table:
-    t = Table(title=title, title_justify="left", show_lines=False)
+    """A table whose long columns share the width left by the short ones (by ratio: a column
+    sized by its content would squeeze the others to nothing in 80 columns)."""
+    t = Table(title=title, title_justify="left", show_lines=False, expand=True)
     for col in cols:
-        # Anchors and locations fold rather than lose characters; titles are clipped with "…".
-        keep = col in ("anchor", "where", "citation", "file")
-        t.add_column(col, overflow="fold" if keep else "ellipsis", no_wrap=keep)
+        if col in _WHOLE:
+            t.add_column(col, no_wrap=True)
+        elif col in _FOLD:
+            t.add_column(col, overflow="fold", ratio=3)
+        else:  # titles, sections, messages: one line, clipped with "…"
+            t.add_column(col, overflow="ellipsis", no_wrap=True,
+                         ratio=1 if col == "section" else 3)
     return t
 
 
