@@ -15,7 +15,6 @@ registry's lock, like `add`: comments and untouched lines stay byte-identical.
 from __future__ import annotations
 
 import difflib
-import re
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from .check.redirects import soft_404
 from .config import Settings
 from .errors import RegistryError, UsageError
 from .findings import Outcome
@@ -33,7 +33,7 @@ from .ids.model import InvalidId, WebUrl
 from .registry.loader import load
 from .registry.model import Anchor, Registry
 
-__all__ = ["Fix", "FixKind", "FixResult", "fix", "fix_registry", "parse_kinds", "plan", "soft_404"]
+__all__ = ["Fix", "FixKind", "FixResult", "fix", "fix_registry", "parse_kinds", "plan"]
 
 
 class FixKind(str, Enum):
@@ -73,22 +73,6 @@ class FixResult:
     skipped: list[tuple[str, int, str, str]] = field(default_factory=list)
     diff: str = ""
     written: bool = False
-
-
-_LOGIN = re.compile(r"(^|/)(log-?in|sign-?in|sign_in|signon|sso|auth|oauth2?|session|"
-                    r"accounts?/login|users/sign_in|authorize)(/|$|\.)", re.IGNORECASE)
-_RETURN = re.compile(r"(^|&)(next|return_?to|redirect(_uri|_url)?|continue|came_from|ref)=",
-                     re.IGNORECASE)
-
-
-def soft_404(old: str, new: str) -> str | None:
-    """Why a redirect from `old` to `new` is really "the page is gone", or None."""
-    o, n = urlsplit(old), urlsplit(new)
-    if _LOGIN.search(n.path) or _RETURN.search(n.query):
-        return "redirects to a login page"
-    if n.path.strip("/") == "" and o.path.strip("/") != "":
-        return "redirects to the site's home page"
-    return None
 
 
 def _repo(url: str) -> tuple[str, str] | None:

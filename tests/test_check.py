@@ -312,3 +312,22 @@ def test_two_dead_domains_are_dead_links_not_network_down(site: LoopbackServer) 
 
     result = asyncio.run(go())
     assert [f.code for f in result.findings] == [Code.DEAD_LINK, Code.DEAD_LINK]
+
+
+def test_a_redirect_to_the_home_page_is_called_a_soft_404_not_a_new_url(tmp_path: Path) -> None:
+    """`fix` never applies such a redirect; `check` must not tell the user to cite it either."""
+    async def moved(req, w):
+        where = {"/post": "/", "/old": "/2026/new-place"}.get(req.path)
+        return await respond(w, 301 if where else 200, b"", {"Location": where} if where else {},
+                             req=req)
+    with LoopbackServer(lambda req: moved) as srv:
+        reg = tmp_path / "registry.yaml"
+        reg.write_text("version: 1\nanchors:\n" + entry("url", srv.url("/post"))
+                       + entry("url", srv.url("/old")), encoding="utf-8")
+        r = CliRunner().invoke(app, ["check", str(reg), "--allow-private", "-f", "json",
+                                     "--no-cache", "--today", "2026-12-02"])
+    by = {f["anchor"].rsplit("/", 1)[1]: f for f in json.loads(r.stdout)["findings"]}
+    assert r.exit_code == 0, r.output
+    assert "site's home page" in by["post"]["message"] and "soft 404" in by["post"]["message"]
+    assert "cite the new URL" not in by["post"]["message"] and by["post"]["soft_404"] is True
+    assert by["old"]["message"].endswith("cite the new URL") and "soft_404" not in by["old"]

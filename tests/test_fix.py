@@ -13,11 +13,12 @@ import yaml
 from typer.testing import CliRunner
 
 from anchors.check.netguard import StaticResolver
+from anchors.check.redirects import soft_404
 from anchors.check.resolve.github import GithubResolver
 from anchors.check.run import Services, check_online
 from anchors.cli.app import app
 from anchors.extract import read_briefing
-from anchors.fix import FixKind, plan, soft_404
+from anchors.fix import FixKind, plan
 from anchors.history import History, Row
 from anchors.merger import add
 from anchors.registry.loader import load, parse_text

@@ -10,14 +10,16 @@ chain is "moved" (a 301/308 the registry should learn) only when every hop was p
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from enum import Enum
 from typing import Generic, TypeVar
+from urllib.parse import urlsplit
 
 import httpx
 
-__all__ = ["PERMANENT", "Followed", "Stop", "follow", "location_of"]
+__all__ = ["PERMANENT", "Followed", "Stop", "follow", "location_of", "soft_404"]
 
 A = TypeVar("A")
 #: the statuses that say "this URL has moved for good"
@@ -90,3 +92,20 @@ def location_of(resp: httpx.Response) -> tuple[int, httpx.URL] | None:
         return resp.status_code, resp.url.join(resp.headers["location"])
     except httpx.InvalidURL:
         return None
+
+
+_LOGIN = re.compile(r"(^|/)(log-?in|sign-?in|sign_in|signon|sso|auth|oauth2?|session|"
+                    r"accounts?/login|users/sign_in|authorize)(/|$|\.)", re.IGNORECASE)
+_RETURN = re.compile(r"(^|&)(next|return_?to|redirect(_uri|_url)?|continue|came_from|ref)=",
+                     re.IGNORECASE)
+
+
+def soft_404(old: str, new: str) -> str | None:
+    """Why a redirect from `old` to `new` is really "the page is gone", or None: `check` says
+    so instead of "cite the new URL", and `fix` does not apply it."""
+    o, n = urlsplit(old), urlsplit(new)
+    if _LOGIN.search(n.path) or _RETURN.search(n.query):
+        return "redirects to a login page"
+    if n.path.strip("/") == "" and o.path.strip("/") != "":
+        return "redirects to the site's home page"
+    return None

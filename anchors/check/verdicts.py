@@ -15,6 +15,7 @@ from ..ids.model import ArxivId
 from ..registry.model import Anchor, Registry
 from . import truth
 from .links import LinkResult
+from .redirects import soft_404
 from .resolve.base import Resolution
 from .truth import FollowUp
 
@@ -53,7 +54,12 @@ def _link_findings(path: str, a: Anchor, r: LinkResult) -> list[Finding]:
     if r.outcome is Outcome.OK:
         return []
     code = _OUTCOME_CODE[r.outcome]
-    if r.outcome is Outcome.REDIRECT:
+    soft = soft_404(r.url, r.final_url) if r.outcome is Outcome.REDIRECT and r.final_url \
+        else None
+    if soft:
+        msg = f"{soft} ({r.final_url}): the page is probably gone (a soft 404); find where " \
+            "it went, or cite an archived copy"
+    elif r.outcome is Outcome.REDIRECT:
         msg = f"moved permanently to {r.final_url}; cite the new URL"
     elif r.outcome is Outcome.RATE_LIMITED:
         msg = f"rate-limited through retries ({r.error}); not a dead link, check again later"
@@ -62,7 +68,7 @@ def _link_findings(path: str, a: Anchor, r: LinkResult) -> list[Finding]:
     else:
         msg = f"{r.error or r.outcome.value}"
     return [_f(code, path, a, msg, status=r.status, final_url=r.final_url,
-               requests=r.requests or None)]
+               requests=r.requests or None, soft_404=bool(soft) or None)]
 
 
 def _resolution_findings(path: str, a: Anchor, r: Resolution, claims: Claims | None,
