@@ -136,7 +136,7 @@ def _arxiv(path: str, a: Anchor, r: Resolution, c: Claims) -> list[Finding]:
         said = venues_in(" ".join(filter(None, [r.comment, r.journal_ref])))
         if said and not any(_agrees(c.venue, v) for v in said):
             actual = ", ".join(map(str, said))
-            out.append(_f(Code.CLAIM_MISMATCH, path, a, f"the briefing says {c.venue}; arXiv's "
+            out.append(_f(Code.CLAIM_MISMATCH, path, a, f"cited as {c.venue}; arXiv's "
                           f"metadata says {actual}", field="venue", claimed=str(c.venue),
                           actual=actual))
     return out
@@ -171,7 +171,7 @@ def _state(path: str, a: Anchor, r: Resolution, c: Claims) -> list[Finding]:
     out: list[Finding] = []
     if c.state and r.state and _contradicts(c.state, r):
         live = _live_state(r)
-        out.append(_f(Code.STALE_CLAIM, path, a, f"the briefing says {c.state_text or c.state.value!r}, "
+        out.append(_f(Code.STALE_CLAIM, path, a, f"cited as {c.state_text or c.state.value!r}, "
                       f"but it is {live}", claimed=c.state.value, actual=live, state=r.state,
                       state_reason=r.state_reason, closed_at=r.closed_at, merged_at=r.merged_at))
     elif r.state == "closed":
