@@ -57,6 +57,9 @@ def parse_kinds(value: str | None) -> frozenset[FixKind] | None:
 @dataclass(frozen=True, slots=True)
 class Fix:
     kind: FixKind
+    #: the entry's position in `Registry.anchors`: what the edit is keyed on, since two flow
+    #: entries (`anchors: [{...}, {...}]`) can share a line
+    entry: int
     anchor: str
     line: int
     old: str | None
@@ -108,23 +111,24 @@ def plan(reg: Registry, rows: Iterable[Row], only: frozenset[FixKind] | None = N
     """
     result = FixResult(reg.path)
     index = reg.by_key()
+    position = {id(a): i for i, a in enumerate(reg.anchors)}
     found: list[Fix] = []
     for row in _latest(rows).values():
         key = _row_key(row)
         a = index.get(key) if key else None
         if a is not None and a.id_field == "url":
-            found += _moves(a, row, result)
+            found += _moves(position[id(a)], a, row, result)
     for key, snap in (snapshots or {}).items():
         a = index.get(key)
         if a is not None and a.archived is None and snap.get("url") and snap.get("date"):
-            found.append(Fix(FixKind.ARCHIVE, a.raw_id, a.line, None, str(snap["url"]),
-                             str(snap["date"])))
+            found.append(Fix(FixKind.ARCHIVE, position[id(a)], a.raw_id, a.line, None,
+                             str(snap["url"]), str(snap["date"])))
     result.fixes = [f for f in found if only is None or f.kind in only]
-    result.fixes.sort(key=lambda f: (f.line, f.kind.value))
+    result.fixes.sort(key=lambda f: (f.entry, f.kind.value))
     return result
 
 
-def _moves(a: Anchor, row: Row, result: FixResult) -> list[Fix]:
+def _moves(entry: int, a: Anchor, row: Row, result: FixResult) -> list[Fix]:
     out: list[Fix] = []
     new = None
     if row.kind == "url" and row.outcome == Outcome.REDIRECT.value and row.final_url:
@@ -139,23 +143,22 @@ def _moves(a: Anchor, row: Row, result: FixResult) -> list[Fix]:
             old_repo, new_repo = _repo(a.raw_id), _repo(new)
             kind = FixKind.MOVED_ISSUE if row.kind == "github" else FixKind.RENAMED_REPO \
                 if old_repo and new_repo and old_repo != new_repo else FixKind.REDIRECT
-            out.append(Fix(kind, a.raw_id, a.line, a.raw_id, new))
+            out.append(Fix(kind, entry, a.raw_id, a.line, a.raw_id, new))
     return out
 
 
 def _edits(reg: Registry, res: FixResult) -> str:
     from .registry import store
 
-    by_line = {a.line: a for a in reg.anchors}
     edits = []
-    for line in sorted({f.line for f in res.fixes}):
-        a = by_line[line]
+    for entry in sorted({f.entry for f in res.fixes}):
+        a = reg.anchors[entry]
         values: dict[str, str] = {}
-        for f in (f for f in res.fixes if f.line == line):
+        for f in (f for f in res.fixes if f.entry == entry):
             if f.kind is FixKind.ARCHIVE:
                 values["archived"] = f"{{url: {store.quote(f.new)}, date: {f.date}}}"
             else:
-                _check_new_url(reg, f.new, line)
+                _check_new_url(reg, f.new, a)
                 quoted = a.spans["url"].style in ('"', "'")
                 values["url"] = store.quote(f.new) if quoted else store.url_value(f.new)
                 if a.cited_url is None:
@@ -164,16 +167,16 @@ def _edits(reg: Registry, res: FixResult) -> str:
     return store.splice(reg, edits)
 
 
-def _check_new_url(reg: Registry, url: str, line: int) -> None:
+def _check_new_url(reg: Registry, url: str, a: Anchor) -> None:
     try:
         key = parse_anchor(url)
     except InvalidId as exc:
-        raise RegistryError(reg.path, f"the new URL {url} is not usable: {exc.reason}", line) from None
+        raise RegistryError(reg.path, f"the new URL {url} is not usable: {exc.reason}", a.line) from None
     if key.id_field == "url" and key.key in reg.by_key():
         other = reg.by_key()[key.key]
-        if other.line != line:
+        if other is not a:
             raise RegistryError(reg.path, f"moving to {url} would duplicate the entry on line "
-                                f"{other.line}; merge the two by hand", line)
+                                f"{other.line}; merge the two by hand", a.line)
 
 
 def fix(registry: Path, history: Path, *, dry_run: bool = False,

@@ -20,6 +20,7 @@ from anchors.cli.app import app
 from anchors.extract import read_briefing
 from anchors.fix import FixKind, plan
 from anchors.history import History, Row
+from anchors.ids.web import canonical_url
 from anchors.merger import add
 from anchors.registry.loader import load, parse_text
 
@@ -251,3 +252,39 @@ def test_fix_reads_the_cache_the_check_was_told_to_use(tmp_path: Path) -> None:
                                  "--only", "archive"])
     assert r.exit_code == 1, r.output
     assert f'+    archived: {{url: "{snap}", date: 2026-09-19}}' in r.stdout
+
+
+def recorded(db: Path, *moves: tuple[str, str]) -> Path:
+    """A history whose latest check saw each (old, new) as a permanent redirect."""
+    h = History(db)
+    h.record(h.start_run("registry.yaml", 1.0), [
+        Row(canonical_url(old), "", "url", "redirect", 200, new,
+            checked_at=1.0) for old, new in moves])
+    h.close()
+    return db
+
+
+def test_two_flow_entries_on_one_line_each_get_their_own_fix(tmp_path: Path) -> None:
+    """The move found for the first entry is written on the first, never on its neighbour."""
+    reg = tmp_path / "registry.yaml"
+    reg.write_text('version: 1\nanchors: [{url: "http://docs.example/a", first_anchored: '
+                   '2026-09-20, status: new}, {url: "http://docs.example/keep", '
+                   'first_anchored: 2026-09-20, status: new}]\n', encoding="utf-8")
+    db = recorded(tmp_path / "h.sqlite", ("http://docs.example/a", "http://docs.example/merged"))
+    r = fix(reg, db)
+    assert r.exit_code == 0, r.stderr
+    doc = yaml.safe_load(reg.read_text("utf-8"))["anchors"]
+    assert [(e["url"], e.get("cited_url")) for e in doc] == [
+        ("http://docs.example/merged", "http://docs.example/a"), ("http://docs.example/keep", None)]
+
+
+def test_a_move_onto_the_url_of_a_flow_neighbour_is_refused(tmp_path: Path) -> None:
+    reg = tmp_path / "registry.yaml"
+    text = ('version: 1\nanchors: [{url: "http://docs.example/a", first_anchored: 2026-09-20, '
+            'status: new}, {url: "http://docs.example/keep", first_anchored: 2026-09-20, '
+            'status: new}]\n')
+    reg.write_text(text, encoding="utf-8")
+    db = recorded(tmp_path / "h.sqlite", ("http://docs.example/a", "http://docs.example/keep"))
+    r = fix(reg, db)
+    assert r.exit_code == 2 and "would duplicate the entry on line 2" in r.stderr, r.output
+    assert reg.read_text("utf-8") == text
