@@ -158,7 +158,6 @@ def _edits(reg: Registry, res: FixResult) -> str:
             if f.kind is FixKind.ARCHIVE:
                 values["archived"] = f"{{url: {store.quote(f.new)}, date: {f.date}}}"
             else:
-                _check_new_url(reg, f.new, a)
                 quoted = a.spans["url"].style in ('"', "'")
                 values["url"] = store.quote(f.new) if quoted else store.url_value(f.new)
                 if a.cited_url is None:
@@ -167,16 +166,33 @@ def _edits(reg: Registry, res: FixResult) -> str:
     return store.splice(reg, edits)
 
 
-def _check_new_url(reg: Registry, url: str, a: Anchor) -> None:
-    try:
-        key = parse_anchor(url)
-    except InvalidId as exc:
-        raise RegistryError(reg.path, f"the new URL {url} is not usable: {exc.reason}", a.line) from None
-    if key.id_field == "url" and key.key in reg.by_key():
-        other = reg.by_key()[key.key]
-        if other is not a:
-            raise RegistryError(reg.path, f"moving to {url} would duplicate the entry on line "
-                                f"{other.line}; merge the two by hand", a.line)
+def _check_moves(reg: Registry, fixes: list[Fix]) -> None:
+    """Refuse the run if it would leave two entries naming one anchor.
+
+    The registry after the run is what counts: each moved entry takes the key of its new URL,
+    parsed as `add` parses a citation (an arXiv abstract page is the `arxiv:` entry's paper, a
+    doi.org URL the `doi:` one's), and no two entries may then share a key, whether the other
+    one stays where it is or this run moves it too. Entries that already share a key are
+    `check`'s duplicate finding, not a move's doing, so they are left alone.
+    """
+    moved = {f.entry: f for f in fixes if f.kind is not FixKind.ARCHIVE}
+    owner: dict[str, int] = {}
+    for i, a in enumerate(reg.anchors):
+        if i not in moved and a.key is not None:
+            owner.setdefault(a.key.key, i)
+    for i, f in sorted(moved.items()):
+        try:
+            key = parse_anchor(f.new).key
+        except InvalidId as exc:
+            raise RegistryError(reg.path, f"the new URL {f.new} is not usable: {exc.reason}",
+                                f.line) from None
+        j = owner.setdefault(key, i)
+        if j != i:
+            other = reg.anchors[j]
+            also = ", which this run moves there too" if j in moved else ""
+            raise RegistryError(reg.path, f"moving {f.old} to {f.new} would duplicate the entry "
+                                f"on line {other.line} ({other.label}{also}); merge the two by "
+                                "hand", f.line)
 
 
 def fix(registry: Path, history: Path, *, dry_run: bool = False,
@@ -202,6 +218,7 @@ def fix(registry: Path, history: Path, *, dry_run: bool = False,
             h.close()
         if not res.fixes:
             return res
+        _check_moves(reg, res.fixes)
         text = _edits(reg, res)
         res.diff = "".join(difflib.unified_diff(
             reg.text.splitlines(keepends=True), text.splitlines(keepends=True),

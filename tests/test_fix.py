@@ -288,3 +288,50 @@ def test_a_move_onto_the_url_of_a_flow_neighbour_is_refused(tmp_path: Path) -> N
     r = fix(reg, db)
     assert r.exit_code == 2 and "would duplicate the entry on line 2" in r.stderr, r.output
     assert reg.read_text("utf-8") == text
+
+
+def entries(*ids: str) -> str:
+    """A block-style registry of these `field: value` identifiers, one entry each."""
+    return "version: 1\nanchors:\n" + "".join(
+        f"  - {i}\n    first_anchored: 2026-09-20\n    status: new\n" for i in ids)
+
+
+@pytest.mark.parametrize("ids, moves, line, other", [
+    # two entries redirecting to one new URL: the second would duplicate the first
+    (("url: http://docs.example/a", "url: http://docs.example/b"),
+     [("http://docs.example/a", "http://docs.example/merged"),
+      ("http://docs.example/b", "http://docs.example/merged")], 6, "line 3"),
+    # an arXiv abstract page is the paper the `arxiv:` entry names
+    (('arxiv: "2312.07104"', "url: http://blog.example/paper"),
+     [("http://blog.example/paper", "https://arxiv.org/abs/2312.07104")], 6, "line 3 (2312.07104)"),
+    # a doi.org URL is the `doi:` entry's paper
+    (("url: http://blog.example/paper", 'doi: "10.1145/3600006.3613165"'),
+     [("http://blog.example/paper", "https://doi.org/10.1145/3600006.3613165")], 3, "line 6"),
+])
+def test_a_move_that_would_duplicate_an_entry_refuses_the_run(
+        tmp_path: Path, ids: tuple[str, ...], moves: list[tuple[str, str]], line: int,
+        other: str) -> None:
+    reg = tmp_path / "registry.yaml"
+    reg.write_text(entries(*ids), encoding="utf-8")
+    db = recorded(tmp_path / "h.sqlite", *moves)
+    for args in ((), ("--dry-run",)):
+        r = fix(reg, db, *args)
+        assert r.exit_code == 2, r.output
+        assert f"registry.yaml:{line}: moving" in r.stderr
+        assert f"would duplicate the entry on {other}" in r.stderr
+        assert r.stdout == "" and reg.read_text("utf-8") == entries(*ids)
+
+
+def test_a_move_onto_a_url_another_move_frees_is_applied(tmp_path: Path) -> None:
+    """/a moved on to /b and /old took its place: after the run no two entries share a URL."""
+    reg = tmp_path / "registry.yaml"
+    reg.write_text(entries("url: http://docs.example/a", "url: http://docs.example/old"),
+                   encoding="utf-8")
+    db = recorded(tmp_path / "h.sqlite", ("http://docs.example/a", "http://docs.example/b"),
+                  ("http://docs.example/old", "http://docs.example/a"))
+    r = fix(reg, db)
+    assert r.exit_code == 0, r.output
+    doc = yaml.safe_load(reg.read_text("utf-8"))["anchors"]
+    assert [e["url"] for e in doc] == ["http://docs.example/b", "http://docs.example/a"]
+    check = CliRunner().invoke(app, ["check", str(reg), "--offline"])
+    assert check.exit_code == 0, check.output
