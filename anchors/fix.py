@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from .check.redirects import soft_404
+from .check.redirects import landing_url, soft_404
 from .config import Settings
 from .errors import RegistryError, UsageError
 from .findings import Outcome
@@ -132,9 +132,9 @@ def _moves(entry: int, a: Anchor, row: Row, result: FixResult) -> list[Fix]:
     out: list[Fix] = []
     new = None
     if row.kind == "url" and row.outcome == Outcome.REDIRECT.value and row.final_url:
-        new = row.final_url
+        new = landing_url(a.raw_id, row.final_url)
     elif row.kind == "github" and row.final_url and row.outcome == Outcome.OK.value:
-        new = row.final_url  # the API's html_url in another repository
+        new = landing_url(a.raw_id, row.final_url)  # the API's html_url in another repository
     if new and new != a.raw_id:
         why = soft_404(a.raw_id, new)
         if why:

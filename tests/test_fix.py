@@ -335,3 +335,25 @@ def test_a_move_onto_a_url_another_move_frees_is_applied(tmp_path: Path) -> None
     assert [e["url"] for e in doc] == ["http://docs.example/b", "http://docs.example/a"]
     check = CliRunner().invoke(app, ["check", str(reg), "--offline"])
     assert check.exit_code == 0, check.output
+
+
+def test_a_move_keeps_the_cited_fragment_unless_the_redirect_names_its_own(tmp_path: Path) -> None:
+    """As a browser does: the part of the page a briefing pointed at survives the move."""
+    reg = tmp_path / "registry.yaml"
+    reg.write_text(entries('url: "http://docs.example/c#section-2"',
+                           'url: "http://docs.example/d#old-name"',
+                           "url: https://github.com/o/r/issues/1#issuecomment-7"), encoding="utf-8")
+    db = recorded(tmp_path / "h.sqlite", ("http://docs.example/c", "https://docs.example/c"),
+                  ("http://docs.example/d", "https://docs.example/d#new-name"))
+    h = History(db)  # the API's answer for a transferred issue: its html_url, no fragment
+    h.record(h.start_run(str(reg), 2.0), [Row("github:o/r#1", "", "github", "ok", 200,
+                                              "https://github.com/o/s/issues/1", checked_at=2.0)])
+    h.close()
+    r = fix(reg, db)
+    assert r.exit_code == 0, r.output
+    doc = yaml.safe_load(reg.read_text("utf-8"))["anchors"]
+    assert [(e["url"], e["cited_url"]) for e in doc] == [
+        ("https://docs.example/c#section-2", "http://docs.example/c#section-2"),
+        ("https://docs.example/d#new-name", "http://docs.example/d#old-name"),
+        ("https://github.com/o/s/issues/1#issuecomment-7",
+         "https://github.com/o/r/issues/1#issuecomment-7")]

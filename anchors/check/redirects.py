@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-__all__ = ["PERMANENT", "Followed", "Stop", "follow", "location_of", "soft_404"]
+__all__ = ["PERMANENT", "Followed", "Stop", "follow", "landing_url", "location_of", "soft_404"]
 
 A = TypeVar("A")
 #: the statuses that say "this URL has moved for good"
@@ -92,6 +92,14 @@ def location_of(resp: httpx.Response) -> tuple[int, httpx.URL] | None:
         return resp.status_code, resp.url.join(resp.headers["location"])
     except httpx.InvalidURL:
         return None
+
+
+def landing_url(cited: str, location: str) -> str:
+    """Where a reader of `cited` lands when it redirects to `location`: a redirect keeps the
+    cited fragment (`#section-2`) unless the Location has one of its own (RFC 9110 10.2.2), as
+    every browser does, so a move must not drop the part of the page a briefing pointed at."""
+    fragment = cited.partition("#")[2]
+    return f"{location}#{fragment}" if fragment and "#" not in location else location
 
 
 _LOGIN = re.compile(r"(^|/)(log-?in|sign-?in|sign_in|signon|sso|auth|oauth2?|session|"
