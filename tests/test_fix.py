@@ -195,6 +195,12 @@ def test_archive_snapshots_from_the_history_are_added(tmp_path: Path) -> None:
     ("https://example.org/users/sign_in", "login"),
     ("https://example.org/", "home"),
     ("https://id.example.org/oauth2/authorize?redirect_uri=x", "login"),
+    ("https://example.org/en/", "home"),
+    ("https://example.org/pt-br", "home"),
+    ("https://example.org/zh-hans/", "home"),
+    ("https://example.org/index.html", "home"),
+    ("https://example.org/en-US/index.php", "home"),
+    ("https://example.org/?utm_source=old-post", "home"),  # tracking noise names no page
 ])
 def test_soft_404s(new: str, why: str) -> None:
     assert why in (soft_404("https://example.org/post", new) or "")
@@ -203,6 +209,21 @@ def test_soft_404s(new: str, why: str) -> None:
 def test_a_real_move_is_not_a_soft_404() -> None:
     assert soft_404("https://example.org/post", "https://blog.example.org/2026/post") is None
     assert soft_404("https://example.org/", "https://www.example.org/") is None
+    assert soft_404("https://example.org/", "https://example.org/en/") is None  # home to home
+
+
+@pytest.mark.parametrize("old, new", [
+    ("https://example.org/post", "https://example.org/?p=123"),  # WordPress's permalink
+    ("https://example.org/post", "https://example.org/index.php?page_id=5"),
+    ("https://example.org/post", "https://example.org/docs/"),
+    ("https://example.org/to-home", "https://example.org/en-us/to-home"),
+])
+def test_a_query_or_a_section_on_the_way_is_not_the_home_page(old: str, new: str) -> None:
+    assert soft_404(old, new) is None
+
+
+def test_a_page_named_by_a_query_on_the_root_that_goes_home_is_a_soft_404() -> None:
+    assert "home" in (soft_404("https://example.org/?p=123", "https://example.org/") or "")
 
 
 def test_fix_without_history_is_exit_2(tmp_path: Path) -> None:

@@ -19,6 +19,8 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from ..ids.web import cited_url
+
 __all__ = ["PERMANENT", "Followed", "Stop", "follow", "landing_url", "location_of", "soft_404"]
 
 A = TypeVar("A")
@@ -108,12 +110,24 @@ _RETURN = re.compile(r"(^|&)(next|return_?to|redirect(_uri|_url)?|continue|came_
                      re.IGNORECASE)
 
 
+#: a site's home page: `/`, a language's (`/en/`, `/pt-br/`), or its index file (`/index.php`)
+_HOME_PATH = re.compile(r"(?:[a-z]{2}(?:[-_](?:[a-z]{2}|[0-9]{3}|hans|hant))?(?:/|$))?"
+                        r"(?:(?:index|default|home)\.(?:html?|php|aspx?|jsp))?", re.IGNORECASE)
+
+
 def soft_404(old: str, new: str) -> str | None:
     """Why a redirect from `old` to `new` is really "the page is gone", or None: `check` says
     so instead of "cite the new URL", and `fix` does not apply it."""
-    o, n = urlsplit(old), urlsplit(new)
+    n = urlsplit(new)
     if _LOGIN.search(n.path) or _RETURN.search(n.query):
         return "redirects to a login page"
-    if n.path.strip("/") == "" and o.path.strip("/") != "":
+    if _home_page(new) and not _home_page(old):
         return "redirects to the site's home page"
     return None
+
+
+def _home_page(url: str) -> bool:
+    """A query names a page even on the root path (WordPress's `/?p=123`), unless it is only
+    tracking noise (`/?utm_source=...`), which `cited_url` drops."""
+    p = urlsplit(cited_url(url))
+    return not p.query and _HOME_PATH.fullmatch(p.path.strip("/")) is not None
