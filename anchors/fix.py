@@ -195,6 +195,26 @@ def _check_moves(reg: Registry, fixes: list[Fix]) -> None:
                                 "hand", f.line)
 
 
+def _unified_diff(reg: Registry, text: str, name: str) -> str:
+    """The change as a diff `patch` and `git apply` take to give exactly the file written.
+
+    Lines are split at LF only, as those tools split them (a CR stays at the end of its line,
+    a NEL or U+2028 inside it), a last line without a newline is marked so, and a BOM
+    is part of the first line, as it is in the file.
+    """
+    bom = "\ufeff" if reg.bom else ""
+    out = []
+    for line in difflib.unified_diff(_lf_lines(bom + reg.text), _lf_lines(bom + text),
+                                     f"a/{name}", f"b/{name}"):
+        out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+    return "".join(out)
+
+
+def _lf_lines(text: str) -> list[str]:
+    lines = text.split("\n")
+    return [ln + "\n" for ln in lines[:-1]] + ([lines[-1]] if lines[-1] else [])
+
+
 def fix(registry: Path, history: Path, *, dry_run: bool = False,
         only: frozenset[FixKind] | None = None, now: float | None = None,
         cache: Path | None = None) -> FixResult:
@@ -220,9 +240,7 @@ def fix(registry: Path, history: Path, *, dry_run: bool = False,
             return res
         _check_moves(reg, res.fixes)
         text = _edits(reg, res)
-        res.diff = "".join(difflib.unified_diff(
-            reg.text.splitlines(keepends=True), text.splitlines(keepends=True),
-            f"a/{registry.name}", f"b/{registry.name}"))
+        res.diff = _unified_diff(reg, text, registry.name)
         if not dry_run:
             store.write(reg, text)
             res.written = True

@@ -378,3 +378,39 @@ def test_a_move_keeps_the_cited_fragment_unless_the_redirect_names_its_own(tmp_p
         ("https://docs.example/d#new-name", "http://docs.example/d#old-name"),
         ("https://github.com/o/s/issues/1#issuecomment-7",
          "https://github.com/o/r/issues/1#issuecomment-7")]
+
+
+@pytest.mark.parametrize("tool", ["git apply", "patch"])
+def test_the_dry_run_diff_applies_and_gives_the_file_fix_writes(tmp_path: Path, tool: str) -> None:
+    """CRLF, a tab, a BOM and no final newline: the printed diff is one of the real bytes."""
+    import shutil
+    import subprocess
+
+    if shutil.which(tool.split()[0]) is None:
+        pytest.skip(f"{tool} is not installed")
+    text = ("\ufeffversion: 1\r\nanchors:\r\n  - url: http://docs.example/a\t# tabbed comment\r\n"
+            "    first_anchored: 2026-09-20\r\n    status: new")
+    db = recorded(tmp_path / "h.sqlite", ("http://docs.example/a", "http://docs.example/merged"))
+    (tmp_path / "dry").mkdir()
+    (tmp_path / "real").mkdir()
+    for d in ("dry", "real"):
+        (tmp_path / d / "registry.yaml").write_bytes(text.encode("utf-8"))
+    r = fix(tmp_path / "dry" / "registry.yaml", db, "--dry-run")
+    assert r.exit_code == 1, r.output
+    assert b"\n\\ No newline at end of file\n" in r.stdout_bytes
+    assert fix(tmp_path / "real" / "registry.yaml", db).exit_code == 0
+    args = ["git", "apply"] if tool == "git apply" else ["patch", "-p1", "--quiet"]
+    env = {**os.environ, "GIT_CEILING_DIRECTORIES": str(tmp_path)}  # no repository around it
+    subprocess.run(args, input=r.stdout_bytes, cwd=tmp_path / "dry", env=env, check=True)
+    assert (tmp_path / "dry" / "registry.yaml").read_bytes() == \
+        (tmp_path / "real" / "registry.yaml").read_bytes() != text.encode("utf-8")
+
+
+def test_the_diff_shows_a_bidi_override_in_the_registry_as_an_escape(tmp_path: Path) -> None:
+    reg = tmp_path / "registry.yaml"
+    reg.write_text(entries("url: http://docs.example/a") + '    title: "abc\u202edef"\n',
+                   encoding="utf-8")
+    db = recorded(tmp_path / "h.sqlite", ("http://docs.example/a", "http://docs.example/merged"))
+    r = fix(reg, db, "--dry-run")
+    assert r.exit_code == 1, r.output
+    assert '     title: "abc\\u202edef"\n' in r.stdout and "\u202e" not in r.stdout

@@ -168,7 +168,7 @@ def fix(
     Example: anchors fix --dry-run --only redirect,renamed-repo
     """
     from ..fix import fix_registry, parse_kinds
-    from ..render.escape import plain_lines
+    from ..render.escape import diff_lines
     from ..render.summary import fix_line, fix_skipped
 
     configure(quiet)
@@ -176,7 +176,7 @@ def fix(
     settings, path = one_registry(o.named(registries, registry),
                                   {"history": history, "cache_dir": cache_dir}, config)
     res = fix_registry(path, settings, dry_run=dry_run, only=kinds)
-    sys.stdout.write(plain_lines(res.diff))
+    sys.stdout.write(diff_lines(res.diff))
     for line in fix_skipped(res, path):
         warn(line)
     stderr.print(fix_line(res, path, dry_run))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["annotation", "markdown", "markdown_code", "plain", "plain_lines"]
+__all__ = ["annotation", "diff_lines", "markdown", "markdown_code", "plain"]
 
 # C0/C1 controls (ANSI escape sequences start with ESC), bidi overrides and zero-width marks.
 _CONTROL_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
@@ -21,9 +21,29 @@ def plain(text: str) -> str:
     return _CONTROL_RE.sub("", text.replace("\r\n", " ").replace("\n", " ").replace("\t", " "))
 
 
-def plain_lines(text: str) -> str:
-    """Several lines, each made `plain` (a diff of the registry shows cited titles)."""
-    return "".join(plain(line) + "\n" for line in text.splitlines())
+# what `diff_lines` shows as an escape: `_CONTROL_RE`'s characters (so a lone CR, which would
+# overwrite the line on a terminal), and the line and paragraph separators
+_DIFF_CONTROL_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
+
+
+def diff_lines(text: str) -> str:
+    """A unified diff of the registry (which shows cited titles), safe for a terminal and
+    still one `patch` applies: the file's line structure is kept as it is (LF, the CR of a
+    CRLF, tabs), and any other control character is shown as an escape (`\\x85`, `\\u202e`).
+
+    The registry is YAML, which allows no C0 or C1 control but the tab, CR, LF and NEL, so an
+    escape only ever stands for NEL, a lone CR, or a bidi or zero-width mark: a reader sees it.
+    """
+    out = []
+    for line in text.split("\n"):
+        body, cr = (line[:-1], "\r") if line.endswith("\r") else (line, "")
+        out.append(_DIFF_CONTROL_RE.sub(_escaped, body) + cr)
+    return "\n".join(out)
+
+
+def _escaped(m: re.Match[str]) -> str:
+    cp = ord(m.group())
+    return f"\\x{cp:02x}" if cp < 0x100 else f"\\u{cp:04x}"
 
 
 def markdown(text: str) -> str:
