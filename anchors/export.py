@@ -9,15 +9,14 @@ cache.
 from __future__ import annotations
 
 import hashlib
-import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, assert_never
-from urllib.parse import urlsplit
 
 from .check.cache import Cache
+from .ids.citekeys import cite_key
 from .ids.model import AnchorKind
 from .registry.model import Anchor, Registry, Status
 from .report.transitions import section_order
@@ -57,37 +56,40 @@ class ExportItem:
     cited_in: tuple[date, ...]
     archived: tuple[str, str] | None = None
     meta: dict[str, Any] = field(default_factory=dict)
+    #: the registry line of the entry
+    line: int = 0
+    #: (the key this entry would have had, the line of the entry that has it), when two met
+    clash: tuple[str, int] | None = None
 
     @property
     def year(self) -> str | None:
         return self.published[:4] if self.published else None
 
 
-_KEY_CHARS = re.compile(r"[^A-Za-z0-9.]+")
-
-
 def bibtex_key(a: Anchor) -> str:
-    """A key derived from the identifier alone, so it never changes between runs or retitles.
+    """The entry's citation key, from its identifier alone (`ids.citekeys`): stable across runs,
+    re-orderings and retitles, and never the key of another identifier."""
+    assert a.key is not None
+    return cite_key(a.key)
 
-    `arxiv-2312.07104`, `arxiv-astro-ph-0601001`, `doi-10.1145-3600006.3613165`,
-    `gh-pygithub-pygithub-28`, `url-<host>-<8 hex of the canonical URL's SHA-1>`.
-    """
-    k = a.key
-    assert k is not None
-    match k.kind:
-        case AnchorKind.ARXIV:
-            return "arxiv-" + _KEY_CHARS.sub("-", k.canonical).strip("-")
-        case AnchorKind.DOI:
-            return "doi-" + _KEY_CHARS.sub("-", k.doi.lower()).strip("-")
-        case AnchorKind.GITHUB:
-            owner, repo = _KEY_CHARS.sub("-", k.owner.lower()), _KEY_CHARS.sub("-", k.repo.lower())
-            return f"gh-{owner}-{repo}-{k.number}"
-        case AnchorKind.URL:
-            host = urlsplit(k.url).hostname or "web"
-            digest = hashlib.sha1(k.url.encode("utf-8")).hexdigest()[:8]
-            return f"url-{_KEY_CHARS.sub('-', host.lower()).strip('-')}-{digest}"
-        case _:
-            assert_never(k)
+
+def _unique(items: list[ExportItem]) -> list[ExportItem]:
+    """Every key once, nothing dropped. Distinct identifiers have distinct keys except where an
+    8-hex hash repeats (two web pages of one host, about 1 in 4 billion per pair); the later
+    entry then also carries 16 hex of its own anchor key's SHA-1, and `clash` says so."""
+    taken = {it.cite_key for it in items}
+    holder: dict[str, ExportItem] = {}
+    out = []
+    for it in items:
+        first = holder.get(it.cite_key)
+        if first is not None:
+            digest = hashlib.sha1(it.key.encode("utf-8")).hexdigest()
+            key = next(k for n in (16, 40) if (k := f"{it.cite_key}-{digest[:n]}") not in taken)
+            taken.add(key)
+            it = replace(it, cite_key=key, clash=(it.cite_key, first.line))
+        holder.setdefault(it.cite_key, it)
+        out.append(it)
+    return out
 
 
 def _url(a: Anchor) -> str:
@@ -121,13 +123,14 @@ def _item(a: Anchor, meta: dict[str, Any]) -> ExportItem:
         version=a.version or (meta.get("version") if k.kind is AnchorKind.ARXIV else None),
         first_anchored=a.first_anchored, status=a.status.value if a.status else None,
         section=a.section, cited_in=tuple(a.cited_in),
-        archived=(archived["url"], archived["date"]) if archived else None, meta=meta)
+        archived=(archived["url"], archived["date"]) if archived else None, meta=meta,
+        line=a.line)
 
 
 def collect(reg: Registry, cache: Cache | None = None) -> list[ExportItem]:
     """Every valid anchor (first entry per key), in living-document order of sections."""
-    items = [_item(a, (cache.get(key) if cache else None) or {})
-             for key, a in reg.by_key().items()]
+    items = _unique([_item(a, (cache.get(key) if cache else None) or {})
+                     for key, a in reg.by_key().items()])
     order = {key: i for i, key in enumerate(reg.by_key())}
     items.sort(key=lambda it: (section_order(it.section), order[it.key]))
     return items

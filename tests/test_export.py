@@ -184,3 +184,69 @@ def test_a_doi_link_is_hex_encoded_in_every_format(tmp_path: Path) -> None:
         out = CliRunner().invoke(app, ["export", "-r", str(reg), "-f", fmt]).stdout
         assert good in out, (fmt, out)
         assert "doi.org/10.1006/rwei.1999#" not in out, (fmt, out)
+
+
+def _registry(tmp_path: Path, *ids: str, name: str = "registry.yaml") -> Path:
+    p = tmp_path / name
+    p.write_text("version: 1\nanchors:\n" + "".join(
+        f"  - {i}\n    first_anchored: 2026-09-20\n    status: new\n" for i in ids),
+        encoding="utf-8")
+    return p
+
+
+LOOKALIKES = ("url: https://github.com/foo-bar/baz/issues/1",
+              "url: https://github.com/foo/bar-baz/issues/1",
+              'doi: "10.5555/abc_def"', 'doi: "10.5555/abc-def"')
+
+
+def test_identifiers_that_spell_alike_get_distinct_keys_in_every_format(tmp_path: Path) -> None:
+    """`foo-bar/baz#1` and `foo/bar-baz#1` (or `abc_def` and `abc-def`) are two entries."""
+    reg = _registry(tmp_path, *LOOKALIKES)
+    r = run("-r", str(reg), "-f", "bibtex")
+    keys = list(parse_string(r.stdout, "bibtex").entries)
+    assert len(keys) == len(set(keys)) == 4 and "exported 4 anchors" in r.stderr
+    ids = [d["id"] for d in json.loads(run("-r", str(reg), "-f", "csl-json").stdout)]
+    assert len(set(ids)) == 4 and set(ids) == set(keys)
+    # an exact spelling stays as it was; a lossy one carries the hash of its anchor key
+    assert "gh-foo-bar-baz-1" in keys
+    assert "doi-10.5555-abc-def--1231e01d" in keys  # README's example, for 10.5555/abc_def
+    assert all(re.fullmatch(r"(gh-foo-bar-baz-1|doi-10\.5555-abc-def)--[0-9a-f]{8}", k)
+               for k in keys if k != "gh-foo-bar-baz-1")
+
+
+@pytest.mark.parametrize("entry", LOOKALIKES)
+def test_a_key_does_not_change_when_a_lookalike_is_added(tmp_path: Path, entry: str) -> None:
+    def csl(reg: Path) -> list[dict[str, str]]:
+        return list(json.loads(run("-r", str(reg), "-f", "csl-json").stdout))
+    [alone] = csl(_registry(tmp_path, entry, name="one.yaml"))
+    every = csl(_registry(tmp_path, *LOOKALIKES, name="all.yaml"))
+    assert [d["id"] for d in every if d["URL"] == alone["URL"]] == [alone["id"]]
+
+
+def _same_short_hash(host: str) -> tuple[str, str]:
+    """Two web pages of one host whose SHA-1s share the first 8 hex digits (a birthday search)."""
+    import hashlib
+
+    seen: dict[str, str] = {}
+    for i in range(1 << 20):
+        url = f"https://{host}/p{i}"
+        h = hashlib.sha1(url.encode()).hexdigest()[:8]
+        if h in seen:
+            return seen[h], url
+        seen[h] = url
+    raise AssertionError("no collision found")
+
+
+def test_a_key_two_pages_share_by_chance_is_reported_and_both_are_written(tmp_path: Path) -> None:
+    a, b = _same_short_hash("example.org")
+    reg = _registry(tmp_path, f"url: {a}", f"url: {b}")
+    r = run("-r", str(reg), "-f", "bibtex")
+    assert r.exit_code == 0, r.stderr
+    bib = parse_string(r.stdout, "bibtex")
+    assert len(bib.entries) == 2 and "exported 2 anchors" in r.stderr
+    first, second = bib.entries
+    assert second.startswith(first + "-") and first.startswith("url-example.org-")
+    assert f"registry.yaml:6: citation key {first} is also the key of the entry on line 3; " \
+        f"this one is written as {second}" in r.stderr.replace("\n", " ")
+    ids = [d["id"] for d in json.loads(run("-r", str(reg), "-f", "csl-json").stdout)]
+    assert ids == [first, second]

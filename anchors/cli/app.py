@@ -142,7 +142,7 @@ def export(
     """
     from ..export import export as do_export
     from ..render import write
-    from ..render.summary import export_line
+    from ..render.summary import export_line, export_warnings
 
     configure(quiet)
     day = _date(today, "--today") or date.today()
@@ -152,6 +152,8 @@ def export(
     items = do_export(path, settings, today=day, refresh=refresh, hooks=hooks(_run),
                       section=section, since=window, status=status)
     write("export", fmt.value, items, sys.stdout, output, grouped=section is None)
+    for line in export_warnings(items, path):
+        warn(line)
     stderr.print(export_line(items))
     raise typer.Exit(ExitCode.OK)
 

@@ -66,12 +66,14 @@ def _bib_fields(it: ExportItem) -> list[tuple[str, str]]:
 def bibtex(items: list[ExportItem]) -> str:
     from pybtex.database import BibliographyData, Entry, Person  # type: ignore[import-untyped]
 
-    entries = {}
+    # a list, not a dict: pybtex refuses a repeated key (case-insensitively, as BibTeX reads
+    # them) where a dict would keep the last entry silently; `export` makes keys unique
+    entries = []
     for it in items:
         kind = "article" if it.kind == "doi" and it.venue and "proceedings" not in \
             it.venue.lower() else "inproceedings" if it.kind == "doi" and it.venue else "misc"
         persons = {"author": [Person(_tex(a)) for a in it.authors]} if it.authors else None
-        entries[it.cite_key] = Entry(kind, fields=_bib_fields(it), persons=persons)
+        entries.append((it.cite_key, Entry(kind, fields=_bib_fields(it), persons=persons)))
     if not entries:
         return ""
     text = str(BibliographyData(entries=entries).to_string("bibtex"))

@@ -14,7 +14,8 @@ if TYPE_CHECKING:
     from ..registry.validate import CheckResult
     from ..report.weekly import Report
 
-__all__ = ["add_line", "add_warnings", "check_line", "export_line", "fix_line", "fix_skipped", "plural", "report_line"]
+__all__ = ["add_line", "add_warnings", "check_line", "export_line", "export_warnings", "fix_line",
+           "fix_skipped", "plural", "report_line"]
 
 _IRREGULAR = {"anchor": "anchors", "duplicate": "duplicates", "was": "were"}
 
@@ -85,6 +86,13 @@ def fix_skipped(res: FixResult, registry: Path) -> list[str]:
 
 def export_line(items: list[ExportItem]) -> str:
     return f"exported {plural(len(items), 'anchor')}"
+
+
+def export_warnings(items: list[ExportItem], registry: Path) -> list[str]:
+    """Two entries that met on one citation key: both are written, the later under a longer key."""
+    return [f"{registry}:{it.line}: citation key {it.clash[0]} is also the key of the entry on "
+            f"line {it.clash[1]}; this one is written as {it.cite_key}"
+            for it in items if it.clash]
 
 
 def add_warnings(briefings: list[Briefing]) -> list[str]:
