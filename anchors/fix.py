@@ -233,7 +233,7 @@ def fix(registry: Path, history: Path, *, dry_run: bool = False,
         h = History(history)
         try:
             snaps = cached_snapshots(Cache(cache, ttls={"wayback": float("inf")})) if cache else {}
-            res = plan(reg, h.rows(until=time.time() if now is None else now), only, snaps)
+            res = plan(reg, h.rows(time.time() if now is None else now, registry), only, snaps)
         finally:
             h.close()
         if not res.fixes:

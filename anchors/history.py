@@ -9,6 +9,7 @@ anchors, is an error, never silently reset.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -21,7 +22,8 @@ from .state import ensure
 
 T = TypeVar("T")
 
-__all__ = ["APPLICATION_ID", "LOCK_TIMEOUT", "SCHEMA_VERSION", "History", "Row", "Run"]
+__all__ = ["APPLICATION_ID", "LOCK_TIMEOUT", "SCHEMA_VERSION", "History", "Row", "Run",
+           "registry_id"]
 
 APPLICATION_ID = 0x616E6368  # "anch"
 SCHEMA_VERSION = 2
@@ -70,6 +72,17 @@ _TABLES = frozenset({"runs", "results"})
 #: sqlite errors that mean the environment refused (not a damaged or foreign file)
 _ENVIRONMENT = ("unable to open", "readonly", "read-only", "disk i/o", "full", "locked",
                 "no such file", "permission")
+
+
+def registry_id(registry: str | os.PathLike[str]) -> str:
+    """How a run names its registry: its real path (relative paths, `..` and symlinks resolved).
+
+    Every registry in a folder shares that folder's history, so a reader must tell their runs
+    apart. A run records this, and a reader compares it with this of the path it was given, so
+    `a.yaml`, `./a.yaml`, its absolute path and a symlink to it are one registry. Runs recorded
+    by an older anchors hold the path as typed; a relative one is read from the current folder.
+    """
+    return os.path.realpath(registry)
 
 
 class History:
@@ -227,7 +240,8 @@ class History:
     def start_run(self, registry: str, started_at: float | None = None) -> int:
         at = self.clock() if started_at is None else started_at
         return self._write(lambda: int(self.db.execute(
-            "INSERT INTO runs (started_at, registry) VALUES (?, ?)", (at, registry)).lastrowid
+            "INSERT INTO runs (started_at, registry) VALUES (?, ?)",
+            (at, registry_id(registry))).lastrowid
             or 0), 0)
 
     def record(self, run_id: int, rows: Iterable[Row]) -> None:
@@ -259,13 +273,20 @@ class History:
             "AND started_at <= ? ORDER BY started_at"
         return [Run(i, s, f, bool(c)) for i, s, f, c in self.db.execute(q, (since, until))]
 
-    def rows(self, until: float) -> Iterator[Row]:
-        """Every result up to `until`, oldest first (the report needs history before the window)."""
+    def rows(self, until: float, registry: str | os.PathLike[str] | None = None) -> Iterator[Row]:
+        """Every result up to `until`, oldest first (the report needs history before the window);
+        with `registry`, only the results of that registry's runs (see `registry_id`)."""
         q = ("SELECT r.target, r.anchor, r.kind, r.outcome, r.status, r.final_url, r.error, "
              "r.elapsed_ms, r.checked_at, r.run_id, r.facts FROM results r "
-             "JOIN runs u ON u.id = r.run_id "
-             "WHERE u.started_at <= ? ORDER BY u.started_at, r.checked_at")
-        for t in self.db.execute(q, (until,)):
+             "JOIN runs u ON u.id = r.run_id WHERE u.started_at <= ?")
+        args: list[Any] = [until]
+        if registry is not None:
+            want = registry_id(registry)
+            names = [n for (n,) in self.db.execute("SELECT DISTINCT registry FROM runs")
+                     if registry_id(n) == want]
+            q += f" AND u.registry IN ({', '.join('?' * len(names)) or 'NULL'})"
+            args += names
+        for t in self.db.execute(q + " ORDER BY u.started_at, r.checked_at", args):
             target, anchor, kind, outcome, status, final, error, ms, at, run, facts = t
             yield Row(target, anchor, kind, outcome, status, final, error, ms, at, run,
                       _load(facts))

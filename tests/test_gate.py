@@ -89,10 +89,12 @@ def test_report_with_no_history_or_no_run_in_the_window_is_exit_2(tmp_path: Path
     assert not (tmp_path / ".anchors").exists()
     db = tmp_path / ".anchors" / "history.sqlite"
     h = History(db, clock=lambda: 0.0)
-    h.record(h.start_run("r"), [Row("https://x.example/", "https://x.example/", "url", "dead", 404)])
+    h.record(h.start_run(str(reg)), [Row("https://x.example/", "https://x.example/", "url", "dead",
+                                         404)])
     h.close()  # one run, in 1970: nothing in the last week
     code, out, err = run("report", "-r", str(reg), "--now", NOW)
-    assert (code, out) == (2, "") and "nothing to report from: no check recorded between" in err
+    assert (code, out) == (2, "") and f"nothing to report from: no check of {reg} recorded " \
+        "between" in err
     assert "Nothing failed" not in out
 
 

@@ -67,7 +67,9 @@ def history(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     clock = {"t": START}
     db = tmp / "history.sqlite"
-    reg = parse_text(registry_text().encode(), "registry.yaml")
+    path = tmp / "registry.yaml"  # the registry its runs are of: `report -r` names this one
+    path.write_text(registry_text(), encoding="utf-8")
+    reg = parse_text(registry_text().encode(), str(path))
     with LoopbackServer(lambda req: handler if req.path in PLAN else None, port=0) as srv:
         PORT["port"] = srv.port
         resolver = StaticResolver({"docs.example": ["127.0.0.1"]})
@@ -106,8 +108,7 @@ def test_sections(history: Path) -> None:
 
 
 def test_golden_markdown_via_cli(history: Path, tmp_path: Path) -> None:
-    reg = tmp_path / "registry.yaml"
-    reg.write_text(registry_text(), encoding="utf-8")
+    reg = history.parent / "registry.yaml"
     out = tmp_path / "report.md"
     r = CliRunner().invoke(app, ["report", "-r", str(reg), "--history", str(history), "--since",
                                  "3d", "--now", NOW, "--output", str(out)])
@@ -123,7 +124,8 @@ def test_golden_markdown_via_cli(history: Path, tmp_path: Path) -> None:
 
 def test_json_report_and_exit_codes(history: Path, tmp_path: Path) -> None:
     runner = CliRunner()
-    r = runner.invoke(app, ["report", "-r", str(tmp_path / "none.yaml"), "--history", str(history),
+    reg = history.parent / "registry.yaml"
+    r = runner.invoke(app, ["report", "-r", str(reg), "--history", str(history),
                             "--since", "3d", "--now", NOW, "--format", "json"])
     doc = json.loads(r.stdout)
     assert r.exit_code == 1
@@ -133,9 +135,11 @@ def test_json_report_and_exit_codes(history: Path, tmp_path: Path) -> None:
     # a history where nothing failed
     calm = tmp_path / "calm.sqlite"
     h = History(calm, clock=lambda: START)
-    h.record(h.start_run("r"), [Row("https://x.example/", "https://x.example/", "url", "ok", 200)])
+    h.record(h.start_run(str(tmp_path / "calm.yaml")),
+             [Row("https://x.example/", "https://x.example/", "url", "ok", 200)])
     h.close()
-    r = runner.invoke(app, ["report", "--history", str(calm), "--now", NOW])
+    r = runner.invoke(app, ["report", "-r", str(tmp_path / "calm.yaml"), "--history", str(calm),
+                            "--now", NOW])
     assert r.exit_code == 0 and "Nothing failed in this window." in r.stdout
     for bad in (["--since", "7x"], ["--now", "yesterday"]):
         r = runner.invoke(app, ["report", "--history", str(history), *bad])
@@ -203,7 +207,7 @@ def test_interrupted_run_keeps_recorded_rows(tmp_path: Path) -> None:
 def test_report_finds_the_history_where_check_writes_it(tmp_path: Path, monkeypatch) -> None:
     db = tmp_path / "elsewhere" / "h.sqlite"
     h = History(db, clock=lambda: START)
-    h.record(h.start_run("r"), [Row("https://x.example/", "https://x.example/", "url", "ok", 200)])
+    h.record(h.start_run(str(tmp_path / "registry.yaml")), [Row("https://x.example/", "https://x.example/", "url", "ok", 200)])
     h.close()
     (tmp_path / "anchors.toml").write_text(f'history = "{db}"\n', encoding="utf-8")
     r = CliRunner().invoke(app, ["report", "-r", str(tmp_path / "registry.yaml"), "--now", NOW])
@@ -211,3 +215,61 @@ def test_report_finds_the_history_where_check_writes_it(tmp_path: Path, monkeypa
     monkeypatch.setenv("ANCHORS_HISTORY", str(tmp_path / "missing.sqlite"))
     r = CliRunner().invoke(app, ["report", "-r", str(tmp_path / "registry.yaml"), "--now", NOW])
     assert r.exit_code == 2 and "missing.sqlite: nothing to report from" in r.stderr
+
+
+def _entry(url: str) -> str:
+    return f'  - url: "{url}"\n    first_anchored: 2026-09-20\n    status: new\n'
+
+
+def test_two_registries_in_one_folder_each_report_only_their_own_runs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """a.yaml and b.yaml share the folder's `.anchors/history.sqlite`; b's dead link is not in
+    a's report, its count, its runs or its exit code, however the registry path is written."""
+    async def handler(req, w):
+        return await respond(w, 404 if req.path == "/b-dead" else 200, b"", req=req)
+
+    with LoopbackServer(lambda req: handler) as srv:
+        a, b = tmp_path / "a.yaml", tmp_path / "b.yaml"
+        a.write_text("version: 1\nanchors:\n" + _entry(srv.url("/a-fine")), encoding="utf-8")
+        b.write_text("version: 1\nanchors:\n" + _entry(srv.url("/b-dead")) + _entry(
+            srv.url("/b-fine")), encoding="utf-8")
+        monkeypatch.chdir(tmp_path)
+        for args in (["a.yaml"], [str(b)], ["./b.yaml"]):  # relative and absolute paths
+            r = CliRunner().invoke(app, ["check", *args, "--allow-private", "-f", "json"])
+            assert r.exit_code in (0, 1), r.output
+    (tmp_path / "link.yaml").symlink_to(a)
+    for name in ("a.yaml", str(a), "link.yaml"):
+        r = CliRunner().invoke(app, ["report", "-r", name, "-f", "json"])
+        doc = json.loads(r.stdout)
+        assert r.exit_code == 0, (name, r.output)
+        assert (doc["window"]["runs"], doc["targets"], doc["rows"]) == (1, 1, []), name
+        assert "b-dead" not in r.stdout and [p["ok"] for p in doc["trend"]] == [1]
+    r = CliRunner().invoke(app, ["report", "-r", "b.yaml"])
+    assert r.exit_code == 1 and "/b-dead" in r.stdout and "/a-fine" not in r.stdout
+    assert "2 runs between" in r.stdout and "2 links and anchors tracked" in r.stdout
+
+
+def test_fix_reads_only_its_own_registrys_runs(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A later check of b.yaml sees a shared URL redirect; a.yaml's latest check saw it fine,
+    so `fix a.yaml` has nothing to apply until a.yaml itself is checked again."""
+    moved = {"now": False}
+
+    async def handler(req, w):
+        if req.path == "/shared" and moved["now"]:
+            return await respond(w, 301, b"", {"Location": "/new-home"}, req=req)
+        return await respond(w, 200, b"", req=req)
+
+    with LoopbackServer(lambda req: handler) as srv:
+        text = "version: 1\nanchors:\n" + _entry(srv.url("/shared"))
+        for name in ("a.yaml", "b.yaml"):
+            (tmp_path / name).write_text(text, encoding="utf-8")
+        monkeypatch.chdir(tmp_path)
+        for name, now in (("a.yaml", False), ("b.yaml", True)):
+            moved["now"] = now
+            r = CliRunner().invoke(app, ["check", name, "--allow-private", "--no-cache"])
+            assert r.exit_code in (0, 1), r.output
+        r = CliRunner().invoke(app, ["fix", "a.yaml", "--dry-run"])
+        assert r.exit_code == 0 and "new-home" not in r.output, r.output
+        r = CliRunner().invoke(app, ["fix", "b.yaml", "--dry-run"])
+        assert "new-home" in r.output, r.output

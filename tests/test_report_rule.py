@@ -115,7 +115,9 @@ def _checks(plan: dict[str, list[int | str]], db: Path) -> None:
     text = "version: 1\nanchors:\n" + "".join(
         f"  - url: http://docs.example{p}\n    first_anchored: 2026-08-20\n    status: new\n"
         for p in plan)
-    reg = parse_text(text.encode(), "registry.yaml")
+    path = db.parent / "registry.yaml"  # the registry its runs are of, reported by `_report`
+    path.write_text(text, encoding="utf-8")
+    reg = parse_text(text.encode(), str(path))
     state = {"n": 0, "t": START}
 
     async def handler(req, w):
@@ -140,8 +142,8 @@ def _checks(plan: dict[str, list[int | str]], db: Path) -> None:
 
 def _report(db: Path, days: int, since: str = "14d") -> tuple[int, dict, str]:
     now = datetime.fromtimestamp(START + days * DAY, UTC).isoformat()
-    r = CliRunner().invoke(app, ["report", "--history", str(db), "--since", since, "--now", now,
-                                 "--format", "json"])
+    r = CliRunner().invoke(app, ["report", "-r", str(db.parent / "registry.yaml"), "--history",
+                                 str(db), "--since", since, "--now", now, "--format", "json"])
     return r.exit_code, json.loads(r.stdout or "{}"), r.stderr
 
 
@@ -151,7 +153,8 @@ def test_six_links_dead_in_the_only_run_are_newly_dead(tmp_path: Path) -> None:
     code, doc, err = _report(db, 1)
     assert code == 1
     assert doc["summary"]["newly-dead"] == 6 and "6 newly dead" in err
-    md = CliRunner().invoke(app, ["report", "--history", str(db), "--now",
+    md = CliRunner().invoke(app, ["report", "-r", str(tmp_path / "registry.yaml"), "--history",
+                                  str(db), "--now",
                                   datetime.fromtimestamp(START + DAY, UTC).isoformat()])
     assert md.exit_code == 1 and "Nothing failed" not in md.stdout and "### Newly dead" in md.stdout
 

@@ -88,7 +88,7 @@ def test_report_json_matches_its_schema(tmp_path: Path) -> None:
     start = datetime(2026, 9, 24, 6, 0, tzinfo=UTC).timestamp()
     for day in range(3):
         h = History(db, clock=lambda d=day: start + d * 86400)
-        run = h.start_run("registry.yaml")
+        run = h.start_run(str(tmp_path / "registry.yaml"))
         h.record(run, [Row("https://x.example/gone", "https://x.example/gone", "url", "dead", 404,
                            error="HTTP 404"),
                        Row("https://x.example/ok", "https://x.example/ok", "url", "ok", 200)])

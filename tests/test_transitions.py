@@ -116,7 +116,9 @@ def scenario(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     fakes = Fakes()
     with LoopbackServer(fakes.route) as srv:
         text = registry_text(srv.port)
-        reg = parse_text(text.encode(), "registry.yaml")
+        path = tmp / "registry.yaml"  # the registry its runs are of: `report -r` names this one
+        path.write_text(text, encoding="utf-8")
+        reg = parse_text(text.encode(), str(path))
 
         async def one_run(at: float) -> None:
             async with links(resolver=StaticResolver({}), allow_private=True, attempts=1) as lc, \
@@ -172,9 +174,8 @@ def test_trend_counts_every_run(scenario: tuple[Path, str]) -> None:
 
 def test_golden_report_with_transitions_and_trend(scenario: tuple[Path, str],
                                                   tmp_path: Path) -> None:
-    db, text = scenario
-    reg = tmp_path / "registry.yaml"
-    reg.write_text(text, encoding="utf-8")
+    db, _ = scenario
+    reg = db.parent / "registry.yaml"
     r = CliRunner().invoke(app, ["report", "-r", str(reg), "--history", str(db), "--since", "3d",
                                  "--now", NOW])
     out = re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:PORT", r.stdout.replace(str(reg), "registry.yaml"))

@@ -137,34 +137,39 @@ def _row(section: Section, target: str, hist: list[Row], start: float,
 
 
 def from_history(db: Path, now: float, since: float = DEFAULT_WINDOW,
-                 registry: Registry | None = None) -> Report:
+                 registry: Registry | None = None, *,
+                 runs_of: str | Path | None = None) -> Report:
     """The report from a history file; no file, or no check in the window, is an error.
 
-    A weekly job on a fresh clone (or after a week of failed checks) must not post "Nothing
-    failed": a report without a single run behind it says nothing, so it is exit 2.
+    With `runs_of` (a registry's path), only that registry's runs are read: the registries
+    of one folder share its history, and one's report must not show, count or exit 1 on
+    another's links. A weekly job on a fresh clone (or after a week of failed checks) must
+    not post "Nothing failed": a report without a single run behind it says nothing, so it
+    is exit 2.
     """
     if not db.exists():
         raise HistoryError(str(db), "nothing to report from: no check history here; "
                            "run `anchors check` (online) first")
     h = History.read_only(db)
     try:
-        rep = build(h.rows(until=now), now, since, registry)
+        rep = build(h.rows(until=now, registry=runs_of), now, since, registry)
     finally:
         h.close()
     if rep.runs == 0:
-        raise HistoryError(str(db), f"nothing to report from: no check recorded between "
+        of = f" of {runs_of}" if runs_of is not None else ""
+        raise HistoryError(str(db), f"nothing to report from: no check{of} recorded between "
                            f"{_utc(now - since)} and {_utc(now)}; run `anchors check` first")
     return rep
 
 
 def for_registry(registry: Path, settings: Settings, now: float,
                  since: float = DEFAULT_WINDOW) -> Report:
-    """`anchors report`: the history the settings place beside `registry`; the registry, when
-    it exists, adds each target's anchor, section and line (a report needs only the history)."""
+    """`anchors report`: the runs of `registry` in the history the settings place beside it;
+    the registry, when it exists, adds each target's anchor, section and line."""
     from ..registry.loader import load
 
     reg = load(registry) if registry.exists() else None
-    return from_history(settings.history_path(registry), now, since, reg)
+    return from_history(settings.history_path(registry), now, since, reg, runs_of=registry)
 
 
 def _utc(t: float) -> str:

@@ -92,11 +92,12 @@ def test_changed_since_never_passes_an_option_to_git(tmp_path: Path) -> None:
 # --- state: cache, history, report ----------------------------------------------------------
 
 def _history(db: Path, at: float = 1790000000.0) -> None:
-    """A history with one finished run that found a dead link."""
+    """A history with one finished run, of the registry.yaml it sits beside, that found a dead
+    link (a report reads only the runs of its own registry)."""
     from anchors.history import History, Row
 
     h = History(db, clock=lambda: at)
-    run = h.start_run("registry.yaml")
+    run = h.start_run(str(db.parent.parent / "registry.yaml"))
     h.record(run, [Row("https://example.com/dead", "https://example.com/dead", "url", "dead", 404)])
     h.finish_run(run, True)
     h.close()
