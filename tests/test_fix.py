@@ -276,9 +276,10 @@ def test_fix_reads_the_cache_the_check_was_told_to_use(tmp_path: Path) -> None:
 
 
 def recorded(db: Path, *moves: tuple[str, str]) -> Path:
-    """A history whose latest check saw each (old, new) as a permanent redirect."""
+    """A history whose latest check (of the registry.yaml beside it) saw each (old, new) as a
+    permanent redirect."""
     h = History(db)
-    h.record(h.start_run("registry.yaml", 1.0), [
+    h.record(h.start_run(str(db.parent / "registry.yaml"), 1.0), [
         Row(canonical_url(old), "", "url", "redirect", 200, new,
             checked_at=1.0) for old, new in moves])
     h.close()
