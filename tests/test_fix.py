@@ -275,13 +275,14 @@ def test_fix_reads_the_cache_the_check_was_told_to_use(tmp_path: Path) -> None:
     assert f'+    archived: {{url: "{snap}", date: 2026-09-19}}' in r.stdout
 
 
-def recorded(db: Path, *moves: tuple[str, str]) -> Path:
-    """A history whose latest check (of the registry.yaml beside it) saw each (old, new) as a
-    permanent redirect."""
+def recorded(db: Path, *moves: tuple[str, str], of: tuple[Path, ...] = ()) -> Path:
+    """A history whose latest check of each registry in `of` (by default the registry.yaml
+    beside it; fix reads only its registry's runs) saw each (old, new) as a permanent redirect."""
     h = History(db)
-    h.record(h.start_run(str(db.parent / "registry.yaml"), 1.0), [
-        Row(canonical_url(old), "", "url", "redirect", 200, new,
-            checked_at=1.0) for old, new in moves])
+    for reg in of or (db.parent / "registry.yaml",):
+        h.record(h.start_run(str(reg), 1.0), [
+            Row(canonical_url(old), "", "url", "redirect", 200, new,
+                checked_at=1.0) for old, new in moves])
     h.close()
     return db
 
@@ -391,7 +392,8 @@ def test_the_dry_run_diff_applies_and_gives_the_file_fix_writes(tmp_path: Path, 
         pytest.skip(f"{tool} is not installed")
     text = ("\ufeffversion: 1\r\nanchors:\r\n  - url: http://docs.example/a\t# tabbed comment\r\n"
             "    first_anchored: 2026-09-20\r\n    status: new")
-    db = recorded(tmp_path / "h.sqlite", ("http://docs.example/a", "http://docs.example/merged"))
+    db = recorded(tmp_path / "h.sqlite", ("http://docs.example/a", "http://docs.example/merged"),
+                  of=(tmp_path / "dry" / "registry.yaml", tmp_path / "real" / "registry.yaml"))
     (tmp_path / "dry").mkdir()
     (tmp_path / "real").mkdir()
     for d in ("dry", "real"):
