@@ -33,12 +33,14 @@ def ensure(path: Path) -> Path:
     """Create the state folder if needed (with its `.gitignore`); StorageError if it cannot be."""
     if path.is_dir():
         return path
-    if path.exists() or path.is_symlink():
-        raise StorageError(str(path), "cannot keep state here: it is not a folder")
     try:
         path.mkdir(parents=True)
-    except FileExistsError:  # another anchors made it a moment ago
-        return path
+    except FileExistsError:
+        # Decided by what is there now, not by a look taken before: another anchors (or another
+        # thread) may have made the folder between the two, and then it is ours to use too.
+        if path.is_dir():
+            return path
+        raise StorageError(str(path), "cannot keep state here: it is not a folder") from None
     except OSError as exc:
         raise StorageError.from_os(exc, "create the state folder", path) from None
     try:

@@ -206,3 +206,35 @@ def test_full_disk_during_add_leaves_the_registry_and_no_temp_file(tmp_path: Pat
         assert reg.read_bytes() == before
         assert sorted(p.name for p in disk.iterdir()) == [".anchors", "filler", "registry.yaml"]
         assert load(reg).problems == []
+
+
+def test_state_folder_made_by_many_at_once_is_everyones(tmp_path: Path) -> None:
+    """Threads (or processes) creating `.anchors/` together all get it: one whose first look
+    found nothing used to call the folder another had just made "not a folder" (the cause of a
+    rare failure of the concurrent-`add` test)."""
+    from anchors.errors import StorageError
+    from anchors.state import ensure
+
+    failures = 0
+    for n in range(60):
+        base = tmp_path / str(n) / ".anchors"
+        start, errors = threading.Barrier(8), []
+
+        def make(base: Path = base, start: threading.Barrier = start,
+                 errors: list[StorageError] = errors) -> None:
+            start.wait()
+            try:
+                ensure(base)
+            except StorageError as exc:
+                errors.append(exc)
+        threads = [threading.Thread(target=make) for _ in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        failures += bool(errors)
+        assert (base / ".gitignore").is_file()
+    assert failures == 0
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    with pytest.raises(StorageError, match="not a folder"):  # a real file is still refused
+        ensure(tmp_path / "file")
