@@ -67,10 +67,13 @@ class ExportItem:
 
 
 def bibtex_key(a: Anchor) -> str:
-    """The entry's citation key, from its identifier alone (`ids.citekeys`): stable across runs,
-    re-orderings and retitles, and never the key of another identifier."""
-    assert a.key is not None
-    return cite_key(a.key)
+    """The entry's citation key, from one identifier alone (`ids.citekeys`): stable across runs,
+    re-orderings and retitles, and never the key of another identifier. The identifier is the
+    one the briefings cited (`cited_url`), so a `\\cite{}` survives `fix` moving the entry to
+    another host, path or repository owner."""
+    k = a.cited_key
+    assert k is not None
+    return cite_key(k)
 
 
 def _unique(items: list[ExportItem]) -> list[ExportItem]:

@@ -250,3 +250,32 @@ def test_a_key_two_pages_share_by_chance_is_reported_and_both_are_written(tmp_pa
         f"this one is written as {second}" in r.stderr.replace("\n", " ")
     ids = [d["id"] for d in json.loads(run("-r", str(reg), "-f", "csl-json").stdout)]
     assert ids == [first, second]
+
+
+@pytest.mark.parametrize("cited, moved", [
+    ("https://www.lmsys.org/blog/2026-08-17-advanced-cuda-graph",  # a permanent redirect
+     "https://lmsys.org/blog/2026-08-17-advanced-cuda-graph/"),
+    ("https://github.com/old-owner/repo/issues/7",  # a transferred issue / renamed owner
+     "https://github.com/new-owner/repo/issues/7"),
+])
+def test_a_key_survives_fix_moving_the_entry(tmp_path: Path, cited: str, moved: str) -> None:
+    """`fix` writes the new URL and keeps the cited one as `cited_url`; `\\cite{}` must not break."""
+    reg = _registry(tmp_path, f"url: {cited}")
+    before = list(parse_string(run("-r", str(reg), "-f", "bibtex").stdout, "bibtex").entries)
+    reg.write_text(reg.read_text("utf-8").replace(
+        f"url: {cited}", f"url: {moved}\n    cited_url: {cited}"), encoding="utf-8")
+    r = run("-r", str(reg), "-f", "bibtex")
+    bib = parse_string(r.stdout, "bibtex")
+    assert list(bib.entries) == before
+    assert bib.entries[before[0]].fields["url"].startswith(moved.rstrip("/"))  # links to the new URL
+    assert [d["id"] for d in json.loads(run("-r", str(reg), "-f", "csl-json").stdout)] == before
+
+
+def test_a_moved_entry_and_an_entry_for_its_old_url_are_both_written(tmp_path: Path) -> None:
+    """Both claim the key of the old URL: the later one gets a longer key, with a warning."""
+    reg = _registry(tmp_path, "url: https://example.org/new\n    cited_url: https://example.org/old",
+                    "url: https://example.org/old")
+    r = run("-r", str(reg), "-f", "bibtex")
+    keys = list(parse_string(r.stdout, "bibtex").entries)
+    assert len(keys) == 2 and keys[1].startswith(keys[0] + "-"), keys
+    assert "is also the key of the entry on line 3" in r.stderr

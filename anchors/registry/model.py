@@ -96,6 +96,17 @@ class Anchor:
     def label(self) -> str:
         return self.raw_id or "(entry without an identifier)"
 
+    @property
+    def cited_key(self) -> AnchorKey | None:
+        """The key of what its briefings cited: `cited_url` once `fix` moved the entry (when it
+        still parses), else the entry's own key."""
+        if self.key is not None and self.cited_url:
+            try:
+                return parse_anchor(self.cited_url)
+            except InvalidId:
+                pass
+        return self.key
+
 
 @dataclass(slots=True)
 class Registry:
@@ -130,11 +141,8 @@ class Registry:
         """
         out = self.by_key()
         for a in self.anchors:
-            if a.key is not None and a.cited_url:
-                try:
-                    out.setdefault(parse_anchor(a.cited_url).key, a)
-                except InvalidId:
-                    continue
+            if a.cited_key is not None:
+                out.setdefault(a.cited_key.key, a)
         return out
 
 
