@@ -317,13 +317,14 @@ def test_two_dead_domains_are_dead_links_not_network_down(site: LoopbackServer) 
 def test_a_redirect_to_the_home_page_is_called_a_soft_404_not_a_new_url(tmp_path: Path) -> None:
     """`fix` never applies such a redirect; `check` must not tell the user to cite it either."""
     async def moved(req, w):
-        where = {"/post": "/", "/old": "/2026/new-place"}.get(req.path)
+        where = {"/post": "/", "/old": "/2026/new-place", "/part": "/2026/part"}.get(req.path)
         return await respond(w, 301 if where else 200, b"", {"Location": where} if where else {},
                              req=req)
     with LoopbackServer(lambda req: moved) as srv:
         reg = tmp_path / "registry.yaml"
         reg.write_text("version: 1\nanchors:\n" + entry("url", srv.url("/post"))
-                       + entry("url", srv.url("/old")), encoding="utf-8")
+                       + entry("url", srv.url("/old")) + entry("url", srv.url("/part#sec-2")),
+                       encoding="utf-8")
         r = CliRunner().invoke(app, ["check", str(reg), "--allow-private", "-f", "json",
                                      "--no-cache", "--today", "2026-12-02"])
     by = {f["anchor"].rsplit("/", 1)[1]: f for f in json.loads(r.stdout)["findings"]}
@@ -331,3 +332,6 @@ def test_a_redirect_to_the_home_page_is_called_a_soft_404_not_a_new_url(tmp_path
     assert "site's home page" in by["post"]["message"] and "soft 404" in by["post"]["message"]
     assert "cite the new URL" not in by["post"]["message"] and by["post"]["soft_404"] is True
     assert by["old"]["message"].endswith("cite the new URL") and "soft_404" not in by["old"]
+    # the new URL to cite keeps the part of the page the citation pointed at, as browsers do
+    assert by["part#sec-2"]["message"] == \
+        f"moved permanently to {srv.url('/2026/part')}#sec-2; cite the new URL"

@@ -201,9 +201,20 @@ def test_archive_snapshots_from_the_history_are_added(tmp_path: Path) -> None:
     ("https://example.org/index.html", "home"),
     ("https://example.org/en-US/index.php", "home"),
     ("https://example.org/?utm_source=old-post", "home"),  # tracking noise names no page
+    ("https://gate.example.net/wall?continue=https://example.org/post", "login"),
+    ("https://example.org/members?return_to=%2Fpost", "login"),
 ])
 def test_soft_404s(new: str, why: str) -> None:
     assert why in (soft_404("https://example.org/post", new) or "")
+
+
+@pytest.mark.parametrize("new", [
+    "https://example.org/new-post?ref=old",  # a referral tag, not a login wall
+    "https://example.org/blog/post?next=2",  # pagination
+    "https://example.org/2026/post?redirect=1",
+])
+def test_a_query_that_names_no_page_of_ours_is_a_move(new: str) -> None:
+    assert soft_404("https://example.org/post", new) is None
 
 
 def test_a_real_move_is_not_a_soft_404() -> None:

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from enum import Enum
 from typing import Generic, TypeVar
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 import httpx
 
@@ -106,8 +106,10 @@ def landing_url(cited: str, location: str) -> str:
 
 _LOGIN = re.compile(r"(^|/)(log-?in|sign-?in|sign_in|signon|sso|auth|oauth2?|session|"
                     r"accounts?/login|users/sign_in|authorize)(/|$|\.)", re.IGNORECASE)
-_RETURN = re.compile(r"(^|&)(next|return_?to|redirect(_uri|_url)?|continue|came_from|ref)=",
-                     re.IGNORECASE)
+#: query parameters a login wall uses to send the reader back to the page they asked for
+_RETURN = frozenset({"next", "return_to", "returnto", "return", "redirect", "redirect_uri",
+                     "redirect_url", "redirect_to", "continue", "came_from", "service", "dest",
+                     "destination", "goto", "back", "backurl", "returnurl"})
 
 
 #: a site's home page: `/`, a language's (`/en/`, `/pt-br/`), or its index file (`/index.php`)
@@ -119,11 +121,24 @@ def soft_404(old: str, new: str) -> str | None:
     """Why a redirect from `old` to `new` is really "the page is gone", or None: `check` says
     so instead of "cite the new URL", and `fix` does not apply it."""
     n = urlsplit(new)
-    if _LOGIN.search(n.path) or _RETURN.search(n.query):
+    if _LOGIN.search(n.path) or _sends_back(old, n.query):
         return "redirects to a login page"
     if _home_page(new) and not _home_page(old):
         return "redirects to the site's home page"
     return None
+
+
+def _sends_back(old: str, query: str) -> bool:
+    """A return-to parameter naming the page asked for (`?continue=https://site/post`, or its
+    path): a wall in front of it. A `?next=2` or `?ref=home` alone names no page of ours."""
+    o = urlsplit(old)
+    asked = {old.rstrip("/"), f"{o.netloc}{o.path}".rstrip("/"), o.path.rstrip("/")} - {""}
+    for name, value in parse_qsl(query, keep_blank_values=True):
+        if name.lower() in _RETURN:
+            v = urlsplit(value)
+            if value.rstrip("/") in asked or (v.path.rstrip("/") in asked and v.path.strip("/")):
+                return True
+    return False
 
 
 def _home_page(url: str) -> bool:

@@ -15,7 +15,7 @@ from ..ids.model import ArxivId
 from ..registry.model import Anchor, Registry
 from . import truth
 from .links import LinkResult
-from .redirects import soft_404
+from .redirects import landing_url, soft_404
 from .resolve.base import Resolution
 from .truth import FollowUp
 
@@ -60,7 +60,8 @@ def _link_findings(path: str, a: Anchor, r: LinkResult) -> list[Finding]:
         msg = f"{soft} ({r.final_url}): the page is probably gone (a soft 404); find where " \
             "it went, or cite an archived copy"
     elif r.outcome is Outcome.REDIRECT:
-        msg = f"moved permanently to {r.final_url}; cite the new URL"
+        new = landing_url(a.raw_id, r.final_url) if r.final_url else r.final_url
+        msg = f"moved permanently to {new}; cite the new URL"
     elif r.outcome is Outcome.RATE_LIMITED:
         msg = f"rate-limited through retries ({r.error}); not a dead link, check again later"
     elif r.outcome is Outcome.UNVERIFIABLE:
