@@ -106,6 +106,9 @@ def test_dead_in_its_only_run_is_newly_dead_and_mixed_failures_stay_dead() -> No
 
 # --- through the CLI, on histories written by real checks ----------------------------------
 
+MOVED_TO = "/moved-here"  # where a 301/308 in a plan points (it answers 200)
+
+
 def _checks(plan: dict[str, list[int | str]], db: Path) -> None:
     """Run one online check per column of `plan` against a loopback server, a day apart.
 
@@ -121,10 +124,11 @@ def _checks(plan: dict[str, list[int | str]], db: Path) -> None:
     state = {"n": 0, "t": START}
 
     async def handler(req, w):
-        code = plan[req.path][state["n"]]
-        return await respond(w, code if isinstance(code, int) else 200, b"", req=req)
+        code = plan[req.path][state["n"]] if req.path in plan else 200
+        moved = {"Location": MOVED_TO} if code in (301, 308) else {}
+        return await respond(w, code if isinstance(code, int) else 200, b"", moved, req=req)
 
-    with LoopbackServer(lambda req: handler if req.path in plan else None) as srv:
+    with LoopbackServer(lambda req: handler if req.path in (*plan, MOVED_TO) else None) as srv:
         async def one_run(allow_private: bool) -> None:
             async with links(resolver=StaticResolver({"docs.example": ["127.0.0.1"]}),
                              allow_private=allow_private, attempts=1, port=srv.port) as lc:
@@ -181,3 +185,19 @@ def test_dead_in_11_of_12_runs_with_one_blocked_run_is_reported(tmp_path: Path) 
     # the same link, with its stretch begun before a shorter window, is dead
     code, doc, _ = _report(db, 12, since="3d")
     assert code == 1 and [r["section"] for r in doc["rows"]] == ["dead"]
+
+
+def test_link_transitions_look_past_failed_and_blocked_checks(tmp_path: Path) -> None:
+    """A link changes between its definite outcomes (worked, moved, dead), as the rule counts
+    only checked ones: a 5xx, a 429 or a blocked run in between neither hides a death or a
+    recovery nor makes the same redirect new again."""
+    db = tmp_path / "h.sqlite"
+    _checks({"/dies": [200, 503, 404, BLOCKED, 404],
+             "/recovers": [404, 429, 200, BLOCKED, 200],
+             "/moved": [301, 503, 301, BLOCKED, 301]}, db)
+    code, doc, err = _report(db, 5)
+    assert code == 1, err
+    got = [(t["change"], t["target"].rsplit("/", 1)[1], t["at"][:10], t["before"], t["after"])
+           for t in doc["transitions"]]
+    assert sorted(got) == [("died", "dies", "2026-09-03", "ok", "HTTP 404"),
+                           ("recovered", "recovers", "2026-09-03", "HTTP 404", "ok")]

@@ -266,3 +266,41 @@ def test_the_weekly_workflows_check_sees_a_new_version_the_cache_would_hide(tmp_
             os.chdir(cwd)
     changes = {(t["change"], t["anchor"]) for t in json.loads(rep.stdout)["transitions"]}
     assert ("new-version", "2312.07104") in changes, changes
+
+
+def test_a_renamed_repository_is_one_change(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A repository cited by URL is asked of the API and recorded as its link: a rename is a
+    redirect, a `moved_to` fact and a new full name at once, and the report says so once, as
+    `renamed`; a repository's full name is no title, so nothing is `retitled`."""
+    state = {"renamed": False}
+
+    def repo(full: str) -> bytes:
+        return json.dumps({"full_name": full, "html_url": f"https://github.com/{full}",
+                           "archived": False}).encode()
+
+    async def handler(req, w):
+        path, js = req.path.split("?")[0], {"Content-Type": "application/json"}
+        if path == "/repos/old-owner/tool" and state["renamed"]:
+            return await respond(w, 301, b"", {"Location": "/repositories/42"}, req=req)
+        if path == "/repos/old-owner/tool":
+            return await respond(w, 200, repo("old-owner/tool"), js, req=req)
+        if path == "/repositories/42":
+            return await respond(w, 200, repo("new-owner/tool"), js, req=req)
+        return await respond(w, 404, b"", req=req)
+
+    (tmp_path / "registry.yaml").write_text(
+        'version: 1\nanchors:\n  - url: "https://github.com/old-owner/tool"\n'
+        '    first_anchored: 2026-09-20\n    status: new\n    section: "§2.1 Tooling"\n',
+        encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    with LoopbackServer(lambda req: handler) as srv:
+        for renamed in (False, True):
+            state["renamed"] = renamed
+            r = CliRunner().invoke(app, ["check", "registry.yaml", "--no-cache"],
+                                   env={"ANCHORS_GITHUB_API": srv.url("")})
+            assert r.exit_code in (0, 1), r.output
+    rep = CliRunner().invoke(app, ["report", "registry.yaml", "-f", "json"])
+    got = [(t["change"], t["before"], t["after"]) for t in json.loads(rep.stdout)["transitions"]]
+    assert got == [("renamed", None, "https://github.com/new-owner/tool")]
+    md = CliRunner().invoke(app, ["report", "registry.yaml"]).stdout
+    assert "### What changed (1)" in md and "retitled" not in md

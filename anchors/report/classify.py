@@ -29,11 +29,15 @@ from typing import Protocol
 
 from ..findings import Outcome
 
-__all__ = ["FAILING", "NEUTRAL", "SUCCESS", "Section", "checked", "classify", "current_stretch"]
+__all__ = ["DEFINITE", "FAILING", "NEUTRAL", "SUCCESS", "Section", "checked", "classify",
+           "current_stretch"]
 
 SUCCESS = frozenset({Outcome.OK.value, Outcome.REDIRECT.value})
 #: outcomes of runs that did not look at the target; anything else that is not a success fails
 NEUTRAL = frozenset({Outcome.BLOCKED.value, "skipped", "excluded", "cached"})
+#: checked outcomes that say what the link is (works, moved, gone); a timeout, 5xx or 429 only
+#: says the check could not tell, so a link's state changes only from one of these to another
+DEFINITE = SUCCESS | {Outcome.DEAD.value}
 
 
 class Section(str, Enum):

@@ -5,13 +5,13 @@ reported when an observation inside the window differs from the same target's pr
 (which may be older than the window): an issue closed or reopened, a PR merged, a new arXiv
 version or title, a preprint published (a venue DOI or journal reference appeared), a
 repository archived or renamed, a new permanent redirect, a link that died or recovered.
-Facts are compared with the last observation that had facts, so a failed lookup in between
-(which learns nothing) neither hides nor invents a change.
+Facts are compared with the last observation that had facts, and a link's outcome with its
+last definite one (worked, moved or dead: `classify.DEFINITE`), so a failed or skipped check in
+between (which learns nothing) neither hides nor invents a change.
 """
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -19,10 +19,12 @@ from enum import Enum
 from typing import Any
 from urllib.parse import urlsplit
 
+from ..check.resolve.github import repo_of_url
 from ..findings import Outcome
 from ..history import Row
 from ..registry.model import Anchor
 from ..titles import same_title
+from .classify import DEFINITE, SUCCESS
 
 __all__ = [
     "TREND_POINTS",
@@ -88,9 +90,6 @@ class TrendPoint:
     dead: int
 
 
-_OK = frozenset({Outcome.OK.value, Outcome.REDIRECT.value})
-
-
 def _s(v: Any) -> str | None:
     return None if v is None or v == "" else str(v)
 
@@ -137,10 +136,11 @@ def _repo(url: str) -> tuple[str, ...] | None:
 
 
 def _link_changes(prev: Row, cur: Row) -> list[tuple[Change, Any, Any]]:
+    """What changed between two definite observations of a link (worked, moved or dead)."""
     out: list[tuple[Change, Any, Any]] = []
-    if prev.outcome in _OK and cur.outcome == Outcome.DEAD.value:
+    if prev.outcome in SUCCESS and cur.outcome == Outcome.DEAD.value:
         out.append((Change.DIED, prev.outcome, cur.error or cur.outcome))
-    elif prev.outcome == Outcome.DEAD.value and cur.outcome in _OK:
+    elif prev.outcome == Outcome.DEAD.value and cur.outcome in SUCCESS:
         out.append((Change.RECOVERED, prev.error or prev.outcome, cur.outcome))
     if cur.kind == "url" and cur.outcome == Outcome.REDIRECT.value and cur.final_url:
         was = prev.final_url if prev.outcome == Outcome.REDIRECT.value else None
@@ -148,6 +148,32 @@ def _link_changes(prev: Row, cur: Row) -> list[tuple[Change, Any, Any]]:
             old, new = _repo(cur.target), _repo(cur.final_url)
             renamed = old is not None and new is not None and old != new
             out.append((Change.RENAMED if renamed else Change.REDIRECTED, was, cur.final_url))
+    return out
+
+
+def _observed(prev_definite: Row | None, facts: Mapping[str, Any] | None,
+              cur: Row) -> list[tuple[Change, Any, Any]]:
+    """The changes one observation shows, each once.
+
+    A repository's page is checked through the API and recorded as a link whose rename is a
+    redirect with a `moved_to` fact: the move is one change, not a link change plus a fact
+    change; and its `title` is the repository's full name, which a rename changes too, not a
+    title (`retitled` is for papers and issues).
+    """
+    found = _link_changes(prev_definite, cur) \
+        if prev_definite is not None and cur.outcome in DEFINITE else []
+    if facts and cur.facts:
+        repo_page = cur.kind == "url" and repo_of_url(cur.target) is not None
+        found += [c for c in fact_changes(facts, cur.facts)
+                  if not (repo_page and c[0] is Change.RETITLED)]
+    out: list[tuple[Change, Any, Any]] = []
+    moves: set[Any] = set()
+    for change, before, after in found:
+        if change in (Change.RENAMED, Change.REDIRECTED):
+            if after in moves:
+                continue
+            moves.add(after)
+        out.append((change, before, after))
     return out
 
 
@@ -165,15 +191,13 @@ def transitions(rows: Iterable[Row], start: float, now: float,
     out: list[Transition] = []
     for hist in per.values():
         hist.sort(key=lambda r: r.checked_at)
+        definite: Row | None = None
         facts: Mapping[str, Any] | None = None
-        for prev, cur in itertools.pairwise(hist):
-            facts = prev.facts or facts
-            if cur.checked_at < start:
-                continue
-            found = _link_changes(prev, cur)
-            if facts and cur.facts:
-                found += fact_changes(facts, cur.facts)
-            a: Anchor | None = anchor_of(cur) if anchor_of else None
+        for cur in hist:
+            found = _observed(definite, facts, cur) if cur.checked_at >= start else []
+            definite = cur if cur.outcome in DEFINITE else definite
+            facts = cur.facts or facts
+            a: Anchor | None = anchor_of(cur) if anchor_of and found else None
             for change, before, after in found:
                 out.append(Transition(
                     change, cur.target, cur.anchor, cur.kind, cur.checked_at, _s(before),
@@ -208,6 +232,6 @@ def trend(rows: Sequence[Row], now: float, span: float = TREND_SPAN,
         if at < now - span:
             continue
         dead = sum(1 for o in state.values() if o == Outcome.DEAD.value)
-        ok = sum(1 for o in state.values() if o in _OK)
+        ok = sum(1 for o in state.values() if o in SUCCESS)
         out.append(TrendPoint(run_id, at, ok, len(state) - ok - dead, dead))
     return out[-points:]
