@@ -179,7 +179,8 @@ def test_a_doi_link_is_hex_encoded_in_every_format(tmp_path: Path) -> None:
     reg.write_text('version: 1\nanchors:\n  - doi: "10.1006/rwei.1999#.0001"\n'
                    "    first_anchored: 2026-09-20\n    status: new\n", encoding="utf-8")
     for fmt, good in (("markdown", "<https://doi.org/10.1006/rwei.1999%23.0001>"),
-                      ("bibtex", 'url = "https://doi.org/10.1006/rwei.1999\\%23.0001"'),  # pybtex's % escape
+                      # verbatim: biblatex and url.sty take `%23` as it is, `\\%23` would be in the link
+                      ("bibtex", 'url = "https://doi.org/10.1006/rwei.1999%23.0001"'),
                       ("csl-json", '"URL": "https://doi.org/10.1006/rwei.1999%23.0001"')):
         out = CliRunner().invoke(app, ["export", "-r", str(reg), "-f", fmt]).stdout
         assert good in out, (fmt, out)
@@ -279,3 +280,29 @@ def test_a_moved_entry_and_an_entry_for_its_old_url_are_both_written(tmp_path: P
     keys = list(parse_string(r.stdout, "bibtex").entries)
     assert len(keys) == 2 and keys[1].startswith(keys[0] + "-"), keys
     assert "is also the key of the entry on line 3" in r.stderr
+
+
+def test_urls_are_verbatim_in_bibtex(tmp_path: Path) -> None:
+    """url/doi are verbatim fields: `~`, `_`, `%20`, `&` stay as they are, or the link breaks."""
+    urls = ("https://www.cs.example.edu/~alice/paper_v2.pdf", "https://example.org/a%20b?x=1&y=2",
+            "https://github.com/o/r/issues/1#issuecomment-9_x")
+    reg = _registry(tmp_path, *(f"url: {u}" for u in urls), 'doi: "10.1000/a_b%c&d~e"')
+    out = run("-r", str(reg), "-f", "bibtex").stdout
+    for u in urls:
+        assert f'url = "{u}"' in out, out
+    assert 'doi = "10.1000/a_b%c&d~e"' in out
+    assert "\\" not in out  # no escape anywhere
+    fields = [e.fields for e in parse_string(out, "bibtex").entries.values()]
+    assert [f["url"] for f in fields][:3] == list(urls)
+
+
+def test_what_a_bib_cannot_hold_in_a_url_is_percent_encoded(tmp_path: Path) -> None:
+    """An unbalanced brace or a backslash from the network is percent-encoded, never escaped:
+    the .bib still parses and the link still means the same."""
+    reg = _registry(tmp_path, 'url: "https://github.com/o/r/issues/1#a{b"',
+                    'doi: "10.1000/x}{\\\\y"', 'doi: "10.1000/{balanced}"')
+    r = run("-r", str(reg), "-f", "bibtex")
+    assert r.exit_code == 0, r.stderr
+    fields = [e.fields for e in parse_string(r.stdout, "bibtex").entries.values()]
+    assert fields[0]["url"] == "https://github.com/o/r/issues/1#a%7Bb"
+    assert [f["doi"] for f in fields[1:]] == ["10.1000/x%7D%7B%5Cy", "10.1000/{balanced}"]

@@ -3,13 +3,18 @@
 pybtex writes the BibTeX: it owns the syntax (quoting, brace balance, `&`/`%`/`#`/`_` escapes,
 "Last, First and ..." name lists), which is easy to get subtly wrong by hand. Text from the
 network can still carry LaTeX (`\\input{...}`, unbalanced braces), so every value is made
-inert first: backslashes, braces, `$`, `^` and `~` become their text commands.
+inert first: backslashes, braces, `$`, `^` and `~` become their text commands. The verbatim
+fields (`url`, `doi`, `eprint`) are the exception: biblatex reads them verbatim and url.sty's
+`\\url` typesets them as they are, so an escape would end up in the link (`\\%20`, `\\_`);
+they are written as they are, and what a .bib cannot hold is percent-encoded instead.
 """
 
 from __future__ import annotations
 
+import re
 from itertools import groupby
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 from .escape import markdown, plain
 
@@ -25,6 +30,49 @@ _TEX = {"\\": r"\textbackslash{}", "{": r"\textbraceleft{}", "}": r"\textbraceri
 
 def _tex(s: str) -> str:
     return "".join(_TEX.get(ch, ch) for ch in plain(s))
+
+
+#: fields biblatex declares verbatim (and classic styles pass to url.sty's `\\url`)
+_VERBATIM = frozenset({"url", "doi", "eprint"})
+#: what a verbatim field cannot hold as itself: a backslash, white space, control characters
+_NOT_VERBATIM = re.compile(r"[\\\s\x00-\x1f\x7f-\x9f]")
+
+
+def _balanced(s: str) -> bool:
+    depth = 0
+    for ch in s:
+        depth += (ch == "{") - (ch == "}")
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def _verbatim(value: str) -> str:
+    """A URL or DOI as it is (`%20` stays `%20`, `~` and `_` stay), except what the .bib syntax
+    cannot carry: a backslash, white space or a control, and braces that do not balance, are
+    percent-encoded, which in a URL means the same."""
+    v = _NOT_VERBATIM.sub(lambda m: quote(m[0], safe=""), value)
+    return v if _balanced(v) else v.replace("{", "%7B").replace("}", "%7D")
+
+
+def _writer() -> Any:
+    """pybtex's BibTeX writer, with the verbatim fields left as they are.
+
+    NOTE: pybtex has no option for this: `Writer._write_field` LaTeX-encodes every value
+    (latexcodec: `%` `&` `#` `_` `~` become `\\%` `\\&` `\\#` `\\_` `\\textasciitilde`). The override
+    is the one place that depends on that private method (pybtex pinned <0.27);
+    tests/test_export.py::test_urls_are_verbatim_in_bibtex fails if it stops being called.
+    """
+    from pybtex.database.output.bibtex import Writer  # type: ignore[import-untyped]
+
+    class VerbatimWriter(Writer):  # type: ignore[misc]
+        def _write_field(self, stream: Any, type: str, value: str) -> None:
+            if type in _VERBATIM:
+                stream.write(f",\n    {type} = {self.quote(value)}")
+            else:
+                super()._write_field(stream, type, value)
+
+    return VerbatimWriter()
 
 
 def _note(it: ExportItem) -> str:
@@ -47,14 +95,14 @@ def _bib_fields(it: ExportItem) -> list[tuple[str, str]]:
     if it.year:
         f.append(("year", it.year))
     if it.arxiv_id:
-        f += [("eprint", it.arxiv_id), ("archivePrefix", "arXiv")]
+        f += [("eprint", _verbatim(it.arxiv_id)), ("archivePrefix", "arXiv")]
         if it.version:
             f.append(("version", str(it.version)))
     if it.venue:
         f.append(("journal" if it.kind == "arxiv" else "booktitle", _tex(it.venue)))
     if it.doi:
-        f.append(("doi", _tex(it.doi)))
-    f.append(("url", _tex(it.url)))
+        f.append(("doi", _verbatim(it.doi)))
+    f.append(("url", _verbatim(it.url)))
     if it.first_anchored:
         f.append(("urldate", it.first_anchored.isoformat()))
     if it.archived:
@@ -76,7 +124,7 @@ def bibtex(items: list[ExportItem]) -> str:
         entries.append((it.cite_key, Entry(kind, fields=_bib_fields(it), persons=persons)))
     if not entries:
         return ""
-    text = str(BibliographyData(entries=entries).to_string("bibtex"))
+    text = str(_writer().to_string(BibliographyData(entries=entries)))
     return text if text.endswith("\n") else text + "\n"
 
 
