@@ -273,3 +273,40 @@ def test_fix_reads_only_its_own_registrys_runs(tmp_path: Path,
         assert r.exit_code == 0 and "new-home" not in r.output, r.output
         r = CliRunner().invoke(app, ["fix", "b.yaml", "--dry-run"])
         assert "new-home" in r.output, r.output
+
+
+def test_report_counts_the_registrys_entries_through_fix_removals_and_blocked_runs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After `fix` moved /old to /new (keeping /old as cited_url) and /gone was deleted from the
+    registry, the report tracks the two entries left: /old's rows are the moved entry's (not a
+    'Redirected' link of their own), /gone counts nowhere, and a run without --allow-private
+    (every link blocked) changes no entry's state in the trend."""
+    async def handler(req, w):
+        if req.path == "/old":
+            return await respond(w, 301, b"", {"Location": "/new"}, req=req)
+        return await respond(w, 404 if req.path == "/gone" else 200, b"", req=req)
+
+    with LoopbackServer(lambda req: handler) as srv:
+        reg = tmp_path / "registry.yaml"
+        reg.write_text("version: 1\nanchors:\n" + "".join(
+            _entry(srv.url(p)) for p in ("/old", "/gone", "/fine")), encoding="utf-8")
+        monkeypatch.chdir(tmp_path)
+
+        def check(*flags: str) -> None:
+            r = CliRunner().invoke(app, ["check", "registry.yaml", "--no-cache", *flags])
+            assert r.exit_code in (0, 1), r.output
+
+        check("--allow-private")
+        assert CliRunner().invoke(app, ["fix", "registry.yaml"]).exit_code == 0
+        text = reg.read_text(encoding="utf-8")
+        assert f'cited_url: "{srv.url("/old")}"' in text
+        reg.write_text(text.replace(_entry(srv.url("/gone")), ""), encoding="utf-8")
+        check("--allow-private")
+        check()  # blocked: loopback addresses need --allow-private
+    r = CliRunner().invoke(app, ["report", "registry.yaml", "-f", "json"])
+    doc = json.loads(r.stdout)
+    assert r.exit_code == 0, r.output
+    assert (doc["targets"], doc["rows"]) == (2, [])
+    assert [(p["ok"], p["flaky"], p["dead"]) for p in doc["trend"]] == [(2, 0, 0)] * 3
+    md = CliRunner().invoke(app, ["report", "registry.yaml"]).stdout
+    assert "2 links and anchors tracked" in md and "Redirected" not in md and "/gone" not in md

@@ -13,7 +13,7 @@ between (which learns nothing) neither hides nor invents a change.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -24,7 +24,7 @@ from ..findings import Outcome
 from ..history import Row
 from ..registry.model import Anchor
 from ..titles import same_title
-from .classify import DEFINITE, SUCCESS
+from .classify import DEFINITE, NEUTRAL, SUCCESS
 
 __all__ = [
     "TREND_POINTS",
@@ -79,8 +79,8 @@ class Transition:
 class TrendPoint:
     """One run: how many tracked targets were OK, failing but not dead ("flaky"), or dead.
 
-    Each target counts with its latest observation at that run, so a run that took most
-    answers from the cache still counts every anchor.
+    Each target counts with its latest checked observation by that run, so a run that took
+    most answers from the cache (or was blocked) still counts every anchor as last seen.
     """
 
     run_id: int
@@ -177,17 +177,24 @@ def _observed(prev_definite: Row | None, facts: Mapping[str, Any] | None,
     return out
 
 
+def _target(row: Row) -> str:
+    return row.target
+
+
 def transitions(rows: Iterable[Row], start: float, now: float,
-                anchor_of: Any = None) -> list[Transition]:
+                anchor_of: Any = None,
+                entry_of: Callable[[Row], str | None] = _target) -> list[Transition]:
     """Every transition at an observation in [start, now], grouped by registry section.
 
     `anchor_of(row)` returns the registry entry of a row's target (or None), for its section,
-    title and citing briefings.
+    title and citing briefings. `entry_of(row)` says which rows are one thing observed (a
+    moved entry's old and new URL are one; None: not tracked); by default each target.
     """
     per: dict[str, list[Row]] = {}
     for r in rows:
-        if r.checked_at <= now:
-            per.setdefault(r.target, []).append(r)
+        entry = entry_of(r)
+        if r.checked_at <= now and entry is not None:
+            per.setdefault(entry, []).append(r)
     out: list[Transition] = []
     for hist in per.values():
         hist.sort(key=lambda r: r.checked_at)
@@ -217,18 +224,26 @@ def section_order(section: str | None) -> tuple[Any, ...]:
 
 
 def trend(rows: Sequence[Row], now: float, span: float = TREND_SPAN,
-          points: int = TREND_POINTS) -> list[TrendPoint]:
-    """Per run of the last `span` seconds (at most `points`, the latest): OK, flaky, dead."""
+          points: int = TREND_POINTS,
+          entry_of: Callable[[Row], str | None] = _target) -> list[TrendPoint]:
+    """Per run of the last `span` seconds (at most `points`, the latest): OK, flaky, dead.
+
+    Each tracked thing (`entry_of`, as in `transitions`: the registry's entries, a moved
+    entry's old URL counting as the entry) counts with its latest checked outcome by that run;
+    a run that skipped, blocked or took it from the cache changes nothing (`classify.NEUTRAL`).
+    """
     state: dict[str, str] = {}
     out: list[TrendPoint] = []
-    ordered = sorted((r for r in rows if r.checked_at <= now), key=lambda r: r.checked_at)
-    by_run: dict[int, list[Row]] = {}
-    for r in ordered:
-        by_run.setdefault(r.run_id, []).append(r)
-    for run_id, run_rows in sorted(by_run.items(), key=lambda kv: kv[1][0].checked_at):
-        for r in run_rows:
-            state[r.target] = r.outcome
-        at = run_rows[0].checked_at
+    ordered = sorted(((r, e) for r in rows if r.checked_at <= now
+                      and (e := entry_of(r)) is not None), key=lambda x: x[0].checked_at)
+    by_run: dict[int, list[tuple[Row, str]]] = {}
+    for r, e in ordered:
+        by_run.setdefault(r.run_id, []).append((r, e))
+    for run_id, run_rows in sorted(by_run.items(), key=lambda kv: kv[1][0][0].checked_at):
+        for r, entry in run_rows:
+            if r.outcome not in NEUTRAL:
+                state[entry] = r.outcome
+        at = run_rows[0][0].checked_at
         if at < now - span:
             continue
         dead = sum(1 for o in state.values() if o == Outcome.DEAD.value)

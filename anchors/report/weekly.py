@@ -8,7 +8,7 @@ invariant that no failing link is ever left out, are in `classify`.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -88,34 +88,52 @@ def _anchor_for(index: dict[str, Anchor], row: Row) -> Anchor | None:
     return index.get(row.target)
 
 
+def _entries(reg: Registry | None, index: dict[str, Anchor]) -> Callable[[Row], str | None]:
+    """Which registry entry a row observed (its key), None for a target the registry does not
+    hold (an entry since removed). A moved entry's old URL, kept as `cited_url`, is the entry,
+    so its history, count and trend continue. Without a registry each target is its own."""
+    if reg is None:
+        return lambda row: row.target
+
+    def entry(row: Row) -> str | None:
+        a = _anchor_for(index, row)
+        return a.key.key if a is not None and a.key is not None else None
+    return entry
+
+
 def build(rows: Iterable[Row], now: float, since: float = DEFAULT_WINDOW,
           registry: Registry | None = None) -> Report:
+    """The report of the window ending at `now`; with `registry`, of its entries only."""
     start = now - since
-    rows = list(rows)
+    index = _registry_index(registry)
+    entry_of = _entries(registry, index)
     per: dict[str, list[Row]] = defaultdict(list)
+    kept: list[Row] = []
     runs: set[int] = set()
     for r in rows:
-        if r.checked_at > now:
+        entry = entry_of(r)
+        if r.checked_at > now or entry is None:
             continue
-        per[r.target].append(r)
+        kept.append(r)
+        per[entry].append(r)
         if r.checked_at >= start:
             runs.add(r.run_id)
-    index = _registry_index(registry)
     report = Report(now, since, len(runs), len(per))
-    for target, hist in per.items():
+    for hist in per.values():
         hist.sort(key=lambda r: r.checked_at)
         section = classify(hist, start)
         if section is not None:
-            report.rows.append(_row(section, target, hist, start, index))
+            report.rows.append(_row(section, hist, start, index))
     order = list(Section)
     report.rows.sort(key=lambda r: (order.index(r.section), r.target))
-    report.transitions = transitions(rows, start, now, lambda r: _anchor_for(index, r))
-    report.trend = trend(rows, now)
+    report.transitions = transitions(kept, start, now, lambda r: _anchor_for(index, r), entry_of)
+    report.trend = trend(kept, now, entry_of=entry_of)
     return report
 
-def _row(section: Section, target: str, hist: list[Row], start: float,
+def _row(section: Section, hist: list[Row], start: float,
          index: dict[str, Anchor]) -> ReportRow:
-    """One target's row: counts and the failure shown are over checked rows only."""
+    """One entry's row, named by the URL it was last checked at: counts and the failure shown
+    are over checked rows only."""
     rows: list[Row] = checked(hist)  # type: ignore[assignment]
     window = [r for r in rows if r.checked_at >= start]
     fails = [r for r in window if r.outcome not in SUCCESS]
@@ -129,7 +147,7 @@ def _row(section: Section, target: str, hist: list[Row], start: float,
     shown = fails[-1] if fails and section in (Section.RECOVERED, Section.FLAKY) else last
     a = _anchor_for(index, last)
     return ReportRow(
-        section, target, last.anchor, last.kind, len(window), len(fails), first_fail,
+        section, last.target, last.anchor, last.kind, len(window), len(fails), first_fail,
         successes[-1] if successes else None, shown.outcome, shown.status, shown.error,
         last.final_url, a.title if a else None, a.section if a else None,
         tuple(d.isoformat() for d in a.cited_in) if a else (), a.line if a else None,

@@ -92,13 +92,14 @@ def test_changed_since_never_passes_an_option_to_git(tmp_path: Path) -> None:
 # --- state: cache, history, report ----------------------------------------------------------
 
 def _history(db: Path, at: float = 1790000000.0) -> None:
-    """A history with one finished run, of the registry.yaml it sits beside, that found a dead
-    link (a report reads only the runs of its own registry)."""
+    """A history with one finished run, of the registry.yaml it sits beside (`_reg`), that found
+    its blog post dead (a report reads only its registry's runs and entries)."""
     from anchors.history import History, Row
 
     h = History(db, clock=lambda: at)
     run = h.start_run(str(db.parent.parent / "registry.yaml"))
-    h.record(run, [Row("https://example.com/dead", "https://example.com/dead", "url", "dead", 404)])
+    post = "https://example.com/blog/post"
+    h.record(run, [Row(post, post, "url", "dead", 404)])
     h.finish_run(run, True)
     h.close()
 
@@ -124,12 +125,12 @@ def test_report_output_dash_and_symlink(tmp_path: Path) -> None:
     reg = _reg(tmp_path)
     _history(tmp_path / ".anchors" / "history.sqlite")
     p = anchors("report", "-r", str(reg), "--now", NOW, "-o", "-")
-    assert p.returncode == 1 and "https://example.com/dead" in p.stdout, p.stderr
+    assert p.returncode == 1 and "https://example.com/blog/post" in p.stdout, p.stderr
     real, link = tmp_path / "real.md", tmp_path / "report.md"
     real.write_text("old\n", encoding="utf-8")
     link.symlink_to(real)
     assert anchors("report", "-r", str(reg), "--now", NOW, "-o", str(link)).returncode == 1
-    assert link.is_symlink() and "example.com/dead" in real.read_text(encoding="utf-8")
+    assert link.is_symlink() and "example.com/blog/post" in real.read_text(encoding="utf-8")
     assert not (tmp_path / "-").exists()
 
 
@@ -143,7 +144,7 @@ def test_report_only_reads_the_history(tmp_path: Path) -> None:
         p = powerless("report", "-r", str(reg), "--now", NOW, "-o", "-")
     finally:
         os.chmod(state, 0o755)
-    assert p.returncode == 1 and "example.com/dead" in p.stdout, p.stderr
+    assert p.returncode == 1 and "example.com/blog/post" in p.stdout, p.stderr
     assert {p.name: p.read_bytes() for p in state.iterdir()} == before
 
 
