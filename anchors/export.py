@@ -112,6 +112,12 @@ def _url(a: Anchor) -> str:
             assert_never(k)
 
 
+def _names(authors: Any) -> tuple[str, ...]:
+    """The cached author names that are names: a blank one (or a hand-edited non-string) would
+    be an empty author in every format."""
+    return tuple(n for n in authors or () if isinstance(n, str) and n.strip())
+
+
 def _item(a: Anchor, meta: dict[str, Any]) -> ExportItem:
     assert a.key is not None
     k = a.key
@@ -119,7 +125,7 @@ def _item(a: Anchor, meta: dict[str, Any]) -> ExportItem:
     return ExportItem(
         key=k.key, cite_key=bibtex_key(a), kind=k.kind.value, anchor=a.raw_id, url=_url(a),
         # the resolved title is the paper's; the registry's may be a briefing's shorthand
-        title=meta.get("title") or a.title, authors=tuple(meta.get("authors") or ()),
+        title=meta.get("title") or a.title, authors=_names(meta.get("authors")),
         published=meta.get("published"), venue=meta.get("journal_ref"),
         doi=k.doi if k.kind is AnchorKind.DOI else meta.get("doi"),
         arxiv_id=k.canonical if k.kind is AnchorKind.ARXIV else None,

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pybtex.database import parse_string
 from typer.testing import CliRunner
 
@@ -306,3 +308,59 @@ def test_what_a_bib_cannot_hold_in_a_url_is_percent_encoded(tmp_path: Path) -> N
     fields = [e.fields for e in parse_string(r.stdout, "bibtex").entries.values()]
     assert fields[0]["url"] == "https://github.com/o/r/issues/1#a%7Bb"
     assert [f["doi"] for f in fields[1:]] == ["10.1000/x%7D%7B%5Cy", "10.1000/{balanced}"]
+
+
+def _with_authors(tmp_path: Path, authors: list[object]) -> Path:
+    """A registry of one arXiv anchor whose cached metadata (as `check` stores it) has `authors`."""
+    from anchors.check.cache import Cache
+
+    reg = _registry(tmp_path, 'arxiv: "2312.07104"')
+    cache = Cache(tmp_path / ".anchors" / "cache.json")
+    cache.put("arxiv:2312.07104", {"outcome": "ok", "title": "T", "authors": authors})
+    cache.save()
+    return reg
+
+
+ODD_NAMES: list[object] = [
+    "Smith, Jr., John, III", "Alice and Bob", "Bob AND", "others", "and", ", John", "a{b", "}x{",
+    "Li, Fei-Fei", "van der Berg, J.", "   ", "O\\'Brien\\and Co", 42]
+
+
+def test_odd_author_names_never_crash_and_stay_one_author_each(tmp_path: Path) -> None:
+    """Names come from the network: each is one author, in BibTeX and CSL-JSON alike."""
+    reg = _with_authors(tmp_path, [*ODD_NAMES, "Kwon, Woosuk"])
+    r = run("-r", str(reg), "-f", "bibtex")
+    assert r.exit_code == 0 and "Traceback" not in r.stderr, r.stderr
+    people = [str(p) for p in parse_string(r.stdout, "bibtex").entries["arxiv-2312.07104"]
+              .persons["author"]]
+    named = [n for n in ODD_NAMES if isinstance(n, str) and n.strip()] + ["Kwon, Woosuk"]
+    assert len(people) == len(named)  # one per non-blank name, none split, none lost
+    assert people[0] == "{Smith, Jr., John, III}" and people[1] == "{Alice and Bob}"
+    assert people[-1] == "Kwon, Woosuk" and "Berg, J." in people[9]
+    r = run("-r", str(reg), "-f", "csl-json")
+    assert r.exit_code == 0, r.stderr
+    doc = json.loads(r.stdout)
+    jsonschema.Draft7Validator(CSL_SCHEMA).validate(doc)
+    names = doc[0]["author"]
+    assert len(names) == len(named)
+    assert names[0] == {"literal": "Smith, Jr., John, III"}
+    assert names[1] == {"literal": "Alice and Bob"}
+    assert names[-1] == {"family": "Kwon", "given": "Woosuk"}
+    assert run("-r", str(reg)).exit_code == 0
+
+
+@given(st.lists(st.text(min_size=1, max_size=30).filter(str.strip), max_size=6))
+@settings(max_examples=150, deadline=None)
+def test_any_author_list_exports_one_author_per_name(authors: list[str]) -> None:
+    from anchors.export import ExportItem
+    from anchors.render.bib import bibtex, csl_json
+
+    item = ExportItem(key="arxiv:2312.07104", cite_key="k", kind="arxiv", anchor="2312.07104",
+                      url="https://arxiv.org/abs/2312.07104", title="T", authors=tuple(authors),
+                      published=None, venue=None, doi=None, arxiv_id="2312.07104", version=None,
+                      first_anchored=None, status=None, section=None, cited_in=())
+    entry = parse_string(bibtex([item]), "bibtex").entries["k"]
+    assert len(entry.persons.get("author", [])) == len(authors)
+    doc = csl_json([item])
+    jsonschema.Draft7Validator(CSL_SCHEMA).validate(doc)
+    assert len(doc[0].get("author", [])) == len(authors)

@@ -112,7 +112,7 @@ def _bib_fields(it: ExportItem) -> list[tuple[str, str]]:
 
 
 def bibtex(items: list[ExportItem]) -> str:
-    from pybtex.database import BibliographyData, Entry, Person  # type: ignore[import-untyped]
+    from pybtex.database import BibliographyData, Entry  # type: ignore[import-untyped]
 
     # a list, not a dict: pybtex refuses a repeated key (case-insensitively, as BibTeX reads
     # them) where a dict would keep the last entry silently; `export` makes keys unique
@@ -120,7 +120,7 @@ def bibtex(items: list[ExportItem]) -> str:
     for it in items:
         kind = "article" if it.kind == "doi" and it.venue and "proceedings" not in \
             it.venue.lower() else "inproceedings" if it.kind == "doi" and it.venue else "misc"
-        persons = {"author": [Person(_tex(a)) for a in it.authors]} if it.authors else None
+        persons = {"author": [_bib_person(a) for a in it.authors]} if it.authors else None
         entries.append((it.cite_key, Entry(kind, fields=_bib_fields(it), persons=persons)))
     if not entries:
         return ""
@@ -128,15 +128,45 @@ def bibtex(items: list[ExportItem]) -> str:
     return text if text.endswith("\n") else text + "\n"
 
 
-def _csl_name(name: str) -> dict[str, str]:
+#: a word BibTeX reads as a separator between two people (`Alice and Bob`), in any case
+_AND = re.compile(r"(?:^|[\s,])and(?:[\s,]|$)", re.IGNORECASE)
+
+
+def _parsed(name: str) -> Any:
+    """pybtex's reading of one name as one person, or None where it is not one: a string
+    pybtex refuses (`Smith, Jr., John, III`: too many commas), one BibTeX would split into two
+    people (` and `) or read as "et al." (`others`), or one without a last name."""
+    from pybtex.database import Person
+    from pybtex.exceptions import PybtexError  # type: ignore[import-untyped]
+
+    if _AND.search(name) or name.strip().lower() == "others":
+        return None
+    try:
+        p = Person(name)
+    except PybtexError:
+        return None
+    return p if p.last_names else None
+
+
+def _bib_person(name: str) -> Any:
+    """An author for BibTeX: parsed as Last, First where it is one person, else the whole name
+    as one braced literal (`{Alice and Bob}`), which BibTeX never splits or reorders."""
     from pybtex.database import Person
 
-    p = Person(name)
-    family = " ".join(p.prelast_names + p.last_names)
-    given = " ".join(p.first_names + p.middle_names)
+    t = _tex(name).strip()
+    return _parsed(t) or Person(last="{" + t + "}")
+
+
+def _csl_name(name: str) -> dict[str, str]:
+    p = _parsed(name)
+    family = " ".join(p.prelast_names + p.last_names) if p else ""
+    given = " ".join(p.first_names + p.middle_names) if p else ""
     if not family or not given:
         return {"literal": name}
-    return {"family": family, "given": given}
+    out = {"family": family, "given": given}
+    if p.lineage_names:
+        out["suffix"] = " ".join(p.lineage_names)
+    return out
 
 
 def _date(iso: str) -> dict[str, Any]:
