@@ -183,7 +183,7 @@ def test_golden_report_with_transitions_and_trend(scenario: tuple[Path, str],
         GOLDEN.write_text(out, encoding="utf-8")
     assert out == GOLDEN.read_text(encoding="utf-8")
     assert "#### §1.3 KV Cache" in out and out.index("§1.3 KV Cache") < out.index("§1.10 Serving")
-    assert "```mermaid\nxychart-beta" in out
+    assert "```mermaid\n%%{init: " in out and "}%%\nxychart-beta\n" in out
 
     assert r.exit_code == 1, r.stderr  # /dies is newly dead
     j = CliRunner().invoke(app, ["report", "-r", str(reg), "--history", str(db), "--since", "3d",
@@ -304,3 +304,40 @@ def test_a_renamed_repository_is_one_change(tmp_path: Path, monkeypatch: pytest.
     assert got == [("renamed", None, "https://github.com/new-owner/tool")]
     md = CliRunner().invoke(app, ["report", "registry.yaml"]).stdout
     assert "### What changed (1)" in md and "retitled" not in md
+
+
+def test_trend_chart_gives_each_run_its_own_label_and_says_which_line_is_which(
+        tmp_path: Path) -> None:
+    """Mermaid's band axis merges equal labels, so two runs on one day (or in one minute) must
+    not share one; xychart-beta draws no legend on GitHub, so the text above the chart names
+    each line's colour, the palette sets those colours, and the lines carry their names."""
+    reg = tmp_path / "registry.yaml"
+    reg.write_text("version: 1\nanchors:\n  - url: https://x.example/a\n"
+                   "    first_anchored: 2026-09-20\n    status: new\n", encoding="utf-8")
+    db = tmp_path / "h.sqlite"
+    h = History(db)
+    outcomes = ["ok", "dead", "unreachable", "ok"]
+    for at, outcome in zip((START, START + 6 * 3600, START + DAY, START + DAY + 10), outcomes):
+        run = h.start_run(str(reg), at)
+        h.record(run, [Row("https://x.example/a", "https://x.example/a", "url", outcome,
+                           checked_at=at)])
+        h.finish_run(run, True, at)
+    h.close()
+    out = CliRunner().invoke(app, ["report", "-r", str(reg), "--history", str(db),
+                                   "--now", NOW]).stdout
+    said = out[out.index("### Trend"):out.index("```mermaid")]
+    assert "green OK, amber flaky (failing but not dead), red dead" in said
+    chart = out[out.index("```mermaid\n") + 11:]
+    chart = chart[:chart.index("```")].splitlines()
+    init = re.fullmatch(r"%%\{init: (.*)\}%%", chart[0])
+    assert init is not None and len(json.loads(init[1])["themeVariables"]["xyChart"][
+        "plotColorPalette"].split(",")) == 3
+    assert chart[1] == "xychart-beta" and re.fullmatch(r'    title "[^"]*"', chart[2])
+    x = re.fullmatch(r'    x-axis \[("[^"]*"(?:, "[^"]*")*)\]', chart[3])
+    assert x is not None
+    labels = re.findall(r'"([^"]*)"', x[1])
+    assert labels == ["09-24 06:00", "09-24 12:00", "09-25 06:00 #1", "09-25 06:00 #2"]
+    assert re.fullmatch(r'    y-axis "anchors" 0 --> 1', chart[4])
+    lines = [re.fullmatch(r'    line "(\w+)" \[(\d+(?:, \d+)*)\]', ln) for ln in chart[5:]]
+    assert all(lines) and [m[1] for m in lines if m] == ["OK", "flaky", "dead"]
+    assert [m[2] for m in lines if m] == ["1, 0, 0, 1", "0, 0, 1, 0", "0, 1, 0, 0"]

@@ -6,6 +6,7 @@ table for readers and screen readers), and plain data for the JSON report.
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import UTC, datetime
 from itertools import groupby
 from typing import TYPE_CHECKING, Any
@@ -51,16 +52,45 @@ def _transitions_md(items: list[Transition]) -> list[str]:
     return out
 
 
+#: the trend's series in drawing order: (field, name, colour word, colour). xychart-beta draws
+#: no legend where GitHub renders it, so the palette is set and the text above names the colours;
+#: the names also label the lines where Mermaid does draw a legend.
+_SERIES = (("ok", "OK", "green", "#1a7f37"), ("flaky", "flaky", "amber", "#bf8700"),
+           ("dead", "dead", "red", "#cf222e"))
+_PALETTE = ("%%{init: {\"themeVariables\": {\"xyChart\": {\"plotColorPalette\": \""
+            + ", ".join(c for *_, c in _SERIES) + "\"}}}}%%")
+
+
+def _labels(points: list[TrendPoint]) -> list[str]:
+    """Short x-axis labels, each unique (Mermaid's band axis merges equal ones): the day; with
+    the time on a day of several runs; numbered for runs in one minute."""
+    def at(p: TrendPoint, fmt: str) -> str:
+        return datetime.fromtimestamp(p.at, UTC).strftime(fmt)
+
+    days = Counter(at(p, "%m-%d") for p in points)
+    out = [at(p, "%m-%d") if days[at(p, "%m-%d")] == 1 else at(p, "%m-%d %H:%M") for p in points]
+    same, seen = Counter(out), Counter[str]()
+    for i, label in enumerate(out):
+        if same[label] > 1:
+            seen[label] += 1
+            out[i] = f"{label} #{seen[label]}"
+    return out
+
+
 def _trend_md(points: list[TrendPoint]) -> list[str]:
     if not points:
         return []
-    labels = ", ".join(f'"{_day(p.at)[5:]}"' for p in points)
+    labels = ", ".join(f'"{label}"' for label in _labels(points))
     top = max(p.ok + p.flaky + p.dead for p in points) or 1
-    out = ["### Trend", "", "OK, flaky (failing but not dead) and dead anchors at each run:", "",
-           "```mermaid", "xychart-beta", '    title "Anchors per check run"',
+    key = ", ".join(f"{word} {name}" for _, name, word, _ in _SERIES)
+    said = key.replace("flaky", "flaky (failing but not dead)")
+    out = ["### Trend", "",
+           f"Anchors at each run, one line each: {said}. The table below has the same numbers.",
+           "",
+           "```mermaid", _PALETTE, "xychart-beta", f'    title "Anchors per check run: {key}"',
            f"    x-axis [{labels}]", f'    y-axis "anchors" 0 --> {top}']
-    for series in ("ok", "flaky", "dead"):
-        out.append(f"    line [{', '.join(str(getattr(p, series)) for p in points)}]")
+    for series, name, _, _ in _SERIES:
+        out.append(f'    line "{name}" [{", ".join(str(getattr(p, series)) for p in points)}]')
     out += ["```", "", "| run | OK | flaky | dead |", "|---|---|---|---|"]
     out += [f"| {datetime.fromtimestamp(p.at, UTC):%Y-%m-%d %H:%M} | {p.ok} | "
             f"{p.flaky} | {p.dead} |" for p in points]
