@@ -19,7 +19,8 @@ from .check.cache import Cache
 from .ids.citekeys import cite_key
 from .ids.model import AnchorKind
 from .registry.model import Anchor, Registry, Status
-from .report.transitions import section_order
+from .sections import key as section_key
+from .sections import number, section_order
 
 if TYPE_CHECKING:
     from .check.session import Hooks
@@ -146,11 +147,12 @@ def collect(reg: Registry, cache: Cache | None = None) -> list[ExportItem]:
 
 
 def _section_matches(wanted: str, section: str | None) -> bool:
-    """`§1.3` matches `§1.3 KV Cache` (and not `§1.30`); a full name matches itself."""
+    """`§1.3` matches every spelling of section §1.3 (`§1.3 KV Cache`, `§ 1.3`, `§１.３`) and not
+    `§1.30`; a name without a number matches itself and the names it begins (`sections`)."""
     if section is None:
         return False
-    w, s = (x.strip().lstrip("§").strip() for x in (wanted, section))
-    return s == w or s.startswith(w + " ")
+    w, s = section_key(wanted), section_key(section)
+    return s == w or (number(wanted) is None and s.startswith(w + " "))
 
 
 def filter_items(items: list[ExportItem], *, section: str | None = None,

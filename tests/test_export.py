@@ -364,3 +364,24 @@ def test_any_author_list_exports_one_author_per_name(authors: list[str]) -> None
     doc = csl_json([item])
     jsonschema.Draft7Validator(CSL_SCHEMA).validate(doc)
     assert len(doc[0].get("author", [])) == len(authors)
+
+
+SPELLINGS = ("§1.3 KV Cache", "§ 1.3 KV Cache", "§1.3\u3000KV Cache", "§\uff11.\uff13 KV")
+
+
+def test_one_section_however_spelt_is_one_heading_in_document_order(tmp_path: Path) -> None:
+    """Spaced, ideographic-space and full-width spellings of §1.3 are §1.3: one heading (the
+    first entry's spelling), in the registry's order, before §1.10; `--section` finds them all."""
+    reg = tmp_path / "registry.yaml"
+    body = "".join(f'  - url: https://example.org/{i}\n    first_anchored: 2026-09-20\n'
+                   f'    status: new\n    section: "{s}"\n'
+                   for i, s in enumerate(("§1.10 Serving", *SPELLINGS, "§1.30 Other")))
+    reg.write_text("version: 1\nanchors:\n" + body, encoding="utf-8")
+    md = run("-r", str(reg)).stdout
+    assert re.findall(r"^### (.+)$", md, re.MULTILINE) == ["§1.3 KV Cache", "§1.10 Serving",
+                                                            "§1.30 Other"]
+    listed = re.findall(r"<https://example\.org/(\d)>", md)
+    assert listed == ["1", "2", "3", "4", "0", "5"]
+    for wanted in ("§1.3", "§ 1.3", "§\uff11.\uff13", "1.3", "§1.3\u3000KV Cache"):
+        out = run("-r", str(reg), "--section", wanted).stdout
+        assert re.findall(r"<https://example\.org/(\d)>", out) == ["1", "2", "3", "4"], wanted

@@ -17,7 +17,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "anchors"
 # Lowest first. A module belongs to the first entry that is it or a package above it.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("core", ("anchors", "anchors.errors", "anchors.defaults", "anchors.findings",
-              "anchors.streams", "anchors.state", "anchors.config", "anchors.titles")),
+              "anchors.streams", "anchors.state", "anchors.config", "anchors.titles",
+              "anchors.sections")),
     ("identifiers", ("anchors.ids",)),
     ("registry", ("anchors.registry",)),
     ("extraction", ("anchors.extract",)),

@@ -16,6 +16,8 @@ from itertools import groupby
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+from ..sections import key as section_key
+from ..sections import normal
 from .escape import markdown, plain
 
 if TYPE_CHECKING:
@@ -236,6 +238,9 @@ def markdown_list(items: list[ExportItem], grouped: bool = True) -> str:
     out: list[str] = []
     if not grouped:
         return "\n".join(_md_line(it) for it in items) + ("\n" if items else "")
-    for section, group in groupby(items, key=lambda it: it.section or _NO_SECTION):
-        out += [f"### {markdown(section)}", ""] + [_md_line(it) for it in group] + [""]
+    # one heading per section however its entries spell it, in the first entry's spelling
+    for _, group in groupby(items, key=lambda it: section_key(it.section or "")):
+        entries = list(group)
+        heading = normal(entries[0].section or "") or _NO_SECTION
+        out += [f"### {markdown(heading)}", ""] + [_md_line(it) for it in entries] + [""]
     return "\n".join(out)

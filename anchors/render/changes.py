@@ -11,6 +11,8 @@ from datetime import UTC, datetime
 from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
+from ..sections import key as section_key
+from ..sections import normal
 from .escape import markdown, markdown_code
 
 if TYPE_CHECKING:
@@ -40,7 +42,10 @@ def _transitions_md(items: list[Transition]) -> list[str]:
     out = [f"### What changed ({len(items)})", ""]
     if not items:
         return out + ["No issue, paper, repository or link changed in this window.", ""]
-    for section, group in groupby(items, key=lambda t: t.registry_section or _NO_SECTION):
+    # one heading per section however its entries spell it (`sections`), in the first spelling
+    for _, grouped in groupby(items, key=lambda t: section_key(t.registry_section or "")):
+        group = list(grouped)
+        section = normal(group[0].registry_section or "") or _NO_SECTION
         out += [f"#### {markdown(section)}", "",
                 "| change | anchor | when | was | now | title | cited in |",
                 "|---|---|---|---|---|---|---|"]

@@ -12,7 +12,6 @@ between (which learns nothing) neither hides nor invents a change.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -23,6 +22,7 @@ from ..check.resolve.github import repo_of_url
 from ..findings import Outcome
 from ..history import Row
 from ..registry.model import Anchor
+from ..sections import section_order
 from ..titles import same_title
 from .classify import DEFINITE, NEUTRAL, SUCCESS
 
@@ -212,15 +212,6 @@ def transitions(rows: Iterable[Row], start: float, now: float,
                     tuple(d.isoformat() for d in a.cited_in) if a else (), a.line if a else None))
     out.sort(key=lambda t: (section_order(t.registry_section), t.at, t.target, t.change.value))
     return out
-
-
-def section_order(section: str | None) -> tuple[Any, ...]:
-    """Living-document order: `§1.2` before `§1.10`; entries without a section last."""
-    if not section:
-        return (1, ())
-    m = re.match(r"\s*§?\s*(\d+(?:\.\d+)*)", section)
-    nums = tuple(int(n) for n in m[1].split(".")) if m else (10**9,)
-    return (0, nums, section)
 
 
 def trend(rows: Sequence[Row], now: float, span: float = TREND_SPAN,
