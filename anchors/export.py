@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field, replace
-from datetime import date, timedelta
+from datetime import date
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, assert_never
@@ -155,6 +155,12 @@ def _section_matches(wanted: str, section: str | None) -> bool:
     return s == w or (number(wanted) is None and s.startswith(w + " "))
 
 
+def _within(d: date, today: date, since: float) -> bool:
+    """`d` is one of the days in the `since` seconds up to and including `today`: `7d` is today
+    and the six days before it (not eight calendar days), and a day after `today` is not."""
+    return d <= today and (today - d).days * 86400 < since
+
+
 def filter_items(items: list[ExportItem], *, section: str | None = None,
                  since: float | None = None, status: Status | None = None,
                  today: date | None = None) -> list[ExportItem]:
@@ -163,9 +169,9 @@ def filter_items(items: list[ExportItem], *, section: str | None = None,
     if section is not None:
         out = [i for i in out if _section_matches(section, i.section)]
     if since is not None:
-        first = (today or date.today()) - timedelta(seconds=since)
-        out = [i for i in out if any(d >= first for d in (i.cited_in or (i.first_anchored,))
-                                     if d is not None)]
+        day = today or date.today()
+        out = [i for i in out if any(_within(d, day, since)
+                                     for d in (i.cited_in or (i.first_anchored,)) if d is not None)]
     if status is not None:
         out = [i for i in out if i.status == status.value]
     return out

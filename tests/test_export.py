@@ -385,3 +385,16 @@ def test_one_section_however_spelt_is_one_heading_in_document_order(tmp_path: Pa
     for wanted in ("§1.3", "§ 1.3", "§\uff11.\uff13", "1.3", "§1.3\u3000KV Cache"):
         out = run("-r", str(reg), "--section", wanted).stdout
         assert re.findall(r"<https://example\.org/(\d)>", out) == ["1", "2", "3", "4"], wanted
+
+
+def test_since_7d_is_seven_days_up_to_today_and_nothing_after(tmp_path: Path) -> None:
+    reg = tmp_path / "registry.yaml"
+    cited = {"eight-days": "2026-09-23", "seven-days": "2026-09-24", "today": "2026-09-30",
+             "after-today": "2026-10-02"}
+    reg.write_text("version: 1\nanchors:\n" + "".join(
+        f'  - url: https://example.org/{name}\n    first_anchored: 2026-09-01\n    status: new\n'
+        f'    cited_in: ["{day}"]\n' for name, day in cited.items()), encoding="utf-8")
+    out = run("-r", str(reg), "--since", "7d", "--today", "2026-09-30").stdout
+    assert re.findall(r"<https://example\.org/([a-z-]+)>", out) == ["seven-days", "today"]
+    out = run("-r", str(reg), "--since", "1d", "--today", "2026-09-30").stdout
+    assert re.findall(r"<https://example\.org/([a-z-]+)>", out) == ["today"]
