@@ -398,3 +398,19 @@ def test_since_7d_is_seven_days_up_to_today_and_nothing_after(tmp_path: Path) ->
     assert re.findall(r"<https://example\.org/([a-z-]+)>", out) == ["seven-days", "today"]
     out = run("-r", str(reg), "--since", "1d", "--today", "2026-09-30").stdout
     assert re.findall(r"<https://example\.org/([a-z-]+)>", out) == ["today"]
+
+
+def test_an_archived_link_ends_where_its_url_ends(tmp_path: Path) -> None:
+    """A `>`, `]` or `)` in the snapshot URL cannot close the Markdown link and open another."""
+    from urllib.parse import unquote
+
+    snap = ("https://web.archive.org/web/20260101000000/"
+            "https://example.org/page>x](javascript:alert(1))")
+    reg = _registry(tmp_path, "url: https://example.org/page\n"
+                    f'    archived: {{url: "{snap}", date: 2026-01-01}}',
+                    "url: https://github.com/o/r/issues/1#issuecomment-9")
+    md = run("-r", str(reg)).stdout
+    links = re.findall(r"\[archived 2026-01-01\]\(<([^<>\s()\[\]]*)>\)", md)
+    assert [unquote(u) for u in links] == [snap], md
+    assert "](javascript:" not in md
+    assert "<https://github.com/o/r/issues/1#issuecomment-9>" in md  # a fragment is the URL's

@@ -18,7 +18,7 @@ from urllib.parse import quote
 
 from ..sections import key as section_key
 from ..sections import normal
-from .escape import markdown, plain
+from .escape import markdown, markdown_url, plain
 
 if TYPE_CHECKING:
     from ..export import ExportItem
@@ -214,7 +214,7 @@ def csl_json(items: list[ExportItem]) -> list[dict[str, Any]]:
 
 def _md_line(it: ExportItem) -> str:
     who = ", ".join(markdown(a) for a in it.authors[:3]) + (" et al." if len(it.authors) > 3 else "")
-    link = f"<{it.url.replace('>', '%3E').replace(' ', '%20')}>"
+    link = f"<{markdown_url(it.url)}>"
     # an untitled web page is its own link; anything else is named, then linked
     head = f"**{markdown(it.title)}**" if it.title else link if it.kind == "url" \
         else markdown(it.anchor)
@@ -228,7 +228,7 @@ def _md_line(it: ExportItem) -> str:
     if head != link:
         bits.append(link)
     if it.archived:  # a Robust Link: the original, its version date and the snapshot
-        bits.append(f"[archived {it.archived[1]}](<{it.archived[0]}>)")
+        bits.append(f"[archived {markdown(it.archived[1])}](<{markdown_url(it.archived[0])}>)")
     line = "- " + ". ".join(bits) + "."
     return line + f" First anchored {it.first_anchored or '?'} ({it.status or '?'}); cited in " \
         f"{', '.join(d.isoformat() for d in it.cited_in) or '—'}."

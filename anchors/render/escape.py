@@ -6,8 +6,9 @@ Every renderer passes foreign strings through one of these; nothing else may pri
 from __future__ import annotations
 
 import re
+from urllib.parse import quote
 
-__all__ = ["annotation", "diff_lines", "markdown", "markdown_code", "plain"]
+__all__ = ["annotation", "diff_lines", "markdown", "markdown_code", "markdown_url", "plain"]
 
 # C0/C1 controls (ANSI escape sequences start with ESC), bidi overrides and zero-width marks.
 _CONTROL_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
@@ -58,6 +59,17 @@ def markdown_code(text: str) -> str:
     """Text shown as inline code, for URLs and IDs; backticks cannot close the span."""
     t = plain(text).replace("`", "'").replace("|", "%7C")
     return f"`{t}`"
+
+
+#: URL characters that cannot end, break or re-open a Markdown link destination, kept as they are
+_URL_SAFE = ":/?#&=%~.-_+,;@!$'*"
+
+
+def markdown_url(url: str) -> str:
+    """A link destination (`[text](here)` or `<here>`) that ends where the URL ends: anything
+    else (`(`, `)`, `<`, `>`, `[`, `]`, spaces, backslashes, controls, non-ASCII) is
+    percent-encoded, which names the same resource. `#` stays: it is the URL's fragment."""
+    return quote(url, safe=_URL_SAFE)
 
 
 def annotation(text: str) -> str:

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
-from urllib.parse import quote
 
 from ..report.weekly import Report, ReportRow, Section
 from .changes import markdown_changes
-from .escape import markdown, markdown_code
+from .escape import markdown, markdown_code, markdown_url
 from .summary import plural
 
 if TYPE_CHECKING:
@@ -41,18 +40,13 @@ def _day(ts: float | None) -> str:
 
 
 def _archive(url: str) -> str:
-    safe = quote(url, safe=":/?&=%~.-_+,;@!$'*")
-    return f"https://web.archive.org/web/*/{safe}"
-
-
-def _archive_link(url: str) -> str:
-    return quote(url, safe=":/?&=%~.-_+,;@!$'*")
+    return f"https://web.archive.org/web/*/{markdown_url(url)}"
 
 
 def _target(row: ReportRow, archive: bool) -> str:
     cell = markdown_code(row.target)
     if archive and row.archived:  # the snapshot the briefing saw, not a search page
-        cell += f" ([archived {row.archived[1]}]({_archive_link(row.archived[0])}))"
+        cell += f" ([archived {row.archived[1]}]({markdown_url(row.archived[0])}))"
     elif archive and row.kind == "url":
         cell += f" ([archive]({_archive(row.target)}))"
     return cell
