@@ -414,3 +414,21 @@ def test_an_archived_link_ends_where_its_url_ends(tmp_path: Path) -> None:
     assert [unquote(u) for u in links] == [snap], md
     assert "](javascript:" not in md
     assert "<https://github.com/o/r/issues/1#issuecomment-9>" in md  # a fragment is the URL's
+
+
+def _gfm_autolinks(md: str) -> list[str]:
+    """What GitHub's autolink extension would link in `md`, besides the `<...>` links we write:
+    a bare `http://`/`https://`/`ftp://` URL or `www.` name whose `:` or `.` is not escaped
+    (cmark-gfm extensions/autolink.c; a backslash escape is consumed before it looks)."""
+    return re.findall(r"(?:https?|ftp)://\S*|www\.\S*", re.sub(r"<https?://[^<>\s]*>", "", md))
+
+
+def test_urls_in_network_titles_do_not_become_links_on_github(tmp_path: Path) -> None:
+    title = "Evil (http://evil.example) www.evil.example see https://x.example/a, ftp://f.example"
+    reg = _registry(tmp_path, f'url: https://example.org/x\n    title: "{title}"',
+                    "url: https://github.com/o/r/issues/1")  # untitled: its URL names it
+    md = run("-r", str(reg)).stdout
+    assert _gfm_autolinks(md) == [], md
+    # and they read as written: the escapes render as the bare characters
+    assert "http\\://evil.example" in md and "www\\.evil.example" in md
+    assert _gfm_autolinks("a http://evil.example b www.evil.example") != []  # the check can fail

@@ -15,6 +15,13 @@ _CONTROL_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e
 # Parentheses only matter after `]`, which is escaped, so "(new)" stays as written.
 _MD_SPECIAL_RE = re.compile(r"([\\`*_{}\[\]<>#+!|~])")
 _MENTION_RE = re.compile(r"@(?=[A-Za-z0-9])")
+# NOTE: GitHub's autolink extension links bare `http://`, `https://`, `ftp://` URLs when the
+# inline parser reaches their `:`, and `www.` names when it reaches the `w` they begin with
+# (github/cmark-gfm extensions/autolink.c: url_match, www_match). A backslash escape is consumed
+# before the parser sees either character, and renders as the bare character, so `http\://` and
+# `www\.` read as written and link nowhere. (E-mail autolinks are found after parsing, on the
+# text; the word joiner after `@` already breaks those.)
+_AUTOLINK_RE = re.compile(r":(?=//)|(?<=www)\.", re.IGNORECASE)
 
 
 def plain(text: str) -> str:
@@ -48,10 +55,11 @@ def _escaped(m: re.Match[str]) -> str:
 
 
 def markdown(text: str) -> str:
-    """Inline Markdown that renders as the literal text: no HTML, links, tables or @mentions."""
+    """Inline Markdown that renders as the literal text: no HTML, links (autolinks included),
+    tables or @mentions."""
     t = _MD_SPECIAL_RE.sub(r"\\\1", plain(text))
-    t = t.replace("&", "&amp;")
-    # A zero-width joiner after @ stops GitHub from notifying a user or team.
+    t = _AUTOLINK_RE.sub(r"\\\g<0>", t.replace("&", "&amp;"))
+    # A word joiner after @ stops GitHub from notifying a user or team.
     return _MENTION_RE.sub("@\u2060", t)
 
 
