@@ -105,10 +105,8 @@ def _url(a: Anchor) -> str:
             return f"https://arxiv.org/abs/{k.canonical}" + (f"v{a.version}" if a.version else "")
         case AnchorKind.DOI:
             return k.url  # hex-encoded as the DOI Handbook says (`#` is `%23`)
-        case AnchorKind.GITHUB:
-            return a.raw_id if a.raw_id.startswith("http") else k.url
-        case AnchorKind.URL:
-            return k.url
+        case AnchorKind.GITHUB | AnchorKind.URL:  # the page the briefing pointed at
+            return a.written_url or k.url
         case _:
             assert_never(k)
 

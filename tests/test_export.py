@@ -432,3 +432,19 @@ def test_urls_in_network_titles_do_not_become_links_on_github(tmp_path: Path) ->
     # and they read as written: the escapes render as the bare characters
     assert "http\\://evil.example" in md and "www\\.evil.example" in md
     assert _gfm_autolinks("a http://evil.example b www.evil.example") != []  # the check can fail
+
+
+def test_a_link_is_the_url_the_registry_writes(tmp_path: Path) -> None:
+    """The page the briefing pointed at: its #fragment, trailing slash and query kept, not the
+    canonical key's spelling of it."""
+    reg = tmp_path / "registry.yaml"
+    urls = ["https://docs.example/c#section-2", "https://docs.example/guide/",
+            "https://docs.example/search?q=kv+cache"]
+    reg.write_text("version: 1\nanchors:\n" + "".join(
+        f'  - url: "{u}"\n    first_anchored: 2026-09-20\n    status: new\n' for u in urls),
+        encoding="utf-8")
+    md = CliRunner().invoke(app, ["export", "-r", str(reg)]).stdout
+    csl = json.loads(CliRunner().invoke(app, ["export", "-r", str(reg), "-f", "csl-json"]).stdout)
+    assert [it["URL"] for it in csl] == urls
+    for u in urls:
+        assert f"<{u}>" in md, md

@@ -240,9 +240,7 @@ async def check_online(reg: Registry, today: date, services: Services, *,
 
 def fetch_url(a: Anchor) -> str:
     """The URL to request for a link anchor: as written in the registry, if it is a URL."""
-    raw = a.raw_id.strip()
-    return raw if a.id_field == "url" and raw.lower().startswith(("http://", "https://")) \
-        else a.key.url  # type: ignore[union-attr]
+    return a.written_url or a.key.url  # type: ignore[union-attr]
 
 
 def _cached(key: str, a: Anchor, kind: str) -> Callable[[dict[str, Any]], Resolution | LinkResult]:

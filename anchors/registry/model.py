@@ -97,6 +97,15 @@ class Anchor:
         return self.raw_id or "(entry without an identifier)"
 
     @property
+    def written_url(self) -> str | None:
+        """The entry's URL as the registry writes it (a `#fragment`, a trailing slash and the
+        query kept), when its identifier is a web URL; None otherwise. What `check` requests and
+        `export` links to: the page the briefing pointed at, not the canonical key's spelling."""
+        raw = self.raw_id.strip()
+        return raw if self.id_field == "url" and raw.lower().startswith(("http://", "https://")) \
+            else None
+
+    @property
     def cited_key(self) -> AnchorKey | None:
         """The key of what its briefings cited: `cited_url` once `fix` moved the entry (when it
         still parses), else the entry's own key."""
