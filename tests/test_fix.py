@@ -201,6 +201,10 @@ def test_archive_snapshots_from_the_history_are_added(tmp_path: Path) -> None:
     ("https://example.org/index.html", "home"),
     ("https://example.org/en-US/index.php", "home"),
     ("https://example.org/?utm_source=old-post", "home"),  # tracking noise names no page
+    ("https://example.org/?lang=en", "home"),  # a query that names no page: still the home page
+    ("https://example.org/?ref=404", "home"),
+    ("https://example.org/?s=post", "home"),
+    ("https://example.org/?error=404", "home"),
     ("https://gate.example.net/wall?continue=https://example.org/post", "login"),
     ("https://example.org/members?return_to=%2Fpost", "login"),
 ])
@@ -214,6 +218,12 @@ def test_soft_404s(new: str, why: str) -> None:
     "https://example.org/2026/post?redirect=1",
 ])
 def test_a_query_that_names_no_page_of_ours_is_a_move(new: str) -> None:
+    assert soft_404("https://example.org/post", new) is None
+
+
+@pytest.mark.parametrize("new", ["https://example.org/go/", "https://example.org/tv",
+                                 "https://example.org/?page_id=7"])
+def test_a_section_named_in_two_letters_or_a_page_id_is_not_the_home_page(new: str) -> None:
     assert soft_404("https://example.org/post", new) is None
 
 
@@ -428,3 +438,16 @@ def test_the_diff_shows_a_bidi_override_in_the_registry_as_an_escape(tmp_path: P
     r = fix(reg, db, "--dry-run")
     assert r.exit_code == 1, r.output
     assert '     title: "abc\\u202edef"\n' in r.stdout and "\u202e" not in r.stdout
+
+
+@pytest.mark.parametrize("mark", ["\u061c", "\u2060", "\u2064", "\ufeff", "\U000e0041"])
+def test_every_invisible_format_character_in_the_diff_is_shown(tmp_path: Path, mark: str) -> None:
+    """Arabic letter mark, word joiners, a BOM mid-line and tag characters hide text on a
+    terminal as bidi overrides do; each is shown as an escape (the file's own BOM is kept)."""
+    reg = tmp_path / "registry.yaml"
+    reg.write_text(entries("url: http://docs.example/a") + f'    title: "abc{mark}def"\n',
+                   encoding="utf-8")
+    db = recorded(tmp_path / "h.sqlite", ("http://docs.example/a", "http://docs.example/merged"))
+    r = fix(reg, db, "--dry-run")
+    assert r.exit_code == 1, r.output
+    assert mark not in r.stdout and ("abc\\u" in r.stdout or "abc\\U" in r.stdout), r.stdout

@@ -112,9 +112,17 @@ _RETURN = frozenset({"next", "return_to", "returnto", "return", "redirect", "red
                      "destination", "goto", "back", "backurl", "returnurl"})
 
 
-#: a site's home page: `/`, a language's (`/en/`, `/pt-br/`), or its index file (`/index.php`)
-_HOME_PATH = re.compile(r"(?:[a-z]{2}(?:[-_](?:[a-z]{2}|[0-9]{3}|hans|hant))?(?:/|$))?"
+#: the languages a site's home page is commonly published under (`/en/`, `/pt-br/`): ISO 639-1
+#: codes, not any two letters, so `/go/` or `/tv/` is a section of the site, not its home
+_LANGS = ("ar|bg|bn|ca|cs|da|de|el|en|es|et|eu|fa|fi|fr|ga|gl|he|hi|hr|hu|id|is|it|ja|ko|lt|"
+          "lv|ms|nb|nl|nn|no|pl|pt|ro|ru|sk|sl|sr|sv|th|tr|uk|ur|vi|zh")
+#: a site's home page: `/`, a language's, or its index file (`/index.php`)
+_HOME_PATH = re.compile(rf"(?:(?:{_LANGS})(?:[-_](?:[a-z]{{2}}|[0-9]{{3}}|hans|hant))?(?:/|$))?"
                         r"(?:(?:index|default|home)\.(?:html?|php|aspx?|jsp))?", re.IGNORECASE)
+#: query parameters that name one page on a site's root path (WordPress's `/?p=123`); any other
+#: query there (`?lang=en`, `?s=post`, `?error=404`, `?ref=404`) is still the home page
+_PAGE_PARAMS = frozenset({"p", "page_id", "post", "post_id", "id", "article", "story",
+                          "attachment_id", "cat", "tag", "m"})
 
 
 def soft_404(old: str, new: str) -> str | None:
@@ -142,7 +150,10 @@ def _sends_back(old: str, query: str) -> bool:
 
 
 def _home_page(url: str) -> bool:
-    """A query names a page even on the root path (WordPress's `/?p=123`), unless it is only
-    tracking noise (`/?utm_source=...`), which `cited_url` drops."""
+    """The root (or a language's root, or its index file), unless a query on it names one page
+    (WordPress's `/?p=123`); tracking noise (`/?utm_source=...`) `cited_url` drops first."""
     p = urlsplit(cited_url(url))
-    return not p.query and _HOME_PATH.fullmatch(p.path.strip("/")) is not None
+    if _HOME_PATH.fullmatch(p.path.strip("/")) is None:
+        return False
+    return not any(k.lower() in _PAGE_PARAMS for k, _ in parse_qsl(p.query,
+                                                                  keep_blank_values=True))

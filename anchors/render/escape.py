@@ -30,8 +30,10 @@ def plain(text: str) -> str:
 
 
 # what `diff_lines` shows as an escape: `_CONTROL_RE`'s characters (so a lone CR, which would
-# overwrite the line on a terminal), and the line and paragraph separators
-_DIFF_CONTROL_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
+# overwrite the line on a terminal), the line and paragraph separators, and every invisible
+# format character (bidi marks incl. U+061C, word joiners, a BOM mid-line, tag characters)
+_DIFF_CONTROL_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e"
+                              "\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f]")
 
 
 def diff_lines(text: str) -> str:
@@ -45,13 +47,17 @@ def diff_lines(text: str) -> str:
     out = []
     for line in text.split("\n"):
         body, cr = (line[:-1], "\r") if line.endswith("\r") else (line, "")
-        out.append(_DIFF_CONTROL_RE.sub(_escaped, body) + cr)
+        # the file's own BOM (right after the diff's marker of its first line) is kept
+        bom = "\ufeff" if body[1:2] == "\ufeff" and body[:1] in " +-" else ""
+        body = body[:1] + body[2:] if bom else body
+        out.append(_DIFF_CONTROL_RE.sub(_escaped, body[:1]) + bom
+                   + _DIFF_CONTROL_RE.sub(_escaped, body[1:]) + cr)
     return "\n".join(out)
 
 
 def _escaped(m: re.Match[str]) -> str:
     cp = ord(m.group())
-    return f"\\x{cp:02x}" if cp < 0x100 else f"\\u{cp:04x}"
+    return f"\\x{cp:02x}" if cp < 0x100 else f"\\u{cp:04x}" if cp < 0x10000 else f"\\U{cp:08x}"
 
 
 def markdown(text: str) -> str:
