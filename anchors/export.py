@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, assert_never
 
 from .check.cache import Cache
-from .ids.citekeys import cite_key
+from .ids.citekeys import cite_keys
 from .ids.model import AnchorKind
 from .registry.model import Anchor, Registry, Status
 from .sections import key as section_key
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from .check.session import Hooks
     from .config import Settings
 
-__all__ = ["ExportFormat", "ExportItem", "bibtex_key", "collect", "export", "filter_items", "select"]
+__all__ = ["ExportFormat", "ExportItem", "bibtex_keys", "collect", "export", "filter_items", "select"]
 
 
 class ExportFormat(str, Enum):
@@ -67,20 +67,24 @@ class ExportItem:
         return self.published[:4] if self.published else None
 
 
-def bibtex_key(a: Anchor) -> str:
-    """The entry's citation key, from one identifier alone (`ids.citekeys`): stable across runs,
-    re-orderings and retitles, and never the key of another identifier. The identifier is the
-    one the briefings cited (`cited_url`), so a `\\cite{}` survives `fix` moving the entry to
-    another host, path or repository owner."""
-    k = a.cited_key
-    assert k is not None
-    return cite_key(k)
+def bibtex_keys(anchors: list[Anchor]) -> list[str]:
+    """Each entry's citation key (`ids.citekeys`), given over the entries of the whole registry
+    in its order, so an export of one section and of all agree. The identifier is the one the
+    briefings cited (`cited_url`), so a `\\cite{}` survives `fix` moving the entry to another
+    host, path or repository owner."""
+    cited = []
+    for a in anchors:
+        k = a.cited_key
+        assert k is not None  # an entry with a key has a cited key
+        cited.append(k)
+    return cite_keys(cited)
 
 
 def _unique(items: list[ExportItem]) -> list[ExportItem]:
     """Every key once, nothing dropped. Distinct identifiers have distinct keys except where an
-    8-hex hash repeats (two web pages of one host, about 1 in 4 billion per pair); the later
-    entry then also carries 16 hex of its own anchor key's SHA-1, and `clash` says so."""
+    8-hex hash repeats (two web pages of one host, about 1 in 4 billion per pair) or two entries
+    claim one cited identifier (a moved entry and one for its old URL); the later entry then
+    also carries 16 hex of its own anchor key's SHA-1, and `clash` says so."""
     taken = {it.cite_key for it in items}
     holder: dict[str, ExportItem] = {}
     out = []
@@ -117,12 +121,12 @@ def _names(authors: Any) -> tuple[str, ...]:
     return tuple(n for n in authors or () if isinstance(n, str) and n.strip())
 
 
-def _item(a: Anchor, meta: dict[str, Any]) -> ExportItem:
+def _item(a: Anchor, cite: str, meta: dict[str, Any]) -> ExportItem:
     assert a.key is not None
     k = a.key
     archived = a.archived
     return ExportItem(
-        key=k.key, cite_key=bibtex_key(a), kind=k.kind.value, anchor=a.raw_id, url=_url(a),
+        key=k.key, cite_key=cite, kind=k.kind.value, anchor=a.raw_id, url=_url(a),
         # the resolved title is the paper's; the registry's may be a briefing's shorthand
         title=meta.get("title") or a.title, authors=_names(meta.get("authors")),
         published=meta.get("published"), venue=meta.get("journal_ref"),
@@ -137,8 +141,10 @@ def _item(a: Anchor, meta: dict[str, Any]) -> ExportItem:
 
 def collect(reg: Registry, cache: Cache | None = None) -> list[ExportItem]:
     """Every valid anchor (first entry per key), in living-document order of sections."""
-    items = _unique([_item(a, (cache.get(key) if cache else None) or {})
-                     for key, a in reg.by_key().items()])
+    entries = reg.by_key()
+    cites = bibtex_keys(list(entries.values()))
+    items = _unique([_item(a, cite, (cache.get(key) if cache else None) or {})
+                     for (key, a), cite in zip(entries.items(), cites, strict=True)])
     order = {key: i for i, key in enumerate(reg.by_key())}
     items.sort(key=lambda it: (section_order(it.section), order[it.key]))
     return items

@@ -203,27 +203,75 @@ LOOKALIKES = ("url: https://github.com/foo-bar/baz/issues/1",
 
 
 def test_identifiers_that_spell_alike_get_distinct_keys_in_every_format(tmp_path: Path) -> None:
-    """`foo-bar/baz#1` and `foo/bar-baz#1` (or `abc_def` and `abc-def`) are two entries."""
+    """`foo-bar/baz#1` and `foo/bar-baz#1` (or `abc_def` and `abc-def`) are two entries: the
+    earlier keeps v0.2.0's key, the later carries the hash of its anchor key."""
     reg = _registry(tmp_path, *LOOKALIKES)
     r = run("-r", str(reg), "-f", "bibtex")
     keys = list(parse_string(r.stdout, "bibtex").entries)
     assert len(keys) == len(set(keys)) == 4 and "exported 4 anchors" in r.stderr
+    assert "citation key" not in r.stderr  # resolved, not a clash
     ids = [d["id"] for d in json.loads(run("-r", str(reg), "-f", "csl-json").stdout)]
-    assert len(set(ids)) == 4 and set(ids) == set(keys)
-    # an exact spelling stays as it was; a lossy one carries the hash of its anchor key
-    assert "gh-foo-bar-baz-1" in keys
-    assert "doi-10.5555-abc-def--1231e01d" in keys  # README's example, for 10.5555/abc_def
-    assert all(re.fullmatch(r"(gh-foo-bar-baz-1|doi-10\.5555-abc-def)--[0-9a-f]{8}", k)
-               for k in keys if k != "gh-foo-bar-baz-1")
+    assert ids == keys
+    assert keys[0] == "gh-foo-bar-baz-1" and re.fullmatch(r"gh-foo-bar-baz-1--[0-9a-f]{8}", keys[1])
+    assert keys[2] == "doi-10.5555-abc-def" and re.fullmatch(r"doi-10\.5555-abc-def--[0-9a-f]{8}",
+                                                            keys[3])
+    # README's example: 10.5555/abc_def after 10.5555/abc-def
+    swapped = _registry(tmp_path, 'doi: "10.5555/abc-def"', 'doi: "10.5555/abc_def"', name="b.yaml")
+    assert list(parse_string(run("-r", str(swapped), "-f", "bibtex").stdout, "bibtex").entries) \
+        == ["doi-10.5555-abc-def", "doi-10.5555-abc-def--1231e01d"]
 
 
 @pytest.mark.parametrize("entry", LOOKALIKES)
 def test_a_key_does_not_change_when_a_lookalike_is_added(tmp_path: Path, entry: str) -> None:
+    """`add` appends: an entry's key stays as it was when lookalikes come after it."""
     def csl(reg: Path) -> list[dict[str, str]]:
         return list(json.loads(run("-r", str(reg), "-f", "csl-json").stdout))
     [alone] = csl(_registry(tmp_path, entry, name="one.yaml"))
-    every = csl(_registry(tmp_path, *LOOKALIKES, name="all.yaml"))
+    later = [e for e in LOOKALIKES if e != entry]
+    every = csl(_registry(tmp_path, entry, *later, name="all.yaml"))
     assert [d["id"] for d in every if d["URL"] == alone["URL"]] == [alone["id"]]
+    assert "--" not in alone["id"]
+
+
+#: identifiers as briefings cite them, and the key v0.2.0 (`bc9deee`) exported for each
+V020_KEYS = {
+    'doi: "10.1038/s41586-021-03819-2"': "doi-10.1038-s41586-021-03819-2",
+    'doi: "10.18653/v1/2020.acl-main.1"': "doi-10.18653-v1-2020.acl-main.1",
+    'doi: "10.1007/978-3-030-58452-8_13"': "doi-10.1007-978-3-030-58452-8-13",
+    'doi: "10.1145/3600006.3613165"': "doi-10.1145-3600006.3613165",
+    'doi: "10.1109/CVPR.2016.90"': "doi-10.1109-cvpr.2016.90",
+    'doi: "10.1093/nar/gkab1112"': "doi-10.1093-nar-gkab1112",
+    "url: https://github.com/openai/openai-python/issues/123": "gh-openai-openai-python-123",
+    "url: https://github.com/huggingface/text-generation-inference/pull/1":
+        "gh-huggingface-text-generation-inference-1",
+    "url: https://github.com/vllm-project/vllm/pull/8242": "gh-vllm-project-vllm-8242",
+    "url: https://github.com/PyGithub/PyGithub/issues/28": "gh-pygithub-pygithub-28",
+    'arxiv: "2309.06180"': "arxiv-2309.06180",
+    'arxiv: "astro-ph/0601001"': "arxiv-astro-ph-0601001",
+    'arxiv: "hep-th/9901001v2"': "arxiv-hep-th-9901001",
+    "url: https://www.lmsys.org/blog/2026-08-17-advanced-cuda-graph": "url-www.lmsys.org-e6f2b010",
+    "url: https://huggingface.co/blog/some_post": "url-huggingface.co-50a511a1",
+}
+
+
+def test_keys_are_those_of_v0_2_0(tmp_path: Path) -> None:
+    """Users' `\\cite{}` keys from v0.2.0 keep working: no identifier's key changed."""
+    reg = _registry(tmp_path, *V020_KEYS)
+    for fmt in ("bibtex", "csl-json"):
+        out = run("-r", str(reg), "-f", fmt).stdout
+        keys = (list(parse_string(out, "bibtex").entries) if fmt == "bibtex"
+                else [d["id"] for d in json.loads(out)])
+        assert keys == list(V020_KEYS.values()), fmt
+
+
+def test_a_section_export_gives_the_keys_of_the_full_export(tmp_path: Path) -> None:
+    """Lookalikes are told apart over the whole registry, not the entries exported."""
+    reg = _registry(tmp_path, 'doi: "10.5555/abc-def"\n    section: "§1 A"',
+                    'doi: "10.5555/abc_def"\n    section: "§2 B"')
+    full = list(parse_string(run("-r", str(reg), "-f", "bibtex").stdout, "bibtex").entries)
+    two = list(parse_string(run("-r", str(reg), "-f", "bibtex", "--section", "§2").stdout,
+                            "bibtex").entries)
+    assert two == full[1:] == ["doi-10.5555-abc-def--1231e01d"]
 
 
 def _same_short_hash(host: str) -> tuple[str, str]:
@@ -240,7 +288,9 @@ def _same_short_hash(host: str) -> tuple[str, str]:
     raise AssertionError("no collision found")
 
 
-def test_a_key_two_pages_share_by_chance_is_reported_and_both_are_written(tmp_path: Path) -> None:
+def test_two_pages_that_share_a_hash_by_chance_are_both_written(tmp_path: Path) -> None:
+    """Two pages of one host whose 8 hex agree are lookalikes like any other: the earlier keeps
+    the key, the later carries the hash of its anchor key."""
     a, b = _same_short_hash("example.org")
     reg = _registry(tmp_path, f"url: {a}", f"url: {b}")
     r = run("-r", str(reg), "-f", "bibtex")
@@ -248,9 +298,8 @@ def test_a_key_two_pages_share_by_chance_is_reported_and_both_are_written(tmp_pa
     bib = parse_string(r.stdout, "bibtex")
     assert len(bib.entries) == 2 and "exported 2 anchors" in r.stderr
     first, second = bib.entries
-    assert second.startswith(first + "-") and first.startswith("url-example.org-")
-    assert f"registry.yaml:6: citation key {first} is also the key of the entry on line 3; " \
-        f"this one is written as {second}" in r.stderr.replace("\n", " ")
+    assert first == "url-example.org-" + __import__("hashlib").sha1(a.encode()).hexdigest()[:8]
+    assert re.fullmatch(re.escape(first) + "--[0-9a-f]{8}", second)
     ids = [d["id"] for d in json.loads(run("-r", str(reg), "-f", "csl-json").stdout)]
     assert ids == [first, second]
 
