@@ -88,17 +88,35 @@ def _anchor_for(index: dict[str, Anchor], row: Row) -> Anchor | None:
     return index.get(row.target)
 
 
-def _entries(reg: Registry | None, index: dict[str, Anchor]) -> Callable[[Row], str | None]:
-    """Which registry entry a row observed (its key), None for a target the registry does not
-    hold (an entry since removed). A moved entry's old URL, kept as `cited_url`, is the entry,
-    so its history, count and trend continue. Without a registry each target is its own."""
+def _lookups(reg: Registry | None, index: dict[str, Anchor]
+             ) -> tuple[Callable[[Row], Anchor | None], Callable[[Row], str | None]]:
+    """Which registry anchor, and which entry (its key), a row observed; None for a target
+    the registry does not hold (an entry since removed). A moved entry's old URL, kept as
+    `cited_url`, is the entry, so its history, count and trend continue. Without a registry
+    each target is its own.
+
+    Both are asked of every row by `build`, `transitions` and `trend`, and each asking costs
+    a URL parse and a key built anew: the answer is worked out once per (kind, target), all
+    that it depends on.
+    """
     if reg is None:
-        return lambda row: row.target
+        return (lambda row: None), (lambda row: row.target)
+    seen: dict[tuple[str, str], tuple[Anchor | None, str | None]] = {}
+
+    def look(row: Row) -> tuple[Anchor | None, str | None]:
+        at = (row.kind, row.target)
+        got = seen.get(at)
+        if got is None:
+            a = _anchor_for(index, row)
+            got = seen[at] = (a, a.key.key if a is not None and a.key is not None else None)
+        return got
+
+    def anchor(row: Row) -> Anchor | None:
+        return look(row)[0]
 
     def entry(row: Row) -> str | None:
-        a = _anchor_for(index, row)
-        return a.key.key if a is not None and a.key is not None else None
-    return entry
+        return look(row)[1]
+    return anchor, entry
 
 
 def build(rows: Iterable[Row], now: float, since: float = DEFAULT_WINDOW,
@@ -106,7 +124,7 @@ def build(rows: Iterable[Row], now: float, since: float = DEFAULT_WINDOW,
     """The report of the window ending at `now`; with `registry`, of its entries only."""
     start = now - since
     index = _registry_index(registry)
-    entry_of = _entries(registry, index)
+    anchor_of, entry_of = _lookups(registry, index)
     per: dict[str, list[Row]] = defaultdict(list)
     kept: list[Row] = []
     runs: set[int] = set()
@@ -126,7 +144,7 @@ def build(rows: Iterable[Row], now: float, since: float = DEFAULT_WINDOW,
             report.rows.append(_row(section, hist, start, index))
     order = list(Section)
     report.rows.sort(key=lambda r: (order.index(r.section), r.target))
-    report.transitions = transitions(kept, start, now, lambda r: _anchor_for(index, r), entry_of)
+    report.transitions = transitions(kept, start, now, anchor_of, entry_of)
     report.trend = trend(kept, now, entry_of=entry_of)
     return report
 
