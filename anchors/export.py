@@ -20,6 +20,7 @@ from .ids.citekeys import cite_keys
 from .ids.model import AnchorKind
 from .registry.model import Anchor, Registry, Status
 from .sections import key as section_key
+from .sections import name as section_name
 from .sections import number, section_order
 
 if TYPE_CHECKING:
@@ -151,12 +152,16 @@ def collect(reg: Registry, cache: Cache | None = None) -> list[ExportItem]:
 
 
 def _section_matches(wanted: str, section: str | None) -> bool:
-    """`§1.3` matches every spelling of section §1.3 (`§1.3 KV Cache`, `§ 1.3`, `§１.３`) and not
-    `§1.30`; a name without a number matches itself and the names it begins (`sections`)."""
+    """A bare number (`§1.3`, `§ 1.3`, `§１.３`) matches every section of that number, whatever
+    its name, and not `§1.30`; a full name (`§1.3 KV Cache`) matches that section however
+    spelt; a name without a number matches itself and the names it begins (`sections`)."""
     if section is None:
         return False
+    nums = number(wanted)
+    if nums is not None and not section_name(wanted):
+        return number(section) == nums
     w, s = section_key(wanted), section_key(section)
-    return s == w or (number(wanted) is None and s.startswith(w + " "))
+    return s == w or (nums is None and s.startswith(w + " "))
 
 
 def _within(d: date, today: date, since: float) -> bool:

@@ -1,12 +1,14 @@
 """Sections of the living document (`§1.3 KV Cache`): which two are the same, and their order.
 
 A section is written by hand or taken from briefing text, so one section arrives as
-`§1.3 KV Cache`, `§ 1.3 KV Cache`, `§1.3\u3000KV Cache` (an ideographic space) or `§１.３ KV`
-(full-width digits). `normal` is the spelling they share: NFKC, white space collapsed, the
-number written `§1.3`. A numbered section is its number (`key`): the name after it is a label,
-so every spelling above is section §1.3. The order is the living document's: `§1.3` before
-`§1.10`, unnumbered names after the numbered ones, no section last. The export and the report
-both group and sort with these, so no second reading of a section exists.
+`§1.3 KV Cache`, `§ 1.3 KV Cache`, `§1.3\u3000KV Cache` (an ideographic space) or `§１.３ KV
+Cache` (full-width digits). `normal` is the spelling they share: NFKC, white space collapsed,
+the number written `§1.3`. A section is its whole normal name (`key`): after a renumbering two
+sections can share a number (`§1.3 KV Cache`, `§1.3 Speculative decoding`) and are still two.
+A number is a section number only after `§`: `2024 roadmap` and `1. Introduction` are names
+as written. The order is the living document's: by number (`§1.3` before `§1.10`), unnumbered
+names after the numbered ones, no section last. The export and the report both group and sort
+with these, so no second reading of a section exists.
 """
 
 from __future__ import annotations
@@ -15,10 +17,10 @@ import re
 import unicodedata
 from typing import Any
 
-__all__ = ["key", "normal", "number", "section_order"]
+__all__ = ["key", "name", "normal", "number", "section_order"]
 
-#: `§1.3`, `§ 1.3`, `1.3.` (a trailing dot is punctuation); `§1.3a` is not §1.3, so it is a name
-_NUMBER_RE = re.compile(r"§?\s*([0-9]+(?:\s*\.\s*[0-9]+)*)(?:\.(?= |$))?(?![0-9A-Za-z.])\s*")
+#: `§1.3`, `§ 1.3`, `§1.3.` (a trailing dot is punctuation); `§1.3a` is not §1.3, so it is a name
+_NUMBER_RE = re.compile(r"§\s*([0-9]+(?:\s*\.\s*[0-9]+)*)(?:\.(?= |$))?(?![0-9A-Za-z.])\s*")
 
 
 def _split(section: str) -> tuple[tuple[int, ...] | None, str]:
@@ -30,8 +32,13 @@ def _split(section: str) -> tuple[tuple[int, ...] | None, str]:
 
 
 def number(section: str) -> tuple[int, ...] | None:
-    """`(1, 3)` for any spelling of `§1.3 ...`; None for a section without a number."""
+    """`(1, 3)` for any spelling of `§1.3 ...`; None for a section without a `§` number."""
     return _split(section)[0]
+
+
+def name(section: str) -> str:
+    """What follows the number: `KV Cache` of `§1.3 KV Cache`, "" of a bare `§1.3`."""
+    return _split(section)[1]
 
 
 def normal(section: str) -> str:
@@ -44,18 +51,14 @@ def normal(section: str) -> str:
 
 
 def key(section: str) -> str:
-    """What two spellings of one section share: `§1.3` for a numbered one, else the `normal`
-    name case-folded."""
-    nums, rest = _split(section)
-    return "§" + ".".join(map(str, nums)) if nums is not None else rest.casefold()
+    """What two spellings of one section share: the `normal` name, case-folded."""
+    return normal(section).casefold()
 
 
 def section_order(section: str | None) -> tuple[Any, ...]:
-    """Living-document order: `§1.2` before `§1.10` (one number, one place, however written);
-    unnumbered names after, by name; entries without a section last."""
+    """Living-document order: `§1.2` before `§1.10` (however written), two sections of one
+    number by name; unnumbered names after, by name; entries without a section last."""
     if not section or not section.strip():
         return (1, ())
-    nums, rest = _split(section)
-    if nums is None:
-        return (0, (10**9,), rest.casefold())
-    return (0, nums, "")
+    nums = number(section)
+    return (0, nums if nums is not None else (10**9,), key(section))

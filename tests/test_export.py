@@ -415,12 +415,12 @@ def test_any_author_list_exports_one_author_per_name(authors: list[str]) -> None
     assert len(doc[0].get("author", [])) == len(authors)
 
 
-SPELLINGS = ("§1.3 KV Cache", "§ 1.3 KV Cache", "§1.3\u3000KV Cache", "§\uff11.\uff13 KV")
+SPELLINGS = ("§1.3 KV Cache", "§ 1.3 KV Cache", "§1.3\u3000KV Cache", "§\uff11.\uff13 KV Cache")
 
 
 def test_one_section_however_spelt_is_one_heading_in_document_order(tmp_path: Path) -> None:
-    """Spaced, ideographic-space and full-width spellings of §1.3 are §1.3: one heading (the
-    first entry's spelling), in the registry's order, before §1.10; `--section` finds them all."""
+    """Spaced, ideographic-space and full-width spellings of §1.3 KV Cache are one section: one
+    heading (normalised), in the registry's order, before §1.10; `--section` finds them all."""
     reg = tmp_path / "registry.yaml"
     body = "".join(f'  - url: https://example.org/{i}\n    first_anchored: 2026-09-20\n'
                    f'    status: new\n    section: "{s}"\n'
@@ -431,9 +431,47 @@ def test_one_section_however_spelt_is_one_heading_in_document_order(tmp_path: Pa
                                                             "§1.30 Other"]
     listed = re.findall(r"<https://example\.org/(\d)>", md)
     assert listed == ["1", "2", "3", "4", "0", "5"]
-    for wanted in ("§1.3", "§ 1.3", "§\uff11.\uff13", "1.3", "§1.3\u3000KV Cache"):
+    for wanted in ("§1.3", "§ 1.3", "§\uff11.\uff13", "§1.3\u3000KV Cache", "§1.3 kv cache"):
         out = run("-r", str(reg), "--section", wanted).stdout
         assert re.findall(r"<https://example\.org/(\d)>", out) == ["1", "2", "3", "4"], wanted
+
+
+def _sections_registry(tmp_path: Path, *sections: str) -> Path:
+    reg = tmp_path / "registry.yaml"
+    reg.write_text("version: 1\nanchors:\n" + "".join(
+        f'  - url: https://example.org/{i}\n    first_anchored: 2026-09-20\n'
+        f'    status: new\n    section: "{s}"\n' for i, s in enumerate(sections)), encoding="utf-8")
+    return reg
+
+
+def test_two_sections_of_one_number_are_two_headings(tmp_path: Path) -> None:
+    """After a renumbering `§1.3 KV Cache` and `§1.3 Speculative decoding` are two sections:
+    each its own heading, in number order; a bare `§1.3` selects both, a full name one."""
+    reg = _sections_registry(tmp_path, "§1.10 Later", "§1.3 Speculative decoding",
+                             "§1.3 KV Cache", "§ 1.3 Speculative  decoding", "§1.3")
+    md = run("-r", str(reg)).stdout
+    assert re.findall(r"^### (.+)$", md, re.MULTILINE) == [
+        "§1.3", "§1.3 KV Cache", "§1.3 Speculative decoding", "§1.10 Later"]
+    assert re.findall(r"<https://example\.org/(\d)>", md) == ["4", "2", "1", "3", "0"]
+
+    def picked(wanted: str) -> list[str]:
+        return re.findall(r"<https://example\.org/(\d)>",
+                          run("-r", str(reg), "--section", wanted).stdout)
+    assert picked("§1.3 KV Cache") == ["2"]
+    assert picked("§1.3 Speculative decoding") == ["1", "3"]
+    assert sorted(picked("§1.3")) == ["1", "2", "3", "4"]
+
+
+def test_a_name_that_starts_with_a_number_is_kept_as_written(tmp_path: Path) -> None:
+    """Only `§` makes a section number: `2024 roadmap` and `1. Introduction` are names, after
+    the numbered sections."""
+    reg = _sections_registry(tmp_path, "2024 roadmap", "1. Introduction", "§2 Methods", "Appendix")
+    md = run("-r", str(reg)).stdout
+    assert re.findall(r"^### (.+)$", md, re.MULTILINE) == [
+        "§2 Methods", "1. Introduction", "2024 roadmap", "Appendix"]
+    out = run("-r", str(reg), "--section", "2024 roadmap").stdout
+    assert re.findall(r"<https://example\.org/(\d)>", out) == ["0"]
+    assert "§2024" not in run("-r", str(reg), "-f", "csl-json").stdout
 
 
 def test_since_7d_is_seven_days_up_to_today_and_nothing_after(tmp_path: Path) -> None:
