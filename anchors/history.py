@@ -18,12 +18,12 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from .errors import HistoryError, StorageError
-from .state import ensure
+from .state import STATE_DIR, ensure
 
 T = TypeVar("T")
 
 __all__ = ["APPLICATION_ID", "LOCK_TIMEOUT", "SCHEMA_VERSION", "History", "Row", "Run",
-           "registry_id"]
+           "history_home", "registry_id"]
 
 APPLICATION_ID = 0x616E6368  # "anch"
 SCHEMA_VERSION = 2
@@ -74,15 +74,33 @@ _ENVIRONMENT = ("unable to open", "readonly", "read-only", "disk i/o", "full", "
                 "no such file", "permission")
 
 
-def registry_id(registry: str | os.PathLike[str]) -> str:
-    """How a run names its registry: its real path (relative paths, `..` and symlinks resolved).
+def history_home(history: str | os.PathLike[str]) -> Path:
+    """The folder a history belongs to: the one holding `.anchors/` for `.anchors/history.sqlite`,
+    else the history file's own folder (real paths)."""
+    folder = Path(os.path.realpath(history)).parent
+    return folder.parent if folder.name == STATE_DIR else folder
+
+
+def registry_id(registry: str | os.PathLike[str], home: Path) -> str:
+    """How a run names its registry: its real path (`..` and symlinks resolved), relative to the
+    history's `home` when it lies under it, else absolute.
 
     Every registry in a folder shares that folder's history, so a reader must tell their runs
-    apart. A run records this, and a reader compares it with this of the path it was given, so
-    `a.yaml`, `./a.yaml`, its absolute path and a symlink to it are one registry. Runs recorded
-    by an older anchors hold the path as typed; a relative one is read from the current folder.
+    apart, and `a.yaml`, `./a.yaml`, its absolute path and a symlink to it are one registry.
+    Relative to the home, the name still holds when the checkout is copied or renamed, or the
+    history is downloaded elsewhere (see `_recorded` for how names are read back).
     """
-    return os.path.realpath(registry)
+    real = Path(os.path.realpath(registry))
+    return real.relative_to(home).as_posix() if real.is_relative_to(home) else str(real)
+
+
+def _recorded(name: str, home: Path) -> set[str]:
+    """The real paths a recorded name may mean: a relative name is the home's (as new runs
+    write it) or, from an older anchors that stored it as typed, the folder the check ran in,
+    which is the home or the current folder as often as not."""
+    if os.path.isabs(name):
+        return {os.path.realpath(name)}
+    return {os.path.realpath(home / name), os.path.realpath(name)}
 
 
 class History:
@@ -241,7 +259,7 @@ class History:
         at = self.clock() if started_at is None else started_at
         return self._write(lambda: int(self.db.execute(
             "INSERT INTO runs (started_at, registry) VALUES (?, ?)",
-            (at, registry_id(registry))).lastrowid
+            (at, registry_id(registry, history_home(self.path)))).lastrowid
             or 0), 0)
 
     def record(self, run_id: int, rows: Iterable[Row]) -> None:
@@ -275,17 +293,23 @@ class History:
 
     def rows(self, until: float, registry: str | os.PathLike[str] | None = None) -> Iterator[Row]:
         """Every result up to `until`, oldest first (the report needs history before the window);
-        with `registry`, only the results of that registry's runs (see `registry_id`)."""
+        with `registry`, only the results of that registry's runs (see `registry_id`).
+
+        A recorded name that means `registry` (see `_recorded`) picks its runs. When none does
+        but every run is of one registry (all names resolve to one file in the home), the
+        history was moved or copied with it (another checkout, a CI artifact) and is all of
+        it; only a history that holds several registries is filtered."""
         q = ("SELECT r.target, r.anchor, r.kind, r.outcome, r.status, r.final_url, r.error, "
              "r.elapsed_ms, r.checked_at, r.run_id, r.facts FROM results r "
              "JOIN runs u ON u.id = r.run_id WHERE u.started_at <= ?")
         args: list[Any] = [until]
         if registry is not None:
-            want = registry_id(registry)
-            names = [n for (n,) in self.db.execute("SELECT DISTINCT registry FROM runs")
-                     if registry_id(n) == want]
-            q += f" AND u.registry IN ({', '.join('?' * len(names)) or 'NULL'})"
-            args += names
+            home, want = history_home(self.path), os.path.realpath(registry)
+            recorded = [n for (n,) in self.db.execute("SELECT DISTINCT registry FROM runs")]
+            names = [n for n in recorded if want in _recorded(n, home)]
+            if names or len({os.path.realpath(home / n) for n in recorded}) > 1:
+                q += f" AND u.registry IN ({', '.join('?' * len(names)) or 'NULL'})"
+                args += names
         for t in self.db.execute(q + " ORDER BY u.started_at, r.checked_at", args):
             target, anchor, kind, outcome, status, final, error, ms, at, run, facts = t
             yield Row(target, anchor, kind, outcome, status, final, error, ms, at, run,
