@@ -102,9 +102,11 @@ def _written_forms(written: str) -> set[str]:
 
 
 def _actual_forms(actual: str) -> set[str]:
-    # publishers prefix a retracted work's title ("RETRACTED: ..."); `retracted` reports that
-    actual = _NOTICE_PREFIX_RE.sub("", actual)
+    # publishers prefix a retracted work's title ("RETRACTED: ..."); `retracted` reports that.
+    # The title as it stands is a form too: a citation that copied the prefix is the same title.
     forms = {_key(actual)}
+    actual = _NOTICE_PREFIX_RE.sub("", actual)
+    forms.add(_key(actual))
     m = _MAIN_SEP_RE.search(actual)
     if m and m.start() > 0:
         forms.add(_key(actual[:m.start()]))

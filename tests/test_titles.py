@@ -89,3 +89,15 @@ def test_english_words_after_a_colon_are_a_subtitle_not_a_gloss() -> None:
     full = "Edge0: Serving 35B MoEs from SSD with Trained Routing Prediction"
     assert compare_titles("Edge0: MoE SSD 卸载预路由", full) is TitleVerdict.DIFFERENT
     assert compare_titles("Edge0 SSD 卸载预路由", full) is TitleVerdict.SAME
+
+
+def test_a_title_is_itself_even_with_a_retraction_notice() -> None:
+    """The publisher's "RETRACTED:" prefix is tolerated when the citation leaves it out, and a
+    citation that copied it is the same title too (it was a title mismatch, and in the weekly
+    report a "retitled" from X to X)."""
+    for t in ("RETRACTED: A study of KV cache eviction", "RETRACTED ARTICLE: Serving at scale",
+              "WITHDRAWN: Speculative decoding revisited"):
+        assert compare_titles(t, t) is TitleVerdict.SAME, t
+        assert compare_titles(t.split(": ", 1)[1], t) is TitleVerdict.SAME, t
+    assert compare_titles("RETRACTED: A study of KV cache eviction",
+                          "A study of KV cache admission") is TitleVerdict.DIFFERENT
