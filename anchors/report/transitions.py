@@ -114,7 +114,7 @@ def fact_changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[tu
     if isinstance(bv, int) and isinstance(av, int) and av > bv:
         out.append((Change.NEW_VERSION, f"v{bv}", f"v{av}"))
     bt, at = _s(before.get("title")), _s(after.get("title"))
-    if bt and at and not same_title(bt, at):
+    if bt and at and bt != at and not same_title(bt, at):  # equal strings are one title
         out.append((Change.RETITLED, bt, at))
     for name in ("doi", "journal_ref"):
         if after.get(name) and not before.get(name):
