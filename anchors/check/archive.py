@@ -58,7 +58,6 @@ class Archiver:
     registry: str
     todo: list[Anchor]
     saver: SavePageNow | None = None
-    found: int = 0
     problem: str | None = None
     left: int = 0
     #: why Save Page Now took no more captures
@@ -98,7 +97,6 @@ class Archiver:
                 return
             self.left -= 1
             if snap is not None:
-                self.found += 1
                 self.cache.put(CACHE_PREFIX + a.key.key, snap.as_dict())
             else:
                 missing.append(a)
@@ -159,7 +157,6 @@ class Archiver:
         if cap.state is CaptureState.DONE and cap.timestamp:
             snap = await self.wayback.captured(a.key.url, cap.timestamp)
             if snap is not None:
-                self.found += 1
                 self.cache.put(CACHE_PREFIX + key, snap.as_dict())
                 self.captures[key] = (a, cap, snap)
         return True

@@ -35,6 +35,7 @@ import httpx
 
 from ...config import IA_KEY_ENV
 from ...defaults import SAVE_API, SAVE_MIN_INTERVAL, SAVE_PER_RUN, USER_AGENT
+from ..retry import Sent, send_once
 
 __all__ = ["Capture", "CaptureQuota", "CaptureState", "SavePageNow", "SaveRefused"]
 
@@ -119,23 +120,17 @@ class SavePageNow:
         self.patience = patience
         self.sleep = sleep
         self.clock = clock
-        self.submitted = 0
-        self.failure = ""
 
     def __repr__(self) -> str:  # the keys are in `_auth`: never printed
-        return f"SavePageNow({str(self.api)!r}, submitted={self.submitted})"
+        return f"SavePageNow({str(self.api)!r}, used={self.quota.used}/{self.quota.limit})"
 
-    async def _send(self, method: str, url: httpx.URL, **kw: Any) -> httpx.Response | None:
-        """The answer, or None when the request failed (its error, which holds the request and
-        so the keys, goes no further: only its class name is ever said)."""
-        try:
-            return await self.client.request(
-                method, url, headers={"User-Agent": USER_AGENT, "Accept": "application/json",
-                                      "Authorization": self._auth},
-                follow_redirects=False, timeout=self.timeout, **kw)
-        except httpx.HTTPError as exc:
-            self.failure = type(exc).__name__
-        return None
+    async def _send(self, method: str, url: httpx.URL, **kw: Any) -> Sent:
+        """One request under the run's own try type (no retry: see `submit`); its error, which
+        holds the request and so the keys, is only ever named by its class."""
+        return await send_once(lambda: self.client.request(
+            method, url, headers={"User-Agent": USER_AGENT, "Accept": "application/json",
+                                  "Authorization": self._auth},
+            follow_redirects=False, timeout=self.timeout, **kw))
 
     @property
     def left(self) -> int:
@@ -151,15 +146,15 @@ class SavePageNow:
         wait = self.wait_before_next()
         if wait:
             await self.sleep(wait)
-        self.submitted += 1
         self.quota.used += 1
         try:
-            resp = await self._send("POST", self.api, data={
+            sent = await self._send("POST", self.api, data={
                 "url": url, "skip_first_archive": "1", "if_not_archived_within": str(_RECENT)})
         finally:
             self.quota.next_at = self.clock() + self.quota.interval
+        resp = sent.resp
         if resp is None:
-            raise SaveRefused(f"Save Page Now unreachable ({self.failure})")
+            raise SaveRefused(f"Save Page Now unreachable ({type(sent.error).__name__})")
         if resp.status_code in (401, 403):
             raise SaveRefused(f"archive.org refused the keys (HTTP {resp.status_code}); check "
                               f"{IA_KEY_ENV[0]} and {IA_KEY_ENV[1]}", maybe_started=False)
@@ -182,7 +177,7 @@ class SavePageNow:
         """Where a job stands: PENDING, DONE with its timestamp, or REFUSED with SPN2's code.
         A status that cannot be read (no answer, not JSON) leaves the job PENDING: it is asked
         again at the next poll, and the next check looks the page up anyway."""
-        resp = await self._send("GET", self.api.join(f"{self.api.path}/status/{job}"))
+        resp = (await self._send("GET", self.api.join(f"{self.api.path}/status/{job}"))).resp
         doc = self._json(resp) if resp is not None and resp.status_code == 200 else None
         state = doc.get("status") if doc is not None else None
         if state == "success" and isinstance(doc, dict):
