@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from .check.redirects import landing_url, soft_404
+from .check.resolve.github import repo_under
 from .config import Settings
 from .errors import RegistryError, UsageError
 from .findings import Outcome
@@ -76,14 +76,6 @@ class FixResult:
     skipped: list[tuple[str, int, str, str]] = field(default_factory=list)
     diff: str = ""
     written: bool = False
-
-
-def _repo(url: str) -> tuple[str, str] | None:
-    p = urlsplit(url)
-    parts = p.path.strip("/").split("/")
-    if p.hostname not in ("github.com", "www.github.com") or len(parts) < 2:
-        return None
-    return parts[0].lower(), parts[1].lower()
 
 
 def _latest(rows: Iterable[Row]) -> dict[str, Row]:
@@ -140,7 +132,7 @@ def _moves(entry: int, a: Anchor, row: Row, result: FixResult) -> list[Fix]:
         if why:
             result.skipped.append((a.raw_id, a.line, new, why))
         else:
-            old_repo, new_repo = _repo(a.raw_id), _repo(new)
+            old_repo, new_repo = repo_under(a.raw_id), repo_under(new)
             kind = FixKind.MOVED_ISSUE if row.kind == "github" else FixKind.RENAMED_REPO \
                 if old_repo and new_repo and old_repo != new_repo else FixKind.REDIRECT
             out.append(Fix(kind, entry, a.raw_id, a.line, a.raw_id, new))

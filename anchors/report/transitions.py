@@ -16,9 +16,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
-from urllib.parse import urlsplit
 
-from ..check.resolve.github import repo_of_url
+from ..check.resolve.github import repo_of_url, repo_under
 from ..findings import Outcome
 from ..history import Row
 from ..registry.model import Anchor
@@ -129,12 +128,6 @@ def fact_changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[tu
     return out
 
 
-def _repo(url: str) -> tuple[str, ...] | None:
-    p = urlsplit(url)
-    parts = tuple(x.lower() for x in p.path.strip("/").split("/")[:2])
-    return parts if p.hostname in ("github.com", "www.github.com") and len(parts) == 2 else None
-
-
 def _link_changes(prev: Row, cur: Row) -> list[tuple[Change, Any, Any]]:
     """What changed between two definite observations of a link (worked, moved or dead)."""
     out: list[tuple[Change, Any, Any]] = []
@@ -145,7 +138,7 @@ def _link_changes(prev: Row, cur: Row) -> list[tuple[Change, Any, Any]]:
     if cur.kind == "url" and cur.outcome == Outcome.REDIRECT.value and cur.final_url:
         was = prev.final_url if prev.outcome == Outcome.REDIRECT.value else None
         if cur.final_url != was:
-            old, new = _repo(cur.target), _repo(cur.final_url)
+            old, new = repo_under(cur.target), repo_under(cur.final_url)
             renamed = old is not None and new is not None and old != new
             out.append((Change.RENAMED if renamed else Change.REDIRECTED, was, cur.final_url))
     return out

@@ -19,6 +19,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -30,7 +31,7 @@ from ..redirects import Stop, follow, location_of
 from ..retry import RetryPolicy, parse_retry_after, retryable_error, retryable_status
 from .base import Resolution
 
-__all__ = ["GITHUB_API", "GithubResolver", "repo_of_url"]
+__all__ = ["GITHUB_API", "GithubResolver", "repo_of_url", "repo_under"]
 
 _MAX_API_REDIRECTS = 3
 _REPO_URL_RE = re.compile(r"https?://(?:www\.)?github\.com/([A-Za-z0-9][A-Za-z0-9-]{0,38})/"
@@ -41,6 +42,16 @@ def repo_of_url(url: str) -> tuple[str, str] | None:
     """(owner, repo) for a repository's own page; None for anything else (a file, an issue)."""
     m = _REPO_URL_RE.fullmatch(url)
     return (m[1], m[2]) if m else None
+
+
+def repo_under(url: str) -> tuple[str, str] | None:
+    """(owner, repo), lower-cased, of any github.com page under a repository (its root, issues,
+    files): two of these differing is what makes a move a rename or a transfer."""
+    p = urlsplit(url)
+    parts = p.path.strip("/").split("/")
+    if p.hostname not in ("github.com", "www.github.com") or len(parts) < 2:
+        return None
+    return parts[0].lower(), parts[1].lower()
 
 
 class GithubResolver:
