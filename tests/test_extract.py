@@ -98,6 +98,16 @@ def test_url_block_takes_heading_title_and_suggested_section() -> None:
     assert c.primary
 
 
+def test_a_section_is_stored_in_the_spelling_export_and_report_read() -> None:
+    """A briefing typed with an IME (`§ １.３`, an ideographic space) stores the section as
+    `§1.3 KV Cache`, the one spelling sections.normal gives, so a registry holds it once."""
+    text = ("增量 2：Prefix caching\n"
+            "URL：https://github.com/vllm-project/vllm/issues/8242\n"
+            "建议归入章节：§ １.３\u3000KV  Cache（vLLM prefix caching）\n")
+    (c,) = extract(text, "b.md", D).citations
+    assert c.section == "§1.3 KV Cache"
+
+
 def test_english_markdown_briefing() -> None:
     text = (
         "# Daily briefing (2026-10-02)\n"

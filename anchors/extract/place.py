@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from ..registry.model import Status
+from ..sections import normal
 from .plaintext import useful_title
 
 __all__ = ["Block", "Place", "heading_blocks", "line_claim", "section_in"]
@@ -94,7 +95,9 @@ def _claimed_date(when: date, year: int | None, month: int, day: int) -> date | 
 
 
 def section_in(text: str) -> str | None:
+    """The section a line names, stored in the one spelling export and report read
+    (`sections.normal`: `§ 1.3\u3000KV Cache` is `§1.3 KV Cache`)."""
     m = _SECTION_RE.search(text)
     if not m:
         return None
-    return re.sub(r"\s+", " ", m.group().replace("§ ", "§")).strip(" *-—:：") or None
+    return normal(m.group().strip(" *-—:：")).strip(" *-—:：") or None
