@@ -44,8 +44,16 @@ from .defaults import (
 from .errors import UsageError
 
 __all__ = [
-    "CONFIG_ENV", "DEFAULT_REGISTRY", "ENV", "IA_KEY_ENV", "TOKEN_ENV", "Settings", "all_registries", "config_files",
-    "load_settings", "one_registry",
+    "CONFIG_ENV",
+    "DEFAULT_REGISTRY",
+    "ENV",
+    "IA_KEY_ENV",
+    "TOKEN_ENV",
+    "Settings",
+    "all_registries",
+    "config_files",
+    "load_settings",
+    "one_registry",
 ]
 
 
@@ -104,22 +112,30 @@ class Settings:
         """The keys `--archive-save` sends, and only to an https endpoint (or to loopback),
         no faster than SPN2 allows; every problem is a usage error naming no key."""
         if self.ia_keys is None:
-            raise UsageError("--archive-save: Save Page Now needs your archive.org keys in "
-                             f"{IA_KEY_ENV[0]} and {IA_KEY_ENV[1]} "
-                             "(from https://archive.org/account/s3.php)")
+            raise UsageError(
+                "--archive-save: Save Page Now needs your archive.org keys in "
+                f"{IA_KEY_ENV[0]} and {IA_KEY_ENV[1]} "
+                "(from https://archive.org/account/s3.php)"
+            )
         for name, key in zip(IA_KEY_ENV, self.ia_keys):
             if not _KEY.fullmatch(key) or (name == IA_KEY_ENV[0] and ":" in key):
-                raise UsageError(f"{name}: not an archive.org key (printable ASCII, no spaces"
-                                 f"{'' if name != IA_KEY_ENV[0] else ', no colon'})")
+                raise UsageError(
+                    f"{name}: not an archive.org key (printable ASCII, no spaces"
+                    f"{'' if name != IA_KEY_ENV[0] else ', no colon'})"
+                )
         parts = urlsplit(self.save_api)
         test_server = parts.scheme == "http" and _loopback(parts.hostname)
         if parts.scheme != "https" and not test_server:
-            raise UsageError(f"save_api {self.save_api}: the archive.org keys are only sent "
-                             "over https (or to a loopback test server)")
+            raise UsageError(
+                f"save_api {self.save_api}: the archive.org keys are only sent "
+                "over https (or to a loopback test server)"
+            )
         if self.save_delay < SAVE_MIN_INTERVAL and not test_server:
-            raise UsageError(f"save_delay = {self.save_delay:g}: Save Page Now allows 7 captures "
-                             f"a minute; {SAVE_MIN_INTERVAL:g} s at least (lower only for a "
-                             "loopback test server)")
+            raise UsageError(
+                f"save_delay = {self.save_delay:g}: Save Page Now allows 7 captures "
+                f"a minute; {SAVE_MIN_INTERVAL:g} s at least (lower only for a "
+                "loopback test server)"
+            )
         return self.ia_keys
 
     def state_dir(self, registry: Path) -> Path:
@@ -166,8 +182,10 @@ IA_KEY_ENV = ("ANCHORS_IA_ACCESS_KEY", "ANCHORS_IA_SECRET_KEY")
 _NOT_IN_FILES = frozenset({"sources", "github_token", "ia_keys"})
 #: Settings only the command line or the environment may set: where the archive.org keys go (a
 #: changed config file in a pull request must not send them to a host of its choosing).
-_NOT_FROM_FILES = {"save_api": "the endpoint that receives your archive.org keys is set only "
-                               "with --save-api or ANCHORS_SAVE_API"}
+_NOT_FROM_FILES = {
+    "save_api": "the endpoint that receives your archive.org keys is set only "
+    "with --save-api or ANCHORS_SAVE_API"
+}
 _KEY = re.compile(r"[!-~]{1,200}")
 _LISTS = ("exclude", "accept")
 _FIELDS = {f.name: f for f in dataclasses.fields(Settings)}
@@ -252,14 +270,21 @@ def _merge(files: list[Path]) -> dict[str, Any]:
     for p in reversed(files):  # farthest first, so nearer files overwrite single values
         for name, v in _file_values(p).items():
             if name in _LISTS and name in values:
-                v = (tuple(dict.fromkeys(values[name] + v)) if name == "exclude"
-                     else values[name] | v)
+                v = (
+                    tuple(dict.fromkeys(values[name] + v))
+                    if name == "exclude"
+                    else values[name] | v
+                )
             values[name] = v
     return values
 
 
-def load_settings(registry: Path | None, flags: dict[str, Any],
-                  env: dict[str, str] | None = None, config: Path | None = None) -> Settings:
+def load_settings(
+    registry: Path | None,
+    flags: dict[str, Any],
+    env: dict[str, str] | None = None,
+    config: Path | None = None,
+) -> Settings:
     """Merge the sources; `flags` holds only the options given on the command line.
 
     `config` (or `ANCHORS_CONFIG`) names the one file to read, and nothing is discovered.
@@ -280,8 +305,12 @@ def load_settings(registry: Path | None, flags: dict[str, Any],
     for name, v in flags.items():
         if v is not None:
             values[name] = _coerce(name, v, f"--{name.replace('_', '-')}")
-    return Settings(**values, sources=tuple(str(p) for p in files),
-                    github_token=env.get(TOKEN_ENV) or None, ia_keys=_ia_keys(env))
+    return Settings(
+        **values,
+        sources=tuple(str(p) for p in files),
+        github_token=env.get(TOKEN_ENV) or None,
+        ia_keys=_ia_keys(env),
+    )
 
 
 def _ia_keys(env: dict[str, str]) -> tuple[str, str] | None:
@@ -307,8 +336,9 @@ def all_registries(named: list[Path], config: Path | None = None) -> list[Path]:
     return [Path(load_settings(None, {}, config=config).registry or DEFAULT_REGISTRY)]
 
 
-def one_registry(named: list[Path], flags: dict[str, Any],
-                 config: Path | None = None) -> tuple[Settings, Path]:
+def one_registry(
+    named: list[Path], flags: dict[str, Any], config: Path | None = None
+) -> tuple[Settings, Path]:
     """The settings and the one registry a command works on (`report`, `export`, `fix`, `add`).
 
     Settings are discovered from the named registry's folder, else from here; with none named,

@@ -71,7 +71,9 @@ class StorageError(AnchorsError):
         super().__init__(f"{path}: {message}" if path else message)
 
     @classmethod
-    def from_os(cls, exc: OSError, doing: str, path: str | os.PathLike[str] | None = None) -> StorageError:
+    def from_os(
+        cls, exc: OSError, doing: str, path: str | os.PathLike[str] | None = None
+    ) -> StorageError:
         """`<path>: cannot <doing>: <reason>`, the path being the one the system named if any."""
         where = str(path if path is not None else exc.filename or "")
         reason = _REASONS.get(exc.errno or 0) or (exc.strerror or str(exc)).lower()

@@ -27,7 +27,15 @@ if TYPE_CHECKING:
     from .check.session import Hooks
     from .config import Settings
 
-__all__ = ["ExportFormat", "ExportItem", "bibtex_keys", "collect", "export", "filter_items", "select"]
+__all__ = [
+    "ExportFormat",
+    "ExportItem",
+    "bibtex_keys",
+    "collect",
+    "export",
+    "filter_items",
+    "select",
+]
 
 
 class ExportFormat(str, Enum):
@@ -127,25 +135,39 @@ def _item(a: Anchor, cite: str, meta: dict[str, Any]) -> ExportItem:
     k = a.key
     archived = a.archived
     return ExportItem(
-        key=k.key, cite_key=cite, kind=k.kind.value, anchor=a.raw_id, url=_url(a),
+        key=k.key,
+        cite_key=cite,
+        kind=k.kind.value,
+        anchor=a.raw_id,
+        url=_url(a),
         # the resolved title is the paper's; the registry's may be a briefing's shorthand
-        title=meta.get("title") or a.title, authors=_names(meta.get("authors")),
-        published=meta.get("published"), venue=meta.get("journal_ref"),
+        title=meta.get("title") or a.title,
+        authors=_names(meta.get("authors")),
+        published=meta.get("published"),
+        venue=meta.get("journal_ref"),
         doi=k.doi if k.kind is AnchorKind.DOI else meta.get("doi"),
         arxiv_id=k.canonical if k.kind is AnchorKind.ARXIV else None,
         version=a.version or (meta.get("version") if k.kind is AnchorKind.ARXIV else None),
-        first_anchored=a.first_anchored, status=a.status.value if a.status else None,
-        section=a.section, cited_in=tuple(a.cited_in),
-        archived=(archived["url"], archived["date"]) if archived else None, meta=meta,
-        line=a.line)
+        first_anchored=a.first_anchored,
+        status=a.status.value if a.status else None,
+        section=a.section,
+        cited_in=tuple(a.cited_in),
+        archived=(archived["url"], archived["date"]) if archived else None,
+        meta=meta,
+        line=a.line,
+    )
 
 
 def collect(reg: Registry, cache: Cache | None = None) -> list[ExportItem]:
     """Every valid anchor (first entry per key), in living-document order of sections."""
     entries = reg.by_key()
     cites = bibtex_keys(list(entries.values()))
-    items = _unique([_item(a, cite, (cache.get(key) if cache else None) or {})
-                     for (key, a), cite in zip(entries.items(), cites, strict=True)])
+    items = _unique(
+        [
+            _item(a, cite, (cache.get(key) if cache else None) or {})
+            for (key, a), cite in zip(entries.items(), cites, strict=True)
+        ]
+    )
     order = {key: i for i, key in enumerate(reg.by_key())}
     items.sort(key=lambda it: (section_order(it.section), order[it.key]))
     return items
@@ -170,25 +192,41 @@ def _within(d: date, today: date, since: float) -> bool:
     return d <= today and (today - d).days * 86400 < since
 
 
-def filter_items(items: list[ExportItem], *, section: str | None = None,
-                 since: float | None = None, status: Status | None = None,
-                 today: date | None = None) -> list[ExportItem]:
+def filter_items(
+    items: list[ExportItem],
+    *,
+    section: str | None = None,
+    since: float | None = None,
+    status: Status | None = None,
+    today: date | None = None,
+) -> list[ExportItem]:
     """The subset asked for: one section, cited within `since` seconds of `today`, a status."""
     out = items
     if section is not None:
         out = [i for i in out if _section_matches(section, i.section)]
     if since is not None:
         day = today or date.today()
-        out = [i for i in out if any(_within(d, day, since)
-                                     for d in (i.cited_in or (i.first_anchored,)) if d is not None)]
+        out = [
+            i
+            for i in out
+            if any(
+                _within(d, day, since) for d in (i.cited_in or (i.first_anchored,)) if d is not None
+            )
+        ]
     if status is not None:
         out = [i for i in out if i.status == status.value]
     return out
 
 
-def select(registry: Path, cache_path: Path | None, *, section: str | None = None,
-           since: float | None = None, status: str | None = None,
-           today: date | None = None) -> list[ExportItem]:
+def select(
+    registry: Path,
+    cache_path: Path | None,
+    *,
+    section: str | None = None,
+    since: float | None = None,
+    status: str | None = None,
+    today: date | None = None,
+) -> list[ExportItem]:
     """Load the registry (refusing an unreadable one) and the cache; pick the items asked for."""
     from .errors import UsageError
     from .registry.loader import load
@@ -201,13 +239,20 @@ def select(registry: Path, cache_path: Path | None, *, section: str | None = Non
             raise UsageError(f"--status {status!r} is not a status (new or continued)") from None
     reg = load(registry)
     cache = Cache(cache_path, ttls=_FOREVER) if cache_path is not None else None
-    return filter_items(collect(reg, cache), section=section, since=since, status=want,
-                        today=today)
+    return filter_items(collect(reg, cache), section=section, since=since, status=want, today=today)
 
 
-def export(registry: Path, settings: Settings, *, today: date, refresh: bool = False,
-           hooks: Hooks | None = None, section: str | None = None, since: float | None = None,
-           status: str | None = None) -> list[ExportItem]:
+def export(
+    registry: Path,
+    settings: Settings,
+    *,
+    today: date,
+    refresh: bool = False,
+    hooks: Hooks | None = None,
+    section: str | None = None,
+    since: float | None = None,
+    status: str | None = None,
+) -> list[ExportItem]:
     """`anchors export`: the items asked for, with the cache the settings place beside the
     registry; `refresh` first re-resolves every ID anchor online, refilling that cache."""
     if refresh:
@@ -215,11 +260,15 @@ def export(registry: Path, settings: Settings, *, today: date, refresh: bool = F
         from .check.session import refresh as refresh_cache
 
         refresh_cache(registry, settings, today, hooks or Hooks())
-    return select(registry, settings.cache_path(registry), section=section, since=since,
-                  status=status, today=today)
+    return select(
+        registry,
+        settings.cache_path(registry),
+        section=section,
+        since=since,
+        status=status,
+        today=today,
+    )
 
 
 #: an export uses cached metadata of any age: a title or author list does not expire
 _FOREVER = {k.value: float("inf") for k in AnchorKind}
-
-

@@ -165,8 +165,7 @@ class ExitCode(IntEnum):
     TERMINATED = 143
 
 
-def exit_code(findings: Iterable[Finding], strict: bool = False,
-              stale: bool = False) -> ExitCode:
+def exit_code(findings: Iterable[Finding], strict: bool = False, stale: bool = False) -> ExitCode:
     """FINDINGS when anything is an error, else OK (USAGE is reserved for unusable input).
 
     `strict` (`add --strict`) fails on warnings too: the gate for a team that wants a briefing
@@ -180,5 +179,6 @@ def exit_code(findings: Iterable[Finding], strict: bool = False,
 
 def ordered(findings: Iterable[Finding]) -> list[Finding]:
     """The one order every format shows: by file and line (as an editor walks), then severity."""
-    return sorted(findings, key=lambda f: (f.file, f.line or 0, f.severity.rank, f.code.value,
-                                           f.anchor))
+    return sorted(
+        findings, key=lambda f: (f.file, f.line or 0, f.severity.rank, f.code.value, f.anchor)
+    )

@@ -50,8 +50,9 @@ def parse_kinds(value: str | None) -> frozenset[FixKind] | None:
     try:
         return frozenset(FixKind(k.strip()) for k in value.split(","))
     except ValueError:
-        raise UsageError(f"--only {value!r}: choose from "
-                         f"{', '.join(k.value for k in FixKind)}") from None
+        raise UsageError(
+            f"--only {value!r}: choose from {', '.join(k.value for k in FixKind)}"
+        ) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,8 +96,12 @@ def _row_key(r: Row) -> str | None:
         return None
 
 
-def plan(reg: Registry, rows: Iterable[Row], only: frozenset[FixKind] | None = None,
-         snapshots: Mapping[str, Mapping[str, Any]] | None = None) -> FixResult:
+def plan(
+    reg: Registry,
+    rows: Iterable[Row],
+    only: frozenset[FixKind] | None = None,
+    snapshots: Mapping[str, Mapping[str, Any]] | None = None,
+) -> FixResult:
     """Which entries to change, from the latest observation of each target (pure).
 
     `snapshots` are the Wayback snapshots `check --archive` found, by anchor key.
@@ -113,8 +118,17 @@ def plan(reg: Registry, rows: Iterable[Row], only: frozenset[FixKind] | None = N
     for key, snap in (snapshots or {}).items():
         a = index.get(key)
         if a is not None and a.archived is None and snap.get("url") and snap.get("date"):
-            found.append(Fix(FixKind.ARCHIVE, position[id(a)], a.raw_id, a.line, None,
-                             str(snap["url"]), str(snap["date"])))
+            found.append(
+                Fix(
+                    FixKind.ARCHIVE,
+                    position[id(a)],
+                    a.raw_id,
+                    a.line,
+                    None,
+                    str(snap["url"]),
+                    str(snap["date"]),
+                )
+            )
     result.fixes = [f for f in found if only is None or f.kind in only]
     result.fixes.sort(key=lambda f: (f.entry, f.kind.value))
     return result
@@ -133,8 +147,13 @@ def _moves(entry: int, a: Anchor, row: Row, result: FixResult) -> list[Fix]:
             result.skipped.append((a.raw_id, a.line, new, why))
         else:
             old_repo, new_repo = repo_under(a.raw_id), repo_under(new)
-            kind = FixKind.MOVED_ISSUE if row.kind == "github" else FixKind.RENAMED_REPO \
-                if old_repo and new_repo and old_repo != new_repo else FixKind.REDIRECT
+            kind = (
+                FixKind.MOVED_ISSUE
+                if row.kind == "github"
+                else FixKind.RENAMED_REPO
+                if old_repo and new_repo and old_repo != new_repo
+                else FixKind.REDIRECT
+            )
             out.append(Fix(kind, entry, a.raw_id, a.line, a.raw_id, new))
     return out
 
@@ -153,7 +172,9 @@ def _edits(reg: Registry, res: FixResult) -> str:
                 quoted = a.spans["url"].style in ('"', "'")
                 values["url"] = store.quote(f.new) if quoted else store.url_value(f.new)
                 if a.cited_url is None:
-                    values["cited_url"] = store.quote(a.raw_id) if quoted else store.url_value(a.raw_id)
+                    values["cited_url"] = (
+                        store.quote(a.raw_id) if quoted else store.url_value(a.raw_id)
+                    )
         edits += store.set_fields(reg, a, values)
     return store.splice(reg, edits)
 
@@ -176,15 +197,20 @@ def _check_moves(reg: Registry, fixes: list[Fix]) -> None:
         try:
             key = parse_anchor(f.new).key
         except InvalidId as exc:
-            raise RegistryError(reg.path, f"the new URL {f.new} is not usable: {exc.reason}",
-                                f.line) from None
+            raise RegistryError(
+                reg.path, f"the new URL {f.new} is not usable: {exc.reason}", f.line
+            ) from None
         j = owner.setdefault(key, i)
         if j != i:
             other = reg.anchors[j]
             also = ", which this run moves there too" if j in moved else ""
-            raise RegistryError(reg.path, f"moving {f.old} to {f.new} would duplicate the entry "
-                                f"on line {other.line} ({other.label}{also}); merge the two by "
-                                "hand", f.line)
+            raise RegistryError(
+                reg.path,
+                f"moving {f.old} to {f.new} would duplicate the entry "
+                f"on line {other.line} ({other.label}{also}); merge the two by "
+                "hand",
+                f.line,
+            )
 
 
 def _unified_diff(reg: Registry, text: str, name: str) -> str:
@@ -196,8 +222,9 @@ def _unified_diff(reg: Registry, text: str, name: str) -> str:
     """
     bom = "\ufeff" if reg.bom else ""
     out = []
-    for line in difflib.unified_diff(_lf_lines(bom + reg.text), _lf_lines(bom + text),
-                                     f"a/{name}", f"b/{name}"):
+    for line in difflib.unified_diff(
+        _lf_lines(bom + reg.text), _lf_lines(bom + text), f"a/{name}", f"b/{name}"
+    ):
         out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
     return "".join(out)
 
@@ -207,9 +234,15 @@ def _lf_lines(text: str) -> list[str]:
     return [ln + "\n" for ln in lines[:-1]] + ([lines[-1]] if lines[-1] else [])
 
 
-def fix(registry: Path, history: Path, *, dry_run: bool = False,
-        only: frozenset[FixKind] | None = None, now: float | None = None,
-        cache: Path | None = None) -> FixResult:
+def fix(
+    registry: Path,
+    history: Path,
+    *,
+    dry_run: bool = False,
+    only: frozenset[FixKind] | None = None,
+    now: float | None = None,
+    cache: Path | None = None,
+) -> FixResult:
     """Plan and (unless `dry_run`) write, all under the registry's lock, like `add`."""
     from .check.archive import cached_snapshots
     from .check.cache import Cache
@@ -239,8 +272,18 @@ def fix(registry: Path, history: Path, *, dry_run: bool = False,
     return res
 
 
-def fix_registry(registry: Path, settings: Settings, *, dry_run: bool = False,
-                 only: frozenset[FixKind] | None = None) -> FixResult:
+def fix_registry(
+    registry: Path,
+    settings: Settings,
+    *,
+    dry_run: bool = False,
+    only: frozenset[FixKind] | None = None,
+) -> FixResult:
     """`anchors fix`: with the history and cache the settings place beside `registry`."""
-    return fix(registry, settings.history_path(registry), dry_run=dry_run, only=only,
-               cache=settings.cache_path(registry))
+    return fix(
+        registry,
+        settings.history_path(registry),
+        dry_run=dry_run,
+        only=only,
+        cache=settings.cache_path(registry),
+    )

@@ -22,18 +22,31 @@ from .state import STATE_DIR, ensure
 
 T = TypeVar("T")
 
-__all__ = ["APPLICATION_ID", "LOCK_TIMEOUT", "SCHEMA_VERSION", "History", "Row", "Run",
-           "history_home", "registry_id"]
+__all__ = [
+    "APPLICATION_ID",
+    "LOCK_TIMEOUT",
+    "SCHEMA_VERSION",
+    "History",
+    "Row",
+    "Run",
+    "history_home",
+    "registry_id",
+]
 
 APPLICATION_ID = 0x616E6368  # "anch"
 SCHEMA_VERSION = 2
 _MIGRATIONS: dict[int, tuple[str, ...]] = {
     1: (
-        ("CREATE TABLE runs (id INTEGER PRIMARY KEY, started_at REAL NOT NULL, "
-        "finished_at REAL, registry TEXT NOT NULL, complete INTEGER NOT NULL DEFAULT 0)"),
-        ("CREATE TABLE results (run_id INTEGER NOT NULL REFERENCES runs(id), "
-        "checked_at REAL NOT NULL, target TEXT NOT NULL, anchor TEXT NOT NULL, kind TEXT NOT NULL, "
-        "outcome TEXT NOT NULL, status INTEGER, final_url TEXT, error TEXT, elapsed_ms INTEGER)"),
+        (
+            "CREATE TABLE runs (id INTEGER PRIMARY KEY, started_at REAL NOT NULL, "
+            "finished_at REAL, registry TEXT NOT NULL, complete INTEGER NOT NULL DEFAULT 0)"
+        ),
+        (
+            "CREATE TABLE results (run_id INTEGER NOT NULL REFERENCES runs(id), "
+            "checked_at REAL NOT NULL, target TEXT NOT NULL, anchor TEXT NOT NULL, "
+            "kind TEXT NOT NULL, outcome TEXT NOT NULL, status INTEGER, final_url TEXT, "
+            "error TEXT, elapsed_ms INTEGER)"
+        ),
         "CREATE INDEX results_by_target ON results (target, checked_at)",
         "CREATE INDEX runs_by_time ON runs (started_at)",
     ),
@@ -70,8 +83,16 @@ class Run:
 LOCK_TIMEOUT = 15.0
 _TABLES = frozenset({"runs", "results"})
 #: sqlite errors that mean the environment refused (not a damaged or foreign file)
-_ENVIRONMENT = ("unable to open", "readonly", "read-only", "disk i/o", "full", "locked",
-                "no such file", "permission")
+_ENVIRONMENT = (
+    "unable to open",
+    "readonly",
+    "read-only",
+    "disk i/o",
+    "full",
+    "locked",
+    "no such file",
+    "permission",
+)
 
 
 def history_home(history: str | os.PathLike[str]) -> Path:
@@ -112,10 +133,16 @@ class History:
     foreign or newer file is a HistoryError: the user must decide, nothing is reset.
     """
 
-    def __init__(self, path: Path, clock: Callable[[], float] = time.time, *,
-                 lock_timeout: float | None = None, on_wait: Callable[[str], None] | None = None,
-                 sleep: Callable[[float], None] = time.sleep,
-                 monotonic: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        path: Path,
+        clock: Callable[[], float] = time.time,
+        *,
+        lock_timeout: float | None = None,
+        on_wait: Callable[[str], None] | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.path = path
         self.clock = clock
         self.lock_timeout = LOCK_TIMEOUT if lock_timeout is None else lock_timeout
@@ -168,7 +195,9 @@ class History:
 
     def _error(self, exc: sqlite3.Error) -> Exception:
         text = str(exc)
-        if isinstance(exc, sqlite3.OperationalError) and any(w in text.lower() for w in _ENVIRONMENT):
+        if isinstance(exc, sqlite3.OperationalError) and any(
+            w in text.lower() for w in _ENVIRONMENT
+        ):
             return StorageError(str(self.path), f"cannot use the history: {text}")
         return HistoryError(str(self.path), f"not an anchors history database ({text})")
 
@@ -185,11 +214,14 @@ class History:
             if deadline is None:
                 deadline = now + self.lock_timeout
                 if self.on_wait is not None:
-                    self.on_wait(f"waiting up to {self.lock_timeout:g} s for {self.path}: "
-                                 "another anchors is writing it")
+                    self.on_wait(
+                        f"waiting up to {self.lock_timeout:g} s for {self.path}: "
+                        "another anchors is writing it"
+                    )
             if now >= deadline:
-                raise StorageError(str(self.path), "still locked by another writer after "
-                                   f"{self.lock_timeout:g} s")
+                raise StorageError(
+                    str(self.path), f"still locked by another writer after {self.lock_timeout:g} s"
+                )
             self._sleep(0.05)
 
     def _write(self, write: Callable[[], T], default: T) -> T:
@@ -217,18 +249,26 @@ class History:
         app, version, tables = self.db.execute(
             "SELECT (SELECT application_id FROM pragma_application_id), "
             "(SELECT user_version FROM pragma_user_version), "
-            "(SELECT group_concat(name) FROM sqlite_master WHERE type='table')").fetchone()
+            "(SELECT group_concat(name) FROM sqlite_master WHERE type='table')"
+        ).fetchone()
         names = set((tables or "").split(",")) - {""}
         if app not in (0, APPLICATION_ID) or (app == 0 and names):
-            raise HistoryError(str(self.path), "this SQLite file belongs to another program; "
-                               "pass --history with another path")
+            raise HistoryError(
+                str(self.path),
+                "this SQLite file belongs to another program; pass --history with another path",
+            )
         if version > SCHEMA_VERSION:
-            raise HistoryError(str(self.path), f"made by a newer anchors (schema {version}); "
-                               "upgrade anchors to read it")
+            raise HistoryError(
+                str(self.path),
+                f"made by a newer anchors (schema {version}); upgrade anchors to read it",
+            )
         if version and not _TABLES <= names:
             missing = ", ".join(sorted(_TABLES - names))
-            raise HistoryError(str(self.path), f"damaged: its table {missing} is missing; move "
-                               "the file away to start a new history")
+            raise HistoryError(
+                str(self.path),
+                f"damaged: its table {missing} is missing; move "
+                "the file away to start a new history",
+            )
         return int(version)
 
     def _prepare(self) -> None:
@@ -257,15 +297,35 @@ class History:
 
     def start_run(self, registry: str, started_at: float | None = None) -> int:
         at = self.clock() if started_at is None else started_at
-        return self._write(lambda: int(self.db.execute(
-            "INSERT INTO runs (started_at, registry) VALUES (?, ?)",
-            (at, registry_id(registry, history_home(self.path)))).lastrowid
-            or 0), 0)
+        return self._write(
+            lambda: int(
+                self.db.execute(
+                    "INSERT INTO runs (started_at, registry) VALUES (?, ?)",
+                    (at, registry_id(registry, history_home(self.path))),
+                ).lastrowid
+                or 0
+            ),
+            0,
+        )
 
     def record(self, run_id: int, rows: Iterable[Row]) -> None:
         now = self.clock()
-        data = [(run_id, r.checked_at or now, r.target, r.anchor, r.kind, r.outcome, r.status,
-                 r.final_url, r.error, r.elapsed_ms, _dump(r.facts)) for r in rows]
+        data = [
+            (
+                run_id,
+                r.checked_at or now,
+                r.target,
+                r.anchor,
+                r.kind,
+                r.outcome,
+                r.status,
+                r.final_url,
+                r.error,
+                r.elapsed_ms,
+                _dump(r.facts),
+            )
+            for r in rows
+        ]
         if data:
             self._write(lambda: self._insert(data), None)
 
@@ -274,7 +334,9 @@ class History:
         try:
             self.db.executemany(
                 "INSERT INTO results (run_id, checked_at, target, anchor, kind, outcome, status, "
-                "final_url, error, elapsed_ms, facts) VALUES (?,?,?,?,?,?,?,?,?,?,?)", data)
+                "final_url, error, elapsed_ms, facts) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                data,
+            )
             self.db.execute("COMMIT")
         except BaseException:
             _rollback(self.db)
@@ -282,13 +344,18 @@ class History:
 
     def finish_run(self, run_id: int, complete: bool, finished_at: float | None = None) -> None:
         at = self.clock() if finished_at is None else finished_at
-        self._write(lambda: self.db.execute(
-            "UPDATE runs SET finished_at=?, complete=? WHERE id=?", (at, int(complete), run_id)),
-            None)
+        self._write(
+            lambda: self.db.execute(
+                "UPDATE runs SET finished_at=?, complete=? WHERE id=?", (at, int(complete), run_id)
+            ),
+            None,
+        )
 
     def runs(self, since: float, until: float) -> list[Run]:
-        q = "SELECT id, started_at, finished_at, complete FROM runs WHERE started_at >= ? " \
+        q = (
+            "SELECT id, started_at, finished_at, complete FROM runs WHERE started_at >= ? "
             "AND started_at <= ? ORDER BY started_at"
+        )
         return [Run(i, s, f, bool(c)) for i, s, f, c in self.db.execute(q, (since, until))]
 
     def rows(self, until: float, registry: str | os.PathLike[str] | None = None) -> Iterator[Row]:
@@ -299,9 +366,11 @@ class History:
         but every run is of one registry (all names resolve to one file in the home), the
         history was moved or copied with it (another checkout, a CI artifact) and is all of
         it; only a history that holds several registries is filtered."""
-        q = ("SELECT r.target, r.anchor, r.kind, r.outcome, r.status, r.final_url, r.error, "
-             "r.elapsed_ms, r.checked_at, r.run_id, r.facts FROM results r "
-             "JOIN runs u ON u.id = r.run_id WHERE u.started_at <= ?")
+        q = (
+            "SELECT r.target, r.anchor, r.kind, r.outcome, r.status, r.final_url, r.error, "
+            "r.elapsed_ms, r.checked_at, r.run_id, r.facts FROM results r "
+            "JOIN runs u ON u.id = r.run_id WHERE u.started_at <= ?"
+        )
         args: list[Any] = [until]
         if registry is not None:
             home, want = history_home(self.path), os.path.realpath(registry)
@@ -312,8 +381,9 @@ class History:
                 args += names
         for t in self.db.execute(q + " ORDER BY u.started_at, r.checked_at", args):
             target, anchor, kind, outcome, status, final, error, ms, at, run, facts = t
-            yield Row(target, anchor, kind, outcome, status, final, error, ms, at, run,
-                      _load(facts))
+            yield Row(
+                target, anchor, kind, outcome, status, final, error, ms, at, run, _load(facts)
+            )
 
 
 def _rollback(db: sqlite3.Connection) -> None:

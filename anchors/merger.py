@@ -48,10 +48,15 @@ class MergeResult:
     def counts(self) -> dict[str, int]:
         """What the stderr line and JSON `summary` count, computed once, here."""
         n = Counter(f.code for f in self.findings)
-        return {"added": len(self.added), "continued": len(self.extended),
-                "duplicates": n[Code.DUPLICATE], "conflicts": n[Code.CONFLICT],
-                "invalid": n[Code.INVALID_ID] + n[Code.FUTURE_ID],
-                "unbacked_claims": n[Code.UNBACKED_CLAIM], **summary(self.findings)}
+        return {
+            "added": len(self.added),
+            "continued": len(self.extended),
+            "duplicates": n[Code.DUPLICATE],
+            "conflicts": n[Code.CONFLICT],
+            "invalid": n[Code.INVALID_ID] + n[Code.FUTURE_ID],
+            "unbacked_claims": n[Code.UNBACKED_CLAIM],
+            **summary(self.findings),
+        }
 
     @property
     def changes(self) -> list[Entry]:
@@ -92,39 +97,74 @@ def _invalid(i: InvalidCitation) -> Finding:
 
 
 def _future(c: Citation, yymm: str, today: date) -> Finding:
-    return Finding(Code.FUTURE_ID, c.raw, c.path, c.line,
-                   f"{yymm} is later than today ({today:%Y-%m}): arXiv has not issued it; "
-                   "not written")
+    return Finding(
+        Code.FUTURE_ID,
+        c.raw,
+        c.path,
+        c.line,
+        f"{yymm} is later than today ({today:%Y-%m}): arXiv has not issued it; not written",
+    )
 
 
 def _later(c: Citation, b: Briefing) -> Finding:
-    return Finding(Code.LATER_THAN_BRIEFING, c.raw, c.path, c.line,
-                   f"later than the briefing's own month ({b.date:%Y-%m}); written, but check "
-                   "the ID and the briefing's date")
+    return Finding(
+        Code.LATER_THAN_BRIEFING,
+        c.raw,
+        c.path,
+        c.line,
+        f"later than the briefing's own month ({b.date:%Y-%m}); written, but check "
+        "the ID and the briefing's date",
+    )
 
 
 def _duplicate(lead: Citation, b: Briefing, lines: list[int]) -> Finding:
     others = ", ".join(map(str, lines[1:]))
-    return Finding(Code.DUPLICATE, lead.raw, b.path, lines[0],
-                   f"listed again on line{'s' if len(lines) > 2 else ''} {others} of the same "
-                   "briefing; merged into one entry", {"lines": lines}, level=Severity.WARNING)
+    return Finding(
+        Code.DUPLICATE,
+        lead.raw,
+        b.path,
+        lines[0],
+        f"listed again on line{'s' if len(lines) > 2 else ''} {others} of the same "
+        "briefing; merged into one entry",
+        {"lines": lines},
+        level=Severity.WARNING,
+    )
 
 
-def _conflict(anchor: str, path: str, line: int, name: str, kept: str, other: str,
-              against: Anchor | None) -> Finding:
+def _conflict(
+    anchor: str, path: str, line: int, name: str, kept: str, other: str, against: Anchor | None
+) -> Finding:
     whose = "the first mention's" if against is None else "the registry's"
-    details: dict[str, object] = {"field": name, "kept": kept, "other": other, "against":
-                                  "briefing" if against is None else "registry"}
+    details: dict[str, object] = {
+        "field": name,
+        "kept": kept,
+        "other": other,
+        "against": "briefing" if against is None else "registry",
+    }
     if against is not None:  # where the kept value is, for the person reconciling the two
         details["registry_line"] = against.line
-    return Finding(Code.CONFLICT, anchor, path, line,
-                   f'{name} "{other}" differs from {whose} "{kept}", which is kept', details)
+    return Finding(
+        Code.CONFLICT,
+        anchor,
+        path,
+        line,
+        f'{name} "{other}" differs from {whose} "{kept}", which is kept',
+        details,
+    )
 
 
 def _unbacked(u: UnbackedClaim) -> Finding:
-    return Finding(Code.UNBACKED_CLAIM, u.anchor, u.path, u.line, u.message, {
-        "claimed": u.claimed.isoformat() if u.claimed else "continued",
-        "actual": u.registry.isoformat() if u.registry else None})
+    return Finding(
+        Code.UNBACKED_CLAIM,
+        u.anchor,
+        u.path,
+        u.line,
+        u.message,
+        {
+            "claimed": u.claimed.isoformat() if u.claimed else "continued",
+            "actual": u.registry.isoformat() if u.registry else None,
+        },
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,8 +222,9 @@ def _groups(result: MergeResult, b: Briefing, today: date) -> dict[str, list[Cit
     return groups
 
 
-def _merge_one(result: MergeResult, known: dict[str, Anchor], b: Briefing, key: str,
-               cites: list[Citation]) -> None:
+def _merge_one(
+    result: MergeResult, known: dict[str, Anchor], b: Briefing, key: str, cites: list[Citation]
+) -> None:
     m = _Mentions.of(b, cites)
     lead = m.lead
     if len(m.primaries) > 1:
@@ -203,12 +244,30 @@ def _start(result: MergeResult, existing: Anchor | None, key: str, m: _Mentions)
     """The entry a key's first mention in this run opens: the registry's, or a new one."""
     if existing is not None:
         result.continued.append(key)  # once per key: a list look-up here was quadratic
-        return Entry(m.lead.key, existing.raw_id, existing.first_anchored or m.first,
-                     list(existing.cited_in), existing.status or Status.NEW, existing.title,
-                     existing.section, existing.version, existing, existing.title_inferred)
+        return Entry(
+            m.lead.key,
+            existing.raw_id,
+            existing.first_anchored or m.first,
+            list(existing.cited_in),
+            existing.status or Status.NEW,
+            existing.title,
+            existing.section,
+            existing.version,
+            existing,
+            existing.title_inferred,
+        )
     result.added.append(key)
-    return Entry(m.lead.key, cited_id(m.lead), m.first, [], Status.NEW, m.title, m.section,
-                 getattr(m.lead.key, "version", None), title_inferred=m.inferred)
+    return Entry(
+        m.lead.key,
+        cited_id(m.lead),
+        m.first,
+        [],
+        Status.NEW,
+        m.title,
+        m.section,
+        getattr(m.lead.key, "version", None),
+        title_inferred=m.inferred,
+    )
 
 
 def _fold(entry: Entry, day: date, m: _Mentions) -> None:
@@ -220,22 +279,31 @@ def _fold(entry: Entry, day: date, m: _Mentions) -> None:
     if not entry.title and m.title:
         entry.title, entry.title_inferred = m.title, m.inferred
     entry.section = entry.section or m.section
-    derived = (Status.NEW if all(d == entry.first_anchored for d in entry.cited_in)
-               else Status.CONTINUED)
+    derived = (
+        Status.NEW if all(d == entry.first_anchored for d in entry.cited_in) else Status.CONTINUED
+    )
     # A person may have marked an entry continued by hand; merging never turns it back to new.
     if entry.existing is None or derived is Status.CONTINUED:
         entry.status = derived
 
 
-def _continuity(result: MergeResult, known: dict[str, Anchor], key: str,
-                cites: list[Citation]) -> None:
+def _continuity(
+    result: MergeResult, known: dict[str, Anchor], key: str, cites: list[Citation]
+) -> None:
     """Record the first continuity claim in `cites` that the registry (so far) does not back."""
     held = result.entries.get(key)
     existing = known.get(key)
     first = held.first_anchored if held else existing.first_anchored if existing else None
     for c in cites:
-        gap = continuity_gap(c.raw, c.path, c.line, c.claim, c.claimed_date, first,
-                             held is not None or existing is not None)
+        gap = continuity_gap(
+            c.raw,
+            c.path,
+            c.line,
+            c.claim,
+            c.claimed_date,
+            first,
+            held is not None or existing is not None,
+        )
         if gap is not None:
             result.findings.append(_unbacked(gap))
             return
@@ -245,8 +313,10 @@ def _briefing_conflicts(result: MergeResult, b: Briefing, label: str, m: _Mentio
     """Mentions that disagree with the first written title or section (each value once)."""
     seen: set[tuple[str, str]] = set()
     for c in m.cites:
-        for name, kept, other in (("title", m.written, c.written_title),
-                                  ("section", m.section, c.section)):
+        for name, kept, other in (
+            ("title", m.written, c.written_title),
+            ("section", m.section, c.section),
+        ):
             if not kept or not other or (name, other) in seen:
                 continue
             if not same_title(other, kept) if name == "title" else other != kept:
@@ -260,11 +330,13 @@ def _registry_conflicts(result: MergeResult, entry: Entry, lead: Citation, m: _M
     if a is None:
         return
     if a.title and not a.title_inferred and m.written and not same_title(m.written, a.title):
-        result.findings.append(_conflict(a.label, lead.path, lead.line, "title", a.title,
-                                         m.written, a))
+        result.findings.append(
+            _conflict(a.label, lead.path, lead.line, "title", a.title, m.written, a)
+        )
     if a.section and m.section and m.section != a.section:
-        result.findings.append(_conflict(a.label, lead.path, lead.line, "section", a.section,
-                                         m.section, a))
+        result.findings.append(
+            _conflict(a.label, lead.path, lead.line, "section", a.section, m.section, a)
+        )
 
 
 def _refuse(reg: Registry) -> RegistryError:
@@ -275,16 +347,23 @@ def _refuse(reg: Registry) -> RegistryError:
     return RegistryError(reg.path, f"{p.message}{more}; fix it before adding", p.line)
 
 
-def add(registry_path: str | Path, briefings: list[Briefing], today: date,
-        dry_run: bool = False, on_wait: Callable[[str], None] | None = None) -> MergeResult:
+def add(
+    registry_path: str | Path,
+    briefings: list[Briefing],
+    today: date,
+    dry_run: bool = False,
+    on_wait: Callable[[str], None] | None = None,
+) -> MergeResult:
     """Load, merge and (unless `dry_run`) save, all under the registry's lock.
 
     A registry with schema problems is refused untouched: splicing into an entry whose shape
     was not understood could corrupt it. A dry run takes no lock, so it creates no file at all
     (a write is an atomic rename, so reading without the lock sees the old or the new file).
     """
-    with contextlib.nullcontext() if dry_run else store.locked(registry_path, on_wait), \
-            gc_paused():  # all under the lock: linear, not slowed by the collector
+    with (
+        contextlib.nullcontext() if dry_run else store.locked(registry_path, on_wait),
+        gc_paused(),
+    ):  # all under the lock: linear, not slowed by the collector
         reg = load(registry_path, missing_ok=True)
         if reg.unsafe:
             raise _refuse(reg)

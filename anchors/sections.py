@@ -28,7 +28,7 @@ def _split(section: str) -> tuple[tuple[int, ...] | None, str]:
     m = _NUMBER_RE.match(text)
     if m is None:
         return None, text
-    return tuple(int(n) for n in m[1].split(".")), text[m.end():]
+    return tuple(int(n) for n in m[1].split(".")), text[m.end() :]
 
 
 def number(section: str) -> tuple[int, ...] | None:

@@ -33,9 +33,11 @@ class Guarded:
         try:
             return self._stream.write(text)
         except UnicodeEncodeError as exc:
-            bad = exc.object[exc.start:exc.end]
-            raise StorageError(self._name, f"cannot write {bad!r}: its encoding is {exc.encoding}; "
-                               "set PYTHONIOENCODING=utf-8") from None
+            bad = exc.object[exc.start : exc.end]
+            raise StorageError(
+                self._name,
+                f"cannot write {bad!r}: its encoding is {exc.encoding}; set PYTHONIOENCODING=utf-8",
+            ) from None
         except OSError as exc:
             raise StorageError.from_os(exc, "write", self._name) from None
 

@@ -28,7 +28,9 @@ class TitleVerdict(str, Enum):
     UNCONFIRMABLE = "unconfirmable"
 
 
-_CJK_RE = re.compile(r"[\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef]")
+_CJK_RE = re.compile(
+    r"[\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef]"
+)
 _LATIN_RE = re.compile(r"[A-Za-z0-9]")
 #: separators after which the rest is a gloss, not part of the title
 _GLOSS_SEP_RE = re.compile(r"\s+[·•|]\s+|\s*[（｜【]|\s+[-–—]\s+")
@@ -39,11 +41,27 @@ _MAX_GLOSS_TOKENS = 4
 _SUBTITLE_MARKS = (":", "：", "-", "–", "—")
 #: what may follow a bare name: "DeepSeek-V3" is "DeepSeek-V3 Technical Report"
 _REPORT_WORDS = frozenset({"technical", "report", "tech"})
-_TEX_TEXT_RE = re.compile(r"\\(?:text|textbf|textit|mathrm|mathbf|mathit|mathcal|emph|textsc)\s*\{([^{}]*)\}")
+_TEX_TEXT_RE = re.compile(
+    r"\\(?:text|textbf|textit|mathrm|mathbf|mathit|mathcal|emph|textsc)\s*\{([^{}]*)\}"
+)
 _TEX_SCRIPT_RE = re.compile(r"[\^_]\{([^{}]*)\}|[\^_](\w)")
-_TEX_SYMBOLS = {r"\infty": "∞", r"\&": "&", r"\%": "%", r"\$": "$", r"\times": "×",
-                r"\alpha": "α", r"\beta": "β", r"\gamma": "γ", r"\lambda": "λ", r"\mu": "μ",
-                r"\pi": "π", r"\sigma": "σ", r"\tau": "τ", r"\epsilon": "ε", r"\delta": "δ"}
+_TEX_SYMBOLS = {
+    r"\infty": "∞",
+    r"\&": "&",
+    r"\%": "%",
+    r"\$": "$",
+    r"\times": "×",
+    r"\alpha": "α",
+    r"\beta": "β",
+    r"\gamma": "γ",
+    r"\lambda": "λ",
+    r"\mu": "μ",
+    r"\pi": "π",
+    r"\sigma": "σ",
+    r"\tau": "τ",
+    r"\epsilon": "ε",
+    r"\delta": "δ",
+}
 _TEX_CMD_RE = re.compile(r"\\([A-Za-z]+)")
 _WORD_RE = re.compile(r"\w+")
 _NOTICE_PREFIX_RE = re.compile(r"^\s*(?:RETRACTED(?: ARTICLE)?|WITHDRAWN)\s*:\s*")
@@ -89,15 +107,19 @@ def normalise(title: str) -> str:
 def _written_forms(written: str) -> set[str]:
     """Keys of the written title and of its title part before each possible gloss."""
     forms = {written}
-    forms.update(written[:m.start()] for m in _GLOSS_SEP_RE.finditer(written) if m.start() > 0)
+    forms.update(written[: m.start()] for m in _GLOSS_SEP_RE.finditer(written) if m.start() > 0)
     cjk = _CJK_RE.search(written)
     if cjk:
-        head = written[:cjk.start()]
+        head = written[: cjk.start()]
         forms.add(head)
         spaces = [m.start() for m in re.finditer(r"\s+", head.rstrip())]
-        # English words after a colon are a subtitle, not a gloss: `Edge0: MoE SSD 卸载` is not Edge0
-        forms.update(head[:i] for i in spaces[-_MAX_GLOSS_TOKENS:]
-                     if i > 0 and not head[:i].rstrip().endswith(_SUBTITLE_MARKS))
+        # English words after a colon are a subtitle, not a gloss:
+        # `Edge0: MoE SSD 卸载` is not Edge0
+        forms.update(
+            head[:i]
+            for i in spaces[-_MAX_GLOSS_TOKENS:]
+            if i > 0 and not head[:i].rstrip().endswith(_SUBTITLE_MARKS)
+        )
     return {k for k in map(_key, forms) if k}
 
 
@@ -109,7 +131,7 @@ def _actual_forms(actual: str) -> set[str]:
     forms.add(_key(actual))
     m = _MAIN_SEP_RE.search(actual)
     if m and m.start() > 0:
-        forms.add(_key(actual[:m.start()]))
+        forms.add(_key(actual[: m.start()]))
     forms.add(_report_name(actual) or "")
     return {f for f in forms if f}
 

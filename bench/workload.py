@@ -73,8 +73,9 @@ def make_routes(plan: Plan, log: list[float]):
             if kind == "dead":
                 keep = await respond(w, 404, b"gone", req=req)
             elif kind == "moved":
-                keep = await respond(w, 301, b"", {"Location": req.path.replace("/moved", "/final")},
-                                     req=req)
+                keep = await respond(
+                    w, 301, b"", {"Location": req.path.replace("/moved", "/final")}, req=req
+                )
             elif kind == "limited" and n < plan.failures:
                 keep = await respond(w, 429, b"", {"Retry-After": str(int(RETRY_AFTER))}, req=req)
             elif kind == "flaky" and n < plan.failures:
@@ -83,7 +84,9 @@ def make_routes(plan: Plan, log: list[float]):
                 keep = await respond(w, 200, b"<html>ok</html>", req=req)
             log.append(time.monotonic())
             return keep
+
         return handler
+
     return route
 
 
@@ -110,8 +113,11 @@ def floor(items: list[tuple[str, str, str]], plan: Plan, conc: int, per_host: in
             heapq.heappop(queues[host])
             busy[host] += 1
             heapq.heappush(running, (now + LATENCY, *job[1:]))
-        nxt = [t for t in (running[0][0] if running else None,
-                           pending[0][0] if pending else None) if t is not None]
+        nxt = [
+            t
+            for t in (running[0][0] if running else None, pending[0][0] if pending else None)
+            if t is not None
+        ]
         if not nxt:
             break
         now = min(nxt)
@@ -125,20 +131,26 @@ def floor(items: list[tuple[str, str, str]], plan: Plan, conc: int, per_host: in
     return end
 
 
-def write_inputs(items: list[tuple[str, str, str]], port: int,
-                 folder: Path) -> tuple[Path, Path, Path]:
+def write_inputs(
+    items: list[tuple[str, str, str]], port: int, folder: Path
+) -> tuple[Path, Path, Path]:
     reg = folder / "registry.yaml"
     lines = ["version: 1\n", "anchors:\n"]
     for host, path, _ in items:
-        lines.append(f"  - url: http://{host}:{port}{path}\n    first_anchored: 2026-09-24\n"
-                     "    status: new\n    cited_in: [\"2026-09-24\"]\n")
+        lines.append(
+            f"  - url: http://{host}:{port}{path}\n    first_anchored: 2026-09-24\n"
+            '    status: new\n    cited_in: ["2026-09-24"]\n'
+        )
     reg.write_text("".join(lines), encoding="utf-8")
     md = folder / "links.md"
     md.write_text("".join(f"- <http://{h}:{port}{p}>\n" for h, p, _ in items), encoding="utf-8")
     html = folder / "links.html"
-    html.write_text("<html><body>" + "".join(f'<a href="http://{h}:{port}{p}">x</a>\n'
-                                             for h, p, _ in items) + "</body></html>",
-                    encoding="utf-8")
+    html.write_text(
+        "<html><body>"
+        + "".join(f'<a href="http://{h}:{port}{p}">x</a>\n' for h, p, _ in items)
+        + "</body></html>",
+        encoding="utf-8",
+    )
     return reg, md, html
 
 
@@ -168,8 +180,13 @@ def run_measured(cmd: list[str], timeout: float = 900, cwd: Path | None = None) 
             time.sleep(0.01)
         wall = time.perf_counter() - start
         out_file.seek(0)
-        return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss,
-                   os.waitstatus_to_exitcode(status), out_file.read())
+        return Run(
+            wall,
+            usage.ru_utime + usage.ru_stime,
+            usage.ru_maxrss,
+            os.waitstatus_to_exitcode(status),
+            out_file.read(),
+        )
 
 
 def free_port() -> int:

@@ -46,11 +46,16 @@ class Cassette:
         interaction with a `body` (form fields) matches only a request posting those fields."""
         want = _norm(url)
         form = sorted(parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True))
-        matches = [i for i in self.interactions
-                   if i["request"]["method"] == method and _norm(i["request"]["url"]) == want
-                   and ("body" not in i["request"]
-                        or sorted(parse_qsl(i["request"]["body"], keep_blank_values=True))
-                        == form)]
+        matches = [
+            i
+            for i in self.interactions
+            if i["request"]["method"] == method
+            and _norm(i["request"]["url"]) == want
+            and (
+                "body" not in i["request"]
+                or sorted(parse_qsl(i["request"]["body"], keep_blank_values=True)) == form
+            )
+        ]
         if not matches:
             return None
         for i in matches:
@@ -65,8 +70,11 @@ class Cassette:
         if resp is None:
             self.misses.append(f"{request.method} {request.url}")
             return httpx.Response(599, content=b"no interaction in cassette")
-        return httpx.Response(resp["status"], headers=resp.get("headers", {}),
-                              content=resp.get("body", "").encode("utf-8"))
+        return httpx.Response(
+            resp["status"],
+            headers=resp.get("headers", {}),
+            content=resp.get("body", "").encode("utf-8"),
+        )
 
     def mock(self, router: respx.MockRouter) -> None:
         """Serve every interaction to httpx through respx, routed by host."""
@@ -89,8 +97,14 @@ class Cassette:
                 if resp is None:
                     self.misses.append(f"{req.method} {req.path}")
                     return await respond(w, 599, b"no interaction in cassette", req=req)
-                return await respond(w, resp["status"], resp.get("body", "").encode("utf-8"),
-                                     resp.get("headers", {}), req=req)
+                return await respond(
+                    w,
+                    resp["status"],
+                    resp.get("body", "").encode("utf-8"),
+                    resp.get("headers", {}),
+                    req=req,
+                )
+
             return handler
 
         with LoopbackServer(route) as srv:

@@ -31,6 +31,13 @@ def seed() -> Path:
 @pytest.fixture(autouse=True)
 def _clean_environ(monkeypatch: pytest.MonkeyPatch) -> None:
     """Tests never see a real token or a real API endpoint from the developer's shell."""
-    for name in ("GITHUB_TOKEN", "ANCHORS_ARXIV_API", "ANCHORS_GITHUB_API", "ANCHORS_DOI_API",
-                 "ANCHORS_HISTORY", "ANCHORS_TEST_KILL_AT", "NO_COLOR"):
+    for name in (
+        "GITHUB_TOKEN",
+        "ANCHORS_ARXIV_API",
+        "ANCHORS_GITHUB_API",
+        "ANCHORS_DOI_API",
+        "ANCHORS_HISTORY",
+        "ANCHORS_TEST_KILL_AT",
+        "NO_COLOR",
+    ):
         monkeypatch.delenv(name, raising=False)

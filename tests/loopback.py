@@ -34,9 +34,14 @@ class Request:
 Handler = Callable[[Request, asyncio.StreamWriter], Awaitable[bool]]
 
 
-async def respond(w: asyncio.StreamWriter, status: int, body: bytes = b"",
-                  headers: Mapping[str, str] | None = None, req: Request | None = None,
-                  delay: float = 0.0) -> bool:
+async def respond(
+    w: asyncio.StreamWriter,
+    status: int,
+    body: bytes = b"",
+    headers: Mapping[str, str] | None = None,
+    req: Request | None = None,
+    delay: float = 0.0,
+) -> bool:
     if delay:
         await asyncio.sleep(delay)
     hs = {"Content-Length": str(len(body)), "Content-Type": "text/html; charset=utf-8"}
@@ -103,9 +108,14 @@ class LoopbackServer:
     async def _main(self) -> None:
         self._loop = asyncio.get_running_loop()
         self._stop = asyncio.Event()
-        server = await asyncio.start_server(self._conn, host=self.hosts, port=self.port,
-                                            ssl=self.ssl_context, backlog=4096,
-                                            reuse_address=True)
+        server = await asyncio.start_server(
+            self._conn,
+            host=self.hosts,
+            port=self.port,
+            ssl=self.ssl_context,
+            backlog=4096,
+            reuse_address=True,
+        )
         self._ready.set()
         async with server:
             await self._stop.wait()

@@ -23,12 +23,17 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if hasattr(cfg, "workeroutput"):  # an xdist worker: the controller judges the whole run
         cfg.workeroutput["cassettes_used"] = sorted(str(p) for p in used)
         return
-    partial = cfg.option.keyword or cfg.option.markexpr or cfg.option.collectonly or any(
-        "::" in a or a.endswith(".py") for a in cfg.args)
+    partial = (
+        cfg.option.keyword
+        or cfg.option.markexpr
+        or cfg.option.collectonly
+        or any("::" in a or a.endswith(".py") for a in cfg.args)
+    )
     if partial or exitstatus != 0:
         return
-    unused = sorted(p.relative_to(CASSETTES).as_posix() for p in CASSETTES.rglob("*.yaml")
-                    if p not in used)
+    unused = sorted(
+        p.relative_to(CASSETTES).as_posix() for p in CASSETTES.rglob("*.yaml") if p not in used
+    )
     if unused:
         session.exitstatus = 1
         reporter = cfg.pluginmanager.get_plugin("terminalreporter")

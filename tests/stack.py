@@ -1,7 +1,7 @@
 """The link-checking stack `anchors check` runs (guard, guarded transport, checker), for tests.
 
-Built by the production factory (`anchors.check.clients`) from `Settings`, so a test checks what users
-run rather than a hand-made copy of it; only what a test must control is injected: the
+Built by the production factory (`anchors.check.clients`) from `Settings`, so a test checks what
+users run rather than a hand-made copy of it; only what a test must control is injected: the
 resolver (or a guard subclass), virtual time, the TLS trust, and where `host:80` really is.
 """
 
@@ -41,9 +41,15 @@ class _ToPort(httpx.AsyncBaseTransport):
 
 
 @contextlib.asynccontextmanager
-async def links(*, resolver: Resolver | None = None, guard: NetGuard | None = None,
-                vt: VirtualTime | None = None, verify: Any = None, port: int | None = None,
-                **settings: Any) -> AsyncIterator[LinkChecker]:
+async def links(
+    *,
+    resolver: Resolver | None = None,
+    guard: NetGuard | None = None,
+    vt: VirtualTime | None = None,
+    verify: Any = None,
+    port: int | None = None,
+    **settings: Any,
+) -> AsyncIterator[LinkChecker]:
     """A LinkChecker as `anchors check` builds it; `settings` are `Settings` fields."""
     cfg = Settings(**settings)
     guard = guard if guard is not None else NetGuard(resolver, allow_private=cfg.allow_private)
@@ -65,4 +71,5 @@ def check_urls(urls: Iterable[str], **kw: Any) -> tuple[list[LinkResult], LinkCh
         async with links(**kw) as lc:
             res = await lc.check_many([(u, frozenset()) for u in urls])
         return sorted(res, key=lambda r: urls.index(r.url)), lc
+
     return asyncio.run(go())

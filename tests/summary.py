@@ -14,10 +14,13 @@ from collections.abc import Callable
 
 import pytest
 
-_KINDS = {"fault": "faults survived", "input": "bad inputs handled",
-          "data": "data-safety cases kept everything",
-          "hostile": "hostile-content cases rendered inert or refused",
-          "env": "environment errors reported in one line, nothing lost"}
+_KINDS = {
+    "fault": "faults survived",
+    "input": "bad inputs handled",
+    "data": "data-safety cases kept everything",
+    "hostile": "hostile-content cases rendered inert or refused",
+    "env": "environment errors reported in one line, nothing lost",
+}
 _tried: Counter[str] = Counter()
 _ok: Counter[str] = Counter()
 _lines: list[str] = []

@@ -41,19 +41,29 @@ def test_seed_into_empty_registry(tmp_path: Path, seed: Path, today: date) -> No
     result = add(reg, [read_briefing(seed)], today)
     assert result.written and len(result.added) == 43
     assert [(d.anchor, d.details["lines"]) for d in result.of(Code.DUPLICATE)] == [
-        ("2609.18063", [169, 188]), ("https://github.com/sgl-project/sglang/issues/35851", [66, 67])]
-    assert [(c.anchor, c.details["field"], c.details["other"]) for c in result.of(Code.CONFLICT)] == [
-        ("2609.18063", "title", "Edge0: MoE SSD 卸载预路由")]
+        ("2609.18063", [169, 188]),
+        ("https://github.com/sgl-project/sglang/issues/35851", [66, 67]),
+    ]
+    assert [
+        (c.anchor, c.details["field"], c.details["other"]) for c in result.of(Code.CONFLICT)
+    ] == [("2609.18063", "title", "Edge0: MoE SSD 卸载预路由")]
     text = reg.read_text(encoding="utf-8")
     assert text.startswith("# anchors registry")
     loaded = load(reg)
     assert loaded.problems == []
     by = loaded.by_key()
     edge = by["arxiv:2609.18063"]
-    assert (edge.status, edge.first_anchored, edge.section) == (Status.NEW, date(2026, 9, 24), "§1.3 KV Cache")
+    assert (edge.status, edge.first_anchored, edge.section) == (
+        Status.NEW,
+        date(2026, 9, 24),
+        "§1.3 KV Cache",
+    )
     deep = by["arxiv:2609.19969"]
     assert (deep.status, deep.first_anchored, deep.cited_in) == (
-        Status.CONTINUED, date(2026, 9, 21), [date(2026, 9, 24)])
+        Status.CONTINUED,
+        date(2026, 9, 21),
+        [date(2026, 9, 24)],
+    )
     assert by["arxiv:2605.11093"].version == 1
     assert '  - arxiv: "2605.11093"\n    version: 1\n' in text
     assert "  - url: https://github.com/vllm-project/vllm/issues/8242\n" in text
@@ -80,18 +90,26 @@ def test_second_add_is_a_no_op(tmp_path: Path, seed: Path, today: date) -> None:
     assert reg.read_bytes() == before
 
 
-def test_later_briefing_continues_and_preserves_every_other_byte(tmp_path: Path, today: date) -> None:
+def test_later_briefing_continues_and_preserves_every_other_byte(
+    tmp_path: Path, today: date
+) -> None:
     reg = tmp_path / "registry.yaml"
     shutil.copy(DATA / "commented.yaml", reg)
     before = reg.read_text(encoding="utf-8")
     result = add(reg, [read_briefing(DATA / "briefing-0925.md")], today)
     after = reg.read_text(encoding="utf-8")
     removed, added = changed_lines(before, after)
-    assert removed == ['    first_anchored: "2026-09-22"\n', "    status: new\n",
-                       "    cited_in: [2026-09-20, 2026-09-21]\n"]
-    assert added[:4] == ['    first_anchored: "2026-09-21"\n', "    status: continued\n",
-                         "      - '2026-09-25'\n",
-                         "    cited_in: [2026-09-20, 2026-09-21, 2026-09-25]\n"]
+    assert removed == [
+        '    first_anchored: "2026-09-22"\n',
+        "    status: new\n",
+        "    cited_in: [2026-09-20, 2026-09-21]\n",
+    ]
+    assert added[:4] == [
+        '    first_anchored: "2026-09-21"\n',
+        "    status: continued\n",
+        "      - '2026-09-25'\n",
+        "    cited_in: [2026-09-20, 2026-09-21, 2026-09-25]\n",
+    ]
     assert '  - arxiv: "2609.30001"\n' in added
     assert after.endswith("# trailing comment\n")
     assert [f.anchor for f in result.of(Code.LATER_THAN_BRIEFING)] == ["2610.00001"]
@@ -99,18 +117,22 @@ def test_later_briefing_continues_and_preserves_every_other_byte(tmp_path: Path,
 
 
 def test_earlier_claim_lowers_first_anchored_and_title_is_never_overwritten(
-        tmp_path: Path, today: date) -> None:
+    tmp_path: Path, today: date
+) -> None:
     reg = tmp_path / "registry.yaml"
-    reg.write_text('version: 1\nanchors:\n  - arxiv: "2609.19969"\n    title: "Hand title"\n'
-                   '    first_anchored: 2026-09-24\n    status: new\n    cited_in: ["2026-09-24"]\n',
-                   encoding="utf-8")
+    reg.write_text(
+        'version: 1\nanchors:\n  - arxiv: "2609.19969"\n    title: "Hand title"\n'
+        '    first_anchored: 2026-09-24\n    status: new\n    cited_in: ["2026-09-24"]\n',
+        encoding="utf-8",
+    )
     b = extract("| 2609.19969 | Something Else Entirely | 9-20锚定 |", "b.md", date(2026, 9, 26))
     result = add(reg, [b], today)
     a = load(reg).anchors[0]
     assert a.first_anchored == date(2026, 9, 20) and a.title == "Hand title"
     assert a.cited_in == [date(2026, 9, 24), date(2026, 9, 26)]
     assert [(c.details["field"], c.details["against"]) for c in result.of(Code.CONFLICT)] == [
-        ("title", "registry")]
+        ("title", "registry")
+    ]
 
 
 @pytest.mark.parametrize("name", ["crlf.yaml", "bom.yaml"])
@@ -118,15 +140,20 @@ def test_crlf_and_bom_survive(tmp_path: Path, name: str, today: date) -> None:
     reg = tmp_path / name
     shutil.copy(DATA / name, reg)
     before = reg.read_bytes()
-    add(reg, [extract("| 2609.19969 | T | 高 |\n| 2609.30001 | New | 高 |", "b.md", date(2026, 9, 25))],
-        today)
+    add(
+        reg,
+        [extract("| 2609.19969 | T | 高 |\n| 2609.30001 | New | 高 |", "b.md", date(2026, 9, 25))],
+        today,
+    )
     after = reg.read_bytes()
     assert after[:3] == before[:3]
     if name == "crlf.yaml":
         assert b"\n" not in after.replace(b"\r\n", b"")
     loaded = load(reg)
     assert loaded.problems == [] and len(loaded.anchors) == 2
-    unchanged = [ln for ln in before.splitlines(True) if b"status" not in ln and b"cited_in" not in ln]
+    unchanged = [
+        ln for ln in before.splitlines(True) if b"status" not in ln and b"cited_in" not in ln
+    ]
     assert all(ln in after for ln in unchanged)
 
 
@@ -140,16 +167,36 @@ def test_empty_and_null_anchor_lists(tmp_path: Path, today: date) -> None:
         assert loaded.problems == [] and [a.raw_id for a in loaded.anchors] == ["2609.30001"], body
 
 
-@pytest.mark.parametrize("s", ["plain", 'q"uote\\back', "tab\there", "line\nbreak", "\x1b[31mred",
-                               "\u2028sep\ufeff", "中文 · 标题", "emoji 🔥", ": colon # hash"])
+@pytest.mark.parametrize(
+    "s",
+    [
+        "plain",
+        'q"uote\\back',
+        "tab\there",
+        "line\nbreak",
+        "\x1b[31mred",
+        "\u2028sep\ufeff",
+        "中文 · 标题",
+        "emoji 🔥",
+        ": colon # hash",
+    ],
+)
 def test_quote_round_trips(s: str) -> None:
     assert yaml.safe_load(f"k: {quote(s)}")["k"] == s
 
 
 def test_future_ids_are_invalid_but_the_rest_is_written(tmp_path: Path) -> None:
     reg = tmp_path / "r.yaml"
-    code, out, _err = run("add", str(DATA / "briefing-0925.md"), "-r", str(reg), "--today",
-                         "2026-09-30", "--format", "json")
+    code, out, _err = run(
+        "add",
+        str(DATA / "briefing-0925.md"),
+        "-r",
+        str(reg),
+        "--today",
+        "2026-09-30",
+        "--format",
+        "json",
+    )
     doc = json.loads(out)
     assert code == 1
     assert [i["text"] for i in doc["invalid"]] == ["2610.00001"]
@@ -159,14 +206,23 @@ def test_future_ids_are_invalid_but_the_rest_is_written(tmp_path: Path) -> None:
 
 def test_cli_dry_run_json_writes_nothing(tmp_path: Path, seed: Path) -> None:
     reg = tmp_path / "r.yaml"
-    code, out, _ = run("add", "--dry-run", "--format", "json", str(seed), "-r", str(reg),
-                       "--today", TODAY)
+    code, out, _ = run(
+        "add", "--dry-run", "--format", "json", str(seed), "-r", str(reg), "--today", TODAY
+    )
     doc = json.loads(out)
     assert code == 0 and not reg.exists()
     assert doc["dry_run"] is True and doc["written"] is False
-    assert doc["summary"] == {"added": 43, "continued": 0, "duplicates": 2, "conflicts": 1,
-                              "invalid": 0, "unbacked_claims": 25,
-                              "error": 0, "warning": 28, "info": 0}
+    assert doc["summary"] == {
+        "added": 43,
+        "continued": 0,
+        "duplicates": 2,
+        "conflicts": 1,
+        "invalid": 0,
+        "unbacked_claims": 25,
+        "error": 0,
+        "warning": 28,
+        "info": 0,
+    }
 
 
 def test_cli_strict_fails_on_duplicates(tmp_path: Path, seed: Path) -> None:

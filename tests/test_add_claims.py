@@ -22,8 +22,10 @@ def registry(tmp: Path, first: str | None) -> Path:
     reg = tmp / "registry.yaml"
     body = "version: 1\nanchors:\n"
     if first:
-        body += (f'  - arxiv: "2609.19657"\n    first_anchored: {first}\n    status: new\n'
-                 f'    cited_in: ["{first}"]\n')
+        body += (
+            f'  - arxiv: "2609.19657"\n    first_anchored: {first}\n    status: new\n'
+            f'    cited_in: ["{first}"]\n'
+        )
     reg.write_text(body, encoding="utf-8")
     return reg
 
@@ -38,15 +40,20 @@ def run_add(reg: Path, claim: str):
 
 def test_backed_claim_is_quiet(tmp_path: Path) -> None:
     for first in ("2026-09-22", "2026-09-20"):  # held since then or earlier
-        assert run_add(registry(tmp_path, first), "9-22锚定；续立确认").of(Code.UNBACKED_CLAIM) == []
+        assert (
+            run_add(registry(tmp_path, first), "9-22锚定；续立确认").of(Code.UNBACKED_CLAIM) == []
+        )
 
 
 def test_registry_with_a_later_first_date_is_reported_and_still_lowered(tmp_path: Path) -> None:
     reg = registry(tmp_path, "2026-09-23")
     r = run_add(reg, "9-22锚定；续立确认")
     [u] = r.of(Code.UNBACKED_CLAIM)
-    assert (u.anchor, u.line, u.details) == ("2609.19657", 3, {"claimed": "2026-09-22",
-                                                              "actual": "2026-09-23"})
+    assert (u.anchor, u.line, u.details) == (
+        "2609.19657",
+        3,
+        {"claimed": "2026-09-22", "actual": "2026-09-23"},
+    )
     assert "first anchored it on 2026-09-23" in u.message
     assert load(reg).anchors[0].first_anchored == date(2026, 9, 22)
 
@@ -69,13 +76,19 @@ def test_an_earlier_briefing_in_the_same_run_backs_the_claim(tmp_path: Path) -> 
     assert add(reg, [first, second], DAY).of(Code.UNBACKED_CLAIM) == []
 
 
-def test_seed_into_an_empty_registry_reports_every_continuity_claim(tmp_path: Path, seed: Path) -> None:
+def test_seed_into_an_empty_registry_reports_every_continuity_claim(
+    tmp_path: Path, seed: Path
+) -> None:
     r = add(tmp_path / "registry.yaml", [read_briefing(seed)], date(2026, 12, 2))
     text = seed.read_text(encoding="utf-8").splitlines()
     claimed_lines = {u.line for u in r.of(Code.UNBACKED_CLAIM)}
-    assert claimed_lines and all("锚定" in text[n - 1] or "续" in text[n - 1] for n in claimed_lines)
+    assert claimed_lines and all(
+        "锚定" in text[n - 1] or "续" in text[n - 1] for n in claimed_lines
+    )
     assert "2609.19969" in {u.anchor for u in r.of(Code.UNBACKED_CLAIM)}  # "9-21锚定；续立确认"
-    assert not {"2609.18063", "2609.25053"} & {u.anchor for u in r.of(Code.UNBACKED_CLAIM)}  # 本次新增
+    assert not {"2609.18063", "2609.25053"} & {
+        u.anchor for u in r.of(Code.UNBACKED_CLAIM)
+    }  # 本次新增
 
 
 def test_cli_json_lists_them_and_strict_fails(tmp_path: Path) -> None:
@@ -86,10 +99,18 @@ def test_cli_json_lists_them_and_strict_fails(tmp_path: Path) -> None:
     r = runner.invoke(app, ["add", str(b), "-r", str(reg), "--dry-run", "-f", "json"])
     assert r.exit_code == 0
     doc = json.loads(r.stdout)
-    assert doc["unbacked_claims"] == [{
-        "code": "unbacked-claim", "severity": "warning", "anchor": "2609.19657", "file": str(b),
-        "line": 3, "message": doc["unbacked_claims"][0]["message"], "claimed": "2026-09-22",
-        "actual": "2026-09-23"}]
+    assert doc["unbacked_claims"] == [
+        {
+            "code": "unbacked-claim",
+            "severity": "warning",
+            "anchor": "2609.19657",
+            "file": str(b),
+            "line": 3,
+            "message": doc["unbacked_claims"][0]["message"],
+            "claimed": "2026-09-22",
+            "actual": "2026-09-23",
+        }
+    ]
     assert doc["summary"]["unbacked_claims"] == 1
     strict = runner.invoke(app, ["add", str(b), "-r", str(reg), "--dry-run", "--strict"])
     assert strict.exit_code == 1 and "unbacked" in strict.stdout + strict.stderr

@@ -17,13 +17,20 @@ from anchors.findings import Code, Severity, exit_code
 from anchors.merger import add
 
 runner = CliRunner()
-HEAD = re.compile(r"^(?P<file>\S+):(?P<line>\d+): (?P<sev>error|warning|info) (?P<code>[a-z-]+)"
-                  r"(?: (?P<anchor>\S+))?$", re.MULTILINE)
-ROWS = ("| arXiv 号 | 标题 | 章节 |\n|---|---|---|\n"
-        "| 2609.30001 | Paged Prefill for Long Contexts | §1.3 KV Cache |\n")
-REGISTRY = ('version: 1\nanchors:\n  - arxiv: "2609.30001"\n'
-            '    title: "Paged Prefill for Long Contexts"\n    section: "§1.3 KV Cache"\n'
-            "    first_anchored: 2026-09-24\n    status: new\n    cited_in: [2026-09-24]\n")
+HEAD = re.compile(
+    r"^(?P<file>\S+):(?P<line>\d+): (?P<sev>error|warning|info) (?P<code>[a-z-]+)"
+    r"(?: (?P<anchor>\S+))?$",
+    re.MULTILINE,
+)
+ROWS = (
+    "| arXiv 号 | 标题 | 章节 |\n|---|---|---|\n"
+    "| 2609.30001 | Paged Prefill for Long Contexts | §1.3 KV Cache |\n"
+)
+REGISTRY = (
+    'version: 1\nanchors:\n  - arxiv: "2609.30001"\n'
+    '    title: "Paged Prefill for Long Contexts"\n    section: "§1.3 KV Cache"\n'
+    "    first_anchored: 2026-09-24\n    status: new\n    cited_in: [2026-09-24]\n"
+)
 
 
 def invoke(*args: str) -> tuple[int, str]:
@@ -48,10 +55,13 @@ def test_seed_findings_are_the_same_in_text_and_json(tmp_path: Path, seed: Path)
     code, text = invoke(str(seed), "-r", reg, "--dry-run")
     jcode, out = invoke(str(seed), "-r", reg, "--dry-run", "-f", "json")
     assert code == jcode == 0
-    shown = [(m["file"], int(m["line"]), m["sev"], m["code"], m["anchor"])
-             for m in HEAD.finditer(text)]
-    listed = [(f["file"], f["line"], f["severity"], f["code"], f["anchor"])
-              for f in json.loads(out)["findings"]]
+    shown = [
+        (m["file"], int(m["line"]), m["sev"], m["code"], m["anchor"]) for m in HEAD.finditer(text)
+    ]
+    listed = [
+        (f["file"], f["line"], f["severity"], f["code"], f["anchor"])
+        for f in json.loads(out)["findings"]
+    ]
     assert shown == listed and len(listed) == 28
     where = {(c, n) for _, n, _, c, _ in listed}
     assert {("duplicate", 66), ("duplicate", 169), ("conflict", 188)} <= where
@@ -59,7 +69,8 @@ def test_seed_findings_are_the_same_in_text_and_json(tmp_path: Path, seed: Path)
     doc = json.loads(out)
     dup = [f for f in doc["findings"] if f["code"] == "duplicate"]
     assert [(d["anchor"], d["file"], d["lines"]) for d in doc["duplicates"]] == [
-        (f["anchor"], f["file"], f["lines"]) for f in dup]
+        (f["anchor"], f["file"], f["lines"]) for f in dup
+    ]
     assert [d["lines"] for d in dup] == [[66, 67], [169, 188]]
 
 
@@ -71,7 +82,12 @@ def test_a_registry_conflict_names_the_briefing_line_and_the_registry_line(tmp_p
     [f] = json.loads(out)["findings"]
     assert (f["code"], f["severity"], f["file"], f["line"]) == ("conflict", "warning", str(b), 3)
     assert (f["field"], f["kept"], f["other"], f["against"], f["registry_line"]) == (
-        "title", "Paged Prefill for Long Contexts", "Chunked Decoding", "registry", 3)
+        "title",
+        "Paged Prefill for Long Contexts",
+        "Chunked Decoding",
+        "registry",
+        3,
+    )
     assert f"{b}:3: warning conflict 2609.30001" in text and code == 0
 
 
@@ -116,13 +132,17 @@ def test_merge_result_findings_drive_the_one_exit_rule(tmp_path: Path) -> None:
 
 
 def test_add_findings_validate_against_the_schema_and_a_broken_one_does_not(
-        tmp_path: Path, seed: Path) -> None:
+    tmp_path: Path, seed: Path
+) -> None:
     import copy
 
     import jsonschema
 
-    schema = json.loads((Path(__file__).resolve().parent.parent / "anchors" / "schema"
-                         / "add.schema.json").read_text(encoding="utf-8"))
+    schema = json.loads(
+        (
+            Path(__file__).resolve().parent.parent / "anchors" / "schema" / "add.schema.json"
+        ).read_text(encoding="utf-8")
+    )
     _, out = invoke(str(seed), "-r", str(tmp_path / "r.yaml"), "--dry-run", "-f", "json")
     doc = json.loads(out)
     v = jsonschema.Draft202012Validator(schema)
@@ -138,8 +158,10 @@ def test_add_findings_validate_against_the_schema_and_a_broken_one_does_not(
 
 def test_a_hostile_title_in_a_conflict_is_inert_in_text(tmp_path: Path) -> None:
     reg = registry(tmp_path)
-    b = briefing(tmp_path, ROWS.replace("Paged Prefill for Long Contexts",
-                                        "Evil \x1b[31mred\x07 title\x1b[2J\u202e"))
+    b = briefing(
+        tmp_path,
+        ROWS.replace("Paged Prefill for Long Contexts", "Evil \x1b[31mred\x07 title\x1b[2J\u202e"),
+    )
     code, text = invoke(str(b), "-r", str(reg), "--dry-run")
     assert code == 0 and f"{b}:3: warning conflict 2609.30001" in text
     assert not {"\x1b", "\x07", "\u202e"} & set(text)

@@ -41,7 +41,8 @@ def pr_gate_command() -> list[str]:
 
 
 def test_the_pr_workflow_fails_a_briefing_added_without_anchors_add(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     cmd = pr_gate_command()
     assert cmd[-1] == "briefings/*.md"
@@ -60,12 +61,21 @@ def test_the_pr_workflow_fails_a_briefing_added_without_anchors_add(
     code, err = gate()
     assert code == 0 and "already up to date" in err
     # the PR adds a briefing: one new anchor, one continued
-    briefing(tmp_path, "2026-10-02", "| 2609.18063 | Edge0 | 续用 |\n| 2609.19969 | Deep | 本次新增 |\n")
+    briefing(
+        tmp_path, "2026-10-02", "| 2609.18063 | Edge0 | 续用 |\n| 2609.19969 | Deep | 本次新增 |\n"
+    )
     code, err = gate()
     assert code == 1
     assert "is not up to date with the briefings: 1 would be added, 1 continued" in err
-    assert run("add", "--today", "2026-12-02", *sorted(
-        str(p.relative_to(tmp_path)) for p in tmp_path.glob("briefings/*.md")))[0] == 0
+    assert (
+        run(
+            "add",
+            "--today",
+            "2026-12-02",
+            *sorted(str(p.relative_to(tmp_path)) for p in tmp_path.glob("briefings/*.md")),
+        )[0]
+        == 0
+    )
     assert gate()[0] == 0
 
 
@@ -74,12 +84,14 @@ def test_a_briefing_that_only_continues_an_anchor_is_not_up_to_date(tmp_path: Pa
     day1 = briefing(tmp_path, "2026-10-01", "| 2609.18063 | Edge0 |\n")
     day2 = briefing(tmp_path, "2026-10-05", "| 2609.18063 | Edge0 |\n")
     assert run("add", "-r", str(reg), "--today", "2026-12-02", str(day1))[0] == 0
-    code, out, _ = run("add", "--check", "-r", str(reg), "--today", "2026-12-02", "-f", "json",
-                       str(day2))
+    code, out, _ = run(
+        "add", "--check", "-r", str(reg), "--today", "2026-12-02", "-f", "json", str(day2)
+    )
     doc = json.loads(out)
     assert code == 1 and doc["up_to_date"] is False and doc["written"] is False
     assert doc["anchors"][0]["change"] == "continued" and doc["summary"]["continued"] == 1
-    code, out, _ = run("add", "--check", "-r", str(reg), "--today", "2026-12-02", "-f", "json",
-                       str(day1))
+    code, out, _ = run(
+        "add", "--check", "-r", str(reg), "--today", "2026-12-02", "-f", "json", str(day1)
+    )
     doc = json.loads(out)
     assert code == 0 and doc["up_to_date"] is True and doc["anchors"][0]["change"] == "unchanged"

@@ -36,7 +36,9 @@ async def page(req, w):
 def registry(site: str) -> str:
     return "version: 1\nanchors:\n" + "".join(
         f"  - url: {site}{p}\n    first_anchored: 2026-09-20\n    status: new\n"
-        f'    section: "§1.3 KV Cache"\n    cited_in: ["2026-09-20"]\n' for p in PAGES)
+        f'    section: "§1.3 KV Cache"\n    cited_in: ["2026-09-20"]\n'
+        for p in PAGES
+    )
 
 
 def wayback_for(site: str):
@@ -57,8 +59,18 @@ def test_check_archive_then_fix_then_report(tmp_path: Path) -> None:
         (tmp_path / "anchors.toml").write_text("wayback_delay = 0\n", encoding="utf-8")
         cassette = wayback_for(site)
         with cassette.serve() as wb:
-            args = ["check", str(reg), "--allow-private", "--archive", "--wayback-api",
-                    wb.url("/wayback/available"), "--today", "2026-09-30", "-f", "json"]
+            args = [
+                "check",
+                str(reg),
+                "--allow-private",
+                "--archive",
+                "--wayback-api",
+                wb.url("/wayback/available"),
+                "--today",
+                "2026-09-30",
+                "-f",
+                "json",
+            ]
             first = CliRunner().invoke(app, args)
             asked = sum(wb.counts.values())
             second = CliRunner().invoke(app, args)  # snapshots come from the cache now
@@ -73,25 +85,32 @@ def test_check_archive_then_fix_then_report(tmp_path: Path) -> None:
 
     dry = CliRunner().invoke(app, ["fix", "-r", str(reg), "--dry-run", "--only", "archive"])
     assert dry.exit_code == 1 and "would fix" in dry.stderr
-    assert f'+    archived: {{url: "https://web.archive.org/web/20260918103000/{site}/post", ' \
-           'date: 2026-09-18}' in dry.stdout
+    assert (
+        f'+    archived: {{url: "https://web.archive.org/web/20260918103000/{site}/post", '
+        "date: 2026-09-18}" in dry.stdout
+    )
     fixed = CliRunner().invoke(app, ["fix", "-r", str(reg), "--only", "archive"])
     assert fixed.exit_code == 0, fixed.stderr
     entries = yaml.safe_load(reg.read_text("utf-8"))["anchors"]
     assert entries[0]["archived"] == {
-        "url": f"https://web.archive.org/web/20260918103000/{site}/post", "date": date(2026, 9, 18)}
+        "url": f"https://web.archive.org/web/20260918103000/{site}/post",
+        "date": date(2026, 9, 18),
+    }
     # the closest capture was after the first-anchored date; the one before it is kept
     assert entries[1]["archived"]["url"].startswith("https://web.archive.org/web/20260901080000/")
     assert "archived" not in entries[2]  # no capture exists
 
     # exports carry Robust Links: the original URL, the snapshot's date and its address
     md = CliRunner().invoke(app, ["export", "-r", str(reg)]).stdout
-    assert f"<{site}/post>. [archived 2026-09-18](<https://web.archive.org/web/20260918103000/" \
+    assert (
+        f"<{site}/post>. [archived 2026-09-18](<https://web.archive.org/web/20260918103000/"
         f"{site}/post>)." in md
+    )
     csl = json.loads(CliRunner().invoke(app, ["export", "-r", str(reg), "-f", "csl-json"]).stdout)
     jsonschema.Draft7Validator(CSL_SCHEMA).validate(csl)
     assert csl[0]["archive"] == "Internet Archive" and csl[0]["archive_location"].startswith(
-        "https://web.archive.org/web/20260918103000/")
+        "https://web.archive.org/web/20260918103000/"
+    )
 
     rep = CliRunner().invoke(app, ["report", "-r", str(reg), "--since", "7d"])
     assert rep.exit_code == 1
@@ -120,6 +139,7 @@ def test_a_slow_archive_is_a_warning_and_holds_nothing_up(tmp_path: Path) -> Non
         arch = Archiver.start(Stalled(), targets, cache, "registry.yaml", date(2026, 9, 30))  # type: ignore[arg-type]
         await asyncio.sleep(0)
         return arch, await arch.finish(grace=0.01)
+
     arch, found = asyncio.run(go())
     assert [f.code for f in found] == [Code.ARCHIVE_UNAVAILABLE]
     assert "too slow" in found[0].message and found[0].details["not_looked_up"] == 3
@@ -142,10 +162,14 @@ def test_an_archive_error_is_retried_then_stops_the_lookups_once() -> None:
     vt = VirtualTime()
 
     async def go():
-        wb = WaybackClient(httpx.AsyncClient(transport=httpx.MockTransport(handler)), interval=0,
-                           policy=vt.policy())
+        wb = WaybackClient(
+            httpx.AsyncClient(transport=httpx.MockTransport(handler)),
+            interval=0,
+            policy=vt.policy(),
+        )
         arch = Archiver.start(wb, targets, Cache(None), "registry.yaml", date(2026, 9, 30))
         return await arch.finish(grace=5)
+
     found = asyncio.run(go())
     # the first URL is tried three times (the run's policy, backing off), then nothing more
     assert len(asked) == 3 and len(set(asked)) == 1 and len(vt.waits) == 2
@@ -156,11 +180,14 @@ def test_a_passing_503_or_429_from_the_archive_costs_nothing() -> None:
     answers = iter([httpx.Response(503), httpx.Response(429, headers={"retry-after": "2"})])
 
     def handler(req: httpx.Request) -> httpx.Response:
-        return next(answers, None) or httpx.Response(200, json={"url": "x",
-                                                                 "archived_snapshots": {}})
+        return next(answers, None) or httpx.Response(
+            200, json={"url": "x", "archived_snapshots": {}}
+        )
+
     vt = VirtualTime()
-    wb = WaybackClient(httpx.AsyncClient(transport=httpx.MockTransport(handler)), interval=0,
-                       policy=vt.policy())
+    wb = WaybackClient(
+        httpx.AsyncClient(transport=httpx.MockTransport(handler)), interval=0, policy=vt.policy()
+    )
     assert asyncio.run(wb.closest("https://docs.example/a", date(2026, 9, 20))) is None
     assert wb.requests == 3 and vt.waits[1] == 2.0  # Retry-After honoured
 
@@ -172,17 +199,32 @@ def test_snapshots_on_foreign_hosts_or_unverified_are_never_kept() -> None:
         seen.append(req.url.host)
         if req.url.path == "/wayback/available":
             u = req.url.params["url"]
-            snap = {"/evil": f"https://evil.example/web/20260918103000/{u}",
-                    "/bad": f"http://web.archive.org/web/20260918103000/{u}",
-                    "/gone": f"http://web.archive.org/web/20260918103000/{u}"}[httpx.URL(u).path]
-            return httpx.Response(200, json={"url": u, "archived_snapshots": {"closest": {
-                "status": "200", "available": True, "url": snap, "timestamp": "20260918103000"}}})
+            snap = {
+                "/evil": f"https://evil.example/web/20260918103000/{u}",
+                "/bad": f"http://web.archive.org/web/20260918103000/{u}",
+                "/gone": f"http://web.archive.org/web/20260918103000/{u}",
+            }[httpx.URL(u).path]
+            return httpx.Response(
+                200,
+                json={
+                    "url": u,
+                    "archived_snapshots": {
+                        "closest": {
+                            "status": "200",
+                            "available": True,
+                            "url": snap,
+                            "timestamp": "20260918103000",
+                        }
+                    },
+                },
+            )
         return httpx.Response(404)  # the snapshot page itself is gone
 
     wb = mock(handler)
 
     async def go(path: str):
         return await wb.closest(f"http://docs.example{path}", date(2026, 9, 20))
+
     assert asyncio.run(go("/evil")) is None and "evil.example" not in seen
     assert asyncio.run(go("/gone")) is None  # HEAD of the snapshot: 404
     assert set(seen) == {"archive.org", "web.archive.org"}
@@ -199,12 +241,17 @@ def test_requests_are_spaced_like_any_host() -> None:
     def handler(req: httpx.Request) -> httpx.Response:
         return httpx.Response(200, json={"url": "x", "archived_snapshots": {}})
 
-    wb = WaybackClient(httpx.AsyncClient(transport=httpx.MockTransport(handler)), interval=1.5,
-                       sleep=sleep, clock=lambda: now["t"])
+    wb = WaybackClient(
+        httpx.AsyncClient(transport=httpx.MockTransport(handler)),
+        interval=1.5,
+        sleep=sleep,
+        clock=lambda: now["t"],
+    )
 
     async def go() -> None:
         for p in ("/a", "/b", "/c"):
             assert await wb.closest(f"https://docs.example{p}", date(2026, 9, 20)) is None
+
     asyncio.run(go())
     assert waits == [1.5, 1.5] and wb.requests == 3
 
@@ -221,55 +268,93 @@ def test_real_recorded_availability_answers_give_the_snapshots_they_name() -> No
     wb = WaybackClient(httpx.AsyncClient(transport=cassette.transport()), interval=0)
 
     async def go():
-        return [await wb.closest(u, d) for u, d in (
-            ("https://jayconrod.com/posts/133/integration-tests-are-best-tests", date(2026, 3, 1)),
-            ("https://github.com/DrKain/tidy-url", date(2026, 3, 20)),
-            ("https://www.youtube.com/watch?v=_sOjKkBIlys", date(2026, 3, 20)))]
+        return [
+            await wb.closest(u, d)
+            for u, d in (
+                (
+                    "https://jayconrod.com/posts/133/integration-tests-are-best-tests",
+                    date(2026, 3, 1),
+                ),
+                ("https://github.com/DrKain/tidy-url", date(2026, 3, 20)),
+                ("https://www.youtube.com/watch?v=_sOjKkBIlys", date(2026, 3, 20)),
+            )
+        ]
+
     post, repo, video = asyncio.run(go())
     assert not cassette.misses
     assert post is not None and repo is not None and video is None
     # the API's http:// snapshot address is stored as https, with the capture's own date
-    assert post.as_dict() == {"url": "https://web.archive.org/web/20260212061822/"
-                                     "https://jayconrod.com/posts/133/integration-tests-are-best-tests",
-                              "date": "2026-02-12"}
+    assert post.as_dict() == {
+        "url": "https://web.archive.org/web/20260212061822/"
+        "https://jayconrod.com/posts/133/integration-tests-are-best-tests",
+        "date": "2026-02-12",
+    }
     assert repo.as_dict() == {
         "url": "https://web.archive.org/web/20260311082645/https://github.com/DrKain/tidy-url",
-        "date": "2026-03-11"}
+        "date": "2026-03-11",
+    }
     assert [r[0] for r in cassette.seen] == ["GET", "HEAD", "GET", "HEAD", "GET"]
 
 
 def test_check_archive_and_fix_through_the_cli_on_the_recorded_answers(tmp_path: Path) -> None:
     """The same real answers, end to end: the three recorded origins are replaced by the test
     site's at replay (as the modelled cassette's are), the bodies are otherwise as recorded."""
-    paths = {"/posts/133/integration-tests-are-best-tests": "2026-03-01",
-             "/DrKain/tidy-url": "2026-03-20", "/watch?v=_sOjKkBIlys": "2026-03-20"}
+    paths = {
+        "/posts/133/integration-tests-are-best-tests": "2026-03-01",
+        "/DrKain/tidy-url": "2026-03-20",
+        "/watch?v=_sOjKkBIlys": "2026-03-20",
+    }
 
     async def ok(req, w):
         return await respond(w, 200, b"", req=req)
+
     with LoopbackServer(lambda req: ok) as web:
         site = web.url("")
         cassette = load("wayback/recorded")
         for i in cassette.interactions:
             for part in (i["request"], i["response"]):
                 for k in ("url", "body"):
-                    for origin in ("https://jayconrod.com", "https://github.com",
-                                   "https://www.youtube.com"):
+                    for origin in (
+                        "https://jayconrod.com",
+                        "https://github.com",
+                        "https://www.youtube.com",
+                    ):
                         if k in part:
                             part[k] = part[k].replace(origin, site)
         reg = tmp_path / "registry.yaml"
-        reg.write_text("version: 1\nanchors:\n" + "".join(
-            f"  - url: {site}{p}\n    first_anchored: {d}\n    status: new\n"
-            for p, d in paths.items()), encoding="utf-8")
+        reg.write_text(
+            "version: 1\nanchors:\n"
+            + "".join(
+                f"  - url: {site}{p}\n    first_anchored: {d}\n    status: new\n"
+                for p, d in paths.items()
+            ),
+            encoding="utf-8",
+        )
         (tmp_path / "anchors.toml").write_text("wayback_delay = 0\n", encoding="utf-8")
         with cassette.serve() as wb:
-            r = CliRunner().invoke(app, ["check", str(reg), "--allow-private", "--archive",
-                                         "--wayback-api", wb.url("/wayback/available"),
-                                         "--today", "2026-04-01"])
+            r = CliRunner().invoke(
+                app,
+                [
+                    "check",
+                    str(reg),
+                    "--allow-private",
+                    "--archive",
+                    "--wayback-api",
+                    wb.url("/wayback/available"),
+                    "--today",
+                    "2026-04-01",
+                ],
+            )
     assert r.exit_code == 0, r.output
     dry = CliRunner().invoke(app, ["fix", "-r", str(reg), "--dry-run", "--only", "archive"])
     added = [ln for ln in dry.stdout.splitlines() if ln.startswith("+    archived:")]
     assert added == [
-        (f'+    archived: {{url: "https://web.archive.org/web/20260212061822/{site}'
-        '/posts/133/integration-tests-are-best-tests", date: 2026-02-12}'),
-        (f'+    archived: {{url: "https://web.archive.org/web/20260311082645/{site}'
-        '/DrKain/tidy-url", date: 2026-03-11}')]
+        (
+            f'+    archived: {{url: "https://web.archive.org/web/20260212061822/{site}'
+            '/posts/133/integration-tests-are-best-tests", date: 2026-02-12}'
+        ),
+        (
+            f'+    archived: {{url: "https://web.archive.org/web/20260311082645/{site}'
+            '/DrKain/tidy-url", date: 2026-03-11}'
+        ),
+    ]

@@ -31,8 +31,10 @@ TODAY = date(2026, 12, 2)
 
 
 def entry(field: str, value: str, line_extra: str = "") -> str:
-    return (f'  - {field}: "{value}"\n{line_extra}    first_anchored: 2026-09-24\n'
-            '    status: new\n    cited_in: ["2026-09-24"]\n')
+    return (
+        f'  - {field}: "{value}"\n{line_extra}    first_anchored: 2026-09-24\n'
+        '    status: new\n    cited_in: ["2026-09-24"]\n'
+    )
 
 
 async def web(req, w):
@@ -49,42 +51,56 @@ def site() -> Iterator[LoopbackServer]:
 
 
 def registry_text(port: int) -> str:
-    return "version: 1\nanchors:\n" + "".join([
-        entry("arxiv", "1706.03762", '    title: "Attention Is Not What You Need"\n'),
-        entry("arxiv", "2309.06180",
-              '    title: "efficient memory management for large language model serving '
-              'with pagedattention 分页注意力"\n'),
-        entry("arxiv", "2312.07104", "    version: 5\n"),
-        entry("url", "https://github.com/PyGithub/PyGithub/issues/28"),
-        entry("doi", "10.1145/3600006.3613165", '    title: "A Different Paper Entirely"\n'),
-        entry("url", f"http://blog.example:{port}/ok"),
-        entry("url", f"http://blog.example:{port}/gone"),
-        entry("url", f"http://blog.example:{port}/moved"),
-        entry("url", f"http://blog.example:{port}/limited"),
-        entry("url", f"http://blog.example:{port}/login"),
-        entry("url", f"http://nowhere.example:{port}/x"),
-        entry("url", f"http://blog.example:{port}/skipped", "    check: skip\n"),
-        entry("arxiv", "2709.00001"),
-    ])
+    return "version: 1\nanchors:\n" + "".join(
+        [
+            entry("arxiv", "1706.03762", '    title: "Attention Is Not What You Need"\n'),
+            entry(
+                "arxiv",
+                "2309.06180",
+                '    title: "efficient memory management for large language model serving '
+                'with pagedattention 分页注意力"\n',
+            ),
+            entry("arxiv", "2312.07104", "    version: 5\n"),
+            entry("url", "https://github.com/PyGithub/PyGithub/issues/28"),
+            entry("doi", "10.1145/3600006.3613165", '    title: "A Different Paper Entirely"\n'),
+            entry("url", f"http://blog.example:{port}/ok"),
+            entry("url", f"http://blog.example:{port}/gone"),
+            entry("url", f"http://blog.example:{port}/moved"),
+            entry("url", f"http://blog.example:{port}/limited"),
+            entry("url", f"http://blog.example:{port}/login"),
+            entry("url", f"http://nowhere.example:{port}/x"),
+            entry("url", f"http://blog.example:{port}/skipped", "    check: skip\n"),
+            entry("arxiv", "2709.00001"),
+        ]
+    )
 
 
-def run_check(reg_text: str, tmp: Path, arxiv_srv: LoopbackServer, cache: Cache | None = None,
-              progress=None):
+def run_check(
+    reg_text: str, tmp: Path, arxiv_srv: LoopbackServer, cache: Cache | None = None, progress=None
+):
     reg = parse_text(reg_text.encode(), str(tmp / "registry.yaml"))
     gh, doi = load("github/issue-closed"), load("doi/found-csl")
     history = History(tmp / "history.sqlite")
 
     async def go():
         # /limited asks for 1 s: waited, in virtual time, then rate-limited again
-        async with links(resolver=StaticResolver({"blog.example": ["127.0.0.1"]}),
-                         allow_private=True, attempts=2, retry_after_cap=1.0) as lc, \
-                httpx.AsyncClient(transport=gh.transport()) as gh_c, \
-                httpx.AsyncClient(transport=doi.transport()) as doi_c:
+        async with (
+            links(
+                resolver=StaticResolver({"blog.example": ["127.0.0.1"]}),
+                allow_private=True,
+                attempts=2,
+                retry_after_cap=1.0,
+            ) as lc,
+            httpx.AsyncClient(transport=gh.transport()) as gh_c,
+            httpx.AsyncClient(transport=doi.transport()) as doi_c,
+        ):
             arxiv = ArxivResolver(arxiv_srv.url("/api/query"), delay=0.0)
             services = Services(lc, arxiv, GithubResolver(gh_c), DoiResolver(doi_c))
-            res = await check_online(reg, TODAY, services, cache=cache, history=history,
-                                     progress=progress)
+            res = await check_online(
+                reg, TODAY, services, cache=cache, history=history, progress=progress
+            )
             return res, arxiv.requests
+
     try:
         return asyncio.run(go())
     finally:
@@ -126,8 +142,9 @@ def test_every_online_finding(tmp_path: Path, site: LoopbackServer) -> None:
 def test_progress_counts_failures_and_names_the_host(tmp_path: Path, site: LoopbackServer) -> None:
     calls: list[tuple[int, int, int, str]] = []
     with load("arxiv/batch-three-ids").serve() as arxiv_srv:
-        result, _ = run_check(registry_text(site.port), tmp_path, arxiv_srv,
-                              progress=lambda *a: calls.append(a))
+        result, _ = run_check(
+            registry_text(site.port), tmp_path, arxiv_srv, progress=lambda *a: calls.append(a)
+        )
     done = [c[0] for c in calls]
     assert done == sorted(done) and calls[-1][0] == calls[-1][1] == 11
     assert calls[-1][2] == 4  # /gone, /limited, /login, nowhere.example: failed, not /moved
@@ -141,8 +158,9 @@ def test_history_and_cache_on_rerun(tmp_path: Path, site: LoopbackServer) -> Non
         first, _ = run_check(registry_text(site.port), tmp_path, arxiv_srv, Cache(cache_path))
         ok_hits = site.counts["/ok"]
         gone_hits = site.counts["/gone"]
-        second, arxiv_requests = run_check(registry_text(site.port), tmp_path, arxiv_srv,
-                                           Cache(cache_path))
+        second, arxiv_requests = run_check(
+            registry_text(site.port), tmp_path, arxiv_srv, Cache(cache_path)
+        )
     assert arxiv_requests == 0 and second.cached >= 5
     assert site.counts["/ok"] == ok_hits  # success cached
     assert site.counts["/gone"] > gone_hits  # failures always rechecked
@@ -158,31 +176,60 @@ def test_history_and_cache_on_rerun(tmp_path: Path, site: LoopbackServer) -> Non
 
 def test_cli_online_against_loopback_apis(tmp_path: Path, site: LoopbackServer) -> None:
     reg = tmp_path / "registry.yaml"
-    reg.write_text("version: 1\nanchors:\n" + "".join([
-        entry("arxiv", "astro-ph/0601001"),
-        entry("url", "https://github.com/PyGithub/PyGithub/issues/28"),
-        entry("url", site.url("/gone")),
-    ]), encoding="utf-8")
+    reg.write_text(
+        "version: 1\nanchors:\n"
+        + "".join(
+            [
+                entry("arxiv", "astro-ph/0601001"),
+                entry("url", "https://github.com/PyGithub/PyGithub/issues/28"),
+                entry("url", site.url("/gone")),
+            ]
+        ),
+        encoding="utf-8",
+    )
     with load("arxiv/old-style-id").serve() as ax, load("github/issue-closed").serve() as gh:
-        r = CliRunner().invoke(app, [
-            "check", str(reg), "--allow-private", "--arxiv-api", ax.url("/api/query"),
-            "--arxiv-delay", "0", "--github-api", gh.url(""), "--format", "json",
-            "--today", "2026-12-02", "--timeout", "2"])
+        r = CliRunner().invoke(
+            app,
+            [
+                "check",
+                str(reg),
+                "--allow-private",
+                "--arxiv-api",
+                ax.url("/api/query"),
+                "--arxiv-delay",
+                "0",
+                "--github-api",
+                gh.url(""),
+                "--format",
+                "json",
+                "--today",
+                "2026-12-02",
+                "--timeout",
+                "2",
+            ],
+        )
     doc = json.loads(r.stdout)
     assert r.exit_code == 1, r.stderr
     assert [(f["code"], f["line"]) for f in doc["findings"]] == [
-        ("published", 3), ("issue-state", 7), ("dead-link", 11)]  # published: its journal_ref
+        ("published", 3),
+        ("issue-state", 7),
+        ("dead-link", 11),
+    ]  # published: its journal_ref
     # no progress in a pipe: the one summary line is all of stderr
     assert r.stderr.count("\n") == 1 and r.stderr.startswith(
-        "3 anchors: 2 OK, 0 redirects, 1 error, 0 warnings, 2 notes; 3 checked online, "), r.stderr
+        "3 anchors: 2 OK, 0 redirects, 1 error, 0 warnings, 2 notes; 3 checked online, "
+    ), r.stderr
     assert doc["summary"] == {"error": 1, "warning": 0, "info": 2}
     assert (tmp_path / ".anchors" / "history.sqlite").exists()
 
 
 def test_network_down_exits_2_once(tmp_path: Path) -> None:
     reg = tmp_path / "registry.yaml"
-    reg.write_text("version: 1\nanchors:\n" + "".join(
-        entry("url", f"https://site{i}.example/x") for i in range(5)), encoding="utf-8")
+    reg.write_text(
+        "version: 1\nanchors:\n"
+        + "".join(entry("url", f"https://site{i}.example/x") for i in range(5)),
+        encoding="utf-8",
+    )
     resolver = StaticResolver({}, failing=[f"site{i}.example" for i in range(5)])
 
     async def go():
@@ -197,17 +244,35 @@ def test_network_down_exits_2_once(tmp_path: Path) -> None:
 
 def test_offline_only_codes_and_formats(tmp_path: Path) -> None:
     reg = tmp_path / "registry.yaml"
-    reg.write_text("version: 1\nanchors:\n" + entry("arxiv", "2709.00001") + entry("arxiv", "2709.00001v2")
-                   + '  - arxiv: 2609.10000\n    first_anchored: 2026-09-24\n    status: new\n',
-                   encoding="utf-8")
+    reg.write_text(
+        "version: 1\nanchors:\n"
+        + entry("arxiv", "2709.00001")
+        + entry("arxiv", "2709.00001v2")
+        + "  - arxiv: 2609.10000\n    first_anchored: 2026-09-24\n    status: new\n",
+        encoding="utf-8",
+    )
     runner = CliRunner()
     r = runner.invoke(app, ["check", str(reg), "--offline", "--today", "2026-12-02", "-f", "json"])
     codes = [(f["code"], f["line"]) for f in json.loads(r.stdout)["findings"]]
     assert r.exit_code == 1
     assert codes == [("future-id", 3), ("duplicate", 7), ("schema", 11)]  # one order: by line
-    r = runner.invoke(app, ["check", str(reg), "--offline", "--only", "duplicate", "-f", "github",
-                            "--today", "2026-12-02"])
-    assert r.stdout.startswith(f"::error file={reg},line=7,title=duplicate::2709.00001v2: same anchor")
+    r = runner.invoke(
+        app,
+        [
+            "check",
+            str(reg),
+            "--offline",
+            "--only",
+            "duplicate",
+            "-f",
+            "github",
+            "--today",
+            "2026-12-02",
+        ],
+    )
+    assert r.stdout.startswith(
+        f"::error file={reg},line=7,title=duplicate::2709.00001v2: same anchor"
+    )
     r = runner.invoke(app, ["check", str(reg), "--offline", "--only", "nope"])
     assert r.exit_code == 2 and "unknown code 'nope'" in r.stderr
 
@@ -220,17 +285,21 @@ def test_unreadable_registry_is_exit_2(tmp_path: Path) -> None:
 
 
 def test_exclude_accept_and_per_anchor_accept(tmp_path: Path, site: LoopbackServer) -> None:
-    text = "version: 1\nanchors:\n" + "".join([
-        entry("url", site.url("/login")),
-        entry("url", site.url("/gone"), "    accept: [404]\n"),
-        entry("url", site.url("/limited")),
-    ])
+    text = "version: 1\nanchors:\n" + "".join(
+        [
+            entry("url", site.url("/login")),
+            entry("url", site.url("/gone"), "    accept: [404]\n"),
+            entry("url", site.url("/limited")),
+        ]
+    )
     reg = parse_text(text.encode(), "registry.yaml")
 
     async def go():
         async with links(allow_private=True, attempts=1) as lc:
-            return await check_online(reg, TODAY, Services(lc), exclude=["/limited$"],
-                                      accept=frozenset({401}))
+            return await check_online(
+                reg, TODAY, Services(lc), exclude=["/limited$"], accept=frozenset({401})
+            )
+
     before = site.counts["/limited"]
     result = asyncio.run(go())
     assert result.findings == [] and site.counts["/limited"] == before
@@ -241,15 +310,21 @@ def test_withdrawn_blocked_and_unreachable_findings(tmp_path: Path) -> None:
         return await respond(w, 503, b"", req=req)
 
     with LoopbackServer(lambda req: fail) as srv, load("arxiv/withdrawn").serve() as ax:
-        text = "version: 1\nanchors:\n" + "".join([
-            entry("arxiv", "1706.03762"), entry("url", srv.url("/down")),
-            entry("url", "http://intranet.example/wiki")])
+        text = "version: 1\nanchors:\n" + "".join(
+            [
+                entry("arxiv", "1706.03762"),
+                entry("url", srv.url("/down")),
+                entry("url", "http://intranet.example/wiki"),
+            ]
+        )
         reg = parse_text(text.encode(), "registry.yaml")
 
         async def go():
             resolver = StaticResolver({"intranet.example": ["10.1.2.3"]})
-            async with links(allow_private=True, attempts=2) as loop_ok, \
-                    links(resolver=resolver, attempts=2) as guarded:
+            async with (
+                links(allow_private=True, attempts=2) as loop_ok,
+                links(resolver=resolver, attempts=2) as guarded,
+            ):
                 down = await loop_ok.check(srv.url("/down"))
                 blocked = await guarded.check("http://intranet.example/wiki")
 
@@ -262,10 +337,13 @@ def test_withdrawn_blocked_and_unreachable_findings(tmp_path: Path) -> None:
 
                 arxiv = ArxivResolver(ax.url("/api/query"), delay=0.0)
                 return await check_online(reg, TODAY, Services(Canned(), arxiv))  # type: ignore[arg-type]
+
         result = asyncio.run(go())
     assert {(f.code, f.anchor) for f in result.findings} == {
-        (Code.WITHDRAWN, "1706.03762"), (Code.UNREACHABLE, srv.url("/down")),
-        (Code.BLOCKED_URL, "http://intranet.example/wiki")}
+        (Code.WITHDRAWN, "1706.03762"),
+        (Code.UNREACHABLE, srv.url("/down")),
+        (Code.BLOCKED_URL, "http://intranet.example/wiki"),
+    }
 
 
 def test_the_bundled_registry_passes_offline() -> None:
@@ -277,9 +355,14 @@ def test_the_bundled_registry_passes_offline() -> None:
 
 def test_later_than_briefing_warning(tmp_path: Path) -> None:
     reg = tmp_path / "registry.yaml"
-    reg.write_text('version: 1\nanchors:\n  - arxiv: "2611.00001"\n    first_anchored: 2026-09-24\n'
-                   "    status: new\n", encoding="utf-8")
-    r = CliRunner().invoke(app, ["check", str(reg), "--offline", "-f", "json", "--today", "2026-12-02"])
+    reg.write_text(
+        'version: 1\nanchors:\n  - arxiv: "2611.00001"\n    first_anchored: 2026-09-24\n'
+        "    status: new\n",
+        encoding="utf-8",
+    )
+    r = CliRunner().invoke(
+        app, ["check", str(reg), "--offline", "-f", "json", "--today", "2026-12-02"]
+    )
     (f,) = json.loads(r.stdout)["findings"]
     assert r.exit_code == 0 and (f["code"], f["severity"]) == ("later-than-briefing", "warning")
 
@@ -304,7 +387,8 @@ def test_offline_machine_is_network_down_not_dead_links(tmp_path: Path, mode: st
 
 def test_two_dead_domains_are_dead_links_not_network_down(site: LoopbackServer) -> None:
     text = "version: 1\nanchors:\n" + "".join(
-        entry("url", u) for u in ["https://gone1.example/", "https://gone2.example/"])
+        entry("url", u) for u in ["https://gone1.example/", "https://gone2.example/"]
+    )
 
     async def go():
         async with links(resolver=StaticResolver({}), allow_private=True, attempts=1) as lc:
@@ -316,22 +400,42 @@ def test_two_dead_domains_are_dead_links_not_network_down(site: LoopbackServer) 
 
 def test_a_redirect_to_the_home_page_is_called_a_soft_404_not_a_new_url(tmp_path: Path) -> None:
     """`fix` never applies such a redirect; `check` must not tell the user to cite it either."""
+
     async def moved(req, w):
         where = {"/post": "/", "/old": "/2026/new-place", "/part": "/2026/part"}.get(req.path)
-        return await respond(w, 301 if where else 200, b"", {"Location": where} if where else {},
-                             req=req)
+        return await respond(
+            w, 301 if where else 200, b"", {"Location": where} if where else {}, req=req
+        )
+
     with LoopbackServer(lambda req: moved) as srv:
         reg = tmp_path / "registry.yaml"
-        reg.write_text("version: 1\nanchors:\n" + entry("url", srv.url("/post"))
-                       + entry("url", srv.url("/old")) + entry("url", srv.url("/part#sec-2")),
-                       encoding="utf-8")
-        r = CliRunner().invoke(app, ["check", str(reg), "--allow-private", "-f", "json",
-                                     "--no-cache", "--today", "2026-12-02"])
+        reg.write_text(
+            "version: 1\nanchors:\n"
+            + entry("url", srv.url("/post"))
+            + entry("url", srv.url("/old"))
+            + entry("url", srv.url("/part#sec-2")),
+            encoding="utf-8",
+        )
+        r = CliRunner().invoke(
+            app,
+            [
+                "check",
+                str(reg),
+                "--allow-private",
+                "-f",
+                "json",
+                "--no-cache",
+                "--today",
+                "2026-12-02",
+            ],
+        )
     by = {f["anchor"].rsplit("/", 1)[1]: f for f in json.loads(r.stdout)["findings"]}
     assert r.exit_code == 0, r.output
     assert "site's home page" in by["post"]["message"] and "soft 404" in by["post"]["message"]
     assert "cite the new URL" not in by["post"]["message"] and by["post"]["soft_404"] is True
     assert by["old"]["message"].endswith("cite the new URL") and "soft_404" not in by["old"]
     # the new URL to cite keeps the part of the page the citation pointed at, as browsers do
-    assert by["part#sec-2"]["message"] == \
-        f"moved permanently to {srv.url('/2026/part')}#sec-2; cite the new URL"
+    assert (
+        by["part#sec-2"]["message"]
+        == f"moved permanently to {srv.url('/2026/part')}#sec-2; cite the new URL"
+    )

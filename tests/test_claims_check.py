@@ -20,8 +20,10 @@ TODAY = date(2026, 12, 2)
 
 def entry(field: str, value: str, *extra: str) -> str:
     more = "".join(f"    {e}\n" for e in extra)
-    return (f'  - {field}: "{value}"\n{more}    first_anchored: 2026-09-24\n'
-            '    status: new\n    cited_in: ["2026-09-24"]\n')
+    return (
+        f'  - {field}: "{value}"\n{more}    first_anchored: 2026-09-24\n'
+        '    status: new\n    cited_in: ["2026-09-24"]\n'
+    )
 
 
 def check(text: str, tmp: Path, services: Services):
@@ -30,12 +32,18 @@ def check(text: str, tmp: Path, services: Services):
 
 
 def test_near_miss_title_is_a_mismatch_and_tolerated_forms_are_not(tmp_path: Path) -> None:
-    text = "version: 1\nanchors:\n" + "".join([
-        entry("arxiv", "1706.03762", 'title: "ATTENTION IS ALL YOU NEED."'),
-        entry("arxiv", "2309.06180", 'title: "Efficient Memory Management for Large Language '
-              'Model Training with PagedAttention"'),
-        entry("arxiv", "2312.07104", 'title: "SGLang · 结构化生成 RadixAttention"'),
-    ])
+    text = "version: 1\nanchors:\n" + "".join(
+        [
+            entry("arxiv", "1706.03762", 'title: "ATTENTION IS ALL YOU NEED."'),
+            entry(
+                "arxiv",
+                "2309.06180",
+                'title: "Efficient Memory Management for Large Language '
+                'Model Training with PagedAttention"',
+            ),
+            entry("arxiv", "2312.07104", 'title: "SGLang · 结构化生成 RadixAttention"'),
+        ]
+    )
     with load("arxiv/batch-three-ids").serve() as srv:  # no title search: max_searches=0
         ax = ArxivResolver(srv.url("/api/query"), delay=0, max_searches=0)
         result = check(text, tmp_path, Services(arxiv=ax))
@@ -43,13 +51,16 @@ def test_near_miss_title_is_a_mismatch_and_tolerated_forms_are_not(tmp_path: Pat
     assert got == [(Code.TITLE_MISMATCH, "2309.06180")]
     out = json.loads(rjson.check_result(result))["findings"][0]
     assert out["claimed"].endswith("Model Training with PagedAttention")
-    assert out["actual"] == ("Efficient Memory Management for Large Language Model Serving "
-                             "with PagedAttention")
+    assert out["actual"] == (
+        "Efficient Memory Management for Large Language Model Serving with PagedAttention"
+    )
 
 
 def test_chinese_only_title_is_said_to_be_unconfirmable(tmp_path: Path) -> None:
     text = "version: 1\nanchors:\n" + entry("arxiv", "1706.03762", 'title: "注意力机制论文"')
     with load("arxiv/withdrawn").serve() as srv:
-        result = check(text, tmp_path, Services(arxiv=ArxivResolver(srv.url("/api/query"), delay=0)))
+        result = check(
+            text, tmp_path, Services(arxiv=ArxivResolver(srv.url("/api/query"), delay=0))
+        )
     f = next(f for f in result.findings if f.code is Code.TITLE_MISMATCH)
     assert "no English title to confirm" in f.message and f.details["claimed"] == "注意力机制论文"

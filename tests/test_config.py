@@ -16,9 +16,16 @@ def test_precedence(tmp_path: Path) -> None:
     assert load_settings(reg, {}, env={}).concurrency == DEFAULT_CONCURRENCY
     (tmp_path / "pyproject.toml").write_text(
         "[project]\nname='x'\n[tool.anchors]\nconcurrency = 8\nper-host = 2\n"
-        "exclude = ['^https://x\\.com/']\naccept = [403]\n", encoding="utf-8")
+        "exclude = ['^https://x\\.com/']\naccept = [403]\n",
+        encoding="utf-8",
+    )
     s = load_settings(reg, {}, env={})
-    assert (s.concurrency, s.per_host, s.exclude, s.accept) == (8, 2, ("^https://x\\.com/",), frozenset({403}))
+    assert (s.concurrency, s.per_host, s.exclude, s.accept) == (
+        8,
+        2,
+        ("^https://x\\.com/",),
+        frozenset({403}),
+    )
     s = load_settings(reg, {}, env={"ANCHORS_CONCURRENCY": "12"})
     assert s.concurrency == 12 and s.per_host == 2
     s = load_settings(reg, {"concurrency": 64, "per_host": None}, env={"ANCHORS_CONCURRENCY": "12"})
@@ -33,8 +40,12 @@ def test_anchors_toml_wins_over_pyproject(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("toml", "needle"),
-    [("concurency = 3\n", "unknown setting 'concurency'"), ("concurrency = 0\n", "not a valid value"),
-     ("exclude = ['(']\n", "not a valid value"), ("timeout = [\n", "not valid TOML")],
+    [
+        ("concurency = 3\n", "unknown setting 'concurency'"),
+        ("concurrency = 0\n", "not a valid value"),
+        ("exclude = ['(']\n", "not a valid value"),
+        ("timeout = [\n", "not valid TOML"),
+    ],
 )
 def test_bad_config_is_a_usage_error(tmp_path: Path, toml: str, needle: str) -> None:
     (tmp_path / "anchors.toml").write_text(toml, encoding="utf-8")
@@ -44,7 +55,13 @@ def test_bad_config_is_a_usage_error(tmp_path: Path, toml: str, needle: str) -> 
 
 def test_defaults_are_the_documented_ones() -> None:
     s = Settings()
-    assert (s.concurrency, s.per_host, s.timeout, s.retry_after_cap, s.arxiv_delay) == (16, 4, 10.0, 30.0, 3.0)
+    assert (s.concurrency, s.per_host, s.timeout, s.retry_after_cap, s.arxiv_delay) == (
+        16,
+        4,
+        10.0,
+        30.0,
+        3.0,
+    )
 
 
 def _git_root(path: Path) -> Path:
@@ -58,9 +75,11 @@ def test_discovered_upward_to_the_repository_root_and_merged(tmp_path: Path) -> 
     data.mkdir()
     (root / "pyproject.toml").write_text(
         "[tool.anchors]\ntimeout = 3\nexclude = ['^https://a\\.example/']\naccept = [403]\n",
-        encoding="utf-8")
-    (data / "anchors.toml").write_text("timeout = 4\nexclude = ['^https://b\\.example/']\n",
-                                       encoding="utf-8")
+        encoding="utf-8",
+    )
+    (data / "anchors.toml").write_text(
+        "timeout = 4\nexclude = ['^https://b\\.example/']\n", encoding="utf-8"
+    )
     (tmp_path / "pyproject.toml").write_text("[tool.anchors]\nper_host = 1\n", encoding="utf-8")
     s = load_settings(data / "registry.yaml", {}, env={})
     assert s.timeout == 4  # the nearer file wins a single value
@@ -70,8 +89,9 @@ def test_discovered_upward_to_the_repository_root_and_merged(tmp_path: Path) -> 
 
 
 def test_anchors_toml_and_tool_anchors_in_one_folder_are_merged(tmp_path: Path) -> None:
-    (tmp_path / "pyproject.toml").write_text("[tool.anchors]\nexclude = ['x']\nconcurrency = 2\n",
-                                             encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.anchors]\nexclude = ['x']\nconcurrency = 2\n", encoding="utf-8"
+    )
     (tmp_path / "anchors.toml").write_text("exclude = ['y']\n", encoding="utf-8")
     s = load_settings(tmp_path / "registry.yaml", {}, env={})
     assert s.exclude == ("x", "y") and s.concurrency == 2
@@ -89,8 +109,9 @@ def test_config_flag_reads_one_file_and_nothing_else(tmp_path: Path) -> None:
         load_settings(tmp_path / "registry.yaml", {}, env={}, config=tmp_path / "nope.toml")
 
 
-def test_config_applies_to_every_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                         seed: Path) -> None:
+def test_config_applies_to_every_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: Path
+) -> None:
     from typer.testing import CliRunner
 
     from anchors.cli.app import app

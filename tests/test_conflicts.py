@@ -32,24 +32,32 @@ def test_title_source_says_written_or_inferred() -> None:
 
     from anchors.extract import TitleSource, extract
 
-    text = ("增量 1：Heading words\n"
-            f"URL：{BLOG}\n"
-            f"| {URL} | Cell title |\n"
-            "- 2309.06180 Efficient Memory Management\n")
+    text = (
+        "增量 1：Heading words\n"
+        f"URL：{BLOG}\n"
+        f"| {URL} | Cell title |\n"
+        "- 2309.06180 Efficient Memory Management\n"
+    )
     by = {c.raw: c for c in extract(text, "b.md", date(2026, 10, 2)).citations}
     assert (by[BLOG].title_source, by[BLOG].written_title) == (TitleSource.HEADING, None)
     assert (by[URL].title_source, by[URL].written_title) == (TitleSource.CELL, "Cell title")
     paper = by["2309.06180"]
-    assert (paper.title_source, paper.written_title) == (TitleSource.AFTER_ID,
-                                                         "Efficient Memory Management")
+    assert (paper.title_source, paper.written_title) == (
+        TitleSource.AFTER_ID,
+        "Efficient Memory Management",
+    )
 
 
 def test_recited_under_a_new_heading_is_no_conflict_and_the_heading_fills_the_title(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     reg = tmp_path / "registry.yaml"
     day1 = briefing(tmp_path, "2026-10-01", f"增量 1：Paged attention revisited\nURL：{BLOG}\n")
-    day2 = briefing(tmp_path, "2026-10-02", f"增量 4：Today's other headline\nURL：{BLOG}\n"
-                    f"增量 5：Yet another heading\n- {BLOG}\n")
+    day2 = briefing(
+        tmp_path,
+        "2026-10-02",
+        f"增量 4：Today's other headline\nURL：{BLOG}\n增量 5：Yet another heading\n- {BLOG}\n",
+    )
     assert add("-r", str(reg), str(day1))[0] == 0
     a = load(reg).by_key()[f"url:{BLOG}"]
     assert (a.title, a.title_inferred) == ("Paged attention revisited", True)
@@ -65,23 +73,32 @@ def test_recited_under_a_new_heading_is_no_conflict_and_the_heading_fills_the_ti
 def test_written_titles_still_conflict(tmp_path: Path) -> None:
     reg = tmp_path / "registry.yaml"
     day1 = briefing(tmp_path, "2026-10-01", f"| {URL} | Prefix caching GPU bug |\n")
-    day2 = briefing(tmp_path, "2026-10-02", f"| {URL} | Speculative decoding crash |\n"
-                    f"| {URL} | Yet another name |\n")
+    day2 = briefing(
+        tmp_path,
+        "2026-10-02",
+        f"| {URL} | Speculative decoding crash |\n| {URL} | Yet another name |\n",
+    )
     assert add("-r", str(reg), str(day1))[0] == 0
     assert load(reg).by_key()["github:vllm-project/vllm#8242"].title_inferred is False
     code, out, _ = add("-r", str(reg), str(day2))
     assert code == 0
     assert sorted((c["against"], c["other"]) for c in out["conflicts"]) == [
-        ("briefing", "Yet another name"), ("registry", "Speculative decoding crash")]
+        ("briefing", "Yet another name"),
+        ("registry", "Speculative decoding crash"),
+    ]
     code, out, _ = add("--strict", "-r", str(reg), str(day2))
     assert code == 1
 
 
 def test_a_heading_title_never_conflicts_with_a_written_one_in_the_same_briefing(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     reg = tmp_path / "registry.yaml"
-    day = briefing(tmp_path, "2026-10-01", f"增量 1：Heading words\nURL：{BLOG}\n"
-                   f"| {BLOG} | What the author wrote |\n")
+    day = briefing(
+        tmp_path,
+        "2026-10-01",
+        f"增量 1：Heading words\nURL：{BLOG}\n| {BLOG} | What the author wrote |\n",
+    )
     code, out, _ = add("-r", str(reg), str(day))
     assert code == 0 and out["conflicts"] == []
     a = load(reg).by_key()[f"url:{BLOG}"]

@@ -80,8 +80,10 @@ def test_recall_and_precision_per_kind(summary: Callable[[str], None]) -> None:
         recall = tp[kind] / ((tp[kind] + fn[kind]) or 1)
         precision = tp[kind] / ((tp[kind] + fp[kind]) or 1)
         figures[kind] = (recall, precision)
-        lines.append(f"  {kind:7} expected {tp[kind] + fn[kind]:4}  found {tp[kind] + fp[kind]:4}  "
-                     f"recall {recall:7.2%}  precision {precision:7.2%}")
+        lines.append(
+            f"  {kind:7} expected {tp[kind] + fn[kind]:4}  found {tp[kind] + fp[kind]:4}  "
+            f"recall {recall:7.2%}  precision {precision:7.2%}"
+        )
     for line in lines:
         summary(line)
     assert all(r >= TARGET and p >= TARGET for r, p in figures.values()), "\n".join(misses)
@@ -101,9 +103,11 @@ def test_no_url_is_cut_inside_a_link_target(doc: Path) -> None:
         while at >= 0:
             opener = _DELIMITED.search(line[:at])
             if opener and not any(line.startswith(r, at) for r in longer):
-                after = line[at + len(c.raw):at + len(c.raw) + 1]
+                after = line[at + len(c.raw) : at + len(c.raw) + 1]
                 closer = {"](": ")", "](<": ">", 'href="': '"', 'src="': '"'}[opener[1]]
-                assert after in (closer, " "), f"{doc.name}:{c.line}: {c.raw!r} cut before {after!r}"
+                assert after in (closer, " "), (
+                    f"{doc.name}:{c.line}: {c.raw!r} cut before {after!r}"
+                )
             at = line.find(c.raw, at + 1)
 
 

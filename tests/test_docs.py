@@ -34,13 +34,19 @@ def test_ci_runs_the_readme_test_command() -> None:
 
 
 @pytest.mark.parametrize("fmt", list(OutputFormat))
-def test_every_format_renders_a_finding_of_every_severity(tmp_path: Path, fmt: OutputFormat) -> None:
+def test_every_format_renders_a_finding_of_every_severity(
+    tmp_path: Path, fmt: OutputFormat
+) -> None:
     reg = tmp_path / "registry.yaml"
-    reg.write_text('version: 1\nanchors:\n'
-                   '  - arxiv: "2709.00001"\n    first_anchored: 2026-09-24\n    status: new\n'
-                   '  - arxiv: "2611.00001"\n    first_anchored: 2026-09-24\n    status: new\n',
-                   encoding="utf-8")
-    r = CliRunner().invoke(app, ["check", str(reg), "--offline", "-f", fmt.value, "--today", "2026-12-02"])
+    reg.write_text(
+        "version: 1\nanchors:\n"
+        '  - arxiv: "2709.00001"\n    first_anchored: 2026-09-24\n    status: new\n'
+        '  - arxiv: "2611.00001"\n    first_anchored: 2026-09-24\n    status: new\n',
+        encoding="utf-8",
+    )
+    r = CliRunner().invoke(
+        app, ["check", str(reg), "--offline", "-f", fmt.value, "--today", "2026-12-02"]
+    )
     assert r.exit_code == 1
     for code in (Code.FUTURE_ID, Code.LATER_THAN_BRIEFING):  # an error and a warning
         assert code.value in r.stdout, (fmt, code)

@@ -32,8 +32,10 @@ def test_bundled_registry_one_section_as_markdown() -> None:
     assert r.exit_code == 0, r.stderr
     lines = [ln for ln in r.stdout.splitlines() if ln.startswith("- ")]
     assert len(lines) == 3 and "exported 3 anchors" in r.stderr
-    assert lines[0].startswith("- **Edge0: Serving 35B MoEs from SSD with Trained Routing "
-                               "Prediction**. arXiv:2609.18063. <https://arxiv.org/abs/2609.18063>.")
+    assert lines[0].startswith(
+        "- **Edge0: Serving 35B MoEs from SSD with Trained Routing "
+        "Prediction**. arXiv:2609.18063. <https://arxiv.org/abs/2609.18063>."
+    )
     assert "First anchored 2026-09-24 (new); cited in 2026-09-24." in lines[0]
     assert "###" not in r.stdout  # one section: ready to paste under its heading
     # "§1.3" is not "§1.30", and a name that is no section exports nothing
@@ -62,27 +64,50 @@ def test_bibtex_keys_are_stable_and_parse_back() -> None:
 
 def test_bibtex_key_survives_a_retitle_and_reorder(tmp_path: Path) -> None:
     def reg(title: str, first: str, second: str) -> str:
-        entries = {"a": f'  - arxiv: "2309.06180"\n    title: "{title}"\n', "b": '  - url: https://example.org/x\n'}
-        body = "".join(entries[k] + "    first_anchored: 2026-09-20\n    status: new\n" for k in (first, second))
+        entries = {
+            "a": f'  - arxiv: "2309.06180"\n    title: "{title}"\n',
+            "b": "  - url: https://example.org/x\n",
+        }
+        body = "".join(
+            entries[k] + "    first_anchored: 2026-09-20\n    status: new\n"
+            for k in (first, second)
+        )
         return "version: 1\nanchors:\n" + body
+
     p = tmp_path / "registry.yaml"
     p.write_text(reg("vLLM", "a", "b"), encoding="utf-8")
     one = set(parse_string(run("-r", str(p), "-f", "bibtex").stdout, "bibtex").entries)
     p.write_text(reg("Efficient Memory Management", "b", "a"), encoding="utf-8")
     two = set(parse_string(run("-r", str(p), "-f", "bibtex").stdout, "bibtex").entries)
-    assert one == two == {"arxiv-2309.06180", "url-example.org-" + __import__("hashlib").sha1(
-        b"https://example.org/x").hexdigest()[:8]}
+    assert (
+        one
+        == two
+        == {
+            "arxiv-2309.06180",
+            "url-example.org-"
+            + __import__("hashlib").sha1(b"https://example.org/x").hexdigest()[:8],
+        }
+    )
 
 
 def test_hostile_titles_are_inert_in_every_format(tmp_path: Path) -> None:
     p = tmp_path / "registry.yaml"
-    evil = r'a}b{ \\input{/etc/passwd} $x$ ~ ^ \" @everyone <script>'
-    p.write_text(f'version: 1\nanchors:\n  - url: https://example.org/x\n    title: "{evil}"\n'
-                 '    first_anchored: 2026-09-20\n    status: new\n', encoding="utf-8")
+    evil = r"a}b{ \\input{/etc/passwd} $x$ ~ ^ \" @everyone <script>"
+    p.write_text(
+        f'version: 1\nanchors:\n  - url: https://example.org/x\n    title: "{evil}"\n'
+        "    first_anchored: 2026-09-20\n    status: new\n",
+        encoding="utf-8",
+    )
     bib = run("-r", str(p), "-f", "bibtex").stdout
     assert "\\input" not in bib and "$x$" not in bib
-    title = parse_string(bib, "bibtex").entries["url-example.org-" + __import__("hashlib").sha1(
-        b"https://example.org/x").hexdigest()[:8]].fields["title"]
+    title = (
+        parse_string(bib, "bibtex")
+        .entries[
+            "url-example.org-"
+            + __import__("hashlib").sha1(b"https://example.org/x").hexdigest()[:8]
+        ]
+        .fields["title"]
+    )
     assert title.count("{") == title.count("}")
     md = run("-r", str(p)).stdout
     assert "<script>" not in md and "@everyone" not in md
@@ -91,27 +116,41 @@ def test_hostile_titles_are_inert_in_every_format(tmp_path: Path) -> None:
 def arxiv_and_github(req):
     async def handler(req, w):
         if req.path.startswith("/api/query"):
-            return await respond(w, 200, (FIX / "arxiv-api-found.xml").read_bytes(),
-                                 {"Content-Type": "application/atom+xml"}, req=req)
+            return await respond(
+                w,
+                200,
+                (FIX / "arxiv-api-found.xml").read_bytes(),
+                {"Content-Type": "application/atom+xml"},
+                req=req,
+            )
         if req.path == "/repos/PyGithub/PyGithub/issues/28":
-            return await respond(w, 200, (FIX / "github-issue.json").read_bytes(),
-                                 {"Content-Type": "application/json"}, req=req)
+            return await respond(
+                w,
+                200,
+                (FIX / "github-issue.json").read_bytes(),
+                {"Content-Type": "application/json"},
+                req=req,
+            )
         return await respond(w, 404, b"", req=req)
+
     return handler
 
 
 @pytest.fixture
 def papers(tmp_path: Path) -> Path:
     p = tmp_path / "registry.yaml"
-    p.write_text('version: 1\nanchors:\n'
-                 '  - arxiv: "2309.06180"\n    title: "vLLM PagedAttention"\n'
-                 '    first_anchored: 2026-09-20\n    status: continued\n'
-                 '    section: "§1.3 KV Cache"\n    cited_in: ["2026-09-20", "2026-09-24"]\n'
-                 '  - arxiv: "2312.07104"\n    first_anchored: 2026-09-24\n    status: new\n'
-                 '    section: "§1.10 Serving"\n    cited_in: ["2026-09-24"]\n'
-                 '  - url: https://github.com/PyGithub/PyGithub/issues/28\n'
-                 '    first_anchored: 2026-09-24\n    status: new\n    section: "§1.3 KV Cache"\n'
-                 '    cited_in: ["2026-09-24"]\n', encoding="utf-8")
+    p.write_text(
+        "version: 1\nanchors:\n"
+        '  - arxiv: "2309.06180"\n    title: "vLLM PagedAttention"\n'
+        "    first_anchored: 2026-09-20\n    status: continued\n"
+        '    section: "§1.3 KV Cache"\n    cited_in: ["2026-09-20", "2026-09-24"]\n'
+        '  - arxiv: "2312.07104"\n    first_anchored: 2026-09-24\n    status: new\n'
+        '    section: "§1.10 Serving"\n    cited_in: ["2026-09-24"]\n'
+        "  - url: https://github.com/PyGithub/PyGithub/issues/28\n"
+        '    first_anchored: 2026-09-24\n    status: new\n    section: "§1.3 KV Cache"\n'
+        '    cited_in: ["2026-09-24"]\n',
+        encoding="utf-8",
+    )
     return p
 
 
@@ -119,7 +158,9 @@ def test_refresh_then_offline_csl_json_validates_against_the_csl_schema(papers: 
     with LoopbackServer(arxiv_and_github) as srv:
         (papers.parent / "anchors.toml").write_text(
             f'arxiv_api = "{srv.url("/api/query")}"\narxiv_delay = 0\n'
-            f'github_api = "{srv.url("")}"\n', encoding="utf-8")
+            f'github_api = "{srv.url("")}"\n',
+            encoding="utf-8",
+        )
         r = run("-r", str(papers), "--refresh", "-f", "csl-json", "--today", "2026-09-30")
         assert r.exit_code == 0, r.stderr
         asked = sum(srv.counts.values())
@@ -132,19 +173,39 @@ def test_refresh_then_offline_csl_json_validates_against_the_csl_schema(papers: 
     jsonschema.Draft7Validator(CSL_SCHEMA).validate(doc)
     vllm = doc[0]
     assert vllm["id"] == "arxiv-2309.06180" and vllm["type"] == "article"
-    assert vllm["title"] == "Efficient Memory Management for Large Language Model Serving with PagedAttention"
+    assert (
+        vllm["title"]
+        == "Efficient Memory Management for Large Language Model Serving with PagedAttention"
+    )
     assert vllm["author"][0] == {"family": "Kwon", "given": "Woosuk"}
     assert vllm["issued"] == {"date-parts": [[2023, 9, 12]]}
     assert vllm["number"] == "2309.06180" and vllm["version"] == "1"
     assert vllm["custom"]["cited_in"] == ["2026-09-20", "2026-09-24"]
-    assert [d["id"] for d in doc] == ["arxiv-2309.06180", "gh-pygithub-pygithub-28",
-                                      "arxiv-2312.07104"]  # §1.3 before §1.10
+    assert [d["id"] for d in doc] == [
+        "arxiv-2309.06180",
+        "gh-pygithub-pygithub-28",
+        "arxiv-2312.07104",
+    ]  # §1.3 before §1.10
     assert doc[1]["title"] == "Issue created by PyGithub"
     # what is asked for, and nothing else
-    new = json.loads(run("-r", str(papers), "-f", "csl-json", "--status", "new",
-                         "--since", "3d", "--today", "2026-09-26").stdout)
+    new = json.loads(
+        run(
+            "-r",
+            str(papers),
+            "-f",
+            "csl-json",
+            "--status",
+            "new",
+            "--since",
+            "3d",
+            "--today",
+            "2026-09-26",
+        ).stdout
+    )
     assert [d["id"] for d in new] == ["gh-pygithub-pygithub-28", "arxiv-2312.07104"]
-    bib = parse_string(run("-r", str(papers), "-f", "bibtex", "--section", "§1.10").stdout, "bibtex")
+    bib = parse_string(
+        run("-r", str(papers), "-f", "bibtex", "--section", "§1.10").stdout, "bibtex"
+    )
     e = bib.entries["arxiv-2312.07104"]
     assert [str(p) for p in e.persons["author"]][:2] == ["Zheng, Lianmin", "Yin, Liangsheng"]
     assert e.fields["year"] == "2023" and e.fields["version"] == "2"
@@ -158,11 +219,14 @@ def test_a_csl_item_the_schema_refuses_is_caught() -> None:
         jsonschema.Draft7Validator(CSL_SCHEMA).validate([{"id": "x", "type": "preprint-ish"}])
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--format", "ris"], "'ris' is not one of 'markdown', 'bibtex', 'csl-json'"),
-    (["--status", "old"], "--status 'old' is not a status"),
-    (["--since", "soon"], "is not a duration"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--format", "ris"], "'ris' is not one of 'markdown', 'bibtex', 'csl-json'"),
+        (["--status", "old"], "--status 'old' is not a status"),
+        (["--since", "soon"], "is not a duration"),
+    ],
+)
 def test_bad_arguments_are_one_line_and_exit_2(args: list[str], message: str) -> None:
     r = run("-r", str(BUNDLED), *args)
     assert r.exit_code == 2 and message in r.stderr and "Traceback" not in r.stderr
@@ -178,12 +242,17 @@ def test_readme_examples_are_real_output() -> None:
 def test_a_doi_link_is_hex_encoded_in_every_format(tmp_path: Path) -> None:
     """A `#` in a DOI is part of it: an unencoded one would link to another DOI."""
     reg = tmp_path / "registry.yaml"
-    reg.write_text('version: 1\nanchors:\n  - doi: "10.1006/rwei.1999#.0001"\n'
-                   "    first_anchored: 2026-09-20\n    status: new\n", encoding="utf-8")
-    for fmt, good in (("markdown", "<https://doi.org/10.1006/rwei.1999%23.0001>"),
-                      # verbatim: biblatex and url.sty take `%23` as it is, `\\%23` would be in the link
-                      ("bibtex", 'url = "https://doi.org/10.1006/rwei.1999%23.0001"'),
-                      ("csl-json", '"URL": "https://doi.org/10.1006/rwei.1999%23.0001"')):
+    reg.write_text(
+        'version: 1\nanchors:\n  - doi: "10.1006/rwei.1999#.0001"\n'
+        "    first_anchored: 2026-09-20\n    status: new\n",
+        encoding="utf-8",
+    )
+    for fmt, good in (
+        ("markdown", "<https://doi.org/10.1006/rwei.1999%23.0001>"),
+        # verbatim: biblatex and url.sty take `%23` as it is, `\\%23` would be in the link
+        ("bibtex", 'url = "https://doi.org/10.1006/rwei.1999%23.0001"'),
+        ("csl-json", '"URL": "https://doi.org/10.1006/rwei.1999%23.0001"'),
+    ):
         out = CliRunner().invoke(app, ["export", "-r", str(reg), "-f", fmt]).stdout
         assert good in out, (fmt, out)
         assert "doi.org/10.1006/rwei.1999#" not in out, (fmt, out)
@@ -191,15 +260,20 @@ def test_a_doi_link_is_hex_encoded_in_every_format(tmp_path: Path) -> None:
 
 def _registry(tmp_path: Path, *ids: str, name: str = "registry.yaml") -> Path:
     p = tmp_path / name
-    p.write_text("version: 1\nanchors:\n" + "".join(
-        f"  - {i}\n    first_anchored: 2026-09-20\n    status: new\n" for i in ids),
-        encoding="utf-8")
+    p.write_text(
+        "version: 1\nanchors:\n"
+        + "".join(f"  - {i}\n    first_anchored: 2026-09-20\n    status: new\n" for i in ids),
+        encoding="utf-8",
+    )
     return p
 
 
-LOOKALIKES = ("url: https://github.com/foo-bar/baz/issues/1",
-              "url: https://github.com/foo/bar-baz/issues/1",
-              'doi: "10.5555/abc_def"', 'doi: "10.5555/abc-def"')
+LOOKALIKES = (
+    "url: https://github.com/foo-bar/baz/issues/1",
+    "url: https://github.com/foo/bar-baz/issues/1",
+    'doi: "10.5555/abc_def"',
+    'doi: "10.5555/abc-def"',
+)
 
 
 def test_identifiers_that_spell_alike_get_distinct_keys_in_every_format(tmp_path: Path) -> None:
@@ -213,19 +287,24 @@ def test_identifiers_that_spell_alike_get_distinct_keys_in_every_format(tmp_path
     ids = [d["id"] for d in json.loads(run("-r", str(reg), "-f", "csl-json").stdout)]
     assert ids == keys
     assert keys[0] == "gh-foo-bar-baz-1" and re.fullmatch(r"gh-foo-bar-baz-1--[0-9a-f]{8}", keys[1])
-    assert keys[2] == "doi-10.5555-abc-def" and re.fullmatch(r"doi-10\.5555-abc-def--[0-9a-f]{8}",
-                                                            keys[3])
+    assert keys[2] == "doi-10.5555-abc-def" and re.fullmatch(
+        r"doi-10\.5555-abc-def--[0-9a-f]{8}", keys[3]
+    )
     # README's example: 10.5555/abc_def after 10.5555/abc-def
     swapped = _registry(tmp_path, 'doi: "10.5555/abc-def"', 'doi: "10.5555/abc_def"', name="b.yaml")
-    assert list(parse_string(run("-r", str(swapped), "-f", "bibtex").stdout, "bibtex").entries) \
-        == ["doi-10.5555-abc-def", "doi-10.5555-abc-def--1231e01d"]
+    assert list(parse_string(run("-r", str(swapped), "-f", "bibtex").stdout, "bibtex").entries) == [
+        "doi-10.5555-abc-def",
+        "doi-10.5555-abc-def--1231e01d",
+    ]
 
 
 @pytest.mark.parametrize("entry", LOOKALIKES)
 def test_a_key_does_not_change_when_a_lookalike_is_added(tmp_path: Path, entry: str) -> None:
     """`add` appends: an entry's key stays as it was when lookalikes come after it."""
+
     def csl(reg: Path) -> list[dict[str, str]]:
         return list(json.loads(run("-r", str(reg), "-f", "csl-json").stdout))
+
     [alone] = csl(_registry(tmp_path, entry, name="one.yaml"))
     later = [e for e in LOOKALIKES if e != entry]
     every = csl(_registry(tmp_path, entry, *later, name="all.yaml"))
@@ -242,8 +321,9 @@ V020_KEYS = {
     'doi: "10.1109/CVPR.2016.90"': "doi-10.1109-cvpr.2016.90",
     'doi: "10.1093/nar/gkab1112"': "doi-10.1093-nar-gkab1112",
     "url: https://github.com/openai/openai-python/issues/123": "gh-openai-openai-python-123",
-    "url: https://github.com/huggingface/text-generation-inference/pull/1":
-        "gh-huggingface-text-generation-inference-1",
+    "url: https://github.com/huggingface/text-generation-inference/pull/1": (
+        "gh-huggingface-text-generation-inference-1"
+    ),
     "url: https://github.com/vllm-project/vllm/pull/8242": "gh-vllm-project-vllm-8242",
     "url: https://github.com/PyGithub/PyGithub/issues/28": "gh-pygithub-pygithub-28",
     'arxiv: "2309.06180"': "arxiv-2309.06180",
@@ -259,18 +339,27 @@ def test_keys_are_those_of_v0_2_0(tmp_path: Path) -> None:
     reg = _registry(tmp_path, *V020_KEYS)
     for fmt in ("bibtex", "csl-json"):
         out = run("-r", str(reg), "-f", fmt).stdout
-        keys = (list(parse_string(out, "bibtex").entries) if fmt == "bibtex"
-                else [d["id"] for d in json.loads(out)])
+        keys = (
+            list(parse_string(out, "bibtex").entries)
+            if fmt == "bibtex"
+            else [d["id"] for d in json.loads(out)]
+        )
         assert keys == list(V020_KEYS.values()), fmt
 
 
 def test_a_section_export_gives_the_keys_of_the_full_export(tmp_path: Path) -> None:
     """Lookalikes are told apart over the whole registry, not the entries exported."""
-    reg = _registry(tmp_path, 'doi: "10.5555/abc-def"\n    section: "§1 A"',
-                    'doi: "10.5555/abc_def"\n    section: "§2 B"')
+    reg = _registry(
+        tmp_path,
+        'doi: "10.5555/abc-def"\n    section: "§1 A"',
+        'doi: "10.5555/abc_def"\n    section: "§2 B"',
+    )
     full = list(parse_string(run("-r", str(reg), "-f", "bibtex").stdout, "bibtex").entries)
-    two = list(parse_string(run("-r", str(reg), "-f", "bibtex", "--section", "§2").stdout,
-                            "bibtex").entries)
+    two = list(
+        parse_string(
+            run("-r", str(reg), "-f", "bibtex", "--section", "§2").stdout, "bibtex"
+        ).entries
+    )
     assert two == full[1:] == ["doi-10.5555-abc-def--1231e01d"]
 
 
@@ -304,29 +393,44 @@ def test_two_pages_that_share_a_hash_by_chance_are_both_written(tmp_path: Path) 
     assert ids == [first, second]
 
 
-@pytest.mark.parametrize("cited, moved", [
-    ("https://www.lmsys.org/blog/2026-08-17-advanced-cuda-graph",  # a permanent redirect
-     "https://lmsys.org/blog/2026-08-17-advanced-cuda-graph/"),
-    ("https://github.com/old-owner/repo/issues/7",  # a transferred issue / renamed owner
-     "https://github.com/new-owner/repo/issues/7"),
-])
+@pytest.mark.parametrize(
+    "cited, moved",
+    [
+        (
+            "https://www.lmsys.org/blog/2026-08-17-advanced-cuda-graph",  # a permanent redirect
+            "https://lmsys.org/blog/2026-08-17-advanced-cuda-graph/",
+        ),
+        (
+            "https://github.com/old-owner/repo/issues/7",  # a transferred issue / renamed owner
+            "https://github.com/new-owner/repo/issues/7",
+        ),
+    ],
+)
 def test_a_key_survives_fix_moving_the_entry(tmp_path: Path, cited: str, moved: str) -> None:
-    """`fix` writes the new URL and keeps the cited one as `cited_url`; `\\cite{}` must not break."""
+    """`fix` writes the new URL and keeps the cited one as `cited_url`; `\\cite{}` must not
+    break."""
     reg = _registry(tmp_path, f"url: {cited}")
     before = list(parse_string(run("-r", str(reg), "-f", "bibtex").stdout, "bibtex").entries)
-    reg.write_text(reg.read_text("utf-8").replace(
-        f"url: {cited}", f"url: {moved}\n    cited_url: {cited}"), encoding="utf-8")
+    reg.write_text(
+        reg.read_text("utf-8").replace(f"url: {cited}", f"url: {moved}\n    cited_url: {cited}"),
+        encoding="utf-8",
+    )
     r = run("-r", str(reg), "-f", "bibtex")
     bib = parse_string(r.stdout, "bibtex")
     assert list(bib.entries) == before
-    assert bib.entries[before[0]].fields["url"].startswith(moved.rstrip("/"))  # links to the new URL
+    assert (
+        bib.entries[before[0]].fields["url"].startswith(moved.rstrip("/"))
+    )  # links to the new URL
     assert [d["id"] for d in json.loads(run("-r", str(reg), "-f", "csl-json").stdout)] == before
 
 
 def test_a_moved_entry_and_an_entry_for_its_old_url_are_both_written(tmp_path: Path) -> None:
     """Both claim the key of the old URL: the later one gets a longer key, with a warning."""
-    reg = _registry(tmp_path, "url: https://example.org/new\n    cited_url: https://example.org/old",
-                    "url: https://example.org/old")
+    reg = _registry(
+        tmp_path,
+        "url: https://example.org/new\n    cited_url: https://example.org/old",
+        "url: https://example.org/old",
+    )
     r = run("-r", str(reg), "-f", "bibtex")
     keys = list(parse_string(r.stdout, "bibtex").entries)
     assert len(keys) == 2 and keys[1].startswith(keys[0] + "-"), keys
@@ -335,8 +439,11 @@ def test_a_moved_entry_and_an_entry_for_its_old_url_are_both_written(tmp_path: P
 
 def test_urls_are_verbatim_in_bibtex(tmp_path: Path) -> None:
     """url/doi are verbatim fields: `~`, `_`, `%20`, `&` stay as they are, or the link breaks."""
-    urls = ("https://www.cs.example.edu/~alice/paper_v2.pdf", "https://example.org/a%20b?x=1&y=2",
-            "https://github.com/o/r/issues/1#issuecomment-9_x")
+    urls = (
+        "https://www.cs.example.edu/~alice/paper_v2.pdf",
+        "https://example.org/a%20b?x=1&y=2",
+        "https://github.com/o/r/issues/1#issuecomment-9_x",
+    )
     reg = _registry(tmp_path, *(f"url: {u}" for u in urls), 'doi: "10.1000/a_b%c&d~e"')
     out = run("-r", str(reg), "-f", "bibtex").stdout
     for u in urls:
@@ -350,8 +457,12 @@ def test_urls_are_verbatim_in_bibtex(tmp_path: Path) -> None:
 def test_what_a_bib_cannot_hold_in_a_url_is_percent_encoded(tmp_path: Path) -> None:
     """An unbalanced brace or a backslash from the network is percent-encoded, never escaped:
     the .bib still parses and the link still means the same."""
-    reg = _registry(tmp_path, 'url: "https://github.com/o/r/issues/1#a{b"',
-                    'doi: "10.1000/x}{\\\\y"', 'doi: "10.1000/{balanced}"')
+    reg = _registry(
+        tmp_path,
+        'url: "https://github.com/o/r/issues/1#a{b"',
+        'doi: "10.1000/x}{\\\\y"',
+        'doi: "10.1000/{balanced}"',
+    )
     r = run("-r", str(reg), "-f", "bibtex")
     assert r.exit_code == 0, r.stderr
     fields = [e.fields for e in parse_string(r.stdout, "bibtex").entries.values()]
@@ -371,8 +482,20 @@ def _with_authors(tmp_path: Path, authors: list[object]) -> Path:
 
 
 ODD_NAMES: list[object] = [
-    "Smith, Jr., John, III", "Alice and Bob", "Bob AND", "others", "and", ", John", "a{b", "}x{",
-    "Li, Fei-Fei", "van der Berg, J.", "   ", "O\\'Brien\\and Co", 42]
+    "Smith, Jr., John, III",
+    "Alice and Bob",
+    "Bob AND",
+    "others",
+    "and",
+    ", John",
+    "a{b",
+    "}x{",
+    "Li, Fei-Fei",
+    "van der Berg, J.",
+    "   ",
+    "O\\'Brien\\and Co",
+    42,
+]
 
 
 def test_odd_author_names_never_crash_and_stay_one_author_each(tmp_path: Path) -> None:
@@ -380,8 +503,10 @@ def test_odd_author_names_never_crash_and_stay_one_author_each(tmp_path: Path) -
     reg = _with_authors(tmp_path, [*ODD_NAMES, "Kwon, Woosuk"])
     r = run("-r", str(reg), "-f", "bibtex")
     assert r.exit_code == 0 and "Traceback" not in r.stderr, r.stderr
-    people = [str(p) for p in parse_string(r.stdout, "bibtex").entries["arxiv-2312.07104"]
-              .persons["author"]]
+    people = [
+        str(p)
+        for p in parse_string(r.stdout, "bibtex").entries["arxiv-2312.07104"].persons["author"]
+    ]
     named = [n for n in ODD_NAMES if isinstance(n, str) and n.strip()] + ["Kwon, Woosuk"]
     assert len(people) == len(named)  # one per non-blank name, none split, none lost
     assert people[0] == "{Smith, Jr., John, III}" and people[1] == "{Alice and Bob}"
@@ -404,10 +529,24 @@ def test_any_author_list_exports_one_author_per_name(authors: list[str]) -> None
     from anchors.export import ExportItem
     from anchors.render.bib import bibtex, csl_json
 
-    item = ExportItem(key="arxiv:2312.07104", cite_key="k", kind="arxiv", anchor="2312.07104",
-                      url="https://arxiv.org/abs/2312.07104", title="T", authors=tuple(authors),
-                      published=None, venue=None, doi=None, arxiv_id="2312.07104", version=None,
-                      first_anchored=None, status=None, section=None, cited_in=())
+    item = ExportItem(
+        key="arxiv:2312.07104",
+        cite_key="k",
+        kind="arxiv",
+        anchor="2312.07104",
+        url="https://arxiv.org/abs/2312.07104",
+        title="T",
+        authors=tuple(authors),
+        published=None,
+        venue=None,
+        doi=None,
+        arxiv_id="2312.07104",
+        version=None,
+        first_anchored=None,
+        status=None,
+        section=None,
+        cited_in=(),
+    )
     entry = parse_string(bibtex([item]), "bibtex").entries["k"]
     assert len(entry.persons.get("author", [])) == len(authors)
     doc = csl_json([item])
@@ -422,13 +561,18 @@ def test_one_section_however_spelt_is_one_heading_in_document_order(tmp_path: Pa
     """Spaced, ideographic-space and full-width spellings of §1.3 KV Cache are one section: one
     heading (normalised), in the registry's order, before §1.10; `--section` finds them all."""
     reg = tmp_path / "registry.yaml"
-    body = "".join(f'  - url: https://example.org/{i}\n    first_anchored: 2026-09-20\n'
-                   f'    status: new\n    section: "{s}"\n'
-                   for i, s in enumerate(("§1.10 Serving", *SPELLINGS, "§1.30 Other")))
+    body = "".join(
+        f"  - url: https://example.org/{i}\n    first_anchored: 2026-09-20\n"
+        f'    status: new\n    section: "{s}"\n'
+        for i, s in enumerate(("§1.10 Serving", *SPELLINGS, "§1.30 Other"))
+    )
     reg.write_text("version: 1\nanchors:\n" + body, encoding="utf-8")
     md = run("-r", str(reg)).stdout
-    assert re.findall(r"^### (.+)$", md, re.MULTILINE) == ["§1.3 KV Cache", "§1.10 Serving",
-                                                            "§1.30 Other"]
+    assert re.findall(r"^### (.+)$", md, re.MULTILINE) == [
+        "§1.3 KV Cache",
+        "§1.10 Serving",
+        "§1.30 Other",
+    ]
     listed = re.findall(r"<https://example\.org/(\d)>", md)
     assert listed == ["1", "2", "3", "4", "0", "5"]
     for wanted in ("§1.3", "§ 1.3", "§\uff11.\uff13", "§1.3\u3000KV Cache", "§1.3 kv cache"):
@@ -438,25 +582,43 @@ def test_one_section_however_spelt_is_one_heading_in_document_order(tmp_path: Pa
 
 def _sections_registry(tmp_path: Path, *sections: str) -> Path:
     reg = tmp_path / "registry.yaml"
-    reg.write_text("version: 1\nanchors:\n" + "".join(
-        f'  - url: https://example.org/{i}\n    first_anchored: 2026-09-20\n'
-        f'    status: new\n    section: "{s}"\n' for i, s in enumerate(sections)), encoding="utf-8")
+    reg.write_text(
+        "version: 1\nanchors:\n"
+        + "".join(
+            f"  - url: https://example.org/{i}\n    first_anchored: 2026-09-20\n"
+            f'    status: new\n    section: "{s}"\n'
+            for i, s in enumerate(sections)
+        ),
+        encoding="utf-8",
+    )
     return reg
 
 
 def test_two_sections_of_one_number_are_two_headings(tmp_path: Path) -> None:
     """After a renumbering `§1.3 KV Cache` and `§1.3 Speculative decoding` are two sections:
     each its own heading, in number order; a bare `§1.3` selects both, a full name one."""
-    reg = _sections_registry(tmp_path, "§1.10 Later", "§1.3 Speculative decoding",
-                             "§1.3 KV Cache", "§ 1.3 Speculative  decoding", "§1.3")
+    reg = _sections_registry(
+        tmp_path,
+        "§1.10 Later",
+        "§1.3 Speculative decoding",
+        "§1.3 KV Cache",
+        "§ 1.3 Speculative  decoding",
+        "§1.3",
+    )
     md = run("-r", str(reg)).stdout
     assert re.findall(r"^### (.+)$", md, re.MULTILINE) == [
-        "§1.3", "§1.3 KV Cache", "§1.3 Speculative decoding", "§1.10 Later"]
+        "§1.3",
+        "§1.3 KV Cache",
+        "§1.3 Speculative decoding",
+        "§1.10 Later",
+    ]
     assert re.findall(r"<https://example\.org/(\d)>", md) == ["4", "2", "1", "3", "0"]
 
     def picked(wanted: str) -> list[str]:
-        return re.findall(r"<https://example\.org/(\d)>",
-                          run("-r", str(reg), "--section", wanted).stdout)
+        return re.findall(
+            r"<https://example\.org/(\d)>", run("-r", str(reg), "--section", wanted).stdout
+        )
+
     assert picked("§1.3 KV Cache") == ["2"]
     assert picked("§1.3 Speculative decoding") == ["1", "3"]
     assert sorted(picked("§1.3")) == ["1", "2", "3", "4"]
@@ -468,7 +630,11 @@ def test_a_name_that_starts_with_a_number_is_kept_as_written(tmp_path: Path) -> 
     reg = _sections_registry(tmp_path, "2024 roadmap", "1. Introduction", "§2 Methods", "Appendix")
     md = run("-r", str(reg)).stdout
     assert re.findall(r"^### (.+)$", md, re.MULTILINE) == [
-        "§2 Methods", "1. Introduction", "2024 roadmap", "Appendix"]
+        "§2 Methods",
+        "1. Introduction",
+        "2024 roadmap",
+        "Appendix",
+    ]
     out = run("-r", str(reg), "--section", "2024 roadmap").stdout
     assert re.findall(r"<https://example\.org/(\d)>", out) == ["0"]
     assert "§2024" not in run("-r", str(reg), "-f", "csl-json").stdout
@@ -476,11 +642,22 @@ def test_a_name_that_starts_with_a_number_is_kept_as_written(tmp_path: Path) -> 
 
 def test_since_7d_is_seven_days_up_to_today_and_nothing_after(tmp_path: Path) -> None:
     reg = tmp_path / "registry.yaml"
-    cited = {"eight-days": "2026-09-23", "seven-days": "2026-09-24", "today": "2026-09-30",
-             "after-today": "2026-10-02"}
-    reg.write_text("version: 1\nanchors:\n" + "".join(
-        f'  - url: https://example.org/{name}\n    first_anchored: 2026-09-01\n    status: new\n'
-        f'    cited_in: ["{day}"]\n' for name, day in cited.items()), encoding="utf-8")
+    cited = {
+        "eight-days": "2026-09-23",
+        "seven-days": "2026-09-24",
+        "today": "2026-09-30",
+        "after-today": "2026-10-02",
+    }
+    reg.write_text(
+        "version: 1\nanchors:\n"
+        + "".join(
+            f"  - url: https://example.org/{name}\n"
+            "    first_anchored: 2026-09-01\n    status: new\n"
+            f'    cited_in: ["{day}"]\n'
+            for name, day in cited.items()
+        ),
+        encoding="utf-8",
+    )
     out = run("-r", str(reg), "--since", "7d", "--today", "2026-09-30").stdout
     assert re.findall(r"<https://example\.org/([a-z-]+)>", out) == ["seven-days", "today"]
     out = run("-r", str(reg), "--since", "1d", "--today", "2026-09-30").stdout
@@ -491,11 +668,15 @@ def test_an_archived_link_ends_where_its_url_ends(tmp_path: Path) -> None:
     """A `>`, `]` or `)` in the snapshot URL cannot close the Markdown link and open another."""
     from urllib.parse import unquote
 
-    snap = ("https://web.archive.org/web/20260101000000/"
-            "https://example.org/page>x](javascript:alert(1))")
-    reg = _registry(tmp_path, "url: https://example.org/page\n"
-                    f'    archived: {{url: "{snap}", date: 2026-01-01}}',
-                    "url: https://github.com/o/r/issues/1#issuecomment-9")
+    snap = (
+        "https://web.archive.org/web/20260101000000/"
+        "https://example.org/page>x](javascript:alert(1))"
+    )
+    reg = _registry(
+        tmp_path,
+        f'url: https://example.org/page\n    archived: {{url: "{snap}", date: 2026-01-01}}',
+        "url: https://github.com/o/r/issues/1#issuecomment-9",
+    )
     md = run("-r", str(reg)).stdout
     links = re.findall(r"\[archived 2026-01-01\]\(<([^<>\s()\[\]]*)>\)", md)
     assert [unquote(u) for u in links] == [snap], md
@@ -512,8 +693,11 @@ def _gfm_autolinks(md: str) -> list[str]:
 
 def test_urls_in_network_titles_do_not_become_links_on_github(tmp_path: Path) -> None:
     title = "Evil (http://evil.example) www.evil.example see https://x.example/a, ftp://f.example"
-    reg = _registry(tmp_path, f'url: https://example.org/x\n    title: "{title}"',
-                    "url: https://github.com/o/r/issues/1")  # untitled: its URL names it
+    reg = _registry(
+        tmp_path,
+        f'url: https://example.org/x\n    title: "{title}"',
+        "url: https://github.com/o/r/issues/1",
+    )  # untitled: its URL names it
     md = run("-r", str(reg)).stdout
     assert _gfm_autolinks(md) == [], md
     # and they read as written: the escapes render as the bare characters
@@ -525,11 +709,18 @@ def test_a_link_is_the_url_the_registry_writes(tmp_path: Path) -> None:
     """The page the briefing pointed at: its #fragment, trailing slash and query kept, not the
     canonical key's spelling of it."""
     reg = tmp_path / "registry.yaml"
-    urls = ["https://docs.example/c#section-2", "https://docs.example/guide/",
-            "https://docs.example/search?q=kv+cache"]
-    reg.write_text("version: 1\nanchors:\n" + "".join(
-        f'  - url: "{u}"\n    first_anchored: 2026-09-20\n    status: new\n' for u in urls),
-        encoding="utf-8")
+    urls = [
+        "https://docs.example/c#section-2",
+        "https://docs.example/guide/",
+        "https://docs.example/search?q=kv+cache",
+    ]
+    reg.write_text(
+        "version: 1\nanchors:\n"
+        + "".join(
+            f'  - url: "{u}"\n    first_anchored: 2026-09-20\n    status: new\n' for u in urls
+        ),
+        encoding="utf-8",
+    )
     md = CliRunner().invoke(app, ["export", "-r", str(reg)]).stdout
     csl = json.loads(CliRunner().invoke(app, ["export", "-r", str(reg), "-f", "csl-json"]).stdout)
     assert [it["URL"] for it in csl] == urls

@@ -11,15 +11,45 @@ import anchors
 
 #: the public API (`from anchors import ...`): a name added or dropped is a decision, made here
 PUBLIC = {
-    "AnchorsError", "ArxivId", "CheckResult", "Citation", "Code", "Doi", "Finding", "GithubRef",
-    "InvalidId", "LinkChecker", "MergeResult", "NetGuard", "Outcome", "Registry", "Report",
-    "Services", "Severity", "WebUrl", "add", "build_report", "canonical_url", "check_offline",
-    "check_online", "load", "merge", "parse_anchor", "read_briefing",
+    "AnchorsError",
+    "ArxivId",
+    "CheckResult",
+    "Citation",
+    "Code",
+    "Doi",
+    "Finding",
+    "GithubRef",
+    "InvalidId",
+    "LinkChecker",
+    "MergeResult",
+    "NetGuard",
+    "Outcome",
+    "Registry",
+    "Report",
+    "Services",
+    "Severity",
+    "WebUrl",
+    "add",
+    "build_report",
+    "canonical_url",
+    "check_offline",
+    "check_online",
+    "load",
+    "merge",
+    "parse_anchor",
+    "read_briefing",
 }
 #: the documented modules: these names stay importable from them, whatever moves behind them
 DOCUMENTED = {
-    "anchors.ids": {"ArxivId", "Doi", "GithubRef", "InvalidId", "WebUrl", "canonical_url",
-                    "parse_anchor"},
+    "anchors.ids": {
+        "ArxivId",
+        "Doi",
+        "GithubRef",
+        "InvalidId",
+        "WebUrl",
+        "canonical_url",
+        "parse_anchor",
+    },
     "anchors.extract": {"Citation", "extract", "read_briefing"},
 }
 

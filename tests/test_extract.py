@@ -18,13 +18,18 @@ def keys(text: str, when: date = D) -> list[str]:
 
 def test_urls_end_at_fullwidth_punctuation() -> None:
     text = "URL：https://a.example/x（官方）；https://b.example/y，然后【https://c.example/z】"
-    assert keys(text) == ["url:https://a.example/x", "url:https://b.example/y",
-                          "url:https://c.example/z"]
+    assert keys(text) == [
+        "url:https://a.example/x",
+        "url:https://b.example/y",
+        "url:https://c.example/z",
+    ]
 
 
 def test_semicolon_separated_urls_are_two() -> None:
     assert keys("见 a；https://b.example/q；https://c.example") == [
-        "url:https://b.example/q", "url:https://c.example/"]
+        "url:https://b.example/q",
+        "url:https://c.example/",
+    ]
 
 
 def test_repo_url_followed_by_issue_number_is_the_issue() -> None:
@@ -34,7 +39,8 @@ def test_repo_url_followed_by_issue_number_is_the_issue() -> None:
 
 def test_bare_repo_url_is_a_url() -> None:
     assert keys("https://github.com/sgl-project/sglang（GitHub）") == [
-        "url:https://github.com/sgl-project/sglang"]
+        "url:https://github.com/sgl-project/sglang"
+    ]
 
 
 def test_github_text_reference() -> None:
@@ -47,12 +53,20 @@ def test_markdown_link_and_trailing_punctuation() -> None:
 
 
 def test_arxiv_forms_in_prose() -> None:
-    text = ("Edge0 arXiv:2609.18063（SSD）, 2605.11093v1, https://arxiv.org/pdf/2506.09713v2.pdf, "
-            "卡片 1489-2609-25053（LatentPort）and 1495-2609.27901, hep-th/9901001, "
-            "doi 10.48550/arXiv.2603.04428.")
-    assert keys(text) == ["arxiv:2609.18063", "arxiv:2605.11093", "arxiv:2506.09713",
-                          "arxiv:2609.25053", "arxiv:2609.27901", "arxiv:hep-th/9901001",
-                          "arxiv:2603.04428"]
+    text = (
+        "Edge0 arXiv:2609.18063（SSD）, 2605.11093v1, https://arxiv.org/pdf/2506.09713v2.pdf, "
+        "卡片 1489-2609-25053（LatentPort）and 1495-2609.27901, hep-th/9901001, "
+        "doi 10.48550/arXiv.2603.04428."
+    )
+    assert keys(text) == [
+        "arxiv:2609.18063",
+        "arxiv:2605.11093",
+        "arxiv:2506.09713",
+        "arxiv:2609.25053",
+        "arxiv:2609.27901",
+        "arxiv:hep-th/9901001",
+        "arxiv:2603.04428",
+    ]
 
 
 def test_numbers_that_are_not_ids_are_ignored() -> None:
@@ -71,14 +85,23 @@ def test_table_row_carries_title_status_section_and_date() -> None:
     text = (
         "| arXiv 号 | 标题 | 可信度 | 关系 |\n"
         "|---|---|---|---|\n"
-        "| 2609.18063 | Edge0: Serving MoEs · prerouter 消除 | 高 | 本次新增 → §1.3 KV Cache（SSD） |\n"
+        "| 2609.18063 | Edge0: Serving MoEs · prerouter 消除 | 高 | "
+        "本次新增 → §1.3 KV Cache（SSD） |\n"
         "| 2609.19969 | DeepSeek: KV Cache Compression · 552B | 高 | 9-21锚定；续立确认 |\n"
     )
     a, b = extract(text, "b.md", D).citations
     assert (a.title, a.section, a.claim, a.claimed_date, a.primary) == (
-        "Edge0: Serving MoEs", "§1.3 KV Cache", Status.NEW, None, True)
+        "Edge0: Serving MoEs",
+        "§1.3 KV Cache",
+        Status.NEW,
+        None,
+        True,
+    )
     assert (b.title, b.claim, b.claimed_date) == (
-        "DeepSeek: KV Cache Compression", Status.CONTINUED, date(2026, 9, 21))
+        "DeepSeek: KV Cache Compression",
+        Status.CONTINUED,
+        date(2026, 9, 21),
+    )
 
 
 def test_december_claim_in_january_is_last_year() -> None:
@@ -101,9 +124,11 @@ def test_url_block_takes_heading_title_and_suggested_section() -> None:
 def test_a_section_is_stored_in_the_spelling_export_and_report_read() -> None:
     """A briefing typed with an IME (`§ １.３`, an ideographic space) stores the section as
     `§1.3 KV Cache`, the one spelling sections.normal gives, so a registry holds it once."""
-    text = ("增量 2：Prefix caching\n"
-            "URL：https://github.com/vllm-project/vllm/issues/8242\n"
-            "建议归入章节：§ １.３\u3000KV  Cache（vLLM prefix caching）\n")
+    text = (
+        "增量 2：Prefix caching\n"
+        "URL：https://github.com/vllm-project/vllm/issues/8242\n"
+        "建议归入章节：§ １.３\u3000KV  Cache（vLLM prefix caching）\n"
+    )
     (c,) = extract(text, "b.md", D).citations
     assert c.section == "§1.3 KV Cache"
 
@@ -180,6 +205,7 @@ def test_broken_table_does_not_crash() -> None:
 
 # --- Issue 11: defects found on real Markdown ---------------------------------------------------
 
+
 def cites(text: str) -> list[tuple[str, int, str | None]]:
     return [(c.key.key, c.line, c.title) for c in extract(text, "b.md", D).citations]
 
@@ -187,15 +213,25 @@ def cites(text: str) -> list[tuple[str, int, str | None]]:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("[![Stars](https://img.shields.io/github/stars/o/r.svg)](https://github.com/o/r)",
-         ["url:https://img.shields.io/github/stars/o/r.svg", "url:https://github.com/o/r"]),
-        ("![](https://a.example/1.png)![](https://a.example/2.png)",
-         ["url:https://a.example/1.png", "url:https://a.example/2.png"]),
-        (("详见[LLaMA](https://github.com/facebookresearch/llama)或参考这个"
-          "[PR](https://github.com/o/r/pull/73/files)"),
-         ["url:https://github.com/facebookresearch/llama", "github:o/r#73"]),
-        ("基于[LoRA](https://arxiv.org/abs/2106.09685)和[PEFT](https://github.com/huggingface/peft)",
-         ["arxiv:2106.09685", "url:https://github.com/huggingface/peft"]),
+        (
+            "[![Stars](https://img.shields.io/github/stars/o/r.svg)](https://github.com/o/r)",
+            ["url:https://img.shields.io/github/stars/o/r.svg", "url:https://github.com/o/r"],
+        ),
+        (
+            "![](https://a.example/1.png)![](https://a.example/2.png)",
+            ["url:https://a.example/1.png", "url:https://a.example/2.png"],
+        ),
+        (
+            (
+                "详见[LLaMA](https://github.com/facebookresearch/llama)或参考这个"
+                "[PR](https://github.com/o/r/pull/73/files)"
+            ),
+            ["url:https://github.com/facebookresearch/llama", "github:o/r#73"],
+        ),
+        (
+            "基于[LoRA](https://arxiv.org/abs/2106.09685)和[PEFT](https://github.com/huggingface/peft)",
+            ["arxiv:2106.09685", "url:https://github.com/huggingface/peft"],
+        ),
     ],
 )
 def test_glued_links_are_all_found(text: str, expected: list[str]) -> None:
@@ -205,16 +241,20 @@ def test_glued_links_are_all_found(text: str, expected: list[str]) -> None:
 @pytest.mark.parametrize(
     ("text", "url"),
     [
-        ("[link](https://github.com/o/r/wiki/使用图形界面（macOS）)",
-         "https://github.com/o/r/wiki/使用图形界面（macOS）"),
+        (
+            "[link](https://github.com/o/r/wiki/使用图形界面（macOS）)",
+            "https://github.com/o/r/wiki/使用图形界面（macOS）",
+        ),
         ("见[文档](https://example.com/a，b。c)。", "https://example.com/a，b。c"),
-        ("[x](https://en.wikipedia.org/wiki/Transformer_(deep_learning)) 和更多",
-         "https://en.wikipedia.org/wiki/Transformer_(deep_learning)"),
+        (
+            "[x](https://en.wikipedia.org/wiki/Transformer_(deep_learning)) 和更多",
+            "https://en.wikipedia.org/wiki/Transformer_(deep_learning)",
+        ),
         ('[x](https://example.com/p（1） "title")', "https://example.com/p（1）"),
         ("[x](<https://example.com/a b（c）>)", "https://example.com/a b（c）"),
         ("<https://example.com/（x）>", "https://example.com/（x）"),
         ('<a href="https://example.com/路径（一）">文</a>', "https://example.com/路径（一）"),
-        ("[1]: https://example.com/参考（二） \"t\"", "https://example.com/参考（二）"),
+        ('[1]: https://example.com/参考（二） "t"', "https://example.com/参考（二）"),
     ],
 )
 def test_link_syntax_decides_where_a_url_ends(text: str, url: str | None) -> None:
@@ -224,17 +264,23 @@ def test_link_syntax_decides_where_a_url_ends(text: str, url: str | None) -> Non
 
 def test_unbalanced_fullwidth_paren_ends_a_link_target() -> None:
     assert [c.raw for c in extract("[x](https://example.com/a）后面", "b.md", D).citations] == [
-        "https://example.com/a"]
+        "https://example.com/a"
+    ]
 
 
 def test_arxiv_url_forms_in_text() -> None:
-    text = ("- [pdf](https://browse.arxiv.org/pdf/2401.12345.pdf) "
-            "https://arxiv.org/ftp/arxiv/papers/2402/2402.00001.pdf "
-            "https://arxiv.org/tb/recent https://doi.org/10/gf4gqc")
+    text = (
+        "- [pdf](https://browse.arxiv.org/pdf/2401.12345.pdf) "
+        "https://arxiv.org/ftp/arxiv/papers/2402/2402.00001.pdf "
+        "https://arxiv.org/tb/recent https://doi.org/10/gf4gqc"
+    )
     b = extract(text, "b.md", D)
     assert [c.key.key for c in b.citations] == [
-        "arxiv:2401.12345", "arxiv:2402.00001", "url:https://arxiv.org/tb/recent",
-        "url:https://doi.org/10/gf4gqc"]
+        "arxiv:2401.12345",
+        "arxiv:2402.00001",
+        "url:https://arxiv.org/tb/recent",
+        "url:https://doi.org/10/gf4gqc",
+    ]
     assert b.invalid == []
 
 
@@ -243,14 +289,26 @@ def test_arxiv_url_forms_in_text() -> None:
     [
         ("## 论文\n- 链接：https://arxiv.org/abs/2401.00768", None),
         ("## 论文\n- 链接：https://arxiv.org/pdf/2401.00006.pdf", None),
-        (("- [FlashAttention: Fast and Memory-Efficient Exact Attention]"
-          "(https://arxiv.org/abs/2205.14135)"), "FlashAttention: Fast and Memory-Efficient Exact Attention"),
-        ("- **Efficient Memory Management for LLM Serving** [[pdf]](https://arxiv.org/pdf/2309.06180)",
-         "Efficient Memory Management for LLM Serving"),
-        ("- 🔥 LoRA: Low-Rank Adaptation https://arxiv.org/abs/2106.09685 ⭐️",
-         "LoRA: Low-Rank Adaptation"),
+        (
+            (
+                "- [FlashAttention: Fast and Memory-Efficient Exact Attention]"
+                "(https://arxiv.org/abs/2205.14135)"
+            ),
+            "FlashAttention: Fast and Memory-Efficient Exact Attention",
+        ),
+        (
+            "- **Efficient Memory Management for LLM Serving** [[pdf]](https://arxiv.org/pdf/2309.06180)",
+            "Efficient Memory Management for LLM Serving",
+        ),
+        (
+            "- 🔥 LoRA: Low-Rank Adaptation https://arxiv.org/abs/2106.09685 ⭐️",
+            "LoRA: Low-Rank Adaptation",
+        ),
         ("1. Attention Is All You Need. arXiv:1706.03762.", "Attention Is All You Need"),
-        ("如 [vLLM 论文](https://arxiv.org/abs/2309.06180) 所述，PagedAttention 很有效", "vLLM 论文"),
+        (
+            "如 [vLLM 论文](https://arxiv.org/abs/2309.06180) 所述，PagedAttention 很有效",
+            "vLLM 论文",
+        ),
     ],
 )
 def test_titles_come_from_what_the_document_says(text: str, title: str | None) -> None:
@@ -260,17 +318,21 @@ def test_titles_come_from_what_the_document_says(text: str, title: str | None) -
 
 
 def test_table_title_column_names_a_link_in_another_cell() -> None:
-    text = ("|Date|Title|Paper|Code|\n|:---:|:---:|:---:|:---:|\n"
-            "|2023.10|🔥[**FlashDecoding++**] FlashDecoding++: Faster LLM Inference on GPUs"
-            "|[[pdf]](https://arxiv.org/pdf/2311.01282.pdf)|⚠️|\n")
+    text = (
+        "|Date|Title|Paper|Code|\n|:---:|:---:|:---:|:---:|\n"
+        "|2023.10|🔥[**FlashDecoding++**] FlashDecoding++: Faster LLM Inference on GPUs"
+        "|[[pdf]](https://arxiv.org/pdf/2311.01282.pdf)|⚠️|\n"
+    )
     (c,) = extract(text, "b.md", D).citations
     assert c.key.key == "arxiv:2311.01282"
     assert c.title == "FlashDecoding++ FlashDecoding++: Faster LLM Inference on GPUs"
 
 
 def test_url_titles_are_plain_headings_never_url_pieces() -> None:
-    text = ("### 📖DeepSeek/Multi-head Latent Attention(MLA) ([©️back👆🏻](#paperlist))\n"
-            "- 链接：https://github.com/deepseek-ai/FlashMLA\n")
+    text = (
+        "### 📖DeepSeek/Multi-head Latent Attention(MLA) ([©️back👆🏻](#paperlist))\n"
+        "- 链接：https://github.com/deepseek-ai/FlashMLA\n"
+    )
     (c,) = extract(text, "b.md", D).citations
     assert c.title == "DeepSeek/Multi-head Latent Attention(MLA)"
     assert c.title_source is TitleSource.HEADING and c.written_title is None
@@ -278,11 +340,14 @@ def test_url_titles_are_plain_headings_never_url_pieces() -> None:
 
 def test_an_id_and_its_link_on_one_line_are_one_citation() -> None:
     assert cites("- [2309.06180](https://arxiv.org/abs/2309.06180) PagedAttention") == [
-        ("arxiv:2309.06180", 1, None)]
+        ("arxiv:2309.06180", 1, None)
+    ]
 
 
 def test_fullwidth_digits_read_as_the_ascii_id() -> None:
-    b = extract("论文 ２６０９.１８０６３ 与 arXiv：2609.19969；阿拉伯数字 ٢٦٠٩.١٨٠٦٣ 不算", "b.md", D)
+    b = extract(
+        "论文 ２６０９.１８０６３ 与 arXiv：2609.19969；阿拉伯数字 ٢٦٠٩.١٨٠٦٣ 不算", "b.md", D
+    )
     assert [c.key.key for c in b.citations] == ["arxiv:2609.18063", "arxiv:2609.19969"]
     assert b.citations[0].raw == "２６０９.１８０６３"
     assert str(b.citations[0].key) == "2609.18063"
@@ -335,7 +400,9 @@ def test_ignore_markers_keep_off_topic_citations_out() -> None:
         "- 2609.25053 LatentPort\n"
     )
     assert [c.key.key for c in extract(text, "b.md", D).citations] == [
-        "arxiv:2609.18063", "arxiv:2609.25053"]
+        "arxiv:2609.18063",
+        "arxiv:2609.25053",
+    ]
 
 
 def test_code_blocks_are_skipped_but_bibtex_is_read() -> None:
@@ -357,8 +424,14 @@ def test_code_blocks_are_skipped_but_bibtex_is_read() -> None:
         "| https://a.example/x " * 7000,
         "]" * 150_000 + "](https://a.example/x)",
     ],
-    ids=["unclosed-targets", "repeated-url", "glued-links", "unclosed-href", "row-of-urls",
-         "brackets-before-target"],
+    ids=[
+        "unclosed-targets",
+        "repeated-url",
+        "glued-links",
+        "unclosed-href",
+        "row-of-urls",
+        "brackets-before-target",
+    ],
 )
 @pytest.mark.timeout(20)
 def test_long_lines_of_links_cost_linear_time(blob: str) -> None:
@@ -368,9 +441,11 @@ def test_long_lines_of_links_cost_linear_time(blob: str) -> None:
 
 
 def test_links_inside_html_comments_are_not_citations() -> None:
-    text = ("<!--\n[![old](https://camo.example/badge)](https://old.example/)\n-->\n"
-            "see <!-- https://hidden.example/ --> https://shown.example/x\n"
-            "<!--Thanks to [x](https://github.com/o/r)-->2401.00001\n")
+    text = (
+        "<!--\n[![old](https://camo.example/badge)](https://old.example/)\n-->\n"
+        "see <!-- https://hidden.example/ --> https://shown.example/x\n"
+        "<!--Thanks to [x](https://github.com/o/r)-->2401.00001\n"
+    )
     assert cites(text) == [("url:https://shown.example/x", 4, None), ("arxiv:2401.00001", 5, None)]
 
 
@@ -378,12 +453,20 @@ def test_seed_off_topic_cards_are_left_out_by_a_marker(seed: Path) -> None:
     """The seed's source table mixes two relevant cards with five it calls multimodal, and its
     section 五 lists the same five as `非 inference 主轴`: one marker names them for the file."""
     text = seed.read_text(encoding="utf-8")
-    off = {"arxiv:2609.27901", "arxiv:2609.26550", "arxiv:2609.25267", "arxiv:2609.25199",
-           "arxiv:2609.25247", "arxiv:2609.27334"}
+    off = {
+        "arxiv:2609.27901",
+        "arxiv:2609.26550",
+        "arxiv:2609.25267",
+        "arxiv:2609.25199",
+        "arxiv:2609.25247",
+        "arxiv:2609.27334",
+    }
     before = {c.key.key for c in extract(text, "b.md", D).citations}
     assert off <= before
-    marker = ("<!-- anchors: ignore 1495-2609.27901 1487-2609-26550 1488-2609-25267 "
-              "1480-2609-25199 1482-2609-25247 2609.27334 -->\n")
+    marker = (
+        "<!-- anchors: ignore 1495-2609.27901 1487-2609-26550 1488-2609-25267 "
+        "1480-2609-25199 1482-2609-25247 2609.27334 -->\n"
+    )
     after = {c.key.key for c in extract(text + marker, "b.md", D).citations}
     assert after == before - off
     assert {"arxiv:2609.18063", "arxiv:2609.25053"} <= after  # the two relevant cards stay
@@ -392,11 +475,20 @@ def test_seed_off_topic_cards_are_left_out_by_a_marker(seed: Path) -> None:
 def test_remark_github_reference_vectors() -> None:
     """The valid and invalid `owner/repo#N` cases of remarkjs/remark-github's issue-project
     fixture (MIT): names may hold dots and dashes, not end in `.git` or `-`, owners <= 39."""
-    text = ("foo/bar#1; foo/bar#123456789. -foo/baz#1 w-w/bar#1 w/bar#1 ww/bar#1 "
-            "wooorm/c.git#1 wooorm/c#1 w/w#1 ww/.gitconfig#1 w-/bar#2 "
-            "wooormwooormwooormwooormwooormwooormwooo/c#1")
+    text = (
+        "foo/bar#1; foo/bar#123456789. -foo/baz#1 w-w/bar#1 w/bar#1 ww/bar#1 "
+        "wooorm/c.git#1 wooorm/c#1 w/w#1 ww/.gitconfig#1 w-/bar#2 "
+        "wooormwooormwooormwooormwooormwooormwooo/c#1"
+    )
     b = extract(text, "b.md", D)
     assert [c.key.key for c in b.citations] == [
-        "github:foo/bar#1", "github:foo/bar#123456789", "github:w-w/bar#1", "github:w/bar#1",
-        "github:ww/bar#1", "github:wooorm/c#1", "github:w/w#1", "github:ww/.gitconfig#1"]
+        "github:foo/bar#1",
+        "github:foo/bar#123456789",
+        "github:w-w/bar#1",
+        "github:w/bar#1",
+        "github:ww/bar#1",
+        "github:wooorm/c#1",
+        "github:w/w#1",
+        "github:ww/.gitconfig#1",
+    ]
     assert [i.raw for i in b.invalid] == ["wooorm/c.git#1", "w-/bar#2"]

@@ -26,17 +26,26 @@ def arxiv(draw: st.DrawFn) -> tuple[Anchor, list[str]]:
     yymm = f"{year:02d}{draw(st.integers(1, 12)):02d}"
     ident = f"{yymm}.{draw(st.integers(1, 99999)):05d}"
     v = draw(st.sampled_from(["", "v1", "v3"]))
-    forms = [ident + v, f"arXiv:{ident}{v}", f"https://arxiv.org/abs/{ident}{v}",
-             f"https://arxiv.org/pdf/{ident}{v}.pdf", f"https://browse.arxiv.org/pdf/{ident}",
-             f"https://www.alphaxiv.org/abs/{ident}", ident.translate(FULLWIDTH)]
+    forms = [
+        ident + v,
+        f"arXiv:{ident}{v}",
+        f"https://arxiv.org/abs/{ident}{v}",
+        f"https://arxiv.org/pdf/{ident}{v}.pdf",
+        f"https://browse.arxiv.org/pdf/{ident}",
+        f"https://www.alphaxiv.org/abs/{ident}",
+        ident.translate(FULLWIDTH),
+    ]
     return ("arxiv", ident), forms
 
 
 @st.composite
 def github(draw: st.DrawFn) -> tuple[Anchor, list[str]]:
     owner, repo, n = draw(name), draw(name), draw(st.integers(1, 99999))
-    forms = [f"{owner}/{repo}#{n}", f"https://github.com/{owner}/{repo}/issues/{n}",
-             f"https://github.com/{owner}/{repo}/pull/{n}/files"]
+    forms = [
+        f"{owner}/{repo}#{n}",
+        f"https://github.com/{owner}/{repo}/issues/{n}",
+        f"https://github.com/{owner}/{repo}/pull/{n}/files",
+    ]
     return ("github", f"{owner}/{repo}#{n}"), forms
 
 
@@ -52,8 +61,11 @@ def doi(draw: st.DrawFn) -> tuple[Anchor, list[str]]:
 def url(draw: st.DrawFn) -> tuple[Anchor, list[str]]:
     path = "/".join(draw(st.lists(st.one_of(name, cjk), min_size=0, max_size=3)))
     query = draw(st.sampled_from(["", "?q=1", "?a=b&c=d"]))
-    raw = f"https://{draw(name)}.example/{path}{query}".rstrip("/") if path or query else \
-        f"https://{draw(name)}.example/p"
+    raw = (
+        f"https://{draw(name)}.example/{path}{query}".rstrip("/")
+        if path or query
+        else f"https://{draw(name)}.example/p"
+    )
     return ("url", raw), [raw]
 
 
@@ -110,12 +122,16 @@ def as_pair(c: object) -> Anchor:
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(placed(), min_size=1, max_size=12), st.sampled_from(["## 论文\n", "# Notes\n\n"]))
-def test_every_embedded_anchor_is_found_once_on_its_line(rows: list[tuple[str, list[Anchor]]],
-                                                         header: str) -> None:
+def test_every_embedded_anchor_is_found_once_on_its_line(
+    rows: list[tuple[str, list[Anchor]]], header: str
+) -> None:
     text = header + "\n".join(line for line, _ in rows) + "\n"
     first = header.count("\n") + 1
-    want = Counter((first + i, k, v.lower() if k in ("github", "doi") else v)
-                   for i, (_, anchors) in enumerate(rows) for k, v in dict.fromkeys(anchors))
+    want = Counter(
+        (first + i, k, v.lower() if k in ("github", "doi") else v)
+        for i, (_, anchors) in enumerate(rows)
+        for k, v in dict.fromkeys(anchors)
+    )
     b = extract(text, "gen.md", date(2026, 12, 1))
     got = Counter((c.line, *as_pair(c)) for c in b.citations)
     assert b.invalid == []

@@ -1,4 +1,5 @@
-"""`anchors fix`: the latest check's facts applied to the registry, byte-preserving, under the lock."""
+"""`anchors fix`: the latest check's facts applied to the registry, byte-preserving, under the
+lock."""
 
 from __future__ import annotations
 
@@ -31,11 +32,18 @@ from .stack import links
 #: what each path answers: (status, Location)
 D = "http://docs.example"
 WEB = {
-    "/old": (301, f"{D}/new"), "/old2": (308, f"{D}/new2"), "/new": (200, None),
-    "/new2": (200, None), "/temp": (302, f"{D}/new"),
-    "/to-login": (301, f"{D}/accounts/login?next=/to-login"), "/accounts/login": (200, None),
-    "/to-home": (301, f"{D}/"), "/": (200, None), "/fine": (200, None),
-    "/old-org/tool": (301, "http://github.com/new-org/tool"), "/new-org/tool": (200, None),
+    "/old": (301, f"{D}/new"),
+    "/old2": (308, f"{D}/new2"),
+    "/new": (200, None),
+    "/new2": (200, None),
+    "/temp": (302, f"{D}/new"),
+    "/to-login": (301, f"{D}/accounts/login?next=/to-login"),
+    "/accounts/login": (200, None),
+    "/to-home": (301, f"{D}/"),
+    "/": (200, None),
+    "/fine": (200, None),
+    "/old-org/tool": (301, "http://github.com/new-org/tool"),
+    "/new-org/tool": (200, None),
 }
 
 REGISTRY = """\
@@ -83,15 +91,18 @@ def check_into(history: Path, reg_path: Path, srv: LoopbackServer) -> None:
 
     async def go() -> None:
         resolver = StaticResolver({"docs.example": ["127.0.0.1"], "github.com": ["127.0.0.1"]})
-        async with links(resolver=resolver, allow_private=True, attempts=1, port=srv.port) as lc, \
-                httpx.AsyncClient(transport=gh.transport()) as api:
+        async with (
+            links(resolver=resolver, allow_private=True, attempts=1, port=srv.port) as lc,
+            httpx.AsyncClient(transport=gh.transport()) as api,
+        ):
             h = History(history)
             try:
-                await check_online(reg, date(2026, 9, 30), Services(
-                    lc,
-                    github=GithubResolver(api)), history=h)
+                await check_online(
+                    reg, date(2026, 9, 30), Services(lc, github=GithubResolver(api)), history=h
+                )
             finally:
                 h.close()
+
     asyncio.run(go())
 
 
@@ -121,7 +132,9 @@ def test_dry_run_prints_the_diff_and_writes_nothing(checked: tuple[Path, Path]) 
     assert "to-home redirects to the site's home page" in r.stderr
 
 
-def test_fix_applies_permanent_moves_only_and_keeps_every_other_byte(checked: tuple[Path, Path]) -> None:
+def test_fix_applies_permanent_moves_only_and_keeps_every_other_byte(
+    checked: tuple[Path, Path],
+) -> None:
     reg, db = checked
     r = fix(reg, db)
     assert r.exit_code == 0, r.stderr
@@ -138,7 +151,9 @@ def test_fix_applies_permanent_moves_only_and_keeps_every_other_byte(checked: tu
         "https://github.com/PyGithub/PyGithub/issues/28",  # moved issue (GitHub API html_url)
         "http://docs.example/fine",
     ]
-    assert doc[0]["cited_url"] == "http://docs.example/old" and doc[1]["cited_url"].endswith("/old2")
+    assert doc[0]["cited_url"] == "http://docs.example/old" and doc[1]["cited_url"].endswith(
+        "/old2"
+    )
     assert "cited_url" not in doc[2] and "cited_url" not in doc[7]
     # only the moved lines changed, plus one added cited_url line (or field) per moved entry
     old_lines, new_lines = REGISTRY.splitlines(), after.splitlines()
@@ -162,14 +177,17 @@ def test_only_restricts_the_kinds(checked: tuple[Path, Path]) -> None:
     r = fix(reg, db, "--only", "renamed-repo,moved-issue")
     assert r.exit_code == 0
     urls = [e["url"] for e in yaml.safe_load(reg.read_text("utf-8"))["anchors"]]
-    assert urls[0] == "http://docs.example/old" and urls[5] == "https://github.com/padima2/protoncoin"
+    assert (
+        urls[0] == "http://docs.example/old" and urls[5] == "https://github.com/padima2/protoncoin"
+    )
     assert urls[6] == "https://github.com/PyGithub/PyGithub/issues/28"
     bad = fix(reg, db, "--only", "everything")
     assert bad.exit_code == 2 and "choose from redirect, renamed-repo" in bad.stderr
 
 
-def test_a_briefing_citing_the_old_url_continues_the_moved_entry(checked: tuple[Path, Path],
-                                                                 tmp_path: Path) -> None:
+def test_a_briefing_citing_the_old_url_continues_the_moved_entry(
+    checked: tuple[Path, Path], tmp_path: Path
+) -> None:
     reg, db = checked
     assert fix(reg, db).exit_code == 0
     brief = tmp_path / "2026-10-01.md"
@@ -182,47 +200,58 @@ def test_a_briefing_citing_the_old_url_continues_the_moved_entry(checked: tuple[
 
 def test_archive_snapshots_from_the_history_are_added(tmp_path: Path) -> None:
     reg = parse_text(REGISTRY.encode(), str(tmp_path / "registry.yaml"))
-    snap = {"url": "https://web.archive.org/web/20260919000000/http://docs.example/fine",
-            "date": "2026-09-19"}
+    snap = {
+        "url": "https://web.archive.org/web/20260919000000/http://docs.example/fine",
+        "date": "2026-09-19",
+    }
     snaps = {"url:http://docs.example/fine": snap}
     res = plan(reg, [], snapshots=snaps)
-    assert [(f.kind, f.new, f.date) for f in res.fixes] == [(FixKind.ARCHIVE, snap["url"], "2026-09-19")]
+    assert [(f.kind, f.new, f.date) for f in res.fixes] == [
+        (FixKind.ARCHIVE, snap["url"], "2026-09-19")
+    ]
     assert plan(reg, [], frozenset({FixKind.REDIRECT}), snaps).fixes == []
 
 
-@pytest.mark.parametrize("new, why", [
-    ("https://example.org/login?next=/post", "login"),
-    ("https://example.org/users/sign_in", "login"),
-    ("https://example.org/", "home"),
-    ("https://id.example.org/oauth2/authorize?redirect_uri=x", "login"),
-    ("https://example.org/en/", "home"),
-    ("https://example.org/pt-br", "home"),
-    ("https://example.org/zh-hans/", "home"),
-    ("https://example.org/index.html", "home"),
-    ("https://example.org/en-US/index.php", "home"),
-    ("https://example.org/?utm_source=old-post", "home"),  # tracking noise names no page
-    ("https://example.org/?lang=en", "home"),  # a query that names no page: still the home page
-    ("https://example.org/?ref=404", "home"),
-    ("https://example.org/?s=post", "home"),
-    ("https://example.org/?error=404", "home"),
-    ("https://gate.example.net/wall?continue=https://example.org/post", "login"),
-    ("https://example.org/members?return_to=%2Fpost", "login"),
-])
+@pytest.mark.parametrize(
+    "new, why",
+    [
+        ("https://example.org/login?next=/post", "login"),
+        ("https://example.org/users/sign_in", "login"),
+        ("https://example.org/", "home"),
+        ("https://id.example.org/oauth2/authorize?redirect_uri=x", "login"),
+        ("https://example.org/en/", "home"),
+        ("https://example.org/pt-br", "home"),
+        ("https://example.org/zh-hans/", "home"),
+        ("https://example.org/index.html", "home"),
+        ("https://example.org/en-US/index.php", "home"),
+        ("https://example.org/?utm_source=old-post", "home"),  # tracking noise names no page
+        ("https://example.org/?lang=en", "home"),  # a query that names no page: still the home page
+        ("https://example.org/?ref=404", "home"),
+        ("https://example.org/?s=post", "home"),
+        ("https://example.org/?error=404", "home"),
+        ("https://gate.example.net/wall?continue=https://example.org/post", "login"),
+        ("https://example.org/members?return_to=%2Fpost", "login"),
+    ],
+)
 def test_soft_404s(new: str, why: str) -> None:
     assert why in (soft_404("https://example.org/post", new) or "")
 
 
-@pytest.mark.parametrize("new", [
-    "https://example.org/new-post?ref=old",  # a referral tag, not a login wall
-    "https://example.org/blog/post?next=2",  # pagination
-    "https://example.org/2026/post?redirect=1",
-])
+@pytest.mark.parametrize(
+    "new",
+    [
+        "https://example.org/new-post?ref=old",  # a referral tag, not a login wall
+        "https://example.org/blog/post?next=2",  # pagination
+        "https://example.org/2026/post?redirect=1",
+    ],
+)
 def test_a_query_that_names_no_page_of_ours_is_a_move(new: str) -> None:
     assert soft_404("https://example.org/post", new) is None
 
 
-@pytest.mark.parametrize("new", ["https://example.org/go/", "https://example.org/tv",
-                                 "https://example.org/?page_id=7"])
+@pytest.mark.parametrize(
+    "new", ["https://example.org/go/", "https://example.org/tv", "https://example.org/?page_id=7"]
+)
 def test_a_section_named_in_two_letters_or_a_page_id_is_not_the_home_page(new: str) -> None:
     assert soft_404("https://example.org/post", new) is None
 
@@ -233,12 +262,15 @@ def test_a_real_move_is_not_a_soft_404() -> None:
     assert soft_404("https://example.org/", "https://example.org/en/") is None  # home to home
 
 
-@pytest.mark.parametrize("old, new", [
-    ("https://example.org/post", "https://example.org/?p=123"),  # WordPress's permalink
-    ("https://example.org/post", "https://example.org/index.php?page_id=5"),
-    ("https://example.org/post", "https://example.org/docs/"),
-    ("https://example.org/to-home", "https://example.org/en-us/to-home"),
-])
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("https://example.org/post", "https://example.org/?p=123"),  # WordPress's permalink
+        ("https://example.org/post", "https://example.org/index.php?page_id=5"),
+        ("https://example.org/post", "https://example.org/docs/"),
+        ("https://example.org/to-home", "https://example.org/en-us/to-home"),
+    ],
+)
 def test_a_query_or_a_section_on_the_way_is_not_the_home_page(old: str, new: str) -> None:
     assert soft_404(old, new) is None
 
@@ -261,11 +293,29 @@ def test_readme_example_on_the_bundled_registry(tmp_path: Path) -> None:
     reg.write_bytes((root / "registry.yaml").read_bytes())
     h = History(db)
     run = h.start_run(str(reg), 1.0)
-    h.record(run, [  # what a weekly check would record (modelled answers)
-        Row("https://www.lmsys.org/blog/2026-08-17-advanced-cuda-graph", "", "url", "redirect",
-            200, "https://lmsys.org/blog/2026-08-17-advanced-cuda-graph/", checked_at=1.0),
-        Row("https://www.tensormesh.ai/learn/vllm-vs-sglang", "", "url", "redirect", 200,
-            "https://www.tensormesh.ai/", checked_at=1.0)])
+    h.record(
+        run,
+        [  # what a weekly check would record (modelled answers)
+            Row(
+                "https://www.lmsys.org/blog/2026-08-17-advanced-cuda-graph",
+                "",
+                "url",
+                "redirect",
+                200,
+                "https://lmsys.org/blog/2026-08-17-advanced-cuda-graph/",
+                checked_at=1.0,
+            ),
+            Row(
+                "https://www.tensormesh.ai/learn/vllm-vs-sglang",
+                "",
+                "url",
+                "redirect",
+                200,
+                "https://www.tensormesh.ai/",
+                checked_at=1.0,
+            ),
+        ],
+    )
     h.close()
     r = CliRunner().invoke(app, ["fix", "-r", str(reg), "--history", str(db), "--dry-run"])
     assert r.exit_code == 1
@@ -283,15 +333,18 @@ def test_fix_reads_the_cache_the_check_was_told_to_use(tmp_path: Path) -> None:
     reg.write_text(REGISTRY, encoding="utf-8")
     state.mkdir()
     h = History(state / "history.sqlite")
-    h.record(h.start_run(str(reg), 1.0), [Row("http://docs.example/fine", "", "url", "ok", 200,
-                                              None, checked_at=1.0)])
+    h.record(
+        h.start_run(str(reg), 1.0),
+        [Row("http://docs.example/fine", "", "url", "ok", 200, None, checked_at=1.0)],
+    )
     h.close()
     cache = Cache(state / "cache.json")
     snap = "https://web.archive.org/web/20260919000000/http://docs.example/fine"
     cache.put("wayback:url:http://docs.example/fine", {"url": snap, "date": "2026-09-19"})
     cache.save()
-    r = CliRunner().invoke(app, ["fix", "-r", str(reg), "--cache-dir", str(state), "--dry-run",
-                                 "--only", "archive"])
+    r = CliRunner().invoke(
+        app, ["fix", "-r", str(reg), "--cache-dir", str(state), "--dry-run", "--only", "archive"]
+    )
     assert r.exit_code == 1, r.output
     assert f'+    archived: {{url: "{snap}", date: 2026-09-19}}' in r.stdout
 
@@ -301,9 +354,13 @@ def recorded(db: Path, *moves: tuple[str, str], of: tuple[Path, ...] = ()) -> Pa
     beside it; fix reads only its registry's runs) saw each (old, new) as a permanent redirect."""
     h = History(db)
     for reg in of or (db.parent / "registry.yaml",):
-        h.record(h.start_run(str(reg), 1.0), [
-            Row(canonical_url(old), "", "url", "redirect", 200, new,
-                checked_at=1.0) for old, new in moves])
+        h.record(
+            h.start_run(str(reg), 1.0),
+            [
+                Row(canonical_url(old), "", "url", "redirect", 200, new, checked_at=1.0)
+                for old, new in moves
+            ],
+        )
     h.close()
     return db
 
@@ -311,22 +368,29 @@ def recorded(db: Path, *moves: tuple[str, str], of: tuple[Path, ...] = ()) -> Pa
 def test_two_flow_entries_on_one_line_each_get_their_own_fix(tmp_path: Path) -> None:
     """The move found for the first entry is written on the first, never on its neighbour."""
     reg = tmp_path / "registry.yaml"
-    reg.write_text('version: 1\nanchors: [{url: "http://docs.example/a", first_anchored: '
-                   '2026-09-20, status: new}, {url: "http://docs.example/keep", '
-                   'first_anchored: 2026-09-20, status: new}]\n', encoding="utf-8")
+    reg.write_text(
+        'version: 1\nanchors: [{url: "http://docs.example/a", first_anchored: '
+        '2026-09-20, status: new}, {url: "http://docs.example/keep", '
+        "first_anchored: 2026-09-20, status: new}]\n",
+        encoding="utf-8",
+    )
     db = recorded(tmp_path / "h.sqlite", ("http://docs.example/a", "http://docs.example/merged"))
     r = fix(reg, db)
     assert r.exit_code == 0, r.stderr
     doc = yaml.safe_load(reg.read_text("utf-8"))["anchors"]
     assert [(e["url"], e.get("cited_url")) for e in doc] == [
-        ("http://docs.example/merged", "http://docs.example/a"), ("http://docs.example/keep", None)]
+        ("http://docs.example/merged", "http://docs.example/a"),
+        ("http://docs.example/keep", None),
+    ]
 
 
 def test_a_move_onto_the_url_of_a_flow_neighbour_is_refused(tmp_path: Path) -> None:
     reg = tmp_path / "registry.yaml"
-    text = ('version: 1\nanchors: [{url: "http://docs.example/a", first_anchored: 2026-09-20, '
-            'status: new}, {url: "http://docs.example/keep", first_anchored: 2026-09-20, '
-            'status: new}]\n')
+    text = (
+        'version: 1\nanchors: [{url: "http://docs.example/a", first_anchored: 2026-09-20, '
+        'status: new}, {url: "http://docs.example/keep", first_anchored: 2026-09-20, '
+        "status: new}]\n"
+    )
     reg.write_text(text, encoding="utf-8")
     db = recorded(tmp_path / "h.sqlite", ("http://docs.example/a", "http://docs.example/keep"))
     r = fix(reg, db)
@@ -337,24 +401,42 @@ def test_a_move_onto_the_url_of_a_flow_neighbour_is_refused(tmp_path: Path) -> N
 def entries(*ids: str) -> str:
     """A block-style registry of these `field: value` identifiers, one entry each."""
     return "version: 1\nanchors:\n" + "".join(
-        f"  - {i}\n    first_anchored: 2026-09-20\n    status: new\n" for i in ids)
+        f"  - {i}\n    first_anchored: 2026-09-20\n    status: new\n" for i in ids
+    )
 
 
-@pytest.mark.parametrize("ids, moves, line, other", [
-    # two entries redirecting to one new URL: the second would duplicate the first
-    (("url: http://docs.example/a", "url: http://docs.example/b"),
-     [("http://docs.example/a", "http://docs.example/merged"),
-      ("http://docs.example/b", "http://docs.example/merged")], 6, "line 3"),
-    # an arXiv abstract page is the paper the `arxiv:` entry names
-    (('arxiv: "2312.07104"', "url: http://blog.example/paper"),
-     [("http://blog.example/paper", "https://arxiv.org/abs/2312.07104")], 6, "line 3 (2312.07104)"),
-    # a doi.org URL is the `doi:` entry's paper
-    (("url: http://blog.example/paper", 'doi: "10.1145/3600006.3613165"'),
-     [("http://blog.example/paper", "https://doi.org/10.1145/3600006.3613165")], 3, "line 6"),
-])
+@pytest.mark.parametrize(
+    "ids, moves, line, other",
+    [
+        # two entries redirecting to one new URL: the second would duplicate the first
+        (
+            ("url: http://docs.example/a", "url: http://docs.example/b"),
+            [
+                ("http://docs.example/a", "http://docs.example/merged"),
+                ("http://docs.example/b", "http://docs.example/merged"),
+            ],
+            6,
+            "line 3",
+        ),
+        # an arXiv abstract page is the paper the `arxiv:` entry names
+        (
+            ('arxiv: "2312.07104"', "url: http://blog.example/paper"),
+            [("http://blog.example/paper", "https://arxiv.org/abs/2312.07104")],
+            6,
+            "line 3 (2312.07104)",
+        ),
+        # a doi.org URL is the `doi:` entry's paper
+        (
+            ("url: http://blog.example/paper", 'doi: "10.1145/3600006.3613165"'),
+            [("http://blog.example/paper", "https://doi.org/10.1145/3600006.3613165")],
+            3,
+            "line 6",
+        ),
+    ],
+)
 def test_a_move_that_would_duplicate_an_entry_refuses_the_run(
-        tmp_path: Path, ids: tuple[str, ...], moves: list[tuple[str, str]], line: int,
-        other: str) -> None:
+    tmp_path: Path, ids: tuple[str, ...], moves: list[tuple[str, str]], line: int, other: str
+) -> None:
     reg = tmp_path / "registry.yaml"
     reg.write_text(entries(*ids), encoding="utf-8")
     db = recorded(tmp_path / "h.sqlite", *moves)
@@ -369,10 +451,14 @@ def test_a_move_that_would_duplicate_an_entry_refuses_the_run(
 def test_a_move_onto_a_url_another_move_frees_is_applied(tmp_path: Path) -> None:
     """/a moved on to /b and /old took its place: after the run no two entries share a URL."""
     reg = tmp_path / "registry.yaml"
-    reg.write_text(entries("url: http://docs.example/a", "url: http://docs.example/old"),
-                   encoding="utf-8")
-    db = recorded(tmp_path / "h.sqlite", ("http://docs.example/a", "http://docs.example/b"),
-                  ("http://docs.example/old", "http://docs.example/a"))
+    reg.write_text(
+        entries("url: http://docs.example/a", "url: http://docs.example/old"), encoding="utf-8"
+    )
+    db = recorded(
+        tmp_path / "h.sqlite",
+        ("http://docs.example/a", "http://docs.example/b"),
+        ("http://docs.example/old", "http://docs.example/a"),
+    )
     r = fix(reg, db)
     assert r.exit_code == 0, r.output
     doc = yaml.safe_load(reg.read_text("utf-8"))["anchors"]
@@ -384,14 +470,34 @@ def test_a_move_onto_a_url_another_move_frees_is_applied(tmp_path: Path) -> None
 def test_a_move_keeps_the_cited_fragment_unless_the_redirect_names_its_own(tmp_path: Path) -> None:
     """As a browser does: the part of the page a briefing pointed at survives the move."""
     reg = tmp_path / "registry.yaml"
-    reg.write_text(entries('url: "http://docs.example/c#section-2"',
-                           'url: "http://docs.example/d#old-name"',
-                           "url: https://github.com/o/r/issues/1#issuecomment-7"), encoding="utf-8")
-    db = recorded(tmp_path / "h.sqlite", ("http://docs.example/c", "https://docs.example/c"),
-                  ("http://docs.example/d", "https://docs.example/d#new-name"))
+    reg.write_text(
+        entries(
+            'url: "http://docs.example/c#section-2"',
+            'url: "http://docs.example/d#old-name"',
+            "url: https://github.com/o/r/issues/1#issuecomment-7",
+        ),
+        encoding="utf-8",
+    )
+    db = recorded(
+        tmp_path / "h.sqlite",
+        ("http://docs.example/c", "https://docs.example/c"),
+        ("http://docs.example/d", "https://docs.example/d#new-name"),
+    )
     h = History(db)  # the API's answer for a transferred issue: its html_url, no fragment
-    h.record(h.start_run(str(reg), 2.0), [Row("github:o/r#1", "", "github", "ok", 200,
-                                              "https://github.com/o/s/issues/1", checked_at=2.0)])
+    h.record(
+        h.start_run(str(reg), 2.0),
+        [
+            Row(
+                "github:o/r#1",
+                "",
+                "github",
+                "ok",
+                200,
+                "https://github.com/o/s/issues/1",
+                checked_at=2.0,
+            )
+        ],
+    )
     h.close()
     r = fix(reg, db)
     assert r.exit_code == 0, r.output
@@ -399,8 +505,11 @@ def test_a_move_keeps_the_cited_fragment_unless_the_redirect_names_its_own(tmp_p
     assert [(e["url"], e["cited_url"]) for e in doc] == [
         ("https://docs.example/c#section-2", "http://docs.example/c#section-2"),
         ("https://docs.example/d#new-name", "http://docs.example/d#old-name"),
-        ("https://github.com/o/s/issues/1#issuecomment-7",
-         "https://github.com/o/r/issues/1#issuecomment-7")]
+        (
+            "https://github.com/o/s/issues/1#issuecomment-7",
+            "https://github.com/o/r/issues/1#issuecomment-7",
+        ),
+    ]
 
 
 @pytest.mark.parametrize("tool", ["git apply", "patch"])
@@ -411,10 +520,15 @@ def test_the_dry_run_diff_applies_and_gives_the_file_fix_writes(tmp_path: Path, 
 
     if shutil.which(tool.split()[0]) is None:
         pytest.skip(f"{tool} is not installed")
-    text = ("\ufeffversion: 1\r\nanchors:\r\n  - url: http://docs.example/a\t# tabbed comment\r\n"
-            "    first_anchored: 2026-09-20\r\n    status: new")
-    db = recorded(tmp_path / "h.sqlite", ("http://docs.example/a", "http://docs.example/merged"),
-                  of=(tmp_path / "dry" / "registry.yaml", tmp_path / "real" / "registry.yaml"))
+    text = (
+        "\ufeffversion: 1\r\nanchors:\r\n  - url: http://docs.example/a\t# tabbed comment\r\n"
+        "    first_anchored: 2026-09-20\r\n    status: new"
+    )
+    db = recorded(
+        tmp_path / "h.sqlite",
+        ("http://docs.example/a", "http://docs.example/merged"),
+        of=(tmp_path / "dry" / "registry.yaml", tmp_path / "real" / "registry.yaml"),
+    )
     (tmp_path / "dry").mkdir()
     (tmp_path / "real").mkdir()
     for d in ("dry", "real"):
@@ -426,14 +540,18 @@ def test_the_dry_run_diff_applies_and_gives_the_file_fix_writes(tmp_path: Path, 
     args = ["git", "apply"] if tool == "git apply" else ["patch", "-p1", "--quiet"]
     env = {**os.environ, "GIT_CEILING_DIRECTORIES": str(tmp_path)}  # no repository around it
     subprocess.run(args, input=r.stdout_bytes, cwd=tmp_path / "dry", env=env, check=True)
-    assert (tmp_path / "dry" / "registry.yaml").read_bytes() == \
-        (tmp_path / "real" / "registry.yaml").read_bytes() != text.encode("utf-8")
+    assert (
+        (tmp_path / "dry" / "registry.yaml").read_bytes()
+        == (tmp_path / "real" / "registry.yaml").read_bytes()
+        != text.encode("utf-8")
+    )
 
 
 def test_the_diff_shows_a_bidi_override_in_the_registry_as_an_escape(tmp_path: Path) -> None:
     reg = tmp_path / "registry.yaml"
-    reg.write_text(entries("url: http://docs.example/a") + '    title: "abc\u202edef"\n',
-                   encoding="utf-8")
+    reg.write_text(
+        entries("url: http://docs.example/a") + '    title: "abc\u202edef"\n', encoding="utf-8"
+    )
     db = recorded(tmp_path / "h.sqlite", ("http://docs.example/a", "http://docs.example/merged"))
     r = fix(reg, db, "--dry-run")
     assert r.exit_code == 1, r.output
@@ -445,8 +563,9 @@ def test_every_invisible_format_character_in_the_diff_is_shown(tmp_path: Path, m
     """Arabic letter mark, word joiners, a BOM mid-line and tag characters hide text on a
     terminal as bidi overrides do; each is shown as an escape (the file's own BOM is kept)."""
     reg = tmp_path / "registry.yaml"
-    reg.write_text(entries("url: http://docs.example/a") + f'    title: "abc{mark}def"\n',
-                   encoding="utf-8")
+    reg.write_text(
+        entries("url: http://docs.example/a") + f'    title: "abc{mark}def"\n', encoding="utf-8"
+    )
     db = recorded(tmp_path / "h.sqlite", ("http://docs.example/a", "http://docs.example/merged"))
     r = fix(reg, db, "--dry-run")
     assert r.exit_code == 1, r.output

@@ -25,10 +25,12 @@ from anchors.render import RENDERERS, Target, render
 from anchors.report.weekly import build
 
 TODAY = date(2026, 12, 2)
-REGISTRY = ('version: 1\nanchors:\n'
-            '  - arxiv: "2709.00001"\n    first_anchored: 2026-09-24\n    status: new\n'
-            '    title: "标题 with a § sign"\n    section: "§1.3 KV Cache"\n'
-            '    cited_in: ["2026-09-24"]\n')
+REGISTRY = (
+    "version: 1\nanchors:\n"
+    '  - arxiv: "2709.00001"\n    first_anchored: 2026-09-24\n    status: new\n'
+    '    title: "标题 with a § sign"\n    section: "§1.3 KV Cache"\n'
+    '    cited_in: ["2026-09-24"]\n'
+)
 
 
 def _choices() -> dict[str, list[str]]:
@@ -55,11 +57,23 @@ def results(tmp_path: Path) -> dict[str, Any]:
     reg = tmp_path / "registry.yaml"
     reg.write_text(REGISTRY, encoding="utf-8")
     briefing = tmp_path / "2026-09-25-brief.md"
-    briefing.write_text("# 2026-09-25\n\n## §1.3 KV Cache\n\n- arXiv:2709.00001 本次新增\n",
-                        encoding="utf-8")
+    briefing.write_text(
+        "# 2026-09-25\n\n## §1.3 KV Cache\n\n- arXiv:2709.00001 本次新增\n", encoding="utf-8"
+    )
     now = time.time()
-    rows = [Row("https://example.org/gone", "https://example.org/gone", "url", "dead", 404,
-                None, "HTTP 404", checked_at=now - 60, run_id=1)]
+    rows = [
+        Row(
+            "https://example.org/gone",
+            "https://example.org/gone",
+            "url",
+            "dead",
+            404,
+            None,
+            "HTTP 404",
+            checked_at=now - 60,
+            run_id=1,
+        )
+    ]
     return {
         "check": check([reg], CheckOptions(TODAY, offline=True)),
         "add": add(reg, [read_briefing(briefing, None)], TODAY, dry_run=True),
@@ -69,8 +83,9 @@ def results(tmp_path: Path) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(("command", "fmt"), sorted(RENDERERS))
-def test_every_renderer_renders_its_commands_result(results: dict[str, Any], command: str,
-                                                    fmt: str) -> None:
+def test_every_renderer_renders_its_commands_result(
+    results: dict[str, Any], command: str, fmt: str
+) -> None:
     out = io.StringIO()
     text = render(command, fmt, results[command], Target(out, registry="registry.yaml"))
     assert text.strip(), (command, fmt)

@@ -27,7 +27,8 @@ def files(root: Path) -> list[str]:
 
 @pytest.mark.parametrize("mode", [["--offline"], ["--today", "2026-10-01", "--no-cache"]])
 def test_a_missing_registry_is_exit_2_naming_it_and_creates_nothing(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: list[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: list[str]
+) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "registry.yaml").write_text("version: 1\nanchors: []\n", encoding="utf-8")
     before = files(tmp_path)
@@ -41,8 +42,14 @@ def test_a_missing_registry_is_exit_2_naming_it_and_creates_nothing(
     assert files(tmp_path) == [f for f in before if f != "registry.yaml"]  # no .anchors/
 
 
-@pytest.mark.parametrize("text", ["root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1::/usr/sbin\n",
-                                  "- just\n- a list\n", "name: ci\non: push\n"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1::/usr/sbin\n",
+        "- just\n- a list\n",
+        "name: ci\non: push\n",
+    ],
+)
 def test_a_file_that_is_not_a_registry_is_exit_2(tmp_path: Path, text: str) -> None:
     p = tmp_path / "passwd"
     p.write_text(text, encoding="utf-8")
@@ -89,12 +96,15 @@ def test_report_with_no_history_or_no_run_in_the_window_is_exit_2(tmp_path: Path
     assert not (tmp_path / ".anchors").exists()
     db = tmp_path / ".anchors" / "history.sqlite"
     h = History(db, clock=lambda: 0.0)
-    h.record(h.start_run(str(reg)), [Row("https://x.example/", "https://x.example/", "url", "dead",
-                                         404)])
+    h.record(
+        h.start_run(str(reg)), [Row("https://x.example/", "https://x.example/", "url", "dead", 404)]
+    )
     h.close()  # one run, in 1970: nothing in the last week
     code, out, err = run("report", "-r", str(reg), "--now", NOW)
-    assert (code, out) == (2, "") and f"nothing to report from: no check of {reg} recorded " \
-        "between" in err
+    assert (code, out) == (
+        2,
+        "",
+    ) and f"nothing to report from: no check of {reg} recorded between" in err
     assert "Nothing failed" not in out
 
 
@@ -104,7 +114,9 @@ def test_help_states_the_rules() -> None:
         return " ".join(r.stdout.replace("│", " ").split())
 
     assert "A missing file, or one that is not a registry, is exit 2" in helptext("check")
-    assert re.search(r"check \[OPTIONS\] \[\w+\]\.\.\.", helptext("check"), re.IGNORECASE)  # several
+    assert re.search(
+        r"check \[OPTIONS\] \[\w+\]\.\.\.", helptext("check"), re.IGNORECASE
+    )  # several
     add_help = helptext("add")
     assert "--check" in add_help and "exit 1 if the registry is not up to date" in add_help
     assert "Only `add` creates a registry" in add_help

@@ -15,20 +15,31 @@ ENTRY = '  - arxiv: "{id}"\n    first_anchored: 2026-09-24\n    status: {status}
 
 
 def git(cwd: Path, *args: str) -> None:
-    subprocess.run(["git", "-C", str(cwd), "-c", "user.name=t", "-c", "user.email=t@t", *args],
-                   check=True, capture_output=True)
+    subprocess.run(
+        ["git", "-C", str(cwd), "-c", "user.name=t", "-c", "user.email=t@t", *args],
+        check=True,
+        capture_output=True,
+    )
 
 
 def test_changed_and_added_entries_only(tmp_path: Path) -> None:
     git(tmp_path, "init", "-q")
     reg = tmp_path / "registry.yaml"
-    reg.write_text("version: 1\nanchors:\n" + ENTRY.format(id="2609.00001", status="new")
-                   + ENTRY.format(id="2609.00002", status="new"), encoding="utf-8")
+    reg.write_text(
+        "version: 1\nanchors:\n"
+        + ENTRY.format(id="2609.00001", status="new")
+        + ENTRY.format(id="2609.00002", status="new"),
+        encoding="utf-8",
+    )
     git(tmp_path, "add", ".")
     git(tmp_path, "commit", "-qm", "base")
-    reg.write_text("version: 1\nanchors:\n" + ENTRY.format(id="2609.00001", status="new")
-                   + ENTRY.format(id="2609.00002", status="continued")
-                   + ENTRY.format(id="2609.00003", status="new"), encoding="utf-8")
+    reg.write_text(
+        "version: 1\nanchors:\n"
+        + ENTRY.format(id="2609.00001", status="new")
+        + ENTRY.format(id="2609.00002", status="continued")
+        + ENTRY.format(id="2609.00003", status="new"),
+        encoding="utf-8",
+    )
     assert changed_keys(load(reg), "HEAD") == {"arxiv:2609.00002", "arxiv:2609.00003"}
 
 

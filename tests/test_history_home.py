@@ -15,9 +15,11 @@ from anchors.history import History, Row
 
 DEAD = "https://example.org/dead"
 MOVED = "https://example.org/old"
-REGISTRY = ("version: 1\nanchors:\n"
-            f'  - url: "{DEAD}"\n    first_anchored: 2026-09-20\n    status: new\n'
-            f'  - url: "{MOVED}"\n    first_anchored: 2026-09-20\n    status: new\n')
+REGISTRY = (
+    "version: 1\nanchors:\n"
+    f'  - url: "{DEAD}"\n    first_anchored: 2026-09-20\n    status: new\n'
+    f'  - url: "{MOVED}"\n    first_anchored: 2026-09-20\n    status: new\n'
+)
 
 
 def _project(root: Path, recorded_as: str | None) -> Path:
@@ -31,10 +33,19 @@ def _project(root: Path, recorded_as: str | None) -> Path:
     if recorded_as is None:
         run = h.start_run(str(reg), started_at=at)
     else:
-        run = int(h.db.execute("INSERT INTO runs (started_at, registry) VALUES (?, ?)",
-                               (at, recorded_as)).lastrowid or 0)
-    h.record(run, [Row(DEAD, DEAD, "url", "dead", 404, checked_at=at + 1),
-                   Row(MOVED, MOVED, "url", "redirect", 301, MOVED + "/new", checked_at=at + 1)])
+        run = int(
+            h.db.execute(
+                "INSERT INTO runs (started_at, registry) VALUES (?, ?)", (at, recorded_as)
+            ).lastrowid
+            or 0
+        )
+    h.record(
+        run,
+        [
+            Row(DEAD, DEAD, "url", "dead", 404, checked_at=at + 1),
+            Row(MOVED, MOVED, "url", "redirect", 301, MOVED + "/new", checked_at=at + 1),
+        ],
+    )
     h.finish_run(run, True, at + 2)
     h.close()
     return reg
@@ -48,22 +59,23 @@ def _report_and_fix(monkeypatch: pytest.MonkeyPatch, cwd: Path, *args: str) -> N
     assert MOVED + "/new" in r.output, r.output
 
 
-def test_old_relative_names_are_read_from_a_subfolder(tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_old_relative_names_are_read_from_a_subfolder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _project(tmp_path, "registry.yaml")
     _report_and_fix(monkeypatch, tmp_path / "docs", "-r", "../registry.yaml")
 
 
-def test_a_copied_checkout_keeps_its_runs(tmp_path: Path,
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_copied_checkout_keeps_its_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _project(tmp_path / "proj", None)
     shutil.copytree(tmp_path / "proj", tmp_path / "copy")
     shutil.rmtree(tmp_path / "proj")
     _report_and_fix(monkeypatch, tmp_path / "copy", "-r", "registry.yaml")
 
 
-def test_a_history_moved_elsewhere_is_read_with_history(tmp_path: Path,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_history_moved_elsewhere_is_read_with_history(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A CI artifact: the history of another machine's checkout, read beside this one's."""
     _project(tmp_path / "ci", None)
     (tmp_path / "artifact").mkdir()
@@ -71,5 +83,7 @@ def test_a_history_moved_elsewhere_is_read_with_history(tmp_path: Path,
     shutil.copytree(tmp_path / "ci", tmp_path / "here")
     shutil.rmtree(tmp_path / "ci")
     monkeypatch.chdir(tmp_path / "here")
-    r = CliRunner().invoke(app, ["report", "-r", "registry.yaml", "--history", "../artifact/h.sqlite"])
+    r = CliRunner().invoke(
+        app, ["report", "-r", "registry.yaml", "--history", "../artifact/h.sqlite"]
+    )
     assert r.exit_code == 1 and DEAD in r.stdout, r.output

@@ -21,9 +21,11 @@ async def ok(req, w):
 
 def run_in_order(srv: LoopbackServer, paths: list[str]):
     """One URL after another, so the host's failure count is deterministic."""
+
     async def go():
         async with links(allow_private=True, per_host=1, attempts=3) as lc:
             return [await lc.check(srv.url(p)) for p in paths]
+
     return asyncio.run(go())
 
 

@@ -97,7 +97,10 @@ def test_old_style_year_mapping() -> None:
     [
         ("https://github.com/vllm-project/vllm/issues/8242", "github:vllm-project/vllm#8242"),
         ("https://github.com/vllm-project/vllm/pull/8242", "github:vllm-project/vllm#8242"),
-        ("https://GitHub.com/VLLM-Project/vLLM/issues/8242#issuecomment-1", "github:vllm-project/vllm#8242"),
+        (
+            "https://GitHub.com/VLLM-Project/vLLM/issues/8242#issuecomment-1",
+            "github:vllm-project/vllm#8242",
+        ),
         ("vllm-project/vllm#8242", "github:vllm-project/vllm#8242"),
         ("https://doi.org/10.1145/3600006.3613165", "doi:10.1145/3600006.3613165"),
         ("10.1145/3600006.3613165", "doi:10.1145/3600006.3613165"),
@@ -134,7 +137,9 @@ def test_plain_urls_are_web_urls() -> None:
     assert key.key == "url:https://www.lmsys.org/blog/2026-08-17-advanced-cuda-graph"
 
 
-@pytest.mark.parametrize("bad", ["ftp://example.com/x", "https://", "mailto:a@b.c", "https://u:p@h.com/"])
+@pytest.mark.parametrize(
+    "bad", ["ftp://example.com/x", "https://", "mailto:a@b.c", "https://u:p@h.com/"]
+)
 def test_non_http_urls_are_invalid(bad: str) -> None:
     with pytest.raises(InvalidId):
         parse_anchor(bad)
@@ -146,6 +151,7 @@ def test_doi_parse_rejects_non_doi() -> None:
 
 
 # --- Issue 11: identifier rules against arXiv's scheme, the DOI Handbook and GitHub -----------
+
 
 @pytest.mark.parametrize(
     ("url", "canonical"),
@@ -208,8 +214,14 @@ def test_new_scheme_years_91_to_99_are_2091_to_2099() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["https://arxiv.org/abs/gr-qc/۹۷۰۶123", "gr-qc/۹۷۰۶123", "２６０９.１８０６３", "2609.１8063",
-     "https://arxiv.org/abs/２６０９.１８０６３", "०७०४.0001"],
+    [
+        "https://arxiv.org/abs/gr-qc/۹۷۰۶123",
+        "gr-qc/۹۷۰۶123",
+        "２６０９.１８０６３",
+        "2609.１8063",
+        "https://arxiv.org/abs/２６０９.１８０６３",
+        "०७०४.0001",
+    ],
 )
 def test_non_ascii_digits_are_never_an_id(text: str) -> None:
     with pytest.raises(InvalidId) as exc:
@@ -230,8 +242,10 @@ def test_non_ascii_digits_in_github_and_doi_urls_are_not_ids() -> None:
         ("10.1000/456#789", "https://doi.org/10.1000/456%23789"),  # the Handbook's example
         ("10.1000/a%b", "https://doi.org/10.1000/a%25b"),
         ('10.1000/"q"?x y', "https://doi.org/10.1000/%22q%22%3Fx%20y"),
-        ("10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-0",
-         "https://doi.org/10.1002/(SICI)1097-4571(199806)49:8%3C693::AID-ASI4%3E3.0.CO;2-0"),
+        (
+            "10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-0",
+            "https://doi.org/10.1002/(SICI)1097-4571(199806)49:8%3C693::AID-ASI4%3E3.0.CO;2-0",
+        ),
         ("10.1000/a+b|c", "https://doi.org/10.1000/a%2Bb%7Cc"),
     ],
 )
@@ -247,8 +261,12 @@ def test_encoded_doi_url_round_trips() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["10.1000.10/123456", "https://doi.org/10.1000.10/123456", "10.1000.10.2/abc",
-     "10.1002/(SICI)1522-2594(199911)42:5<952::AID-MRM16>3.0.CO;2-S"],
+    [
+        "10.1000.10/123456",
+        "https://doi.org/10.1000.10/123456",
+        "10.1000.10.2/abc",
+        "10.1002/(SICI)1522-2594(199911)42:5<952::AID-MRM16>3.0.CO;2-S",
+    ],
 )
 def test_subdivided_registrants_and_sici_dois_are_dois(text: str) -> None:
     key = parse_anchor(text)

@@ -41,8 +41,11 @@ def test_an_entry_written_under_its_field_loads_as_the_same_key(text: str) -> No
     """What `add` writes (the key's `id_field` and its text) is what the loader reads back."""
     key = parse_anchor(text)
     raw = key.url if key.id_field == "url" else str(key)
-    reg = parse_text(f'version: 1\nanchors:\n  - {key.id_field}: "{raw}"\n'
-                     "    first_anchored: 2026-09-24\n    status: new\n".encode(), "r.yaml")
+    reg = parse_text(
+        f'version: 1\nanchors:\n  - {key.id_field}: "{raw}"\n'
+        "    first_anchored: 2026-09-24\n    status: new\n".encode(),
+        "r.yaml",
+    )
     assert reg.problems == []
     (a,) = reg.anchors
     assert a.key is not None and a.key.key == key.key and a.id_field == key.id_field

@@ -16,9 +16,20 @@ PACKAGE = Path(__file__).resolve().parent.parent / "anchors"
 
 # Lowest first. A module belongs to the first entry that is it or a package above it.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("core", ("anchors", "anchors.errors", "anchors.defaults", "anchors.findings",
-              "anchors.streams", "anchors.state", "anchors.config", "anchors.titles",
-              "anchors.sections")),
+    (
+        "core",
+        (
+            "anchors",
+            "anchors.errors",
+            "anchors.defaults",
+            "anchors.findings",
+            "anchors.streams",
+            "anchors.state",
+            "anchors.config",
+            "anchors.titles",
+            "anchors.sections",
+        ),
+    ),
     ("identifiers", ("anchors.ids",)),
     ("registry", ("anchors.registry",)),
     ("extraction", ("anchors.extract",)),
@@ -96,8 +107,12 @@ def test_every_module_has_a_layer() -> None:
 
 
 def test_no_import_points_to_a_higher_layer() -> None:
-    upward = [f"{m} ({LAYERS[_layer(m)][0]}) imports {d} ({LAYERS[_layer(d)][0]})"
-              for m, deps in GRAPH.items() for d in deps if _layer(d) > _layer(m)]
+    upward = [
+        f"{m} ({LAYERS[_layer(m)][0]}) imports {d} ({LAYERS[_layer(d)][0]})"
+        for m, deps in GRAPH.items()
+        for d in deps
+        if _layer(d) > _layer(m)
+    ]
     assert upward == []
 
 
@@ -111,7 +126,7 @@ def test_no_import_cycle() -> None:
             if d == "anchors":  # the package root only holds the version and lazy exports
                 continue
             if state.get(d) == 1:
-                cycles.append(stack[stack.index(d):] + [d] if d in stack else [m, d])
+                cycles.append(stack[stack.index(d) :] + [d] if d in stack else [m, d])
             elif d not in state:
                 visit(d, stack + [d])
         state[m] = 2

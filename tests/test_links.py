@@ -25,6 +25,7 @@ async def ok(req, w):
 def status(code: int, **headers: str):
     async def handler(req, w):
         return await respond(w, code, b"", headers, req=req)
+
     return handler
 
 
@@ -33,6 +34,7 @@ def once(first: int, headers: dict[str, str] | None = None, times: int = 1):
         if req.n < times:
             return await respond(w, first, b"", headers or {}, req=req)
         return await respond(w, 200, b"ok", req=req)
+
     return handler
 
 
@@ -45,7 +47,9 @@ async def head_forbidden_get_404(req, w):
 
 
 async def challenge(req, w):
-    return await respond(w, 403, b"<title>Just a moment...</title>", {"Server": "cloudflare"}, req=req)
+    return await respond(
+        w, 403, b"<title>Just a moment...</title>", {"Server": "cloudflare"}, req=req
+    )
 
 
 async def loop_a(req, w):
@@ -62,6 +66,7 @@ def chain(n: int):
         if i >= n:
             return await respond(w, 200, b"end", req=req)
         return await respond(w, 302, b"", {"Location": f"/chain/{i + 1}"}, req=req)
+
     return handler
 
 
@@ -76,14 +81,28 @@ async def slow(req, w):
 
 
 ROUTES = {
-    "/ok": ok, "/404": status(404), "/410": status(410), "/401": status(401), "/451": status(451),
-    "/999": status(999), "/moved": status(301, Location="/ok"), "/found": status(302, Location="/ok"),
-    "/429-once": once(429, {"Retry-After": "1"}), "/429-timed": once(429, {"Retry-After": "1"}),
+    "/ok": ok,
+    "/404": status(404),
+    "/410": status(410),
+    "/401": status(401),
+    "/451": status(451),
+    "/999": status(999),
+    "/moved": status(301, Location="/ok"),
+    "/found": status(302, Location="/ok"),
+    "/429-once": once(429, {"Retry-After": "1"}),
+    "/429-timed": once(429, {"Retry-After": "1"}),
     "/503-once": once(503),
-    "/503-twice": once(503, times=2), "/429-forever": status(429, **{"Retry-After": "1"}),
-    "/429-huge": status(429, **{"Retry-After": "86400"}), "/500-always": status(500),
-    "/head-405": head_refused, "/head-403-get-404": head_forbidden_get_404,
-    "/challenge": challenge, "/loop-a": loop_a, "/loop-b": loop_b, "/reset": reset, "/slow": slow,
+    "/503-twice": once(503, times=2),
+    "/429-forever": status(429, **{"Retry-After": "1"}),
+    "/429-huge": status(429, **{"Retry-After": "86400"}),
+    "/500-always": status(500),
+    "/head-405": head_refused,
+    "/head-403-get-404": head_forbidden_get_404,
+    "/challenge": challenge,
+    "/loop-a": loop_a,
+    "/loop-b": loop_b,
+    "/reset": reset,
+    "/slow": slow,
 }
 
 
@@ -93,15 +112,16 @@ def server() -> Iterator[LoopbackServer]:
         if req.path.startswith("/chain/"):
             return chain(12)
         return ROUTES.get(req.path)
+
     with LoopbackServer(route) as srv:
         yield srv
 
 
-def check(urls: list[str], *, allow_private: bool = True, timeout: float = 5.0,
-          cap: float = 30.0, **kw) -> tuple[list[LinkResult], LinkChecker]:
+def check(
+    urls: list[str], *, allow_private: bool = True, timeout: float = 5.0, cap: float = 30.0, **kw
+) -> tuple[list[LinkResult], LinkChecker]:
     """The stack `anchors check` builds, in virtual time, on loopback (tests/stack.py)."""
-    return check_urls(urls, allow_private=allow_private, timeout=timeout, retry_after_cap=cap,
-                      **kw)
+    return check_urls(urls, allow_private=allow_private, timeout=timeout, retry_after_cap=cap, **kw)
 
 
 @pytest.mark.parametrize(
@@ -162,7 +182,7 @@ def test_retries_back_off_doubling_then_give_up(server: LoopbackServer) -> None:
     # three waits between four tries, each in the upper half of a doubling base (0.25 s)
     assert len(vt.waits) == 3
     for n, w in enumerate(vt.waits):
-        assert 0.125 * 2 ** n <= w <= 0.25 * 2 ** n, vt.waits
+        assert 0.125 * 2**n <= w <= 0.25 * 2**n, vt.waits
 
 
 def test_reset_is_retried_then_unreachable(server: LoopbackServer) -> None:
@@ -191,8 +211,11 @@ def test_loopback_is_blocked_by_default(server: LoopbackServer) -> None:
 def test_names_resolve_through_the_injected_resolver(server: LoopbackServer) -> None:
     resolver = StaticResolver({"blog.example": ["127.0.0.1"]}, failing=["flaky.example"])
     port = server.port
-    urls = [f"http://blog.example:{port}/ok", f"http://nxdomain.example:{port}/ok",
-            f"http://flaky.example:{port}/ok"]
+    urls = [
+        f"http://blog.example:{port}/ok",
+        f"http://nxdomain.example:{port}/ok",
+        f"http://flaky.example:{port}/ok",
+    ]
     (good, nx, temp), _ = check(urls, resolver=resolver)
     assert good.outcome is Outcome.OK
     assert nx.outcome is Outcome.DEAD and "NXDOMAIN" in (nx.error or "")
@@ -200,8 +223,14 @@ def test_names_resolve_through_the_injected_resolver(server: LoopbackServer) -> 
 
 
 def test_private_addresses_after_resolution_are_blocked(server: LoopbackServer) -> None:
-    resolver = StaticResolver({"meta.example": ["169.254.169.254"], "lan.example": ["10.0.0.5"],
-                               "v6.example": ["::1"], "ula.example": ["fd00::1"]})
+    resolver = StaticResolver(
+        {
+            "meta.example": ["169.254.169.254"],
+            "lan.example": ["10.0.0.5"],
+            "v6.example": ["::1"],
+            "ula.example": ["fd00::1"],
+        }
+    )
     urls = [f"http://{h}/x" for h in ("meta.example", "lan.example", "v6.example", "ula.example")]
     urls.append("ftp://example.com/file")
     results, _ = check(urls, allow_private=False, resolver=resolver)
@@ -216,23 +245,31 @@ class _OnePublic(NetGuard):
             super().screen(host, address)
 
 
-@pytest.mark.parametrize("target", ["http://meta.example/latest",  # a name: the resolver screens
-                                    "http://169.254.169.254/latest",  # IP literals: no resolver
-                                    "http://127.0.0.2:{port}/latest",
-                                    "http://[::ffff:127.0.0.2]:{port}/latest"])
+@pytest.mark.parametrize(
+    "target",
+    [
+        "http://meta.example/latest",  # a name: the resolver screens
+        "http://169.254.169.254/latest",  # IP literals: no resolver
+        "http://127.0.0.2:{port}/latest",
+        "http://[::ffff:127.0.0.2]:{port}/latest",
+    ],
+)
 def test_redirect_to_a_private_address_is_blocked_at_the_hop(target: str) -> None:
     async def to_private(req, w):
         if req.path == "/r":
             return await respond(w, 302, b"", {"Location": location}, req=req)
         return await respond(w, 200, b"secret", req=req)
 
-    resolver = StaticResolver({"public.example": ["127.0.0.1"], "meta.example": ["169.254.169.254"]})
+    resolver = StaticResolver(
+        {"public.example": ["127.0.0.1"], "meta.example": ["169.254.169.254"]}
+    )
     with LoopbackServer(lambda req: to_private, hosts=["127.0.0.1", "127.0.0.2"]) as srv:
         location = target.format(port=srv.port)
 
         async def go():
             async with links(guard=_OnePublic(resolver, allow_private=False)) as lc:
                 return await lc.check(f"http://public.example:{srv.port}/r")
+
         r = asyncio.run(go())
         reached = sorted(srv.counts)
     assert r.outcome is Outcome.BLOCKED, r
@@ -252,6 +289,7 @@ def test_the_guard_sees_every_new_connection(server: LoopbackServer) -> None:
     async def go():
         async with links(guard=Recording(allow_private=True)) as lc:
             return [await lc.check(server.url("/moved")), await lc.check(server.url("/ok"))]
+
     results = asyncio.run(go())
     assert [r.outcome for r in results] == [Outcome.REDIRECT, Outcome.OK]
     assert seen and set(seen) == {"127.0.0.1"}
@@ -275,6 +313,7 @@ def test_in_flight_never_exceeds_limits() -> None:
 
 def test_rate_limited_host_does_not_stall_other_hosts() -> None:
     """The slow host's checks rest until every fast URL is done: they must not be in the way."""
+
     async def limited(req, w):
         return await respond(w, 429, b"", {"Retry-After": "2"}, req=req)
 
@@ -299,10 +338,12 @@ def test_rate_limited_host_does_not_stall_other_hosts() -> None:
                     fast_done.set()
 
             # two slots in all: a resting check that kept its slot would stall the rest
-            async with links(allow_private=True, concurrency=2, per_host=2, attempts=2,
-                             vt=vt) as lc:
+            async with links(
+                allow_private=True, concurrency=2, per_host=2, attempts=2, vt=vt
+            ) as lc:
                 await lc.check_many([(u, frozenset()) for u in urls], done)
             return vt
+
         vt = asyncio.run(go())
     assert order == ["fast"] * 20 + ["slow"] * 4  # every slow URL was resting meanwhile
     assert vt.waits.count(2.0) == 4  # each slow URL waited out its Retry-After once
@@ -319,8 +360,11 @@ def test_live_tasks_stay_bounded_however_many_urls() -> None:
 
         async def go():
             async with links(allow_private=True, concurrency=4, per_host=2) as lc:
-                return await lc.check_many([(u, frozenset()) for u in urls],
-                                           lambda r: live.append(len(asyncio.all_tasks())))
+                return await lc.check_many(
+                    [(u, frozenset()) for u in urls],
+                    lambda r: live.append(len(asyncio.all_tasks())),
+                )
+
         results = asyncio.run(go())
     assert len(results) == 400 and all(r.outcome is Outcome.OK for r in results)
     assert max(live) <= 4 * 4 + 2  # the window, plus the main task and the server's
@@ -345,6 +389,7 @@ def test_a_host_that_keeps_rate_limiting_is_paused_not_hammered() -> None:
 
 def test_a_resting_check_does_not_hold_its_hosts_slot() -> None:
     """While one URL waits out a Retry-After, the next URL of the same host is checked."""
+
     async def handler(req, w):
         if req.path == "/limited" and req.n == 0:
             return await respond(w, 429, b"", {"Retry-After": "1"}, req=req)
@@ -361,9 +406,9 @@ def test_a_resting_check_does_not_hold_its_hosts_slot() -> None:
                 order.append(r.url.rsplit("/", 1)[1])
                 other_done.set()
 
-            async with links(allow_private=True, per_host=1,
-                             vt=VirtualTime(gate=other_done)) as lc:
+            async with links(allow_private=True, per_host=1, vt=VirtualTime(gate=other_done)) as lc:
                 return await lc.check_many([(u, frozenset()) for u in urls], done)
+
         results = asyncio.run(go())
     assert all(r.outcome is Outcome.OK for r in results)
     assert order == ["next", "limited"]
@@ -372,11 +417,13 @@ def test_a_resting_check_does_not_hold_its_hosts_slot() -> None:
 
 def test_the_checker_also_takes_an_httpx_client(server: LoopbackServer) -> None:
     """`anchors check` gives it the transport; a library user may give it a client instead."""
+
     async def go():
         guard = NetGuard(allow_private=True)
         async with httpx.AsyncClient(transport=web_transport(Settings(), guard)) as c:
             lc = LinkChecker(c, guard)
             return [await lc.check(server.url(p)) for p in ("/moved", "/404", "/head-405")]
+
     moved, gone, head = asyncio.run(go())
     assert (moved.outcome, moved.final_url) == (Outcome.REDIRECT, server.url("/ok"))
     assert (gone.outcome, gone.status) == (Outcome.DEAD, 404)

@@ -34,8 +34,15 @@ def run_chain(answers: dict[str, Answer], start: str, max_redirects: int = 10, a
         status, loc = a
         return (status, httpx.URL("https://a.example").join(loc)) if loc else None
 
-    end = asyncio.run(follow(httpx.URL(f"https://a.example{start}"), fetch, target,
-                             max_redirects=max_redirects, allow=allow))
+    end = asyncio.run(
+        follow(
+            httpx.URL(f"https://a.example{start}"),
+            fetch,
+            target,
+            max_redirects=max_redirects,
+            allow=allow,
+        )
+    )
     return end, [httpx.URL(u).path for u in fetched]
 
 
@@ -106,12 +113,15 @@ def test_the_guard_holds_on_a_late_hop_for_links_and_dois() -> None:
 
         async def go():
             # one guarded transport for links and DOIs, as `anchors check` builds it
-            async with links(guard=_OnePublic(resolver, allow_private=False)) as lc, \
-                    httpx.AsyncClient(transport=lc.client) as c:
+            async with (
+                links(guard=_OnePublic(resolver, allow_private=False)) as lc,
+                httpx.AsyncClient(transport=lc.client) as c,
+            ):
                 link = await lc.check(f"{base}/0")
                 doi = DoiResolver(c, api_url=base, policy=VirtualTime().policy())
                 got = await doi.resolve([Doi("10.1/0")])
             return link, got[Doi("10.1/0").key]
+
         link, doi = asyncio.run(go())
         reached = dict(srv.counts)
     assert link.outcome is Outcome.BLOCKED and "127.0.0.2" in (link.error or ""), link
@@ -129,11 +139,14 @@ def test_httpx_answers_name_their_redirect_or_none() -> None:
     assert location_of(bad) is None  # an invalid Location ends the chain instead of raising
 
 
-@pytest.mark.parametrize(("hops", "kept"), [
-    ({"/web/20260918103000/u": "/web/20260918103000id_/u"}, True),  # same host: followed
-    ({"/web/20260918103000/u": "https://evil.example/u"}, False),  # off the archive: not sent
-    ({"/web/20260918103000/u": "/x", "/x": "/web/20260918103000/u"}, False),  # a loop
-])
+@pytest.mark.parametrize(
+    ("hops", "kept"),
+    [
+        ({"/web/20260918103000/u": "/web/20260918103000id_/u"}, True),  # same host: followed
+        ({"/web/20260918103000/u": "https://evil.example/u"}, False),  # off the archive: not sent
+        ({"/web/20260918103000/u": "/x", "/x": "/web/20260918103000/u"}, False),  # a loop
+    ],
+)
 def test_the_archive_verifies_a_snapshot_through_the_same_helper(hops, kept) -> None:
     seen: list[str] = []
 
@@ -141,8 +154,19 @@ def test_the_archive_verifies_a_snapshot_through_the_same_helper(hops, kept) -> 
         seen.append(f"{req.url.host}{req.url.path}")
         if req.url.path == "/wayback/available":
             snap = "http://web.archive.org/web/20260918103000/u"
-            return httpx.Response(200, json={"archived_snapshots": {"closest": {
-                "status": "200", "available": True, "url": snap, "timestamp": "20260918103000"}}})
+            return httpx.Response(
+                200,
+                json={
+                    "archived_snapshots": {
+                        "closest": {
+                            "status": "200",
+                            "available": True,
+                            "url": snap,
+                            "timestamp": "20260918103000",
+                        }
+                    }
+                },
+            )
         if req.url.path in hops:
             return httpx.Response(302, headers={"location": hops[req.url.path]})
         return httpx.Response(200)

@@ -25,7 +25,12 @@ def codes(text: str) -> list[tuple[str, int | None]]:
 def test_loads_fields_with_lines(today: date) -> None:
     reg = load(Path(__file__).parent / "data" / "commented.yaml")
     a, b = reg.anchors
-    assert (a.line, a.raw_id, a.title, a.section) == (6, "2609.19969", "DeepSeek-V4.1-Flash", "§1.3 KV Cache")
+    assert (a.line, a.raw_id, a.title, a.section) == (
+        6,
+        "2609.19969",
+        "DeepSeek-V4.1-Flash",
+        "§1.3 KV Cache",
+    )
     assert a.first_anchored == date(2026, 9, 22) and a.status is Status.NEW
     assert a.cited_in == [date(2026, 9, 22)] and a.notes == "Checked by Jay.\nTwo lines.\n"
     assert b.key is not None and b.key.key == "url:https://example.com/blog/post"
@@ -36,7 +41,7 @@ def test_unquoted_numeric_id_is_a_schema_problem_that_says_so() -> None:
     reg = parse(HEAD + "  - arxiv: 2609.10000\n    first_anchored: 2026-09-24\n    status: new\n")
     (p,) = reg.problems
     assert p.code is Code.SCHEMA and p.line == 3
-    assert 'unquoted' in p.message and '"2609.10000"' in p.message
+    assert "unquoted" in p.message and '"2609.10000"' in p.message
     assert reg.unsafe == [p]
 
 
@@ -69,8 +74,10 @@ def test_field_problems(extra: str, needle: str) -> None:
 
 def test_missing_fields_are_findings_but_not_unsafe() -> None:
     reg = parse(HEAD + '  - arxiv: "2609.19969"\n')
-    assert {p.message for p in reg.problems} == {"missing field 'first_anchored'",
-                                                 "missing field 'status'"}
+    assert {p.message for p in reg.problems} == {
+        "missing field 'first_anchored'",
+        "missing field 'status'",
+    }
     assert reg.unsafe == []
 
 
@@ -97,8 +104,10 @@ def test_unreadable_registries_raise_with_line(text: str, needle: str, line: int
 
 def test_aliases_and_merge_keys_are_refused_without_expansion() -> None:
     bomb = "version: 1\na: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
-        f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}]\n"
-        for i in range(20))
+        f"{chr(98 + i)}: &{chr(98 + i)} "
+        f"[*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}]\n"
+        for i in range(20)
+    )
     reg = parse(bomb)
     assert any("aliases" in p.message for p in reg.problems)
     reg = parse(HEAD + '  - <<: {title: x}\n    arxiv: "2609.19969"\n')

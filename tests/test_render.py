@@ -23,16 +23,21 @@ ARXIV_ENTRY = '  - arxiv: "{id}"\n    first_anchored: 2026-09-24\n    status: ne
 def reg(tmp_path: Path) -> Path:
     """Findings on lines 3 (future-id), 9 (duplicate of a long URL) and 12 (schema)."""
     p = tmp_path / "registry-with-a-longish-name.yaml"
-    p.write_text("version: 1\nanchors:\n" + ARXIV_ENTRY.format(id="2709.00001")
-                 + URL_ENTRY.format(url=LONG) + URL_ENTRY.format(url=LONG)
-                 + '  - arxiv: 2609.10000\n    first_anchored: 2026-09-24\n    status: new\n',
-                 encoding="utf-8")
+    p.write_text(
+        "version: 1\nanchors:\n"
+        + ARXIV_ENTRY.format(id="2709.00001")
+        + URL_ENTRY.format(url=LONG)
+        + URL_ENTRY.format(url=LONG)
+        + "  - arxiv: 2609.10000\n    first_anchored: 2026-09-24\n    status: new\n",
+        encoding="utf-8",
+    )
     return p
 
 
 def check(reg: Path, *args: str, env: dict[str, str] | None = None):
-    return runner.invoke(app, ["check", str(reg), "--offline", "--today", "2026-12-02", *args],
-                         env=env)
+    return runner.invoke(
+        app, ["check", str(reg), "--offline", "--today", "2026-12-02", *args], env=env
+    )
 
 
 @pytest.mark.parametrize("columns", ["40", "60", "80", "100"])
@@ -63,10 +68,14 @@ def test_no_color_changes_colour_not_width(reg: Path) -> None:
 def test_concise_is_one_finding_a_line_and_the_default_in_a_pipe(reg: Path) -> None:
     r = check(reg, "-f", "concise", env={"COLUMNS": "40"})
     assert r.stdout.splitlines() == [
-        (f"{reg}:3: future-id 2709.00001 2709 is later than today (2026-12): arXiv has not issued "
-        "this ID yet; check for a typo"),
-        (f"{reg}:9: duplicate {LONG} same anchor as the entry on line 6 (url:{LONG}); "
-        "merge the two entries"),
+        (
+            f"{reg}:3: future-id 2709.00001 2709 is later than today (2026-12): "
+            "arXiv has not issued this ID yet; check for a typo"
+        ),
+        (
+            f"{reg}:9: duplicate {LONG} same anchor as the entry on line 6 (url:{LONG}); "
+            "merge the two entries"
+        ),
         f"{reg}:12: schema 2609.10000 " + r.stdout.splitlines()[2].split(" schema 2609.10000 ")[1],
     ]
     assert check(reg).stdout == r.stdout  # CliRunner's stdout is a pipe
@@ -74,13 +83,23 @@ def test_concise_is_one_finding_a_line_and_the_default_in_a_pipe(reg: Path) -> N
 
 def test_every_format_shows_one_order(reg: Path) -> None:
     lines = {
-        "concise": [int(ln.split(":")[1]) for ln in check(reg, "-f", "concise").stdout.splitlines()],
+        "concise": [
+            int(ln.split(":")[1]) for ln in check(reg, "-f", "concise").stdout.splitlines()
+        ],
         "json": [f["line"] for f in json.loads(check(reg, "-f", "json").stdout)["findings"]],
         "github": [int(m) for m in re.findall(r",line=(\d+)", check(reg, "-f", "github").stdout)],
-        "markdown": [int(m) for m in re.findall(r"^\| \w+ \| [\w-]+ \| [^|]+:(\d+) \|",
-                                                check(reg, "-f", "markdown").stdout, re.MULTILINE)],
-        "sarif": [x["locations"][0]["physicalLocation"]["region"]["startLine"]
-                  for x in json.loads(check(reg, "-f", "sarif").stdout)["runs"][0]["results"]],
+        "markdown": [
+            int(m)
+            for m in re.findall(
+                r"^\| \w+ \| [\w-]+ \| [^|]+:(\d+) \|",
+                check(reg, "-f", "markdown").stdout,
+                re.MULTILINE,
+            )
+        ],
+        "sarif": [
+            x["locations"][0]["physicalLocation"]["region"]["startLine"]
+            for x in json.loads(check(reg, "-f", "sarif").stdout)["runs"][0]["results"]
+        ],
         "text": [int(m) for m in re.findall(r":(\d+): ", check(reg, "-f", "text").stdout)],
     }
     assert all(v == [3, 9, 12] for v in lines.values()), lines
@@ -88,11 +107,14 @@ def test_every_format_shows_one_order(reg: Path) -> None:
 
 def test_summary_is_printed_once_on_stderr_with_plurals(reg: Path, tmp_path: Path) -> None:
     r = check(reg, "-f", "text")
-    assert re.fullmatch(r"4 anchors \(offline\): 1 OK, 3 errors, 0 warnings, 0 notes; \d+\.\d s\n",
-                        r.stderr), r.stderr
+    assert re.fullmatch(
+        r"4 anchors \(offline\): 1 OK, 3 errors, 0 warnings, 0 notes; \d+\.\d s\n", r.stderr
+    ), r.stderr
     assert "anchors" not in r.stdout.replace(str(reg), "").split("error")[0]
     clean = tmp_path / "clean.yaml"
-    clean.write_text("version: 1\nanchors:\n" + ARXIV_ENTRY.format(id="2609.00001"), encoding="utf-8")
+    clean.write_text(
+        "version: 1\nanchors:\n" + ARXIV_ENTRY.format(id="2609.00001"), encoding="utf-8"
+    )
     r = check(clean, "-f", "text")
     assert r.exit_code == 0 and r.stdout == ""
     assert r.stderr.startswith("1 anchor (offline): 1 OK, 0 errors, 0 warnings, 0 notes;")
@@ -114,9 +136,14 @@ def test_markdown_keeps_parentheses_and_escapes_what_matters(reg: Path) -> None:
 def test_add_table_has_a_change_header_and_clips_titles(tmp_path: Path) -> None:
     brief = tmp_path / "2026-09-24-b.md"
     long_title = "A Very Long Title About Serving Mixture of Experts Models From Solid State Disks"
-    brief.write_text(f"# Briefing (2026-09-24)\n\n| 2609.18063 | {long_title} |\n", encoding="utf-8")
-    r = runner.invoke(app, ["add", str(brief), "-r", str(tmp_path / "r.yaml"), "--dry-run",
-                            "--today", "2026-12-02"], env={"COLUMNS": "200"})
+    brief.write_text(
+        f"# Briefing (2026-09-24)\n\n| 2609.18063 | {long_title} |\n", encoding="utf-8"
+    )
+    r = runner.invoke(
+        app,
+        ["add", str(brief), "-r", str(tmp_path / "r.yaml"), "--dry-run", "--today", "2026-12-02"],
+        env={"COLUMNS": "200"},
+    )
     assert r.exit_code == 0, r.output
     header = next(ln for ln in r.stdout.splitlines() if "anchor" in ln and "title" in ln)
     assert re.search(r"\bchange\b", header)
@@ -126,8 +153,11 @@ def test_add_table_has_a_change_header_and_clips_titles(tmp_path: Path) -> None:
 
 def test_json_keeps_non_ascii_readable(tmp_path: Path) -> None:
     p = tmp_path / "r.yaml"
-    p.write_text('version: 1\nanchors:\n  - arxiv: "2709.00001"\n    section: "§1.3 KV 缓存"\n'
-                 "    first_anchored: 2026-09-24\n    status: new\n    titel: x\n", encoding="utf-8")
+    p.write_text(
+        'version: 1\nanchors:\n  - arxiv: "2709.00001"\n    section: "§1.3 KV 缓存"\n'
+        "    first_anchored: 2026-09-24\n    status: new\n    titel: x\n",
+        encoding="utf-8",
+    )
     out = check(p, "-f", "json").stdout
     doc = json.loads(out)
     assert doc["schema_version"] == 1
@@ -145,8 +175,17 @@ def test_every_code_is_a_sarif_rule_with_a_description() -> None:
 def test_the_add_table_shows_every_column_at_any_width(tmp_path: Path, columns: str) -> None:
     """An anchor column sized by its longest URL squeezed every other column to nothing."""
     briefing = Path(__file__).resolve().parent.parent / "briefings"
-    r = runner.invoke(app, ["add", "--dry-run", "-r", str(tmp_path / "new.yaml"),
-                            *map(str, sorted(briefing.glob("*.md")))], env={"COLUMNS": columns})
+    r = runner.invoke(
+        app,
+        [
+            "add",
+            "--dry-run",
+            "-r",
+            str(tmp_path / "new.yaml"),
+            *map(str, sorted(briefing.glob("*.md"))),
+        ],
+        env={"COLUMNS": columns},
+    )
     assert r.exit_code == 0, r.output
     lines = r.stdout.splitlines()
     header = next(ln for ln in lines if "change" in ln)

@@ -46,9 +46,11 @@ def registry_text() -> str:
     out = "version: 1\nanchors:\n"
     for i, path in enumerate(PLAN):
         title = "Edge0 | `rm -rf` <script>@everyone</script>" if path == "/dies" else f"Post {i}"
-        out += (f'  - url: http://docs.example/{path.strip("/")}\n    title: "{title}"\n'
-                '    first_anchored: 2026-09-20\n    status: continued\n'
-                '    section: "§1.3 KV Cache"\n    cited_in: ["2026-09-20", "2026-09-24"]\n')
+        out += (
+            f'  - url: http://docs.example/{path.strip("/")}\n    title: "{title}"\n'
+            "    first_anchored: 2026-09-20\n    status: continued\n"
+            '    section: "§1.3 KV Cache"\n    cited_in: ["2026-09-20", "2026-09-24"]\n'
+        )
     return out
 
 
@@ -62,7 +64,9 @@ def history(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     async def handler(req, w):
         code = PLAN[req.path][run["n"]]
-        headers = {"Location": "/fine"} if code == 301 else {"Retry-After": "3600"} if code == 429 else {}
+        headers = (
+            {"Location": "/fine"} if code == 301 else {"Retry-After": "3600"} if code == 429 else {}
+        )
         return await respond(w, code, b"", headers, req=req)
 
     clock = {"t": START}
@@ -76,8 +80,9 @@ def history(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
         async def one_run() -> None:
             # docs.example:80 is served by the test server, whatever port it has
-            async with links(resolver=resolver, allow_private=True, attempts=1,
-                             port=srv.port) as lc:
+            async with links(
+                resolver=resolver, allow_private=True, attempts=1, port=srv.port
+            ) as lc:
                 h = History(db, clock=lambda: clock["t"])
                 try:
                     await check_online(reg, date(2026, 9, 30), Services(lc), history=h)
@@ -94,24 +99,48 @@ def history(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_sections(history: Path) -> None:
     h = History(history)
     now = datetime.fromisoformat(NOW).timestamp()
-    rep = build(h.rows(until=now), now, 3 * DAY, parse_text(registry_text().encode(), "registry.yaml"))
+    rep = build(
+        h.rows(until=now), now, 3 * DAY, parse_text(registry_text().encode(), "registry.yaml")
+    )
     h.close()
     got = {r.target.rsplit("/", 1)[1]: r.section for r in rep.rows}
-    assert got == {"always-dead": Section.DEAD, "dies": Section.NEWLY_DEAD, "flaps": Section.FLAKY,
-                   "recovers": Section.RECOVERED, "limited": Section.NOT_DEAD,
-                   "moved": Section.REDIRECTED}
+    assert got == {
+        "always-dead": Section.DEAD,
+        "dies": Section.NEWLY_DEAD,
+        "flaps": Section.FLAKY,
+        "recovers": Section.RECOVERED,
+        "limited": Section.NOT_DEAD,
+        "moved": Section.REDIRECTED,
+    }
     assert rep.runs == 3 and rep.anything_dead
     dies = next(r for r in rep.rows if r.target.endswith("/dies"))
     assert dies.failing_runs == 3 and dies.last_status == 404
     assert dies.first_failure == START + 3 * DAY and dies.last_success == START + 2 * DAY
-    assert dies.registry_section == "§1.3 KV Cache" and dies.cited_in == ("2026-09-20", "2026-09-24")
+    assert dies.registry_section == "§1.3 KV Cache" and dies.cited_in == (
+        "2026-09-20",
+        "2026-09-24",
+    )
 
 
 def test_golden_markdown_via_cli(history: Path, tmp_path: Path) -> None:
     reg = history.parent / "registry.yaml"
     out = tmp_path / "report.md"
-    r = CliRunner().invoke(app, ["report", "-r", str(reg), "--history", str(history), "--since",
-                                 "3d", "--now", NOW, "--output", str(out)])
+    r = CliRunner().invoke(
+        app,
+        [
+            "report",
+            "-r",
+            str(reg),
+            "--history",
+            str(history),
+            "--since",
+            "3d",
+            "--now",
+            NOW,
+            "--output",
+            str(out),
+        ],
+    )
     assert r.exit_code == 1, r.stderr
     text = out.read_text(encoding="utf-8").replace(str(reg), "registry.yaml")
     text = text.replace(f":{PORT['port']}", "")
@@ -125,21 +154,48 @@ def test_golden_markdown_via_cli(history: Path, tmp_path: Path) -> None:
 def test_json_report_and_exit_codes(history: Path, tmp_path: Path) -> None:
     runner = CliRunner()
     reg = history.parent / "registry.yaml"
-    r = runner.invoke(app, ["report", "-r", str(reg), "--history", str(history),
-                            "--since", "3d", "--now", NOW, "--format", "json"])
+    r = runner.invoke(
+        app,
+        [
+            "report",
+            "-r",
+            str(reg),
+            "--history",
+            str(history),
+            "--since",
+            "3d",
+            "--now",
+            NOW,
+            "--format",
+            "json",
+        ],
+    )
     doc = json.loads(r.stdout)
     assert r.exit_code == 1
-    assert doc["summary"] == {"newly-dead": 1, "dead": 1, "flaky": 1, "not-dead": 1,
-                              "recovered": 1, "redirected": 1}
-    assert doc["window"] == {"start": "2026-09-27T00:00:00Z", "end": "2026-09-30T00:00:00Z", "runs": 3}
+    assert doc["summary"] == {
+        "newly-dead": 1,
+        "dead": 1,
+        "flaky": 1,
+        "not-dead": 1,
+        "recovered": 1,
+        "redirected": 1,
+    }
+    assert doc["window"] == {
+        "start": "2026-09-27T00:00:00Z",
+        "end": "2026-09-30T00:00:00Z",
+        "runs": 3,
+    }
     # a history where nothing failed
     calm = tmp_path / "calm.sqlite"
     h = History(calm, clock=lambda: START)
-    h.record(h.start_run(str(tmp_path / "calm.yaml")),
-             [Row("https://x.example/", "https://x.example/", "url", "ok", 200)])
+    h.record(
+        h.start_run(str(tmp_path / "calm.yaml")),
+        [Row("https://x.example/", "https://x.example/", "url", "ok", 200)],
+    )
     h.close()
-    r = runner.invoke(app, ["report", "-r", str(tmp_path / "calm.yaml"), "--history", str(calm),
-                            "--now", NOW])
+    r = runner.invoke(
+        app, ["report", "-r", str(tmp_path / "calm.yaml"), "--history", str(calm), "--now", NOW]
+    )
     assert r.exit_code == 0 and "Nothing failed in this window." in r.stdout
     for bad in (["--since", "7x"], ["--now", "yesterday"]):
         r = runner.invoke(app, ["report", "--history", str(history), *bad])
@@ -207,7 +263,10 @@ def test_interrupted_run_keeps_recorded_rows(tmp_path: Path) -> None:
 def test_report_finds_the_history_where_check_writes_it(tmp_path: Path, monkeypatch) -> None:
     db = tmp_path / "elsewhere" / "h.sqlite"
     h = History(db, clock=lambda: START)
-    h.record(h.start_run(str(tmp_path / "registry.yaml")), [Row("https://x.example/", "https://x.example/", "url", "ok", 200)])
+    h.record(
+        h.start_run(str(tmp_path / "registry.yaml")),
+        [Row("https://x.example/", "https://x.example/", "url", "ok", 200)],
+    )
     h.close()
     (tmp_path / "anchors.toml").write_text(f'history = "{db}"\n', encoding="utf-8")
     r = CliRunner().invoke(app, ["report", "-r", str(tmp_path / "registry.yaml"), "--now", NOW])
@@ -222,17 +281,21 @@ def _entry(url: str) -> str:
 
 
 def test_two_registries_in_one_folder_each_report_only_their_own_runs(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """a.yaml and b.yaml share the folder's `.anchors/history.sqlite`; b's dead link is not in
     a's report, its count, its runs or its exit code, however the registry path is written."""
+
     async def handler(req, w):
         return await respond(w, 404 if req.path == "/b-dead" else 200, b"", req=req)
 
     with LoopbackServer(lambda req: handler) as srv:
         a, b = tmp_path / "a.yaml", tmp_path / "b.yaml"
         a.write_text("version: 1\nanchors:\n" + _entry(srv.url("/a-fine")), encoding="utf-8")
-        b.write_text("version: 1\nanchors:\n" + _entry(srv.url("/b-dead")) + _entry(
-            srv.url("/b-fine")), encoding="utf-8")
+        b.write_text(
+            "version: 1\nanchors:\n" + _entry(srv.url("/b-dead")) + _entry(srv.url("/b-fine")),
+            encoding="utf-8",
+        )
         monkeypatch.chdir(tmp_path)
         for args in (["a.yaml"], [str(b)], ["./b.yaml"]):  # relative and absolute paths
             r = CliRunner().invoke(app, ["check", *args, "--allow-private", "-f", "json"])
@@ -249,8 +312,9 @@ def test_two_registries_in_one_folder_each_report_only_their_own_runs(
     assert "2 runs between" in r.stdout and "2 links and anchors tracked" in r.stdout
 
 
-def test_fix_reads_only_its_own_registrys_runs(tmp_path: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fix_reads_only_its_own_registrys_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A later check of b.yaml sees a shared URL redirect; a.yaml's latest check saw it fine,
     so `fix a.yaml` has nothing to apply until a.yaml itself is checked again."""
     moved = {"now": False}
@@ -276,11 +340,13 @@ def test_fix_reads_only_its_own_registrys_runs(tmp_path: Path,
 
 
 def test_report_counts_the_registrys_entries_through_fix_removals_and_blocked_runs(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """After `fix` moved /old to /new (keeping /old as cited_url) and /gone was deleted from the
     registry, the report tracks the two entries left: /old's rows are the moved entry's (not a
     'Redirected' link of their own), /gone counts nowhere, and a run without --allow-private
     (every link blocked) changes no entry's state in the trend."""
+
     async def handler(req, w):
         if req.path == "/old":
             return await respond(w, 301, b"", {"Location": "/new"}, req=req)
@@ -288,8 +354,11 @@ def test_report_counts_the_registrys_entries_through_fix_removals_and_blocked_ru
 
     with LoopbackServer(lambda req: handler) as srv:
         reg = tmp_path / "registry.yaml"
-        reg.write_text("version: 1\nanchors:\n" + "".join(
-            _entry(srv.url(p)) for p in ("/old", "/gone", "/fine")), encoding="utf-8")
+        reg.write_text(
+            "version: 1\nanchors:\n"
+            + "".join(_entry(srv.url(p)) for p in ("/old", "/gone", "/fine")),
+            encoding="utf-8",
+        )
         monkeypatch.chdir(tmp_path)
 
         def check(*flags: str) -> None:

@@ -1,5 +1,6 @@
-"""The report never hides a failing link: the rule in `anchors.report.classify`, as a property over random
-outcome sequences and through the CLI on histories made by real checks against a loopback server."""
+"""The report never hides a failing link: the rule in `anchors.report.classify`, as a property
+over random outcome sequences and through the CLI on histories made by real checks against a
+loopback server."""
 
 from __future__ import annotations
 
@@ -26,15 +27,27 @@ from .stack import links
 DAY = 86400.0
 START = datetime(2026, 9, 1, 6, 0, tzinfo=UTC).timestamp()
 BLOCKED = "blocked"  # a run without --allow-private
-OUTCOMES = ["ok", "redirect", "dead", "unreachable", "unverifiable", "rate-limited", "tls-error",
-            "blocked", "skipped", "cached"]
+OUTCOMES = [
+    "ok",
+    "redirect",
+    "dead",
+    "unreachable",
+    "unverifiable",
+    "rate-limited",
+    "tls-error",
+    "blocked",
+    "skipped",
+    "cached",
+]
 
 
 # --- the rule as a property ---------------------------------------------------------------
 
 histories = st.lists(  # per target: (day offset, outcome), any order, any mix
     st.lists(st.tuples(st.integers(0, 20), st.sampled_from(OUTCOMES)), max_size=12),
-    min_size=1, max_size=6)
+    min_size=1,
+    max_size=6,
+)
 
 
 def _rows(hist: list[list[tuple[int, str]]]) -> list[Row]:
@@ -43,8 +56,16 @@ def _rows(hist: list[list[tuple[int, str]]]) -> list[Row]:
         for i, (day, outcome) in enumerate(seq):
             # one run per (day, position): distinct times, so "latest" is well defined
             at = START + day * DAY + i
-            out.append(Row(f"https://t{t}.example/", f"t{t}", "url", outcome, checked_at=at,
-                           run_id=day * 100 + i))
+            out.append(
+                Row(
+                    f"https://t{t}.example/",
+                    f"t{t}",
+                    "url",
+                    outcome,
+                    checked_at=at,
+                    run_id=day * 100 + i,
+                )
+            )
     return out
 
 
@@ -78,7 +99,8 @@ def test_every_target_failing_now_is_in_exactly_one_failing_section(hist, window
             stretch.append(r)
         if latest not in SUCCESS and by[t] is not Section.FLAKY:
             assert (by[t] in (Section.DEAD, Section.NEWLY_DEAD)) == any(
-                r.outcome == "dead" for r in stretch)  # a 404 is not washed out by 5xx
+                r.outcome == "dead" for r in stretch
+            )  # a 404 is not washed out by 5xx
         if by.get(t) is Section.FLAKY:  # flaky only for links that also succeeded
             assert any(r.outcome in SUCCESS for r in looked)
     assert rep.anything_dead == any(s in (Section.DEAD, Section.NEWLY_DEAD) for s in by.values())
@@ -117,7 +139,8 @@ def _checks(plan: dict[str, list[int | str]], db: Path) -> None:
     n_runs = len(next(iter(plan.values())))
     text = "version: 1\nanchors:\n" + "".join(
         f"  - url: http://docs.example{p}\n    first_anchored: 2026-08-20\n    status: new\n"
-        for p in plan)
+        for p in plan
+    )
     path = db.parent / "registry.yaml"  # the registry its runs are of, reported by `_report`
     path.write_text(text, encoding="utf-8")
     reg = parse_text(text.encode(), str(path))
@@ -129,9 +152,14 @@ def _checks(plan: dict[str, list[int | str]], db: Path) -> None:
         return await respond(w, code if isinstance(code, int) else 200, b"", moved, req=req)
 
     with LoopbackServer(lambda req: handler if req.path in (*plan, MOVED_TO) else None) as srv:
+
         async def one_run(allow_private: bool) -> None:
-            async with links(resolver=StaticResolver({"docs.example": ["127.0.0.1"]}),
-                             allow_private=allow_private, attempts=1, port=srv.port) as lc:
+            async with links(
+                resolver=StaticResolver({"docs.example": ["127.0.0.1"]}),
+                allow_private=allow_private,
+                attempts=1,
+                port=srv.port,
+            ) as lc:
                 h = History(db, clock=lambda: state["t"])
                 try:
                     await check_online(reg, date(2026, 9, 30), Services(lc), history=h)
@@ -146,8 +174,22 @@ def _checks(plan: dict[str, list[int | str]], db: Path) -> None:
 
 def _report(db: Path, days: int, since: str = "14d") -> tuple[int, dict, str]:
     now = datetime.fromtimestamp(START + days * DAY, UTC).isoformat()
-    r = CliRunner().invoke(app, ["report", "-r", str(db.parent / "registry.yaml"), "--history",
-                                 str(db), "--since", since, "--now", now, "--format", "json"])
+    r = CliRunner().invoke(
+        app,
+        [
+            "report",
+            "-r",
+            str(db.parent / "registry.yaml"),
+            "--history",
+            str(db),
+            "--since",
+            since,
+            "--now",
+            now,
+            "--format",
+            "json",
+        ],
+    )
     return r.exit_code, json.loads(r.stdout or "{}"), r.stderr
 
 
@@ -157,9 +199,18 @@ def test_six_links_dead_in_the_only_run_are_newly_dead(tmp_path: Path) -> None:
     code, doc, err = _report(db, 1)
     assert code == 1
     assert doc["summary"]["newly-dead"] == 6 and "6 newly dead" in err
-    md = CliRunner().invoke(app, ["report", "-r", str(tmp_path / "registry.yaml"), "--history",
-                                  str(db), "--now",
-                                  datetime.fromtimestamp(START + DAY, UTC).isoformat()])
+    md = CliRunner().invoke(
+        app,
+        [
+            "report",
+            "-r",
+            str(tmp_path / "registry.yaml"),
+            "--history",
+            str(db),
+            "--now",
+            datetime.fromtimestamp(START + DAY, UTC).isoformat(),
+        ],
+    )
     assert md.exit_code == 1 and "Nothing failed" not in md.stdout and "### Newly dead" in md.stdout
 
 
@@ -192,12 +243,21 @@ def test_link_transitions_look_past_failed_and_blocked_checks(tmp_path: Path) ->
     only checked ones: a 5xx, a 429 or a blocked run in between neither hides a death or a
     recovery nor makes the same redirect new again."""
     db = tmp_path / "h.sqlite"
-    _checks({"/dies": [200, 503, 404, BLOCKED, 404],
-             "/recovers": [404, 429, 200, BLOCKED, 200],
-             "/moved": [301, 503, 301, BLOCKED, 301]}, db)
+    _checks(
+        {
+            "/dies": [200, 503, 404, BLOCKED, 404],
+            "/recovers": [404, 429, 200, BLOCKED, 200],
+            "/moved": [301, 503, 301, BLOCKED, 301],
+        },
+        db,
+    )
     code, doc, err = _report(db, 5)
     assert code == 1, err
-    got = [(t["change"], t["target"].rsplit("/", 1)[1], t["at"][:10], t["before"], t["after"])
-           for t in doc["transitions"]]
-    assert sorted(got) == [("died", "dies", "2026-09-03", "ok", "HTTP 404"),
-                           ("recovered", "recovers", "2026-09-03", "HTTP 404", "ok")]
+    got = [
+        (t["change"], t["target"].rsplit("/", 1)[1], t["at"][:10], t["before"], t["after"])
+        for t in doc["transitions"]
+    ]
+    assert sorted(got) == [
+        ("died", "dies", "2026-09-03", "ok", "HTTP 404"),
+        ("recovered", "recovers", "2026-09-03", "HTTP 404", "ok"),
+    ]

@@ -17,28 +17,34 @@ def _caused(outer: Exception, cause: BaseException) -> Exception:
     return outer
 
 
-@pytest.mark.parametrize(("exc", "retried"), [
-    (httpx.ConnectTimeout("t"), True),
-    (httpx.ReadTimeout("t"), True),
-    (TimeoutError(), True),
-    (httpx.ReadError("reset"), True),
-    (httpx.RemoteProtocolError("bad"), True),
-    (httpx.ConnectError("network is unreachable"), True),
-    (_caused(httpx.ConnectError("x"), ResolveFailed("h", "temporary failure")), True),
-    (httpx.ConnectError("[Errno 111] Connection refused"), False),
-    (_caused(httpx.ConnectError("x"), ConnectionRefusedError(errno.ECONNREFUSED, "no")), False),
-    (_caused(httpx.ConnectError("x"), ssl.SSLError("bad cert")), False),
-    (_caused(httpx.ConnectError("x"), Blocked("h", "private address")), False),
-    (NameNotFound("h", "no such name"), False),
-    (httpx.UnsupportedProtocol("ftp"), False),
-])
+@pytest.mark.parametrize(
+    ("exc", "retried"),
+    [
+        (httpx.ConnectTimeout("t"), True),
+        (httpx.ReadTimeout("t"), True),
+        (TimeoutError(), True),
+        (httpx.ReadError("reset"), True),
+        (httpx.RemoteProtocolError("bad"), True),
+        (httpx.ConnectError("network is unreachable"), True),
+        (_caused(httpx.ConnectError("x"), ResolveFailed("h", "temporary failure")), True),
+        (httpx.ConnectError("[Errno 111] Connection refused"), False),
+        (_caused(httpx.ConnectError("x"), ConnectionRefusedError(errno.ECONNREFUSED, "no")), False),
+        (_caused(httpx.ConnectError("x"), ssl.SSLError("bad cert")), False),
+        (_caused(httpx.ConnectError("x"), Blocked("h", "private address")), False),
+        (NameNotFound("h", "no such name"), False),
+        (httpx.UnsupportedProtocol("ftp"), False),
+    ],
+)
 def test_which_errors_are_retried(exc: Exception, retried: bool) -> None:
     assert retryable_error(exc) is retried
 
 
 def test_which_statuses_are_retried() -> None:
-    assert [s for s in (200, 301, 400, 403, 404, 408, 429, 500, 501, 502, 503, 599)
-            if retryable_status(s)] == [408, 429, 500, 502, 503, 599]
+    assert [
+        s
+        for s in (200, 301, 400, 403, 404, 408, 429, 500, 501, 502, 503, 599)
+        if retryable_status(s)
+    ] == [408, 429, 500, 502, 503, 599]
 
 
 class _T:

@@ -47,7 +47,8 @@ def archive_for(site: str) -> Cassette:
 
 
 def test_archive_save_captures_a_live_page_with_no_snapshot_and_fix_stores_it(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     reg = tmp_path / "registry.yaml"
     with LoopbackServer(lambda req: page if req.path in PAGES else None) as web:
         site = web.url("")
@@ -56,8 +57,18 @@ def test_archive_save_captures_a_live_page_with_no_snapshot_and_fix_stores_it(
         cassette = archive_for(site)
         with cassette.serve() as wb:
             env = {**KEYS, "ANCHORS_SAVE_API": wb.url("/save")}
-            args = ["check", str(reg), "--allow-private", "--archive-save", "--wayback-api",
-                    wb.url("/wayback/available"), "--today", "2026-09-30", "-f", "json"]
+            args = [
+                "check",
+                str(reg),
+                "--allow-private",
+                "--archive-save",
+                "--wayback-api",
+                wb.url("/wayback/available"),
+                "--today",
+                "2026-09-30",
+                "-f",
+                "json",
+            ]
             first = CliRunner().invoke(app, args, env=env)
             posts = [s for s in cassette.seen if s[0] == "POST"]
             polls = [p for _, p, _ in cassette.seen if p.startswith("/save/status/")]
@@ -92,18 +103,31 @@ def test_archive_save_captures_a_live_page_with_no_snapshot_and_fix_stores_it(
 
 
 def test_archive_save_without_keys_is_exit_2_before_anything_is_asked_or_written(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     reg = tmp_path / "registry.yaml"
     with LoopbackServer(lambda req: page) as srv:
         reg.write_text(registry(srv.url("")), encoding="utf-8")
-        r = CliRunner().invoke(app, ["check", str(reg), "--allow-private", "--archive-save",
-                                     "--wayback-api", srv.url("/wayback/available")],
-                               env={"ANCHORS_IA_ACCESS_KEY": ACCESS, "ANCHORS_IA_SECRET_KEY": ""})
+        r = CliRunner().invoke(
+            app,
+            [
+                "check",
+                str(reg),
+                "--allow-private",
+                "--archive-save",
+                "--wayback-api",
+                srv.url("/wayback/available"),
+            ],
+            env={"ANCHORS_IA_ACCESS_KEY": ACCESS, "ANCHORS_IA_SECRET_KEY": ""},
+        )
         asked = sum(srv.counts.values())
     assert r.exit_code == 2 and asked == 0
     assert r.stderr.strip().splitlines() == [
-        ("anchors: error: --archive-save: Save Page Now needs your archive.org keys in "
-         "ANCHORS_IA_ACCESS_KEY and ANCHORS_IA_SECRET_KEY (from https://archive.org/account/s3.php)")]
+        (
+            "anchors: error: --archive-save: Save Page Now needs your archive.org keys in "
+            "ANCHORS_IA_ACCESS_KEY and ANCHORS_IA_SECRET_KEY (from https://archive.org/account/s3.php)"
+        )
+    ]
     assert not (tmp_path / ".anchors").exists()
     # offline, the switch in a config file needs no keys
     (tmp_path / "anchors.toml").write_text("archive_save = true\n", "utf-8")
@@ -113,8 +137,11 @@ def test_archive_save_without_keys_is_exit_2_before_anything_is_asked_or_written
 def test_the_keys_go_only_over_https_and_never_from_a_file(tmp_path: Path) -> None:
     reg = tmp_path / "registry.yaml"
     reg.write_text(registry("https://docs.example"), encoding="utf-8")
-    r = CliRunner().invoke(app, ["check", str(reg), "--archive-save", "--save-api",
-                                 "http://archive.example/save"], env=KEYS)
+    r = CliRunner().invoke(
+        app,
+        ["check", str(reg), "--archive-save", "--save-api", "http://archive.example/save"],
+        env=KEYS,
+    )
     assert r.exit_code == 2 and "only sent over https" in r.stderr
     assert SECRET not in r.stderr and SECRET not in r.stdout
     s = load_settings(reg, {}, env={**KEYS, "ANCHORS_SAVE_API": "https://mirror.example/save"})
@@ -133,17 +160,26 @@ AVAILABLE, SAVE = "https://archive.org/wayback/available", "https://web.archive.
 class Fake:
     """An archive: no capture known, SPN2 answering by `on_post` / `on_status`; virtual time."""
 
-    def __init__(self, on_post=None, on_status=None, snapshot_status: int = 200,
-                 stall_after: int | None = None) -> None:
+    def __init__(
+        self,
+        on_post=None,
+        on_status=None,
+        snapshot_status: int = 200,
+        stall_after: int | None = None,
+    ) -> None:
         self.now = 0.0
         #: after this many capture requests, every wait of the capture loop lasts forever
         self.stall_after = stall_after
         self.posts: list[tuple[float, str]] = []
         self.seen: list[httpx.Request] = []
-        self.on_post = on_post or (lambda url, n: httpx.Response(
-            200, json={"url": url, "job_id": f"job-{n}"}))
-        self.on_status = on_status or (lambda job: httpx.Response(200, json={
-            "status": "success", "job_id": job, "timestamp": "20260930101500"}))
+        self.on_post = on_post or (
+            lambda url, n: httpx.Response(200, json={"url": url, "job_id": f"job-{n}"})
+        )
+        self.on_status = on_status or (
+            lambda job: httpx.Response(
+                200, json={"status": "success", "job_id": job, "timestamp": "20260930101500"}
+            )
+        )
         self.snapshot_status = snapshot_status
 
     async def sleep(self, s: float) -> None:
@@ -155,8 +191,9 @@ class Fake:
     def handler(self, req: httpx.Request) -> httpx.Response:
         self.seen.append(req)
         if req.url.path == "/wayback/available":
-            return httpx.Response(200, json={"url": req.url.params["url"],
-                                             "archived_snapshots": {}})
+            return httpx.Response(
+                200, json={"url": req.url.params["url"], "archived_snapshots": {}}
+            )
         if req.method == "POST" and req.url.path == "/save":
             url = dict(parse_qsl(req.content.decode()))["url"]
             self.posts.append((self.now, url))
@@ -167,9 +204,16 @@ class Fake:
             return httpx.Response(self.snapshot_status)
         return httpx.Response(404)
 
-    def run(self, text: str, *, limit: int = 5, failed: set[str] = frozenset(),  # type: ignore[assignment]
-            cache: Cache | None = None, patience: float = 150.0,
-            save_grace: float = 5.0) -> tuple[list[Finding], Cache]:
+    def run(
+        self,
+        text: str,
+        *,
+        limit: int = 5,
+        failed: set[str] = frozenset(),  # type: ignore[assignment]
+        cache: Cache | None = None,
+        patience: float = 150.0,
+        save_grace: float = 5.0,
+    ) -> tuple[list[Finding], Cache]:
         reg = parse_text(text.encode(), "registry.yaml")
         targets = {a.key.key: a for a in reg.anchors if a.key}
         cache = cache or Cache(None)
@@ -177,28 +221,39 @@ class Fake:
         async def go() -> list[Finding]:
             client = httpx.AsyncClient(transport=httpx.MockTransport(self.handler))
             wb = WaybackClient(client, interval=0)
-            saver = SavePageNow(client, keys=(ACCESS, SECRET), limit=limit, patience=patience,
-                                sleep=self.sleep, clock=lambda: self.now)
+            saver = SavePageNow(
+                client,
+                keys=(ACCESS, SECRET),
+                limit=limit,
+                patience=patience,
+                sleep=self.sleep,
+                clock=lambda: self.now,
+            )
             arch = Archiver.start(wb, targets, cache, "registry.yaml", date(2026, 9, 30), saver)
             arch.checked(set(targets) - {f"url:https://docs.example{p}" for p in failed})
             try:
                 return await arch.finish(grace=save_grace, save_grace=save_grace)
             finally:
                 await client.aclose()
+
         return asyncio.run(go()), cache
 
 
 def dated(*days: str) -> str:
     return "version: 1\nanchors:\n" + "".join(
         f"  - url: https://docs.example/{d}\n    first_anchored: 2026-{d}\n    status: new\n"
-        for d in days)
+        for d in days
+    )
 
 
 def test_captures_are_spaced_limited_newest_first_and_cached() -> None:
     fake = Fake()
     found, cache = fake.run(dated("09-01", "09-25", "09-10", "09-20"), limit=3)
     assert [u for _, u in fake.posts] == [
-        "https://docs.example/09-25", "https://docs.example/09-20", "https://docs.example/09-10"]
+        "https://docs.example/09-25",
+        "https://docs.example/09-20",
+        "https://docs.example/09-10",
+    ]
     times = [t for t, _ in fake.posts]
     assert [b - a for a, b in itertools.pairwise(times)] == [10.0, 10.0]  # 7 a minute at most
     *captured, left = found
@@ -207,7 +262,8 @@ def test_captures_are_spaced_limited_newest_first_and_cached() -> None:
     assert left.anchor == "" and left.details == {"over_quota": 1}  # 09-01 waits for a later run
     assert cache.get("wayback:url:https://docs.example/09-25") == {
         "url": "https://web.archive.org/web/20260930101500/https://docs.example/09-25",
-        "date": "2026-09-30"}
+        "date": "2026-09-30",
+    }
     assert cache.get(SAVE_PREFIX + "url:https://docs.example/09-01") is None  # over the limit
 
 
@@ -235,13 +291,22 @@ def test_refused_keys_stop_the_captures_with_one_warning_that_leaks_nothing() ->
     assert hosts == {"web.archive.org"}  # the availability API never sees the keys
 
 
-@pytest.mark.parametrize("answer", [
-    httpx.Response(429, json={"status": "error", "status_ext": "error:user-session-limit",
-                              "message": "You have already reached the limit of active sessions"}),
-    httpx.Response(200, json={"status": "error", "status_ext": "error:user-session-limit"}),
-    httpx.Response(503, text="<html>down</html>"),
-    httpx.Response(302, headers={"location": "https://evil.example/collect"}),
-])
+@pytest.mark.parametrize(
+    "answer",
+    [
+        httpx.Response(
+            429,
+            json={
+                "status": "error",
+                "status_ext": "error:user-session-limit",
+                "message": "You have already reached the limit of active sessions",
+            },
+        ),
+        httpx.Response(200, json={"status": "error", "status_ext": "error:user-session-limit"}),
+        httpx.Response(503, text="<html>down</html>"),
+        httpx.Response(302, headers={"location": "https://evil.example/collect"}),
+    ],
+)
 def test_account_and_service_refusals_stop_the_run(answer: httpx.Response) -> None:
     fake = Fake(on_post=lambda url, n: answer)
     found, _ = fake.run(dated("09-01", "09-02"))
@@ -252,16 +317,28 @@ def test_account_and_service_refusals_stop_the_run(answer: httpx.Response) -> No
 def test_a_page_spn_will_not_capture_is_info_and_the_others_go_on() -> None:
     def post(url: str, n: int) -> httpx.Response:
         if n == 1:
-            return httpx.Response(200, json={
-                "status": "error", "status_ext": "error:too-many-daily-captures",
-                "message": "\x1b]8;;https://evil.example\x07click\x1b]8;;\x07"})
+            return httpx.Response(
+                200,
+                json={
+                    "status": "error",
+                    "status_ext": "error:too-many-daily-captures",
+                    "message": "\x1b]8;;https://evil.example\x07click\x1b]8;;\x07",
+                },
+            )
         return httpx.Response(200, json={"url": url, "job_id": f"job-{n}"})
 
     def status(job: str) -> httpx.Response:
         if job == "job-2":
-            return httpx.Response(200, json={"status": "error", "status_ext": "error:not-found",
-                                             "message": "Target URL not found"})
+            return httpx.Response(
+                200,
+                json={
+                    "status": "error",
+                    "status_ext": "error:not-found",
+                    "message": "Target URL not found",
+                },
+            )
         return httpx.Response(200, json={"status": "success", "timestamp": "20260930101500"})
+
     fake = Fake(post, status)
     found, _ = fake.run(dated("09-03", "09-02", "09-01"))
     by = {f.anchor.rsplit("/", 1)[1]: f for f in found}
@@ -285,16 +362,20 @@ def test_job_ids_and_timestamps_from_the_network_are_checked_before_use() -> Non
         found, _ = fake.run(dated("09-01"))
         assert "without a job" in found[0].message, job
         assert not any("/status/" in r.url.path for r in fake.seen)
-    odd = Fake(on_status=lambda job: httpx.Response(200, json={
-        "status": "success", "timestamp": "2026/../../x"}))
+    odd = Fake(
+        on_status=lambda job: httpx.Response(
+            200, json={"status": "success", "timestamp": "2026/../../x"}
+        )
+    )
     found, _ = odd.run(dated("09-01"), patience=12)
     assert "not finished yet" in found[0].message
     assert not any(r.method == "HEAD" for r in odd.seen)
 
 
 def test_captures_cut_off_by_the_grace_are_said_and_never_asked_for_twice() -> None:
-    fake = Fake(on_status=lambda job: httpx.Response(200, json={"status": "pending"}),
-                stall_after=1)
+    fake = Fake(
+        on_status=lambda job: httpx.Response(200, json={"status": "pending"}), stall_after=1
+    )
     found, cache = fake.run(dated("09-04", "09-03", "09-02", "09-01"), save_grace=0.2)
     asked, warning = found
     assert len(fake.posts) == 1 and "not finished yet" in asked.message
@@ -311,8 +392,8 @@ def test_a_status_poll_that_fails_leaves_the_job_running() -> None:
         nxt = next(answers, None)
         if isinstance(nxt, Exception):
             raise nxt
-        return nxt or httpx.Response(200, json={"status": "success",
-                                                "timestamp": "20260930101500"})
+        return nxt or httpx.Response(200, json={"status": "success", "timestamp": "20260930101500"})
+
     fake = Fake(on_status=status)
     found, _ = fake.run(dated("09-02", "09-01"))
     assert len(fake.posts) == 2
@@ -321,8 +402,9 @@ def test_a_status_poll_that_fails_leaves_the_job_running() -> None:
 
 
 def test_a_refused_page_is_not_asked_for_again_the_same_day() -> None:
-    refuse = lambda url, n: httpx.Response(200, json={
-        "status": "error", "status_ext": "error:too-many-daily-captures"})
+    refuse = lambda url, n: httpx.Response(
+        200, json={"status": "error", "status_ext": "error:too-many-daily-captures"}
+    )
     fake = Fake(on_post=refuse)
     _, cache = fake.run(dated("09-01"))
     again = Fake(on_post=refuse)
@@ -339,24 +421,37 @@ def test_a_repository_page_that_did_not_answer_is_not_captured() -> None:
 
     class Repos:
         async def resolve(self, keys):
-            return {k.key: Resolution(k.key, Outcome.DEAD if k.key.endswith("gone") else
-                                      Outcome.OK, status=404 if k.key.endswith("gone") else 200)
-                    for k in keys}
+            return {
+                k.key: Resolution(
+                    k.key,
+                    Outcome.DEAD if k.key.endswith("gone") else Outcome.OK,
+                    status=404 if k.key.endswith("gone") else 200,
+                )
+                for k in keys
+            }
+
     text = "version: 1\nanchors:\n" + "".join(
         f"  - url: https://github.com/octo/{r}\n    first_anchored: 2026-09-20\n    status: new\n"
-        for r in ("gone", "live"))
+        for r in ("gone", "live")
+    )
     fake = Fake()
 
     async def go():
         client = httpx.AsyncClient(transport=httpx.MockTransport(fake.handler))
-        services = Services(github=Repos(), wayback=WaybackClient(client, interval=0),
-                            saver=SavePageNow(client, keys=(ACCESS, SECRET), sleep=fake.sleep,
-                                              clock=lambda: fake.now))
+        services = Services(
+            github=Repos(),
+            wayback=WaybackClient(client, interval=0),
+            saver=SavePageNow(
+                client, keys=(ACCESS, SECRET), sleep=fake.sleep, clock=lambda: fake.now
+            ),
+        )
         try:
-            return await check_online(parse_text(text.encode(), "registry.yaml"),
-                                      date(2026, 9, 30), services)
+            return await check_online(
+                parse_text(text.encode(), "registry.yaml"), date(2026, 9, 30), services
+            )
         finally:
             await client.aclose()
+
     result = asyncio.run(go())
     assert [u for _, u in fake.posts] == ["https://github.com/octo/live"]
     assert {f.code for f in result.findings} >= {Code.ARCHIVE_CAPTURE, Code.NOT_FOUND}
@@ -368,51 +463,90 @@ def test_several_registries_share_one_quota(tmp_path: Path) -> None:
 
     async def archive(req, w):
         if req.path.startswith("/wayback/available"):
-            return await respond(w, 200, b'{"archived_snapshots": {}}',
-                                 {"Content-Type": "application/json"}, req=req)
+            return await respond(
+                w, 200, b'{"archived_snapshots": {}}', {"Content-Type": "application/json"}, req=req
+            )
         if req.method == "POST":
             posts.append(req.body.decode())
-            return await respond(w, 200, b'{"job_id": "j1"}',
-                                 {"Content-Type": "application/json"}, req=req)
+            return await respond(
+                w, 200, b'{"job_id": "j1"}', {"Content-Type": "application/json"}, req=req
+            )
         if req.path.startswith("/save/status/"):
-            return await respond(w, 200, b'{"status": "success", "timestamp": "20260930101500"}',
-                                 {"Content-Type": "application/json"}, req=req)
+            return await respond(
+                w,
+                200,
+                b'{"status": "success", "timestamp": "20260930101500"}',
+                {"Content-Type": "application/json"},
+                req=req,
+            )
         return await respond(w, 200, b"", req=req)
+
     with LoopbackServer(lambda req: archive) as srv:
         for name in ("a", "b"):
             (tmp_path / f"{name}.yaml").write_text(
                 f"version: 1\nanchors:\n  - url: {srv.url('/' + name)}\n"
-                "    first_anchored: 2026-09-20\n    status: new\n", encoding="utf-8")
+                "    first_anchored: 2026-09-20\n    status: new\n",
+                encoding="utf-8",
+            )
         (tmp_path / "anchors.toml").write_text(
-            "wayback_delay = 0\nsave_delay = 0\narchive_saves = 1\n", "utf-8")
-        r = CliRunner().invoke(app, [
-            "check", str(tmp_path / "a.yaml"), str(tmp_path / "b.yaml"), "--allow-private",
-            "--archive-save", "--wayback-api", srv.url("/wayback/available"), "--save-api",
-            srv.url("/save"), "--today", "2026-09-30", "-f", "json"], env=KEYS)
+            "wayback_delay = 0\nsave_delay = 0\narchive_saves = 1\n", "utf-8"
+        )
+        r = CliRunner().invoke(
+            app,
+            [
+                "check",
+                str(tmp_path / "a.yaml"),
+                str(tmp_path / "b.yaml"),
+                "--allow-private",
+                "--archive-save",
+                "--wayback-api",
+                srv.url("/wayback/available"),
+                "--save-api",
+                srv.url("/save"),
+                "--today",
+                "2026-09-30",
+                "-f",
+                "json",
+            ],
+            env=KEYS,
+        )
     assert r.exit_code == 0, r.output
     assert len(posts) == 1
     codes = [(f["code"], f.get("over_quota")) for f in json.loads(r.stdout)["findings"]]
     assert sorted(codes, key=str) == [("archive-capture", 1), ("archive-capture", None)]
 
 
-@pytest.mark.parametrize(("setting", "env", "message"), [
-    ("", {}, "--archive with --no-cache"),
-    ('save_api = "https://collector.example/save"\n', {},
-     "save_api may not be set in a config file"),
-    ("save_delay = 1\n", {"ANCHORS_SAVE_API": "https://web.archive.org/save"},
-     "save_delay = 1: Save Page Now allows 7 captures a minute"),
-    ("", {"ANCHORS_IA_ACCESS_KEY": "acc:ess"}, "ANCHORS_IA_ACCESS_KEY: not an archive.org key"),
-    ("", {"ANCHORS_IA_SECRET_KEY": "s3cr3t with blanks"},
-     "ANCHORS_IA_SECRET_KEY: not an archive.org key"),
-])
-def test_unusable_archive_settings_are_exit_2_naming_no_key(tmp_path: Path, setting: str,
-                                                             env: dict[str, str],
-                                                             message: str) -> None:
+@pytest.mark.parametrize(
+    ("setting", "env", "message"),
+    [
+        ("", {}, "--archive with --no-cache"),
+        (
+            'save_api = "https://collector.example/save"\n',
+            {},
+            "save_api may not be set in a config file",
+        ),
+        (
+            "save_delay = 1\n",
+            {"ANCHORS_SAVE_API": "https://web.archive.org/save"},
+            "save_delay = 1: Save Page Now allows 7 captures a minute",
+        ),
+        ("", {"ANCHORS_IA_ACCESS_KEY": "acc:ess"}, "ANCHORS_IA_ACCESS_KEY: not an archive.org key"),
+        (
+            "",
+            {"ANCHORS_IA_SECRET_KEY": "s3cr3t with blanks"},
+            "ANCHORS_IA_SECRET_KEY: not an archive.org key",
+        ),
+    ],
+)
+def test_unusable_archive_settings_are_exit_2_naming_no_key(
+    tmp_path: Path, setting: str, env: dict[str, str], message: str
+) -> None:
     reg = tmp_path / "registry.yaml"
     reg.write_text(registry("https://docs.example"), encoding="utf-8")
     (tmp_path / "anchors.toml").write_text(setting, "utf-8")
-    args = ["check", str(reg), "--archive-save"] + (["--no-cache"] if not setting and not env
-                                                    else [])
+    args = ["check", str(reg), "--archive-save"] + (
+        ["--no-cache"] if not setting and not env else []
+    )
     r = CliRunner().invoke(app, args, env={**KEYS, **env})
     assert r.exit_code == 2, r.output
     [line] = r.stderr.splitlines()

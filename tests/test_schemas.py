@@ -21,11 +21,13 @@ ROOT = Path(__file__).resolve().parent.parent
 SCHEMAS = ROOT / "anchors" / "schema"
 SARIF_SCHEMA = Path(__file__).parent / "data" / "schemas" / "sarif-schema-2.1.0.json"
 runner = CliRunner()
-BAD = ('version: 1\nanchors:\n  - arxiv: "2709.00001"\n    section: "§1.3 KV 缓存"\n'
-       "    first_anchored: 2026-09-24\n    status: new\n"
-       "  - url: https://example.org/a\n    first_anchored: 2026-09-24\n    status: new\n"
-       "  - url: https://example.org/a\n    first_anchored: 2026-09-24\n    status: new\n"
-       "  - arxiv: 2609.10000\n    first_anchored: 2026-09-24\n    status: new\n")
+BAD = (
+    'version: 1\nanchors:\n  - arxiv: "2709.00001"\n    section: "§1.3 KV 缓存"\n'
+    "    first_anchored: 2026-09-24\n    status: new\n"
+    "  - url: https://example.org/a\n    first_anchored: 2026-09-24\n    status: new\n"
+    "  - url: https://example.org/a\n    first_anchored: 2026-09-24\n    status: new\n"
+    "  - arxiv: 2609.10000\n    first_anchored: 2026-09-24\n    status: new\n"
+)
 
 
 def validator(name: str) -> jsonschema.protocols.Validator:
@@ -49,8 +51,9 @@ def must_fail(v: jsonschema.protocols.Validator, doc: dict[str, Any]) -> None:
 def check_json(tmp_path: Path, *args: str) -> dict[str, Any]:
     reg = tmp_path / "registry.yaml"
     reg.write_text(BAD, encoding="utf-8")
-    r = runner.invoke(app, ["check", str(reg), "--offline", "--today", "2026-12-02", "-f", "json",
-                            *args])
+    r = runner.invoke(
+        app, ["check", str(reg), "--offline", "--today", "2026-12-02", "-f", "json", *args]
+    )
     assert r.exit_code == 1, r.output
     return json.loads(r.stdout)
 
@@ -67,14 +70,28 @@ def test_check_json_matches_its_schema(tmp_path: Path) -> None:
 
 
 def test_bundled_registry_check_json_matches(tmp_path: Path) -> None:
-    r = runner.invoke(app, ["check", str(ROOT / "registry.yaml"), "--offline", "-f", "json",
-                            "--today", "2026-12-02"])
+    r = runner.invoke(
+        app,
+        ["check", str(ROOT / "registry.yaml"), "--offline", "-f", "json", "--today", "2026-12-02"],
+    )
     validator("check").validate(json.loads(r.stdout))
 
 
 def test_add_json_matches_its_schema(tmp_path: Path, seed: Path) -> None:
-    r = runner.invoke(app, ["add", str(seed), "-r", str(tmp_path / "registry.yaml"), "--dry-run",
-                            "-f", "json", "--today", "2026-12-02"])
+    r = runner.invoke(
+        app,
+        [
+            "add",
+            str(seed),
+            "-r",
+            str(tmp_path / "registry.yaml"),
+            "--dry-run",
+            "-f",
+            "json",
+            "--today",
+            "2026-12-02",
+        ],
+    )
     assert r.exit_code == 0, r.output
     doc = json.loads(r.stdout)
     v = validator("add")
@@ -89,18 +106,43 @@ def test_report_json_matches_its_schema(tmp_path: Path) -> None:
     for day in range(3):
         h = History(db, clock=lambda d=day: start + d * 86400)
         run = h.start_run(str(tmp_path / "registry.yaml"))
-        h.record(run, [Row("https://x.example/gone", "https://x.example/gone", "url", "dead", 404,
-                           error="HTTP 404"),
-                       Row("https://x.example/ok", "https://x.example/ok", "url", "ok", 200)])
+        h.record(
+            run,
+            [
+                Row(
+                    "https://x.example/gone",
+                    "https://x.example/gone",
+                    "url",
+                    "dead",
+                    404,
+                    error="HTTP 404",
+                ),
+                Row("https://x.example/ok", "https://x.example/ok", "url", "ok", 200),
+            ],
+        )
         h.finish_run(run, True)
         h.close()
-    r = runner.invoke(app, ["report", "-r", str(tmp_path / "registry.yaml"), "--history", str(db),
-                            "--now", "2026-09-27T00:00Z", "-f", "json"])
+    r = runner.invoke(
+        app,
+        [
+            "report",
+            "-r",
+            str(tmp_path / "registry.yaml"),
+            "--history",
+            str(db),
+            "--now",
+            "2026-09-27T00:00Z",
+            "-f",
+            "json",
+        ],
+    )
     assert r.exit_code == 1, r.output
     doc = json.loads(r.stdout)
     v = validator("report")
     v.validate(doc)
-    assert doc["rows"][0]["target"] == "https://x.example/gone" and doc["rows"][0]["failing_runs"] == 3
+    assert (
+        doc["rows"][0]["target"] == "https://x.example/gone" and doc["rows"][0]["failing_runs"] == 3
+    )
     must_fail(v, doc)
 
 
@@ -118,8 +160,9 @@ def test_sarif_is_valid_sarif_2_1_0(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     rules = run["tool"]["driver"]["rules"]
     assert [x["id"] for x in rules] == [c.value for c in Code]
     results = run["results"]
-    assert [(x["ruleId"], x["locations"][0]["physicalLocation"]["region"]["startLine"])
-            for x in results] == [("future-id", 3), ("duplicate", 10), ("schema", 13)]
+    assert [
+        (x["ruleId"], x["locations"][0]["physicalLocation"]["region"]["startLine"]) for x in results
+    ] == [("future-id", 3), ("duplicate", 10), ("schema", 13)]
     for x in results:  # what code scanning needs for a persistent, dismissable alert
         assert rules[x["ruleIndex"]]["id"] == x["ruleId"]
         assert x["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "registry.yaml"
@@ -129,17 +172,26 @@ def test_sarif_is_valid_sarif_2_1_0(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert not jsonschema.Draft4Validator(schema).is_valid(broken)
 
 
-def test_sarif_fingerprint_survives_a_moved_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_sarif_fingerprint_survives_a_moved_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     reg = Path("registry.yaml")
 
     def prints(text: str) -> dict[str, str]:
         reg.write_text(text, encoding="utf-8")
-        r = runner.invoke(app, ["check", str(reg), "--offline", "--today", "2026-12-02", "-f", "sarif"])
-        return {x["ruleId"]: x["partialFingerprints"]["anchorsFinding/v1"]
-                for x in json.loads(r.stdout)["runs"][0]["results"]}
+        r = runner.invoke(
+            app, ["check", str(reg), "--offline", "--today", "2026-12-02", "-f", "sarif"]
+        )
+        return {
+            x["ruleId"]: x["partialFingerprints"]["anchorsFinding/v1"]
+            for x in json.loads(r.stdout)["runs"][0]["results"]
+        }
 
     before = prints(BAD)
-    moved = BAD.replace("anchors:\n", 'anchors:\n  - arxiv: "2609.00001"\n    first_anchored: '
-                        "2026-09-24\n    status: new\n", 1)
+    moved = BAD.replace(
+        "anchors:\n",
+        'anchors:\n  - arxiv: "2609.00001"\n    first_anchored: 2026-09-24\n    status: new\n',
+        1,
+    )
     assert prints(moved) == before

@@ -34,9 +34,15 @@ TODAY = date(2026, 12, 2)
 def write_registry(folder: Path, *ids: str) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "registry.yaml"
-    path.write_text("version: 1\nanchors:\n" + "".join(
-        f'  - arxiv: "{i}"\n    first_anchored: 2026-09-24\n    status: new\n'
-        f'    cited_in: ["2026-09-24"]\n' for i in ids), encoding="utf-8")
+    path.write_text(
+        "version: 1\nanchors:\n"
+        + "".join(
+            f'  - arxiv: "{i}"\n    first_anchored: 2026-09-24\n    status: new\n'
+            f'    cited_in: ["2026-09-24"]\n'
+            for i in ids
+        ),
+        encoding="utf-8",
+    )
     return path
 
 
@@ -48,8 +54,9 @@ class FakeServices:
         self.closed = 0
 
     @contextlib.asynccontextmanager
-    async def __call__(self, settings: Settings, *, token: str | None = None
-                       ) -> AsyncIterator[Services]:
+    async def __call__(
+        self, settings: Settings, *, token: str | None = None
+    ) -> AsyncIterator[Services]:
         self.tokens.append(token)
         try:
             yield Services()
@@ -58,7 +65,8 @@ class FakeServices:
 
 
 def test_options_are_frozen_and_each_registry_gets_its_own_settings(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("ANCHORS_CONCURRENCY", "7")
     monkeypatch.delenv("ANCHORS_CONFIG", raising=False)
     a, b = write_registry(tmp_path / "a"), write_registry(tmp_path / "b")
@@ -113,8 +121,16 @@ def test_a_history_that_cannot_be_kept_is_a_warning_not_a_failure(tmp_path: Path
     (tmp_path / "blocker").write_text("a file, not a folder", encoding="utf-8")
     settings = Settings(history=str(tmp_path / "blocker" / "history.sqlite"))
     warnings: list[str] = []
-    result = asyncio.run(check_one(load(reg), reg, settings, CheckOptions(TODAY),
-                                   Hooks(warn=warnings.append), services=FakeServices()))
+    result = asyncio.run(
+        check_one(
+            load(reg),
+            reg,
+            settings,
+            CheckOptions(TODAY),
+            Hooks(warn=warnings.append),
+            services=FakeServices(),
+        )
+    )
     assert result.online and warnings and "this check is not recorded" in warnings[0]
 
 
@@ -129,8 +145,16 @@ def test_an_online_run_is_recorded_and_shows_progress(tmp_path: Path) -> None:
         opened.append("closed")
 
     services = FakeServices()
-    result = asyncio.run(check_one(load(reg), reg, Settings(), CheckOptions(TODAY),
-                                   Hooks(progress=progress), services=services))
+    result = asyncio.run(
+        check_one(
+            load(reg),
+            reg,
+            Settings(),
+            CheckOptions(TODAY),
+            Hooks(progress=progress),
+            services=services,
+        )
+    )
     assert result.online and opened == ["open", "closed"] and services.closed == 1
     history = History.read_only(Settings().history_path(reg))
     try:
@@ -150,8 +174,9 @@ def test_check_loads_every_registry_first_and_filters_codes(tmp_path: Path) -> N
     assert exit_code(only.findings) is ExitCode.FINDINGS
 
 
-def test_online_check_runs_through_the_callers_runner(tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_online_check_runs_through_the_callers_runner(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     reg = write_registry(tmp_path, "1706.03762")
     ran: list[str] = []
 
@@ -169,9 +194,19 @@ def _finding(code: Code, line: int) -> Finding:
 
 
 def test_the_counts_are_the_results_and_every_output_shows_the_same() -> None:
-    r = CheckResult("r.yaml", TODAY, 5, [_finding(Code.DEAD_LINK, 3), _finding(Code.REDIRECT, 4),
-                                         _finding(Code.REDIRECT, 5), _finding(Code.RETITLED, 6),
-                                         _finding(Code.UNREACHABLE, 3)], online=True)
+    r = CheckResult(
+        "r.yaml",
+        TODAY,
+        5,
+        [
+            _finding(Code.DEAD_LINK, 3),
+            _finding(Code.REDIRECT, 4),
+            _finding(Code.REDIRECT, 5),
+            _finding(Code.RETITLED, 6),
+            _finding(Code.UNREACHABLE, 3),
+        ],
+        online=True,
+    )
     assert r.counts() == {"error": 1, "warning": 1, "info": 3}
     assert (r.ok, r.redirects) == (4, 2)  # line 3 has two findings; notes do not count
     assert json.loads(check_result(r))["summary"] == r.counts()

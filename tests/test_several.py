@@ -18,8 +18,9 @@ from .loopback import LoopbackServer, respond
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
-ENTRY = ('version: 1\nanchors:\n  - {key}: "{value}"\n    first_anchored: 2026-09-01\n'
-         '    status: new\n')
+ENTRY = (
+    'version: 1\nanchors:\n  - {key}: "{value}"\n    first_anchored: 2026-09-01\n    status: new\n'
+)
 
 
 def registry(folder: Path, key: str, value: str) -> Path:
@@ -46,13 +47,15 @@ def test_the_pre_commit_hook_checks_two_registries_in_one_commit(tmp_path: Path)
 
 
 @pytest.mark.parametrize("fmt", ["text", "json", "github", "markdown"])
-def test_findings_name_their_file_in_every_format(tmp_path: Path, fmt: str,
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_findings_name_their_file_in_every_format(
+    tmp_path: Path, fmt: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     a = registry(Path("a"), "arxiv", "2613.00001")
     b = registry(Path("b"), "arxiv", "2609.1234")
-    r = runner.invoke(app, ["check", "--offline", "--today", "2026-12-02", "-f", fmt,
-                            str(a), str(b)])
+    r = runner.invoke(
+        app, ["check", "--offline", "--today", "2026-12-02", "-f", fmt, str(a), str(b)]
+    )
     assert r.exit_code == 1
     if fmt != "json":
         out = r.stdout.replace(",line=", ":")
@@ -78,11 +81,25 @@ def test_online_each_registry_keeps_its_own_history(tmp_path: Path) -> None:
         base = f"http://127.0.0.1:{srv.port}"
         a = registry(tmp_path / "a", "url", f"{base}/a-gone")
         b = registry(tmp_path / "b", "url", f"{base}/b-gone")
-        r = runner.invoke(app, ["check", "--allow-private", "--no-cache", "--today", "2026-12-02",
-                                "-f", "json", str(a), str(b)])
+        r = runner.invoke(
+            app,
+            [
+                "check",
+                "--allow-private",
+                "--no-cache",
+                "--today",
+                "2026-12-02",
+                "-f",
+                "json",
+                str(a),
+                str(b),
+            ],
+        )
     assert r.exit_code == 1, r.stderr
     doc = json.loads(r.stdout)
     assert sorted((f["code"], f["file"]) for f in doc["findings"]) == [
-        ("dead-link", str(a)), ("dead-link", str(b))]
+        ("dead-link", str(a)),
+        ("dead-link", str(b)),
+    ]
     assert (tmp_path / "a" / ".anchors" / "history.sqlite").exists()
     assert (tmp_path / "b" / ".anchors" / "history.sqlite").exists()

@@ -27,60 +27,129 @@ def test_labelled_set_recall_and_false_alarms(summary: Callable[[str], None]) ->
     same = sum(c["same"] for c in CASES)
     assert abs(same - (len(CASES) - same)) <= len(CASES) // 10  # about half each
     recall, alarms, missed, flagged = figures(
-        lambda w, a: compare_titles(w, a) is TitleVerdict.SAME)
-    summary(f"title set: {len(CASES)} cases ({same} same, {len(CASES) - same} different): "
-            f"recall {recall:.1%}, false alarms {alarms:.1%}")
+        lambda w, a: compare_titles(w, a) is TitleVerdict.SAME
+    )
+    summary(
+        f"title set: {len(CASES)} cases ({same} same, {len(CASES) - same} different): "
+        f"recall {recall:.1%}, false alarms {alarms:.1%}"
+    )
     assert recall >= 0.99, missed
     assert alarms <= 0.01, flagged
 
 
-@pytest.mark.parametrize("written, actual", [
-    ("DistServe: Disaggregating Prefill and Decoding for Throughput-optimized Large Language Model Serving",
-     "DistServe: Disaggregating Prefill and Decoding for Goodput-optimized Large Language Model Serving"),
-    ("KIVI: A Tuning-Free Asymmetric 4bit Quantization for KV Cache",
-     "KIVI: A Tuning-Free Asymmetric 2bit Quantization for KV Cache"),
-    ("DeepSeek-V2", "DeepSeek-V3 Technical Report"),
-    ("SpotServe: Training Generative Large Language Models on Preemptible Instances",
-     "SpotServe: Serving Generative Large Language Models on Preemptible Instances"),
-    ("Attention Is Need All You", "Attention Is All You Need"),
-    ("Splitwise: Memory Optimizations Toward Training Trillion Parameter Models",
-     "Splitwise: Efficient generative LLM inference using phase splitting"),
-    ("Llumnix 多租户调度", "DistServe: Disaggregating Prefill and Decoding for Goodput-optimized Large Language Model Serving"),
-    ("Memory²: Language Modeling with Explicit Memory", "$\\text{Memory}^3$: Language Modeling with Explicit Memory"),
-])
+@pytest.mark.parametrize(
+    "written, actual",
+    [
+        (
+            (
+                "DistServe: Disaggregating Prefill and Decoding for Throughput-optimized "
+                "Large Language Model Serving"
+            ),
+            (
+                "DistServe: Disaggregating Prefill and Decoding for Goodput-optimized "
+                "Large Language Model Serving"
+            ),
+        ),
+        (
+            "KIVI: A Tuning-Free Asymmetric 4bit Quantization for KV Cache",
+            "KIVI: A Tuning-Free Asymmetric 2bit Quantization for KV Cache",
+        ),
+        ("DeepSeek-V2", "DeepSeek-V3 Technical Report"),
+        (
+            "SpotServe: Training Generative Large Language Models on Preemptible Instances",
+            "SpotServe: Serving Generative Large Language Models on Preemptible Instances",
+        ),
+        ("Attention Is Need All You", "Attention Is All You Need"),
+        (
+            "Splitwise: Memory Optimizations Toward Training Trillion Parameter Models",
+            "Splitwise: Efficient generative LLM inference using phase splitting",
+        ),
+        (
+            "Llumnix 多租户调度",
+            (
+                "DistServe: Disaggregating Prefill and Decoding for Goodput-optimized "
+                "Large Language Model Serving"
+            ),
+        ),
+        (
+            "Memory²: Language Modeling with Explicit Memory",
+            "$\\text{Memory}^3$: Language Modeling with Explicit Memory",
+        ),
+    ],
+)
 def test_near_misses_are_different(written: str, actual: str) -> None:
     assert compare_titles(written, actual) is TitleVerdict.DIFFERENT
     assert not same_title(written, actual)
 
 
-@pytest.mark.parametrize("written, actual", [
-    ("SGLang", "SGLang: Efficient Execution of Structured Language Model Programs"),
-    ("Edge0: Serving 35B MoEs from SSD with Trained Routing Prediction · prerouter 消除 KV 重算 · 流式 MoE 推理引擎",
-     "Edge0: Serving 35B MoEs from SSD with Trained Routing Prediction"),
-    ("Dissecting GPU Utilization for LLM Inference on Nvidia Hopper · KTH",
-     "Dissecting GPU Utilization for LLM Inference on Nvidia Hopper"),
-    ("LMCache 生产级 KV Cache 缓存层", "LMCache: An Efficient KV Cache Layer for Enterprise-Scale LLM Inference"),
-    ("DistServe PD 分离", "DistServe: Disaggregating Prefill and Decoding for Goodput-optimized Large Language Model Serving"),
-    ("DeepSeek-V3 671B MoE 技术报告", "DeepSeek-V3 Technical Report"),
-    ("Mooncake（月饼）", "Mooncake: A KVCache-centric Disaggregated Architecture for LLM Serving"),
-    ("Mooncake — A KVCache–centric Disaggregated Architecture for LLM Serving.",
-     "Mooncake: A KVCache-centric Disaggregated Architecture for LLM Serving"),
-    ("H2O", "H$_2$O: Heavy-Hitter Oracle for Efficient Generative Inference of Large Language Models"),
-    ("∞Bench", "$\\infty$Bench: Extending Long Context Evaluation Beyond 100K Tokens"),
-    ("Memory³", "$\\text{Memory}^3$: Language Modeling with Explicit Memory"),
-    ("S3: Increasing GPU Utilization", "S$^{3}$: Increasing GPU Utilization"),
-    ("Retrieval \\& Serving", "Retrieval & Serving"),
-    ("Infer-EDGE: Dynamic DNN Inference Optimization in &#39;Just-in-time&#39; Edge-AI Implementations",
-     "Infer-EDGE: Dynamic DNN Inference Optimization in 'Just-in-time' Edge-AI Implementations"),
-    ("Search &amp; Rescue &#8211; a study", "Search & Rescue – a study"),
-    ("“Attention Is All You Need”", "attention is all you need"),
-])
+@pytest.mark.parametrize(
+    "written, actual",
+    [
+        ("SGLang", "SGLang: Efficient Execution of Structured Language Model Programs"),
+        (
+            (
+                "Edge0: Serving 35B MoEs from SSD with Trained Routing Prediction "
+                "· prerouter 消除 KV 重算 · 流式 MoE 推理引擎"
+            ),
+            "Edge0: Serving 35B MoEs from SSD with Trained Routing Prediction",
+        ),
+        (
+            "Dissecting GPU Utilization for LLM Inference on Nvidia Hopper · KTH",
+            "Dissecting GPU Utilization for LLM Inference on Nvidia Hopper",
+        ),
+        (
+            "LMCache 生产级 KV Cache 缓存层",
+            "LMCache: An Efficient KV Cache Layer for Enterprise-Scale LLM Inference",
+        ),
+        (
+            "DistServe PD 分离",
+            (
+                "DistServe: Disaggregating Prefill and Decoding for Goodput-optimized "
+                "Large Language Model Serving"
+            ),
+        ),
+        ("DeepSeek-V3 671B MoE 技术报告", "DeepSeek-V3 Technical Report"),
+        (
+            "Mooncake（月饼）",
+            "Mooncake: A KVCache-centric Disaggregated Architecture for LLM Serving",
+        ),
+        (
+            "Mooncake — A KVCache–centric Disaggregated Architecture for LLM Serving.",
+            "Mooncake: A KVCache-centric Disaggregated Architecture for LLM Serving",
+        ),
+        (
+            "H2O",
+            (
+                "H$_2$O: Heavy-Hitter Oracle for Efficient Generative Inference of "
+                "Large Language Models"
+            ),
+        ),
+        ("∞Bench", "$\\infty$Bench: Extending Long Context Evaluation Beyond 100K Tokens"),
+        ("Memory³", "$\\text{Memory}^3$: Language Modeling with Explicit Memory"),
+        ("S3: Increasing GPU Utilization", "S$^{3}$: Increasing GPU Utilization"),
+        ("Retrieval \\& Serving", "Retrieval & Serving"),
+        (
+            (
+                "Infer-EDGE: Dynamic DNN Inference Optimization in &#39;Just-in-time&#39; "
+                "Edge-AI Implementations"
+            ),
+            (
+                "Infer-EDGE: Dynamic DNN Inference Optimization in 'Just-in-time' "
+                "Edge-AI Implementations"
+            ),
+        ),
+        ("Search &amp; Rescue &#8211; a study", "Search & Rescue – a study"),
+        ("“Attention Is All You Need”", "attention is all you need"),
+    ],
+)
 def test_tolerated_variations_are_the_same(written: str, actual: str) -> None:
     assert compare_titles(written, actual) is TitleVerdict.SAME
 
 
 def test_chinese_only_description_is_unconfirmable_not_same() -> None:
-    v = compare_titles("跨模型 recurrent 记忆迁移"[:3] + "记忆迁移", "LatentPort: Cross-Model Transfer")
+    v = compare_titles(
+        "跨模型 recurrent 记忆迁移"[:3] + "记忆迁移", "LatentPort: Cross-Model Transfer"
+    )
     assert v is TitleVerdict.UNCONFIRMABLE
     assert same_title("首个系统性实证分类", "A First Look at Bugs in LLM Inference Engines")
 
@@ -95,9 +164,14 @@ def test_a_title_is_itself_even_with_a_retraction_notice() -> None:
     """The publisher's "RETRACTED:" prefix is tolerated when the citation leaves it out, and a
     citation that copied it is the same title too (it was a title mismatch, and in the weekly
     report a "retitled" from X to X)."""
-    for t in ("RETRACTED: A study of KV cache eviction", "RETRACTED ARTICLE: Serving at scale",
-              "WITHDRAWN: Speculative decoding revisited"):
+    for t in (
+        "RETRACTED: A study of KV cache eviction",
+        "RETRACTED ARTICLE: Serving at scale",
+        "WITHDRAWN: Speculative decoding revisited",
+    ):
         assert compare_titles(t, t) is TitleVerdict.SAME, t
         assert compare_titles(t.split(": ", 1)[1], t) is TitleVerdict.SAME, t
-    assert compare_titles("RETRACTED: A study of KV cache eviction",
-                          "A study of KV cache admission") is TitleVerdict.DIFFERENT
+    assert (
+        compare_titles("RETRACTED: A study of KV cache eviction", "A study of KV cache admission")
+        is TitleVerdict.DIFFERENT
+    )

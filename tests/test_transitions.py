@@ -54,12 +54,15 @@ def arxiv_body(run: int) -> bytes:
     published (no journal_ref); then the recorded entries, in one feed."""
     xml = fixture("arxiv-api-found.xml")
     old = fixture("arxiv-api-oldid-journalref.xml")
-    entry = old[old.index(b"  <entry>"):old.index(b"</feed>")]
+    entry = old[old.index(b"  <entry>") : old.index(b"</feed>")]
     if run == 0:
         xml = xml.replace(b"2312.07104v2", b"2312.07104v1").replace(
             b"Efficient Memory Management for Large Language Model Serving with PagedAttention",
-            b"vLLM: Easy, Fast, and Cheap LLM Serving")
-        entry = entry.replace(b"    <arxiv:journal_ref>ActaAstron.56:1-50,2006</arxiv:journal_ref>\n", b"")
+            b"vLLM: Easy, Fast, and Cheap LLM Serving",
+        )
+        entry = entry.replace(
+            b"    <arxiv:journal_ref>ActaAstron.56:1-50,2006</arxiv:journal_ref>\n", b""
+        )
     first = xml.index(b"  <entry>")  # the client reads at most max_results entries
     return xml[:first] + entry + xml[first:]
 
@@ -69,18 +72,23 @@ WEB = {"/dies": [200, 404, 404], "/fine": [200, 200, 200], "/moves": [200, 301, 
 
 def registry_text(port: int) -> str:
     def e(field: str, value: str, section: str) -> str:
-        return (f'  - {field}: "{value}"\n    first_anchored: 2026-09-20\n    status: continued\n'
-                f'    section: "{section}"\n    cited_in: ["2026-09-20", "2026-09-22"]\n')
-    return "version: 1\nanchors:\n" + "".join([
-        e("url", "https://github.com/PyGithub/PyGithub/issues/28", "§2.1 Tooling"),
-        e("url", "https://github.com/ZcashFoundation/zebra/pull/8868", "§2.1 Tooling"),
-        e("arxiv", "2312.07104", "§1.10 Serving"),
-        e("arxiv", "2309.06180", "§1.3 KV Cache"),
-        e("arxiv", "astro-ph/0601001", "§1.3 KV Cache"),
-        e("url", f"http://127.0.0.1:{port}/dies", "§1.3 KV Cache"),
-        e("url", f"http://127.0.0.1:{port}/moves", "§1.3 KV Cache"),
-        e("url", f"http://127.0.0.1:{port}/fine", "§1.3 KV Cache"),
-    ])
+        return (
+            f'  - {field}: "{value}"\n    first_anchored: 2026-09-20\n    status: continued\n'
+            f'    section: "{section}"\n    cited_in: ["2026-09-20", "2026-09-22"]\n'
+        )
+
+    return "version: 1\nanchors:\n" + "".join(
+        [
+            e("url", "https://github.com/PyGithub/PyGithub/issues/28", "§2.1 Tooling"),
+            e("url", "https://github.com/ZcashFoundation/zebra/pull/8868", "§2.1 Tooling"),
+            e("arxiv", "2312.07104", "§1.10 Serving"),
+            e("arxiv", "2309.06180", "§1.3 KV Cache"),
+            e("arxiv", "astro-ph/0601001", "§1.3 KV Cache"),
+            e("url", f"http://127.0.0.1:{port}/dies", "§1.3 KV Cache"),
+            e("url", f"http://127.0.0.1:{port}/moves", "§1.3 KV Cache"),
+            e("url", f"http://127.0.0.1:{port}/fine", "§1.3 KV Cache"),
+        ]
+    )
 
 
 class Fakes:
@@ -93,19 +101,32 @@ class Fakes:
         async def handler(req, w):
             path = req.path.split("?")[0]
             if path == "/repos/PyGithub/PyGithub/issues/28":
-                return await respond(w, 200, github_body("github-issue.json", self.run),
-                                     {"Content-Type": "application/json"}, req=req)
+                return await respond(
+                    w,
+                    200,
+                    github_body("github-issue.json", self.run),
+                    {"Content-Type": "application/json"},
+                    req=req,
+                )
             if path == "/repos/ZcashFoundation/zebra/issues/8868":
-                return await respond(w, 200, github_body("github-pull-as-issue.json", self.run),
-                                     {"Content-Type": "application/json"}, req=req)
+                return await respond(
+                    w,
+                    200,
+                    github_body("github-pull-as-issue.json", self.run),
+                    {"Content-Type": "application/json"},
+                    req=req,
+                )
             if path == "/api/query":
-                return await respond(w, 200, arxiv_body(self.run),
-                                     {"Content-Type": "application/atom+xml"}, req=req)
+                return await respond(
+                    w, 200, arxiv_body(self.run), {"Content-Type": "application/atom+xml"}, req=req
+                )
             if path in WEB:
                 code = WEB[path][self.run]
-                return await respond(w, code, b"", {"Location": "/fine"} if code == 301 else {},
-                                     req=req)
+                return await respond(
+                    w, code, b"", {"Location": "/fine"} if code == 301 else {}, req=req
+                )
             return await respond(w, 404, b"", req=req)
+
         return handler
 
 
@@ -121,12 +142,15 @@ def scenario(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
         reg = parse_text(text.encode(), str(path))
 
         async def one_run(at: float) -> None:
-            async with links(resolver=StaticResolver({}), allow_private=True, attempts=1) as lc, \
-                    httpx.AsyncClient() as api:
+            async with (
+                links(resolver=StaticResolver({}), allow_private=True, attempts=1) as lc,
+                httpx.AsyncClient() as api,
+            ):
                 services = Services(
                     lc,
                     ArxivResolver(srv.url("/api/query"), delay=0.0),
-                    GithubResolver(api, srv.url("")))
+                    GithubResolver(api, srv.url("")),
+                )
                 h = History(db, clock=lambda: at)
                 try:
                     await check_online(reg, date(2026, 9, 27), services, history=h)
@@ -144,14 +168,19 @@ def test_transitions_from_real_checks(scenario: tuple[Path, str]) -> None:
     h = History(db)
     rows = list(h.rows(until=START + 3 * DAY))
     h.close()
-    got = {(t.change, short(t.anchor), t.after and short(t.after))
-           for t in transitions(rows, START + DAY - 1, START + 3 * DAY)}
+    got = {
+        (t.change, short(t.anchor), t.after and short(t.after))
+        for t in transitions(rows, START + DAY - 1, START + 3 * DAY)
+    }
     assert got == {
         (Change.ISSUE_CLOSED, "github.com/PyGithub/PyGithub/issues/28", "closed (completed)"),
         (Change.PR_MERGED, "github.com/ZcashFoundation/zebra/pull/8868", "merged"),
         (Change.NEW_VERSION, "2312.07104", "v2"),
-        (Change.RETITLED, "2309.06180",
-         "Efficient Memory Management for Large Language Model Serving with PagedAttention"),
+        (
+            Change.RETITLED,
+            "2309.06180",
+            "Efficient Memory Management for Large Language Model Serving with PagedAttention",
+        ),
         (Change.PUBLISHED, "astro-ph/0601001", "ActaAstron.56:1-50,2006"),
         (Change.DIED, "/dies", "HTTP 404"),
         (Change.REDIRECTED, "/moves", "/fine"),
@@ -172,12 +201,14 @@ def test_trend_counts_every_run(scenario: tuple[Path, str]) -> None:
     assert [(p.ok, p.flaky, p.dead) for p in pts] == [(8, 0, 0), (7, 0, 1), (7, 0, 1)]
 
 
-def test_golden_report_with_transitions_and_trend(scenario: tuple[Path, str],
-                                                  tmp_path: Path) -> None:
+def test_golden_report_with_transitions_and_trend(
+    scenario: tuple[Path, str], tmp_path: Path
+) -> None:
     db, _ = scenario
     reg = db.parent / "registry.yaml"
-    r = CliRunner().invoke(app, ["report", "-r", str(reg), "--history", str(db), "--since", "3d",
-                                 "--now", NOW])
+    r = CliRunner().invoke(
+        app, ["report", "-r", str(reg), "--history", str(db), "--since", "3d", "--now", NOW]
+    )
     out = re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:PORT", r.stdout.replace(str(reg), "registry.yaml"))
     if os.environ.get("ANCHORS_UPDATE_GOLDEN"):
         GOLDEN.write_text(out, encoding="utf-8")
@@ -186,27 +217,53 @@ def test_golden_report_with_transitions_and_trend(scenario: tuple[Path, str],
     assert "```mermaid\n%%{init: " in out and "}%%\nxychart-beta\n" in out
 
     assert r.exit_code == 1, r.stderr  # /dies is newly dead
-    j = CliRunner().invoke(app, ["report", "-r", str(reg), "--history", str(db), "--since", "3d",
-                                 "--now", NOW, "--format", "json"])
+    j = CliRunner().invoke(
+        app,
+        [
+            "report",
+            "-r",
+            str(reg),
+            "--history",
+            str(db),
+            "--since",
+            "3d",
+            "--now",
+            NOW,
+            "--format",
+            "json",
+        ],
+    )
     doc = json.loads(j.stdout)
     changes = [(t["change"], t["registry_section"]) for t in doc["transitions"]]
-    assert ("issue-closed", "§2.1 Tooling") in changes and ("new-version", "§1.10 Serving") in changes
+    assert ("issue-closed", "§2.1 Tooling") in changes and (
+        "new-version",
+        "§1.10 Serving",
+    ) in changes
     assert [t["registry_section"] for t in doc["transitions"]] == sorted(
-        (t["registry_section"] for t in doc["transitions"]), key=section_order)
+        (t["registry_section"] for t in doc["transitions"]), key=section_order
+    )
     assert [(p["ok"], p["dead"]) for p in doc["trend"]] == [(8, 0), (7, 1), (7, 1)]
 
 
 def test_fact_changes_cover_every_kind() -> None:
     assert fact_changes({"state": "closed"}, {"state": "open"}) == [
-        (Change.ISSUE_REOPENED, "closed", "open")]
+        (Change.ISSUE_REOPENED, "closed", "open")
+    ]
     assert fact_changes({"title": "A"}, {"title": "A", "journal_ref": "Nature 1 (2026)"}) == [
-        (Change.PUBLISHED, None, "Nature 1 (2026)")]
+        (Change.PUBLISHED, None, "Nature 1 (2026)")
+    ]
     assert fact_changes({}, {"archived": True}) == [(Change.ARCHIVED_REPO, None, "archived")]
     assert fact_changes({"renamed_to": "a/b"}, {"renamed_to": "c/d"}) == [
-        (Change.RENAMED, "a/b", "c/d")]
+        (Change.RENAMED, "a/b", "c/d")
+    ]
     # the same facts, or a title that only changed case, are no change
-    assert fact_changes({"state": "open", "title": "Edge0: X", "version": 2},
-                        {"state": "open", "title": "EDGE0 x", "version": 2}) == []
+    assert (
+        fact_changes(
+            {"state": "open", "title": "Edge0: X", "version": 2},
+            {"state": "open", "title": "EDGE0 x", "version": 2},
+        )
+        == []
+    )
 
 
 def test_old_history_file_is_migrated_and_still_reported(tmp_path: Path) -> None:
@@ -224,12 +281,25 @@ def test_old_history_file_is_migrated_and_still_reported(tmp_path: Path) -> None
         f"INSERT INTO runs VALUES (1, {START}, {START}, 'r.yaml', 1);"
         f"INSERT INTO results VALUES (1, {START}, 'github:a/b#1', 'x', 'github', 'ok', 200, "
         "NULL, NULL, NULL);"
-        f"PRAGMA application_id={APPLICATION_ID}; PRAGMA user_version=1;")
+        f"PRAGMA application_id={APPLICATION_ID}; PRAGMA user_version=1;"
+    )
     con.close()
     h = History(db)
     run = h.start_run("r.yaml", START + DAY)
-    h.record(run, [Row("github:a/b#1", "x", "github", "ok", 200, checked_at=START + DAY,
-                       facts={"state": "closed"})])
+    h.record(
+        run,
+        [
+            Row(
+                "github:a/b#1",
+                "x",
+                "github",
+                "ok",
+                200,
+                checked_at=START + DAY,
+                facts={"state": "closed"},
+            )
+        ],
+    )
     rows = list(h.rows(until=START + 2 * DAY))
     h.close()
     assert [r.facts for r in rows] == [None, {"state": "closed"}]
@@ -244,15 +314,22 @@ def test_the_weekly_workflows_check_sees_a_new_version_the_cache_would_hide(tmp_
 
     import yaml
 
-    flow = yaml.safe_load((Path(__file__).resolve().parent.parent / ".github" / "workflows"
-                           / "anchors-weekly.yml").read_text(encoding="utf-8"))
+    flow = yaml.safe_load(
+        (
+            Path(__file__).resolve().parent.parent / ".github" / "workflows" / "anchors-weekly.yml"
+        ).read_text(encoding="utf-8")
+    )
     [step] = [s for s in flow["jobs"]["report"]["steps"] if s.get("name") == "Online check"]
     args = shlex.split(step["with"]["args"])
     fakes = Fakes()
     with LoopbackServer(fakes.route) as srv:
         (tmp_path / "registry.yaml").write_text(registry_text(srv.port), encoding="utf-8")
-        env = {"ANCHORS_ARXIV_API": srv.url("/api/query"), "ANCHORS_GITHUB_API": srv.url(""),
-               "ANCHORS_ARXIV_DELAY": "0", "ANCHORS_ALLOW_PRIVATE": "1"}
+        env = {
+            "ANCHORS_ARXIV_API": srv.url("/api/query"),
+            "ANCHORS_GITHUB_API": srv.url(""),
+            "ANCHORS_ARXIV_DELAY": "0",
+            "ANCHORS_ALLOW_PRIVATE": "1",
+        }
         cwd = os.getcwd()
         os.chdir(tmp_path)
         try:
@@ -260,23 +337,27 @@ def test_the_weekly_workflows_check_sees_a_new_version_the_cache_would_hide(tmp_
                 fakes.run = n
                 r = CliRunner().invoke(app, ["check", *args, "--today", "2026-09-27"], env=env)
                 assert r.exit_code in (0, 1), r.stderr
-            rep = CliRunner().invoke(app, ["report", "registry.yaml", "--since", "7d",
-                                           "-f", "json"])
+            rep = CliRunner().invoke(
+                app, ["report", "registry.yaml", "--since", "7d", "-f", "json"]
+            )
         finally:
             os.chdir(cwd)
     changes = {(t["change"], t["anchor"]) for t in json.loads(rep.stdout)["transitions"]}
     assert ("new-version", "2312.07104") in changes, changes
 
 
-def test_a_renamed_repository_is_one_change(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_renamed_repository_is_one_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A repository cited by URL is asked of the API and recorded as its link: a rename is a
     redirect, a `moved_to` fact and a new full name at once, and the report says so once, as
     `renamed`; a repository's full name is no title, so nothing is `retitled`."""
     state = {"renamed": False}
 
     def repo(full: str) -> bytes:
-        return json.dumps({"full_name": full, "html_url": f"https://github.com/{full}",
-                           "archived": False}).encode()
+        return json.dumps(
+            {"full_name": full, "html_url": f"https://github.com/{full}", "archived": False}
+        ).encode()
 
     async def handler(req, w):
         path, js = req.path.split("?")[0], {"Content-Type": "application/json"}
@@ -291,13 +372,17 @@ def test_a_renamed_repository_is_one_change(tmp_path: Path, monkeypatch: pytest.
     (tmp_path / "registry.yaml").write_text(
         'version: 1\nanchors:\n  - url: "https://github.com/old-owner/tool"\n'
         '    first_anchored: 2026-09-20\n    status: new\n    section: "§2.1 Tooling"\n',
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     monkeypatch.chdir(tmp_path)
     with LoopbackServer(lambda req: handler) as srv:
         for renamed in (False, True):
             state["renamed"] = renamed
-            r = CliRunner().invoke(app, ["check", "registry.yaml", "--no-cache"],
-                                   env={"ANCHORS_GITHUB_API": srv.url("")})
+            r = CliRunner().invoke(
+                app,
+                ["check", "registry.yaml", "--no-cache"],
+                env={"ANCHORS_GITHUB_API": srv.url("")},
+            )
             assert r.exit_code in (0, 1), r.output
     rep = CliRunner().invoke(app, ["report", "registry.yaml", "-f", "json"])
     got = [(t["change"], t["before"], t["after"]) for t in json.loads(rep.stdout)["transitions"]]
@@ -307,31 +392,42 @@ def test_a_renamed_repository_is_one_change(tmp_path: Path, monkeypatch: pytest.
 
 
 def test_trend_chart_gives_each_run_its_own_label_and_says_which_line_is_which(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     """Mermaid's band axis merges equal labels, so two runs on one day (or in one minute) must
     not share one; xychart-beta draws no legend on GitHub, so the text above the chart names
     each line's colour, the palette sets those colours, and the lines carry their names."""
     reg = tmp_path / "registry.yaml"
-    reg.write_text("version: 1\nanchors:\n  - url: https://x.example/a\n"
-                   "    first_anchored: 2026-09-20\n    status: new\n", encoding="utf-8")
+    reg.write_text(
+        "version: 1\nanchors:\n  - url: https://x.example/a\n"
+        "    first_anchored: 2026-09-20\n    status: new\n",
+        encoding="utf-8",
+    )
     db = tmp_path / "h.sqlite"
     h = History(db)
     outcomes = ["ok", "dead", "unreachable", "ok"]
     for at, outcome in zip((START, START + 6 * 3600, START + DAY, START + DAY + 10), outcomes):
         run = h.start_run(str(reg), at)
-        h.record(run, [Row("https://x.example/a", "https://x.example/a", "url", outcome,
-                           checked_at=at)])
+        h.record(
+            run, [Row("https://x.example/a", "https://x.example/a", "url", outcome, checked_at=at)]
+        )
         h.finish_run(run, True, at)
     h.close()
-    out = CliRunner().invoke(app, ["report", "-r", str(reg), "--history", str(db),
-                                   "--now", NOW]).stdout
-    said = out[out.index("### Trend"):out.index("```mermaid")]
+    out = (
+        CliRunner()
+        .invoke(app, ["report", "-r", str(reg), "--history", str(db), "--now", NOW])
+        .stdout
+    )
+    said = out[out.index("### Trend") : out.index("```mermaid")]
     assert "green OK, amber flaky (failing but not dead), red dead" in said
-    chart = out[out.index("```mermaid\n") + 11:]
-    chart = chart[:chart.index("```")].splitlines()
+    chart = out[out.index("```mermaid\n") + 11 :]
+    chart = chart[: chart.index("```")].splitlines()
     init = re.fullmatch(r"%%\{init: (.*)\}%%", chart[0])
-    assert init is not None and len(json.loads(init[1])["themeVariables"]["xyChart"][
-        "plotColorPalette"].split(",")) == 3
+    assert (
+        init is not None
+        and len(json.loads(init[1])["themeVariables"]["xyChart"]["plotColorPalette"].split(","))
+        == 3
+    )
     assert chart[1] == "xychart-beta" and re.fullmatch(r'    title "[^"]*"', chart[2])
     x = re.fullmatch(r'    x-axis \[("[^"]*"(?:, "[^"]*")*)\]', chart[3])
     assert x is not None

@@ -43,11 +43,19 @@ def test_same_nodes_as_compose_on_real_registries(path: Path) -> None:
     assert streamed == whole
 
 
-@pytest.mark.parametrize("text", [
-    "", "# only a comment\n", "- a\n- b\n", "version: 1\nanchors: []\n", "anchors: ~\n",
-    "anchors:\n  - {a: 1}\nanchors:\n  - b\n", "x: !!str 1\nanchors: [1, 2.5, true, null, '3']\n",
-    "a: &x [1]\nb: *x\nanchors:\n  - *x\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "# only a comment\n",
+        "- a\n- b\n",
+        "version: 1\nanchors: []\n",
+        "anchors: ~\n",
+        "anchors:\n  - {a: 1}\nanchors:\n  - b\n",
+        "x: !!str 1\nanchors: [1, 2.5, true, null, '3']\n",
+        "a: &x [1]\nb: *x\nanchors:\n  - *x\n",
+    ],
+)
 def test_same_nodes_as_compose_on_odd_documents(text: str) -> None:
     whole, streamed = _both(text)
     if "*x" in text:  # aliases are never expanded: a null placeholder where compose shares

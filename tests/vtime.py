@@ -32,8 +32,9 @@ __all__ = ["ArxivTime", "VirtualTime"]
 
 
 class VirtualTime:
-    def __init__(self, speed: float = 200.0, gate: asyncio.Event | None = None,
-                 gate_timeout: float = 5.0) -> None:
+    def __init__(
+        self, speed: float = 200.0, gate: asyncio.Event | None = None, gate_timeout: float = 5.0
+    ) -> None:
         self.speed = speed
         self.gate = gate
         self.gate_timeout = gate_timeout
@@ -57,8 +58,9 @@ class VirtualTime:
 
 
 class ArxivTime:
-    def __init__(self, monkeypatch: pytest.MonkeyPatch,
-                 start: datetime = datetime(2026, 12, 2, 9, 0, 0)) -> None:
+    def __init__(
+        self, monkeypatch: pytest.MonkeyPatch, start: datetime = datetime(2026, 12, 2, 9, 0, 0)
+    ) -> None:
         self.current = start
         self.waits: list[float] = []
         clock = self

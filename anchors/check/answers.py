@@ -22,8 +22,13 @@ from .retry import error_chain, parse_retry_after, refused, retryable_error, ret
 __all__ = ["Answer", "error_answer", "guard_answer", "status_answer", "timeout_answer"]
 
 _UNVERIFIABLE = frozenset({401, 403, 451, 999})
-_CHALLENGE_MARKS = (b"Just a moment...", b"Attention Required! | Cloudflare", b"cf-chl-",
-                    b"captcha", b"Checking your browser")
+_CHALLENGE_MARKS = (
+    b"Just a moment...",
+    b"Attention Required! | Cloudflare",
+    b"cf-chl-",
+    b"captcha",
+    b"Checking your browser",
+)
 
 
 @dataclass(slots=True)
@@ -47,8 +52,12 @@ class Answer:
 
 
 def timeout_answer(timeout: float) -> Answer:
-    return Answer(Outcome.UNREACHABLE, error=f"no complete answer within {timeout:g} s",
-                   retryable=retryable_error(TimeoutError()), requests=1)
+    return Answer(
+        Outcome.UNREACHABLE,
+        error=f"no complete answer within {timeout:g} s",
+        retryable=retryable_error(TimeoutError()),
+        requests=1,
+    )
 
 
 def guard_answer(exc: Blocked | NameNotFound | ResolveFailed) -> Answer:
@@ -56,8 +65,9 @@ def guard_answer(exc: Blocked | NameNotFound | ResolveFailed) -> Answer:
         return Answer(Outcome.BLOCKED, error=exc.reason, requests=1)
     if isinstance(exc, NameNotFound):
         return Answer(Outcome.DEAD, error=exc.reason, network_evidence=True, requests=1)
-    return Answer(Outcome.UNREACHABLE, error=exc.reason, retryable=True, network_evidence=True,
-                requests=1)
+    return Answer(
+        Outcome.UNREACHABLE, error=exc.reason, retryable=True, network_evidence=True, requests=1
+    )
 
 
 def error_answer(exc: httpx.HTTPError, timeout: float) -> Answer:
@@ -75,25 +85,38 @@ def _error_kind(exc: httpx.HTTPError, timeout: float) -> Answer:
             reason = getattr(e, "verify_message", None) or getattr(e, "reason", None) or str(e)
             return Answer(Outcome.TLS_ERROR, error=f"TLS: {reason}", requests=1)
     if isinstance(exc, httpx.ConnectTimeout):
-        return Answer(Outcome.UNREACHABLE, error=f"connect timed out after {timeout:g} s",
-                    network_evidence=True, requests=1)
+        return Answer(
+            Outcome.UNREACHABLE,
+            error=f"connect timed out after {timeout:g} s",
+            network_evidence=True,
+            requests=1,
+        )
     if isinstance(exc, httpx.TimeoutException):
         return Answer(Outcome.UNREACHABLE, error=f"timed out after {timeout:g} s", requests=1)
     if refused(exc):
         return Answer(Outcome.DEAD, error="connection refused", network_evidence=True, requests=1)
     if isinstance(exc, httpx.ConnectError):
         codes = {getattr(e, "errno", None) for e in error_chain(exc)}
-        unreachable = {errno.ENETUNREACH, errno.EHOSTUNREACH} & codes \
-            or "unreachable" in str(exc).lower()
-        return Answer(Outcome.UNREACHABLE, error=f"cannot connect ({exc})",
-                    network_evidence=bool(unreachable), requests=1)
+        unreachable = {errno.ENETUNREACH, errno.EHOSTUNREACH} & codes or "unreachable" in str(
+            exc
+        ).lower()
+        return Answer(
+            Outcome.UNREACHABLE,
+            error=f"cannot connect ({exc})",
+            network_evidence=bool(unreachable),
+            requests=1,
+        )
     if isinstance(exc, httpx.RemoteProtocolError):
         # (not the parser's message: it quotes the server's bytes back)
-        return Answer(Outcome.UNREACHABLE, error="connection reset or malformed answer "
-                    "(RemoteProtocolError)", requests=1)
+        return Answer(
+            Outcome.UNREACHABLE,
+            error="connection reset or malformed answer (RemoteProtocolError)",
+            requests=1,
+        )
     if isinstance(exc, (httpx.ReadError, httpx.WriteError)):
-        return Answer(Outcome.UNREACHABLE, error=f"connection reset ({type(exc).__name__})",
-                    requests=1)
+        return Answer(
+            Outcome.UNREACHABLE, error=f"connection reset ({type(exc).__name__})", requests=1
+        )
     if isinstance(exc, (httpx.UnsupportedProtocol, httpx.InvalidURL)):
         return Answer(Outcome.BLOCKED, error=str(exc), requests=1)
     return Answer(Outcome.UNREACHABLE, error=f"{type(exc).__name__}: {exc}", requests=1)
@@ -117,7 +140,8 @@ def status_answer(url: str, resp: httpx.Response, body: bytes) -> Answer:
     if status < 300:
         return t
     challenge = resp.headers.get("cf-mitigated") == "challenge" or any(
-        m in body for m in _CHALLENGE_MARKS)
+        m in body for m in _CHALLENGE_MARKS
+    )
     if challenge and status in (403, 429, 503):
         t.outcome, t.error = Outcome.UNVERIFIABLE, f"HTTP {status}: bot challenge page"
     elif status in (404, 410):

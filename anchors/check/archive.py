@@ -47,8 +47,11 @@ SAVE_GRACE = 60.0
 
 def cached_snapshots(cache: Cache) -> dict[str, dict[str, Any]]:
     """Snapshots found by earlier checks, by anchor key (`url:...`)."""
-    return {k[len(CACHE_PREFIX):]: v["data"] for k, v in cache.entries.items()
-            if k.startswith(CACHE_PREFIX) and isinstance(v.get("data"), dict)}
+    return {
+        k[len(CACHE_PREFIX) :]: v["data"]
+        for k, v in cache.entries.items()
+        if k.startswith(CACHE_PREFIX) and isinstance(v.get("data"), dict)
+    }
 
 
 @dataclass(slots=True)
@@ -72,11 +75,23 @@ class Archiver:
     _checked: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
 
     @classmethod
-    def start(cls, wayback: WaybackClient, targets: dict[str, Anchor], cache: Cache,
-              registry: str, today: date, saver: SavePageNow | None = None) -> Archiver:
-        todo = [a for key, a in targets.items()
-                if a.key is not None and a.key.kind is AnchorKind.URL
-                and a.archived is None and cache.get(CACHE_PREFIX + key) is None]
+    def start(
+        cls,
+        wayback: WaybackClient,
+        targets: dict[str, Anchor],
+        cache: Cache,
+        registry: str,
+        today: date,
+        saver: SavePageNow | None = None,
+    ) -> Archiver:
+        todo = [
+            a
+            for key, a in targets.items()
+            if a.key is not None
+            and a.key.kind is AnchorKind.URL
+            and a.archived is None
+            and cache.get(CACHE_PREFIX + key) is None
+        ]
         arch = cls(wayback, cache, registry, todo, saver, left=len(todo))
         arch.task = asyncio.ensure_future(arch._run(today))
         return arch
@@ -106,11 +121,18 @@ class Archiver:
 
     async def _capture(self, saver: SavePageNow, missing: list[Anchor], today: date) -> None:
         """Ask for captures the quota's interval apart and poll the jobs between, until all end."""
-        wanted = sorted((a for a in missing if a.key is not None
-                         and a.key.key in self._answered
-                         and self.cache.get(SAVE_PREFIX + a.key.key) is None),
-                        key=lambda a: a.first_anchored or today, reverse=True)
-        self.queue, self.over_quota = wanted[:saver.left], max(len(wanted) - saver.left, 0)
+        wanted = sorted(
+            (
+                a
+                for a in missing
+                if a.key is not None
+                and a.key.key in self._answered
+                and self.cache.get(SAVE_PREFIX + a.key.key) is None
+            ),
+            key=lambda a: a.first_anchored or today,
+            reverse=True,
+        )
+        self.queue, self.over_quota = wanted[: saver.left], max(len(wanted) - saver.left, 0)
         jobs: dict[str, float] = {}  # key -> when it was asked for
         next_poll = 0.0
         a: Anchor | None = None
@@ -124,8 +146,9 @@ class Archiver:
                     cap = await saver.submit(a.key.url)
                     self.captures[a.key.key] = (a, cap, None)
                     if cap.state is CaptureState.PENDING:
-                        self.cache.put(SAVE_PREFIX + a.key.key,
-                                       {"asked": today.isoformat(), "job": cap.job})
+                        self.cache.put(
+                            SAVE_PREFIX + a.key.key, {"asked": today.isoformat(), "job": cap.job}
+                        )
                         if not jobs:
                             next_poll = saver.clock() + saver.poll
                         jobs[a.key.key] = saver.clock()
@@ -136,12 +159,15 @@ class Archiver:
                             del jobs[key]
                     next_poll = saver.clock() + saver.poll
                     continue
-                waits = ([saver.wait_before_next()] if self.queue else []) + \
-                    ([next_poll - saver.clock()] if jobs else [])
+                waits = ([saver.wait_before_next()] if self.queue else []) + (
+                    [next_poll - saver.clock()] if jobs else []
+                )
                 await saver.sleep(max(min(waits), 0.0))
         except SaveRefused as exc:
             self.save_problem = str(exc)
-            if not exc.maybe_started and a is not None and a.key is not None:  # no capture began: ask next run
+            if (
+                not exc.maybe_started and a is not None and a.key is not None
+            ):  # no capture began: ask next run
                 self.cache.drop(SAVE_PREFIX + a.key.key)
         except WaybackError as exc:
             self.save_problem = str(exc)
@@ -161,8 +187,9 @@ class Archiver:
                 self.captures[key] = (a, cap, snap)
         return True
 
-    async def finish(self, grace: float = GRACE, stop_now: bool = False,
-                     save_grace: float = SAVE_GRACE) -> list[Finding]:
+    async def finish(
+        self, grace: float = GRACE, stop_now: bool = False, save_grace: float = SAVE_GRACE
+    ) -> list[Finding]:
         """Wait at most `grace` seconds for the lookups (`save_grace` when captures are asked
         for too), then drop the rest with a warning."""
         assert self.task is not None
@@ -181,36 +208,65 @@ class Archiver:
                 self.save_problem = self.save_problem or f"out of time ({late})"
         out = [self._captured(a, cap, snap) for a, cap, snap in self.captures.values()]
         if self.problem is not None and self.left:
-            out.append(Finding(Code.ARCHIVE_UNAVAILABLE, "", self.registry, None,
-                               f"{self.problem}; {self.left} URLs were not looked up, "
-                               "`check --archive` again later", {"not_looked_up": self.left}))
+            out.append(
+                Finding(
+                    Code.ARCHIVE_UNAVAILABLE,
+                    "",
+                    self.registry,
+                    None,
+                    f"{self.problem}; {self.left} URLs were not looked up, "
+                    "`check --archive` again later",
+                    {"not_looked_up": self.left},
+                )
+            )
         if self.save_problem is not None:
-            out.append(Finding(Code.ARCHIVE_UNAVAILABLE, "", self.registry, None,
-                               f"Save Page Now: {self.save_problem}; {len(self.queue)} more pages "
-                               "were not asked for, `check --archive-save` again later",
-                               {"not_asked": len(self.queue)}))
+            out.append(
+                Finding(
+                    Code.ARCHIVE_UNAVAILABLE,
+                    "",
+                    self.registry,
+                    None,
+                    f"Save Page Now: {self.save_problem}; {len(self.queue)} more pages "
+                    "were not asked for, `check --archive-save` again later",
+                    {"not_asked": len(self.queue)},
+                )
+            )
         if self.over_quota:
-            out.append(Finding(Code.ARCHIVE_CAPTURE, "", self.registry, None,
-                               f"{self.over_quota} more pages have no capture; a run asks for "
-                               "at most `archive_saves` (the newest anchors first), the next "
-                               "runs ask for these", {"over_quota": self.over_quota}))
+            out.append(
+                Finding(
+                    Code.ARCHIVE_CAPTURE,
+                    "",
+                    self.registry,
+                    None,
+                    f"{self.over_quota} more pages have no capture; a run asks for "
+                    "at most `archive_saves` (the newest anchors first), the next "
+                    "runs ask for these",
+                    {"over_quota": self.over_quota},
+                )
+            )
         return out
 
     def _captured(self, a: Anchor, cap: Capture, snap: Snapshot | None) -> Finding:
         """What became of one capture asked for, at the anchor's line (info: never a verdict)."""
         if snap is not None:
-            text = f"captured by Save Page Now on {snap.date}: {snap.url}; " \
+            text = (
+                f"captured by Save Page Now on {snap.date}: {snap.url}; "
                 "`anchors fix --only archive` stores it"
+            )
             details: dict[str, Any] = {"snapshot": snap.url, "date": snap.date}
         elif cap.state is CaptureState.REFUSED:
             text = f"Save Page Now did not capture it ({cap.reason})"
             details = {"reason": cap.reason}
         elif cap.state is CaptureState.DONE:
-            text = "captured by Save Page Now, but the snapshot does not answer yet; " \
+            text = (
+                "captured by Save Page Now, but the snapshot does not answer yet; "
                 "the next `check --archive` looks it up"
+            )
             details = {"job": cap.job}
         else:
-            text = f"capture asked for (Save Page Now job {cap.job}) and not finished yet; " \
+            text = (
+                f"capture asked for (Save Page Now job {cap.job}) and not finished yet; "
                 "the next `check --archive` looks it up"
+            )
             details = {"job": cap.job}
         return Finding(Code.ARCHIVE_CAPTURE, a.label, self.registry, a.line, text, details)

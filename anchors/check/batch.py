@@ -63,8 +63,12 @@ class _Batch:
             self.start(queue.popleft(), host)
 
 
-async def run_batch(checker: LinkChecker, urls: Iterable[tuple[str, frozenset[int]]],
-                    on_result: OnResult | None, window: int) -> list[LinkResult]:
+async def run_batch(
+    checker: LinkChecker,
+    urls: Iterable[tuple[str, frozenset[int]]],
+    on_result: OnResult | None,
+    window: int,
+) -> list[LinkResult]:
     pending = deque(urls)
     b = _Batch(checker, window)
     checker.hosts.on_rest = b.events.put_nowait
@@ -88,8 +92,10 @@ async def run_batch(checker: LinkChecker, urls: Iterable[tuple[str, frozenset[in
                 if maybe is not None:
                     await maybe
             if checker.network_down():
-                raise NetworkDown("no host could be reached (name resolution or connections "
-                                  "fail everywhere); is this machine offline?")
+                raise NetworkDown(
+                    "no host could be reached (name resolution or connections "
+                    "fail everywhere); is this machine offline?"
+                )
     finally:
         checker.hosts.on_rest = None
         for t in b.running:

@@ -22,14 +22,20 @@ T = TypeVar("T")
 __all__ = ["DEFAULT_TTLS", "Cache"]
 
 DAY = 86400.0
-DEFAULT_TTLS = {"arxiv": 14 * DAY, "doi": 30 * DAY, "github": 1 * DAY, "url": 1 * DAY,
-                "wayback": 30 * DAY}
+DEFAULT_TTLS = {
+    "arxiv": 14 * DAY,
+    "doi": 30 * DAY,
+    "github": 1 * DAY,
+    "url": 1 * DAY,
+    "wayback": 30 * DAY,
+}
 _FORMAT = 1
 
 
 class Cache:
-    def __init__(self, path: Path | None, ttls: dict[str, float] | None = None,
-                 now: float | None = None) -> None:
+    def __init__(
+        self, path: Path | None, ttls: dict[str, float] | None = None, now: float | None = None
+    ) -> None:
         self.path = path
         self.ttls = {**DEFAULT_TTLS, **(ttls or {})}
         self.now = time.time() if now is None else now
@@ -91,8 +97,12 @@ class Cache:
         """Write the cache if it changed; a cache that cannot be written is a warning only."""
         if self.path is None or not self._dirty:
             return
-        body = json.dumps({"format": _FORMAT, "entries": self.entries}, ensure_ascii=False,
-                          indent=1, sort_keys=True)
+        body = json.dumps(
+            {"format": _FORMAT, "entries": self.entries},
+            ensure_ascii=False,
+            indent=1,
+            sort_keys=True,
+        )
         try:
             ensure(self.path.parent)
             write_atomic(self.path, body.encode("utf-8"))

@@ -28,38 +28,67 @@ __all__ = ["capture_quota", "link_checker", "open_services", "retry_policy", "we
 
 
 @contextlib.asynccontextmanager
-async def open_services(settings: Settings, *, token: str | None = None,
-                        resolver: Resolver | None = None,
-                        quota: CaptureQuota | None = None) -> AsyncIterator[Services]:
+async def open_services(
+    settings: Settings,
+    *,
+    token: str | None = None,
+    resolver: Resolver | None = None,
+    quota: CaptureQuota | None = None,
+) -> AsyncIterator[Services]:
     """Link checks and DOI lookups go through the guard; the API hosts are the user's choice.
     `quota` is the run's Save Page Now quota, shared by its registries (else one of its own)."""
     guard = NetGuard(resolver, allow_private=settings.allow_private)
     policy = retry_policy(settings)
     tls = ssl_context()
     web = web_transport(settings, guard, tls)  # one pool for links and DOIs
-    guarded = httpx.AsyncClient(transport=web,
-                                timeout=httpx.Timeout(settings.timeout), follow_redirects=False,
-                                cookies=NoCookies())
+    guarded = httpx.AsyncClient(
+        transport=web,
+        timeout=httpx.Timeout(settings.timeout),
+        follow_redirects=False,
+        cookies=NoCookies(),
+    )
     # The API host is the user's choice (it may be a private GitHub Enterprise): not guarded,
     # but on the same transport, so no request goes through httpcore.
-    api = httpx.AsyncClient(transport=plain_transport(httpx.Limits(), verify=tls),
-                            timeout=httpx.Timeout(settings.timeout), follow_redirects=False,
-                            trust_env=False)
+    api = httpx.AsyncClient(
+        transport=plain_transport(httpx.Limits(), verify=tls),
+        timeout=httpx.Timeout(settings.timeout),
+        follow_redirects=False,
+        trust_env=False,
+    )
     async with guarded, api:
         yield Services(
             links=link_checker(settings, web, guard, policy),
             arxiv=_OnFirstUse(lambda: _arxiv(settings, policy)),
-            github=GithubResolver(api, settings.github_api, token=token, policy=policy,
-                                  timeout=settings.timeout),
-            doi=DoiResolver(guarded, settings.doi_api, timeout=settings.timeout, policy=policy,
-                            crossref=CrossrefUpdates(api, settings.crossref_api,
-                                                     timeout=settings.timeout, policy=policy)),
-            wayback=WaybackClient(api, settings.wayback_api, interval=settings.wayback_delay,
-                                  timeout=settings.timeout, policy=policy)
-            if settings.archiving else None,
-            saver=SavePageNow(api, settings.save_api, keys=settings.save_keys(),
-                              quota=quota or capture_quota(settings), timeout=settings.timeout)
-            if settings.archive_save else None,
+            github=GithubResolver(
+                api, settings.github_api, token=token, policy=policy, timeout=settings.timeout
+            ),
+            doi=DoiResolver(
+                guarded,
+                settings.doi_api,
+                timeout=settings.timeout,
+                policy=policy,
+                crossref=CrossrefUpdates(
+                    api, settings.crossref_api, timeout=settings.timeout, policy=policy
+                ),
+            ),
+            wayback=WaybackClient(
+                api,
+                settings.wayback_api,
+                interval=settings.wayback_delay,
+                timeout=settings.timeout,
+                policy=policy,
+            )
+            if settings.archiving
+            else None,
+            saver=SavePageNow(
+                api,
+                settings.save_api,
+                keys=settings.save_keys(),
+                quota=quota or capture_quota(settings),
+                timeout=settings.timeout,
+            )
+            if settings.archive_save
+            else None,
         )
 
 
@@ -68,30 +97,44 @@ def capture_quota(settings: Settings) -> CaptureQuota:
     return CaptureQuota(settings.archive_saves, settings.save_delay)
 
 
-def retry_policy(settings: Settings, *,
-                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-                 clock: Callable[[], float] = time.monotonic) -> RetryPolicy:
+def retry_policy(
+    settings: Settings,
+    *,
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    clock: Callable[[], float] = time.monotonic,
+) -> RetryPolicy:
     """The one retry policy of a run; tests pass virtual time as `sleep` and `clock`."""
-    return RetryPolicy(attempts=settings.attempts, retry_after_cap=settings.retry_after_cap,
-                       sleep=sleep, clock=clock)
+    return RetryPolicy(
+        attempts=settings.attempts,
+        retry_after_cap=settings.retry_after_cap,
+        sleep=sleep,
+        clock=clock,
+    )
 
 
-def web_transport(settings: Settings, guard: NetGuard,
-                  verify: Any = True) -> httpx.AsyncBaseTransport:
+def web_transport(
+    settings: Settings, guard: NetGuard, verify: Any = True
+) -> httpx.AsyncBaseTransport:
     """The guarded pool web pages (and DOIs) are fetched through."""
     # The checker's own semaphores bound what is in flight, so the pool sets no limit.
-    limits = httpx.Limits(max_connections=None,
-                          max_keepalive_connections=max(settings.per_host, 1))
+    limits = httpx.Limits(max_connections=None, max_keepalive_connections=max(settings.per_host, 1))
     return guarded_transport(guard, limits, verify=verify)
 
 
-def link_checker(settings: Settings, web: httpx.AsyncBaseTransport, guard: NetGuard,
-                 policy: RetryPolicy) -> LinkChecker:
+def link_checker(
+    settings: Settings, web: httpx.AsyncBaseTransport, guard: NetGuard, policy: RetryPolicy
+) -> LinkChecker:
     """The checker `anchors check` uses, given the transport itself: the httpx client's
     per-request machinery would be unused cost. The caller closes `web`."""
-    return LinkChecker(web, guard, concurrency=settings.concurrency, per_host=settings.per_host,
-                       timeout=settings.timeout, policy=policy,
-                       max_redirects=settings.max_redirects)
+    return LinkChecker(
+        web,
+        guard,
+        concurrency=settings.concurrency,
+        per_host=settings.per_host,
+        timeout=settings.timeout,
+        policy=policy,
+        max_redirects=settings.max_redirects,
+    )
 
 
 class _OnFirstUse:
@@ -118,5 +161,10 @@ class _OnFirstUse:
 def _arxiv(settings: Settings, policy: RetryPolicy) -> MetadataResolver:
     from .resolve.arxiv import ArxivResolver
 
-    return ArxivResolver(settings.arxiv_api, delay=settings.arxiv_delay, policy=policy,
-                         timeout=max(settings.timeout, 30.0), max_searches=settings.arxiv_searches)
+    return ArxivResolver(
+        settings.arxiv_api,
+        delay=settings.arxiv_delay,
+        policy=policy,
+        timeout=max(settings.timeout, 30.0),
+        max_searches=settings.arxiv_searches,
+    )

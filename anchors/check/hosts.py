@@ -78,15 +78,17 @@ class Hosts:
         h = self._hosts.get(name)
         return h is not None and h.failures >= HOST_FAILURE_LIMIT
 
-    def note(self, host: Host, *, responded: bool, failed: bool,
-             retry_after: float | None) -> None:
+    def note(self, host: Host, *, responded: bool, failed: bool, retry_after: float | None) -> None:
         """What one request to `host` said about it."""
         if responded:
             host.failures = 0
         elif failed:
             host.failures += 1
         host.limited = host.limited + 1 if retry_after is not None else 0
-        if host.limited >= HOST_PAUSE_AFTER and retry_after is not None \
-                and retry_after <= self.policy.retry_after_cap:
+        if (
+            host.limited >= HOST_PAUSE_AFTER
+            and retry_after is not None
+            and retry_after <= self.policy.retry_after_cap
+        ):
             # the host keeps asking for pauses: it limits us, not one URL, so hold all its URLs
             host.not_before = max(host.not_before, self.policy.clock() + retry_after)

@@ -75,11 +75,18 @@ class Stats:
 
 
 class LinkChecker:
-    def __init__(self, client: httpx.AsyncClient | httpx.AsyncBaseTransport, guard: NetGuard, *,
-                 concurrency: int = DEFAULT_CONCURRENCY, per_host: int = DEFAULT_PER_HOST,
-                 timeout: float = DEFAULT_TIMEOUT, policy: RetryPolicy | None = None,
-                 max_redirects: int = DEFAULT_MAX_REDIRECTS,
-                 body_cap: int = DEFAULT_BODY_CAP) -> None:
+    def __init__(
+        self,
+        client: httpx.AsyncClient | httpx.AsyncBaseTransport,
+        guard: NetGuard,
+        *,
+        concurrency: int = DEFAULT_CONCURRENCY,
+        per_host: int = DEFAULT_PER_HOST,
+        timeout: float = DEFAULT_TIMEOUT,
+        policy: RetryPolicy | None = None,
+        max_redirects: int = DEFAULT_MAX_REDIRECTS,
+        body_cap: int = DEFAULT_BODY_CAP,
+    ) -> None:
         #: an httpx client, or (cheaper) an httpx transport: the checker does its own
         #: redirects and keeps no cookies, so the client's per-request machinery adds only
         #: cost, ~0.2 ms a request (bench/transports.py)
@@ -97,8 +104,9 @@ class LinkChecker:
         self.hosts = Hosts(per_host, self.policy)
         self._extensions = {"timeout": httpx.Timeout(timeout).as_dict()}
 
-    async def check(self, url: str, accept: frozenset[int] = frozenset(),
-                    parsed: httpx.URL | None = None) -> LinkResult:
+    async def check(
+        self, url: str, accept: frozenset[int] = frozenset(), parsed: httpx.URL | None = None
+    ) -> LinkResult:
         """One URL's verdict; `parsed` is `url` already parsed (parsing costs ~0.1 ms)."""
         started, sent = time.monotonic(), 0
 
@@ -109,14 +117,26 @@ class LinkChecker:
             return t
 
         host = (parsed.host if parsed is not None else _parse(url)) or ""
-        last = await self.policy.run(attempt, lambda s: self.hosts.rest(host, s),
-                                     give_up=lambda t: self.hosts.failing(t.host))
-        return LinkResult(url, last.outcome, last.status, last.moved_to or last.final_url,
-                          last.error, int((time.monotonic() - started) * 1000), sent)
+        last = await self.policy.run(
+            attempt,
+            lambda s: self.hosts.rest(host, s),
+            give_up=lambda t: self.hosts.failing(t.host),
+        )
+        return LinkResult(
+            url,
+            last.outcome,
+            last.status,
+            last.moved_to or last.final_url,
+            last.error,
+            int((time.monotonic() - started) * 1000),
+            sent,
+        )
 
-    async def check_many(self, urls: Iterable[tuple[str, frozenset[int]]],
-                         on_result: Callable[[LinkResult], Awaitable[None] | None] | None = None,
-                         ) -> list[LinkResult]:
+    async def check_many(
+        self,
+        urls: Iterable[tuple[str, frozenset[int]]],
+        on_result: Callable[[LinkResult], Awaitable[None] | None] | None = None,
+    ) -> list[LinkResult]:
         """Check all URLs (scheduled by anchors.batch); NetworkDown if the network is down."""
         from .batch import run_batch
 
@@ -149,8 +169,13 @@ class LinkChecker:
         end = await follow(parsed, fetch, _target, max_redirects=self.max_redirects)
         t = end.answer
         if end.stop is not None:
-            return Answer(Outcome.DEAD, t.status if end.stop is Stop.LOOP else None, str(end.url),
-                        error=end.reason(self.max_redirects), requests=requests)
+            return Answer(
+                Outcome.DEAD,
+                t.status if end.stop is Stop.LOOP else None,
+                str(end.url),
+                error=end.reason(self.max_redirects),
+                requests=requests,
+            )
         t.requests = requests
         t.moved_to = str(end.moved_to) if end.moved_to and t.outcome is Outcome.OK else None
         if t.moved_to and t.status not in accept:
@@ -178,8 +203,12 @@ class LinkChecker:
             finally:
                 self.stats.in_flight -= 1
         t.host = parsed.host
-        self.hosts.note(host, responded=t.responded, retry_after=t.retry_after,
-                        failed=t.outcome in (Outcome.UNREACHABLE, Outcome.DEAD))
+        self.hosts.note(
+            host,
+            responded=t.responded,
+            retry_after=t.retry_after,
+            failed=t.outcome in (Outcome.UNREACHABLE, Outcome.DEAD),
+        )
         if t.responded:
             self.stats.responses += 1
         if t.network_evidence:
@@ -195,8 +224,9 @@ class LinkChecker:
         self.stats.requests += 1
         try:
             async with asyncio.timeout(self.timeout):
-                resp = await self._open(httpx.Request(method, parsed, headers=_HEADERS,
-                                                      extensions=self._extensions))
+                resp = await self._open(
+                    httpx.Request(method, parsed, headers=_HEADERS, extensions=self._extensions)
+                )
                 try:
                     body = await self._head_of_body(resp) if method == "GET" else b""
                 finally:
@@ -232,5 +262,3 @@ def _parse(url: str) -> str | None:
         return httpx.URL(url).host
     except httpx.InvalidURL:
         return None  # _hop reports it
-
-

@@ -136,8 +136,10 @@ class NetGuard:
         try:
             ips = [str(ipaddress.ip_address(host))]
         except ValueError:
-            ips = [str(ipaddress.ip_address(a.split("%")[0]))
-                   for a in await self.resolver.resolve(host, port)]
+            ips = [
+                str(ipaddress.ip_address(a.split("%")[0]))
+                for a in await self.resolver.resolve(host, port)
+            ]
         if not ips:
             raise NameNotFound(host, "no addresses")
         for ip in ips:
@@ -149,5 +151,3 @@ class NetGuard:
         family, type_, proto, _, address = addr_info
         self.screen(str(address[0]), str(address[0]))
         return socket.socket(family, type_, proto)
-
-

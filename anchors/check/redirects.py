@@ -60,9 +60,14 @@ class Followed(Generic[A]):
         return f"redirect to {self.url} not followed"
 
 
-async def follow(url: httpx.URL, fetch: Callable[[httpx.URL], Awaitable[A]],
-                 target: Callable[[A], tuple[int, httpx.URL] | None], *, max_redirects: int,
-                 allow: Callable[[httpx.URL], bool] | None = None) -> Followed[A]:
+async def follow(
+    url: httpx.URL,
+    fetch: Callable[[httpx.URL], Awaitable[A]],
+    target: Callable[[A], tuple[int, httpx.URL] | None],
+    *,
+    max_redirects: int,
+    allow: Callable[[httpx.URL], bool] | None = None,
+) -> Followed[A]:
     """Fetch `url`, then each redirect `target` names, until an answer that is not one.
 
     `target(answer)` is (status, absolute next URL) for a redirect to follow, else None.
@@ -76,9 +81,15 @@ async def follow(url: httpx.URL, fetch: Callable[[httpx.URL], Awaitable[A]],
             return Followed(answer, url, hops, moved)
         status, nxt = hop
         permanent = permanent and status in PERMANENT
-        stop = (Stop.REFUSED if allow is not None and not allow(nxt)
-                else Stop.LOOP if str(nxt) in seen
-                else Stop.TOO_MANY if hops >= max_redirects else None)
+        stop = (
+            Stop.REFUSED
+            if allow is not None and not allow(nxt)
+            else Stop.LOOP
+            if str(nxt) in seen
+            else Stop.TOO_MANY
+            if hops >= max_redirects
+            else None
+        )
         if stop is not None:
             return Followed(answer, nxt, hops, None, stop)
         seen.add(str(nxt))
@@ -104,25 +115,64 @@ def landing_url(cited: str, location: str) -> str:
     return f"{location}#{fragment}" if fragment and "#" not in location else location
 
 
-_LOGIN = re.compile(r"(^|/)(log-?in|sign-?in|sign_in|signon|sso|auth|oauth2?|session|"
-                    r"accounts?/login|users/sign_in|authorize)(/|$|\.)", re.IGNORECASE)
+_LOGIN = re.compile(
+    r"(^|/)(log-?in|sign-?in|sign_in|signon|sso|auth|oauth2?|session|"
+    r"accounts?/login|users/sign_in|authorize)(/|$|\.)",
+    re.IGNORECASE,
+)
 #: query parameters a login wall uses to send the reader back to the page they asked for
-_RETURN = frozenset({"next", "return_to", "returnto", "return", "redirect", "redirect_uri",
-                     "redirect_url", "redirect_to", "continue", "came_from", "service", "dest",
-                     "destination", "goto", "back", "backurl", "returnurl"})
+_RETURN = frozenset(
+    {
+        "next",
+        "return_to",
+        "returnto",
+        "return",
+        "redirect",
+        "redirect_uri",
+        "redirect_url",
+        "redirect_to",
+        "continue",
+        "came_from",
+        "service",
+        "dest",
+        "destination",
+        "goto",
+        "back",
+        "backurl",
+        "returnurl",
+    }
+)
 
 
 #: the languages a site's home page is commonly published under (`/en/`, `/pt-br/`): ISO 639-1
 #: codes, not any two letters, so `/go/` or `/tv/` is a section of the site, not its home
-_LANGS = ("ar|bg|bn|ca|cs|da|de|el|en|es|et|eu|fa|fi|fr|ga|gl|he|hi|hr|hu|id|is|it|ja|ko|lt|"
-          "lv|ms|nb|nl|nn|no|pl|pt|ro|ru|sk|sl|sr|sv|th|tr|uk|ur|vi|zh")
+_LANGS = (
+    "ar|bg|bn|ca|cs|da|de|el|en|es|et|eu|fa|fi|fr|ga|gl|he|hi|hr|hu|id|is|it|ja|ko|lt|"
+    "lv|ms|nb|nl|nn|no|pl|pt|ro|ru|sk|sl|sr|sv|th|tr|uk|ur|vi|zh"
+)
 #: a site's home page: `/`, a language's, or its index file (`/index.php`)
-_HOME_PATH = re.compile(rf"(?:(?:{_LANGS})(?:[-_](?:[a-z]{{2}}|[0-9]{{3}}|hans|hant))?(?:/|$))?"
-                        r"(?:(?:index|default|home)\.(?:html?|php|aspx?|jsp))?", re.IGNORECASE)
+_HOME_PATH = re.compile(
+    rf"(?:(?:{_LANGS})(?:[-_](?:[a-z]{{2}}|[0-9]{{3}}|hans|hant))?(?:/|$))?"
+    r"(?:(?:index|default|home)\.(?:html?|php|aspx?|jsp))?",
+    re.IGNORECASE,
+)
 #: query parameters that name one page on a site's root path (WordPress's `/?p=123`); any other
 #: query there (`?lang=en`, `?s=post`, `?error=404`, `?ref=404`) is still the home page
-_PAGE_PARAMS = frozenset({"p", "page_id", "post", "post_id", "id", "article", "story",
-                          "attachment_id", "cat", "tag", "m"})
+_PAGE_PARAMS = frozenset(
+    {
+        "p",
+        "page_id",
+        "post",
+        "post_id",
+        "id",
+        "article",
+        "story",
+        "attachment_id",
+        "cat",
+        "tag",
+        "m",
+    }
+)
 
 
 def soft_404(old: str, new: str) -> str | None:
@@ -155,5 +205,4 @@ def _home_page(url: str) -> bool:
     p = urlsplit(cited_url(url))
     if _HOME_PATH.fullmatch(p.path.strip("/")) is None:
         return False
-    return not any(k.lower() in _PAGE_PARAMS for k, _ in parse_qsl(p.query,
-                                                                  keep_blank_values=True))
+    return not any(k.lower() in _PAGE_PARAMS for k, _ in parse_qsl(p.query, keep_blank_values=True))

@@ -81,8 +81,11 @@ async def send_once(request: Callable[[], Awaitable[httpx.Response]]) -> Sent:
         resp = await request()
     except (httpx.HTTPError, OSError) as exc:
         return Sent(None, exc, retryable=retryable_error(exc))
-    return Sent(resp, retryable=retryable_status(resp.status_code),
-                retry_after=parse_retry_after(resp.headers.get("retry-after")))
+    return Sent(
+        resp,
+        retryable=retryable_status(resp.status_code),
+        retry_after=parse_retry_after(resp.headers.get("retry-after")),
+    )
 
 
 def retryable_status(status: int) -> bool:
@@ -101,8 +104,10 @@ def error_chain(exc: BaseException) -> Iterator[BaseException]:
 
 def refused(exc: BaseException) -> bool:
     """The server's machine said no: nothing listens there (a dead link, not a hiccup)."""
-    if any(isinstance(e, ConnectionRefusedError) or getattr(e, "errno", None) == errno.ECONNREFUSED
-           for e in error_chain(exc)):  # httpx and requests both keep the OS error in the chain
+    if any(
+        isinstance(e, ConnectionRefusedError) or getattr(e, "errno", None) == errno.ECONNREFUSED
+        for e in error_chain(exc)
+    ):  # httpx and requests both keep the OS error in the chain
         return True
     return isinstance(exc, httpx.ConnectError) and "refused" in str(exc).lower()
 
@@ -139,8 +144,9 @@ class RetryPolicy:
     maximum: float = BACKOFF_MAX
     #: how a wait is waited, and the clock a host's pause is measured on; tests inject
     #: virtual time (tests/vtime.py), so waiting is tested without waiting
-    sleep: Callable[[float], Awaitable[None]] = field(default=asyncio.sleep, compare=False,
-                                                      repr=False)
+    sleep: Callable[[float], Awaitable[None]] = field(
+        default=asyncio.sleep, compare=False, repr=False
+    )
     clock: Callable[[], float] = field(default=time.monotonic, compare=False, repr=False)
 
     def backoff(self, attempt_number: int) -> float:
@@ -148,20 +154,27 @@ class RetryPolicy:
         base = min(self.maximum, self.initial * 2.0 ** (attempt_number - 1))
         return base / 2 + random.uniform(0, base / 2)
 
-    def wait_for(self, attempt_number: int, result: R,
-                 give_up: Callable[[R], bool] | None = None) -> float | None:
+    def wait_for(
+        self, attempt_number: int, result: R, give_up: Callable[[R], bool] | None = None
+    ) -> float | None:
         """Seconds before the next try, or None when the result must not be retried."""
-        if attempt_number >= self.attempts or not result.retryable \
-                or (give_up is not None and give_up(result)):
+        if (
+            attempt_number >= self.attempts
+            or not result.retryable
+            or (give_up is not None and give_up(result))
+        ):
             return None
         after = result.retry_after
         if after is not None:
             return after if after <= self.retry_after_cap else None
         return self.backoff(attempt_number)
 
-    async def run(self, attempt: Callable[[], Awaitable[R]],
-                  sleep: Callable[[float], Awaitable[None]] | None = None,
-                  give_up: Callable[[R], bool] | None = None) -> R:
+    async def run(
+        self,
+        attempt: Callable[[], Awaitable[R]],
+        sleep: Callable[[float], Awaitable[None]] | None = None,
+        give_up: Callable[[R], bool] | None = None,
+    ) -> R:
         """Call `attempt` until its result is final; errors are values, so nothing is raised.
 
         A plain loop, not tenacity: tenacity's machinery cost ~46 us per URL, this loop 0.3 us
@@ -177,8 +190,12 @@ class RetryPolicy:
             await (sleep or self.sleep)(wait)
             n += 1
 
-    def run_sync(self, attempt: Callable[[], R], sleep: Callable[[float], None],
-                 give_up: Callable[[R], bool] | None = None) -> R:
+    def run_sync(
+        self,
+        attempt: Callable[[], R],
+        sleep: Callable[[float], None],
+        give_up: Callable[[R], bool] | None = None,
+    ) -> R:
         """`run` for a synchronous client in its own thread (arXiv); `sleep` blocks that thread."""
         n = 1
         while True:

@@ -1,4 +1,5 @@
-"""The check orchestrator: registry in, findings out. It prints nothing and never writes the registry.
+"""The check orchestrator: registry in, findings out. It prints nothing and never writes the
+registry.
 
 Offline checks come from `validate`. Online, every valid anchor is looked at once: arXiv IDs,
 GitHub issues/PRs and DOIs through their APIs (their web pages are not fetched again), every
@@ -89,8 +90,13 @@ class _Recorder:
             self.history.finish_run(self.run_id, complete)
 
 
-def _targets(reg: Registry, today: date, keys: set[str] | None,
-             exclude: list[re.Pattern[str]], result: CheckResult) -> dict[str, Anchor]:
+def _targets(
+    reg: Registry,
+    today: date,
+    keys: set[str] | None,
+    exclude: list[re.Pattern[str]],
+    result: CheckResult,
+) -> dict[str, Anchor]:
     """First entry per canonical key among the anchors to check online (future IDs are not).
 
     Counts what is left out on purpose in `result.skipped` and `result.excluded`.
@@ -167,11 +173,22 @@ class _Run:
             target, row_kind = page.url, "url"  # as the link it is, a rename as a redirect
             if res.outcome is Outcome.OK and res.moved_to:
                 outcome = Outcome.REDIRECT.value
-        self.recorder.add(Row(target, self.targets[key].label, row_kind, outcome, res.status,
-                              res.moved_to, res.error, facts=of_resolution(res)))
+        self.recorder.add(
+            Row(
+                target,
+                self.targets[key].label,
+                row_kind,
+                outcome,
+                res.status,
+                res.moved_to,
+                res.error,
+                facts=of_resolution(res),
+            )
+        )
 
-    async def check_links(self, keys: list[Any], checker: LinkChecker | None,
-                          accept: frozenset[int]) -> None:
+    async def check_links(
+        self, keys: list[Any], checker: LinkChecker | None, accept: frozenset[int]
+    ) -> None:
         # The URL fetched is the one the registry cites; the canonical form is only the key of
         # the cache and the history (so entries written canonically before keep theirs).
         if not keys or checker is None:
@@ -183,20 +200,38 @@ class _Run:
     def on_link(self, r: LinkResult) -> None:
         key = self.key_of.get(r.url) or WebUrl(r.url).key
         self.links[key] = r
-        self.recorder.add(Row(key.split(":", 1)[1], self.targets[key].label, "url",
-                              r.outcome.value, r.status, r.final_url, r.error, r.elapsed_ms))
+        self.recorder.add(
+            Row(
+                key.split(":", 1)[1],
+                self.targets[key].label,
+                "url",
+                r.outcome.value,
+                r.status,
+                r.final_url,
+                r.error,
+                r.elapsed_ms,
+            )
+        )
         if not r.outcome.failed:
-            self.cache.put(key, {"outcome": r.outcome.value, "status": r.status,
-                                 "final_url": r.final_url})
+            self.cache.put(
+                key, {"outcome": r.outcome.value, "status": r.status, "final_url": r.final_url}
+            )
         self.tick(1, r.outcome.failed, urlsplit(r.url).hostname or r.url)
 
 
-async def check_online(reg: Registry, today: date, services: Services, *,
-                       cache: Cache | None = None, history: History | None = None,
-                       only_keys: set[str] | None = None, exclude: Iterable[str] = (),
-                       accept: frozenset[int] = frozenset(),
-                       progress: Progress | None = None,
-                       claims: Mapping[str, Claims] | None = None) -> CheckResult:
+async def check_online(
+    reg: Registry,
+    today: date,
+    services: Services,
+    *,
+    cache: Cache | None = None,
+    history: History | None = None,
+    only_keys: set[str] | None = None,
+    exclude: Iterable[str] = (),
+    accept: frozenset[int] = frozenset(),
+    progress: Progress | None = None,
+    claims: Mapping[str, Claims] | None = None,
+) -> CheckResult:
     """Check every target online; `claims` (by anchor key) adds a briefing's claims.
 
     `progress(done, total, failed, current)` follows along. Whatever happens, what was learnt
@@ -210,18 +245,30 @@ async def check_online(reg: Registry, today: date, services: Services, *,
     run = _Run(targets, cache, _Recorder(history, reg.path), progress, result)
     pending = run.from_cache()
     complete = False
-    archiving = Archiver.start(services.wayback, targets, cache, reg.path, today,
-                               services.saver) if services.wayback else None
+    archiving = (
+        Archiver.start(services.wayback, targets, cache, reg.path, today, services.saver)
+        if services.wayback
+        else None
+    )
     follow: dict[str, FollowUp] = {}
     try:
-        await asyncio.gather(run.resolve("arxiv", pending["arxiv"], services.arxiv),
-                             run.resolve("github", pending["github"], services.github),
-                             run.resolve("doi", pending["doi"], services.doi),
-                             run.check_links(pending["url"], services.links, accept))
+        await asyncio.gather(
+            run.resolve("arxiv", pending["arxiv"], services.arxiv),
+            run.resolve("github", pending["github"], services.github),
+            run.resolve("doi", pending["doi"], services.doi),
+            run.check_links(pending["url"], services.links, accept),
+        )
         if archiving is not None:  # captures are asked for only of pages that answered
-            archiving.checked([*(k for k, r in run.links.items() if not r.outcome.failed),
-                               *(k for k, r in run.resolutions.items()
-                                 if k.startswith("url:") and not r.outcome.failed)])
+            archiving.checked(
+                [
+                    *(k for k, r in run.links.items() if not r.outcome.failed),
+                    *(
+                        k
+                        for k, r in run.resolutions.items()
+                        if k.startswith("url:") and not r.outcome.failed
+                    ),
+                ]
+            )
         follow = await _follow_up(targets, run.resolutions, services.arxiv, claims or {}, cache)
         complete = True
     finally:
@@ -233,8 +280,9 @@ async def check_online(reg: Registry, today: date, services: Services, *,
             cache.save()
             result.checked = len(run.resolutions) + len(run.links) - result.cached
             result.elapsed = time.monotonic() - start
-            result.findings += compare(reg, targets, run.resolutions, run.links, claims or {},
-                                       follow)
+            result.findings += compare(
+                reg, targets, run.resolutions, run.links, claims or {}, follow
+            )
     return result
 
 
@@ -247,8 +295,12 @@ def _cached(key: str, a: Anchor, kind: str) -> Callable[[dict[str, Any]], Resolu
     """How to read `key`'s cache entry back (raising on a damaged one: a cache miss)."""
     if kind != "url":
         return lambda hit: Resolution.from_cache(key, hit)
-    return lambda hit: LinkResult(a.key.url, Outcome(hit["outcome"]),  # type: ignore[union-attr]
-                                  hit.get("status"), hit.get("final_url"))
+    return lambda hit: LinkResult(
+        a.key.url,  # type: ignore[union-attr]
+        Outcome(hit["outcome"]),
+        hit.get("status"),
+        hit.get("final_url"),
+    )
 
 
 def _kind(a: Anchor) -> str:
@@ -259,10 +311,15 @@ def _kind(a: Anchor) -> str:
     return a.key.key.split(":", 1)[0]
 
 
-async def _follow_up(targets: dict[str, Anchor], resolutions: dict[str, Resolution],
-                     arxiv: Resolver | None, claims: Mapping[str, Claims],
-                     cache: Cache) -> dict[str, FollowUp]:
-    """Extra arXiv requests for title mismatches only (the cited version, a title search), cached."""
+async def _follow_up(
+    targets: dict[str, Anchor],
+    resolutions: dict[str, Resolution],
+    arxiv: Resolver | None,
+    claims: Mapping[str, Claims],
+    cache: Cache,
+) -> dict[str, FollowUp]:
+    """Extra arXiv requests for title mismatches only (the cited version, a title search),
+    cached."""
     ask = getattr(arxiv, "follow_up", None)
     out: dict[str, FollowUp] = {}
     wanted = {}

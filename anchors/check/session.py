@@ -105,9 +105,15 @@ def _history(path: Path, hooks: Hooks) -> History | None:
 
 
 @contextlib.asynccontextmanager
-async def open_session(registry: Path, settings: Settings, *, no_cache: bool = False,
-                       hooks: Hooks = Hooks(), services: ServicesFactory | None = None,
-                       quota: CaptureQuota | None = None) -> AsyncIterator[Session]:
+async def open_session(
+    registry: Path,
+    settings: Settings,
+    *,
+    no_cache: bool = False,
+    hooks: Hooks = Hooks(),
+    services: ServicesFactory | None = None,
+    quota: CaptureQuota | None = None,
+) -> AsyncIterator[Session]:
     """The cache, the history and the network clients for checking `registry`, closed after.
 
     `services` builds the clients (default: `clients.open_services`, with the token from the
@@ -120,8 +126,11 @@ async def open_session(registry: Path, settings: Settings, *, no_cache: bool = F
     cache = Cache(None if no_cache else settings.cache_path(registry))
     history = _history(settings.history_path(registry), hooks)
     try:
-        opened = factory(settings, token=settings.github_token) if quota is None \
+        opened = (
+            factory(settings, token=settings.github_token)
+            if quota is None
             else factory(settings, token=settings.github_token, quota=quota)
+        )
         async with opened as clients:
             yield Session(cache, history, clients)
     finally:
@@ -141,10 +150,16 @@ def _progress(hooks: Hooks) -> Iterator[Progress | None]:
         yield bar
 
 
-async def check_one(reg: Registry, registry: Path, settings: Settings, options: CheckOptions,
-                    hooks: Hooks = Hooks(), claims: Mapping[str, Claims] | None = None,
-                    services: ServicesFactory | None = None,
-                    quota: CaptureQuota | None = None) -> CheckResult:
+async def check_one(
+    reg: Registry,
+    registry: Path,
+    settings: Settings,
+    options: CheckOptions,
+    hooks: Hooks = Hooks(),
+    claims: Mapping[str, Claims] | None = None,
+    services: ServicesFactory | None = None,
+    quota: CaptureQuota | None = None,
+) -> CheckResult:
     """One registry online, inside its own session."""
     from .run import check_online
 
@@ -154,12 +169,26 @@ async def check_one(reg: Registry, registry: Path, settings: Settings, options: 
 
         keys = changed_keys(reg, options.changed_since)
     with _progress(hooks) as bar:
-        async with open_session(registry, settings, no_cache=options.no_cache, hooks=hooks,
-                                services=services, quota=quota) as s:
+        async with open_session(
+            registry,
+            settings,
+            no_cache=options.no_cache,
+            hooks=hooks,
+            services=services,
+            quota=quota,
+        ) as s:
             return await check_online(
-                reg, options.today, s.services, cache=s.cache, history=s.history,
-                only_keys=keys, exclude=settings.exclude, accept=settings.accept,
-                progress=bar, claims=claims)
+                reg,
+                options.today,
+                s.services,
+                cache=s.cache,
+                history=s.history,
+                only_keys=keys,
+                exclude=settings.exclude,
+                accept=settings.accept,
+                progress=bar,
+                claims=claims,
+            )
 
 
 def check(paths: Sequence[Path], options: CheckOptions, hooks: Hooks = Hooks()) -> CheckResult:
@@ -185,9 +214,11 @@ def check(paths: Sequence[Path], options: CheckOptions, hooks: Hooks = Hooks()) 
             quota = capture_quota(s)  # one for the run: limit and spacing hold across files
     results = []
     for path, reg, s in zip(paths, regs, settings):
-        results.append(check_offline(reg, options.today) if options.offline
-                       else hooks.run(check_one(reg, path, s, options, hooks, claims,
-                                                quota=quota)))
+        results.append(
+            check_offline(reg, options.today)
+            if options.offline
+            else hooks.run(check_one(reg, path, s, options, hooks, claims, quota=quota))
+        )
     result = combine(results)
     result.findings = only(result.findings, options.codes)
     add_citing_lines(result.findings)
@@ -197,19 +228,19 @@ def check(paths: Sequence[Path], options: CheckOptions, hooks: Hooks = Hooks()) 
 def _can_archive(settings: Settings, no_cache: bool) -> None:
     """`--archive` keeps what it finds in the cache, and `--archive-save` needs its keys."""
     if settings.archiving and no_cache:
-        raise UsageError("--archive with --no-cache: snapshots are kept only in the cache, "
-                         "where `anchors fix --only archive` finds them; drop --no-cache")
+        raise UsageError(
+            "--archive with --no-cache: snapshots are kept only in the cache, "
+            "where `anchors fix --only archive` finds them; drop --no-cache"
+        )
     if settings.archive_save:
         settings.save_keys()
 
 
-def refresh(registry: Path, settings: Settings, today: date,
-            hooks: Hooks = Hooks()) -> CheckResult:
+def refresh(registry: Path, settings: Settings, today: date, hooks: Hooks = Hooks()) -> CheckResult:
     """`export --refresh`: every ID anchor resolved again (plain links are not: an export needs
     metadata, not liveness), refilling the cache the export reads."""
     from ..registry.loader import load
 
     reg = load(registry)
     keys = frozenset(k for k in reg.by_key() if not k.startswith("url:"))
-    return hooks.run(check_one(reg, registry, settings, CheckOptions(today, only_keys=keys),
-                               hooks))
+    return hooks.run(check_one(reg, registry, settings, CheckOptions(today, only_keys=keys), hooks))

@@ -118,12 +118,20 @@ class _GuardResolver(AbstractResolver):
     def __init__(self, guard: NetGuard) -> None:
         self.guard = guard
 
-    async def resolve(self, host: str, port: int = 0,
-                      family: socket.AddressFamily = socket.AF_INET) -> list[ResolveResult]:
-        return [{"hostname": host, "host": ip, "port": port,
-                 "family": socket.AF_INET6 if ":" in ip else socket.AF_INET,
-                 "proto": 0, "flags": socket.AI_NUMERICHOST}
-                for ip in await self.guard.addresses(host, port)]
+    async def resolve(
+        self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
+    ) -> list[ResolveResult]:
+        return [
+            {
+                "hostname": host,
+                "host": ip,
+                "port": port,
+                "family": socket.AF_INET6 if ":" in ip else socket.AF_INET,
+                "proto": 0,
+                "flags": socket.AI_NUMERICHOST,
+            }
+            for ip in await self.guard.addresses(host, port)
+        ]
 
     async def close(self) -> None:
         return None
@@ -157,27 +165,41 @@ def _ssl_context(verify: Any) -> ssl.SSLContext:
     return httpx.create_ssl_context(verify=verify, trust_env=False)
 
 
-def _session(limits: httpx.Limits, ctx: ssl.SSLContext,
-             guard: NetGuard | None) -> aiohttp.ClientSession:
+def _session(
+    limits: httpx.Limits, ctx: ssl.SSLContext, guard: NetGuard | None
+) -> aiohttp.ClientSession:
     extra: dict[str, Any] = {}
     if guard is not None:
         # Addresses are tried one after another (as before): a race of several would hide
         # which one the guard refused.
-        extra = {"resolver": _GuardResolver(guard), "socket_factory": guard.open_socket,
-                 "happy_eyeballs_delay": None}
+        extra = {
+            "resolver": _GuardResolver(guard),
+            "socket_factory": guard.open_socket,
+            "happy_eyeballs_delay": None,
+        }
     connector = aiohttp.TCPConnector(
-        limit=limits.max_connections or 0, limit_per_host=0, ssl=ctx,
-        keepalive_timeout=limits.keepalive_expiry, **extra)
+        limit=limits.max_connections or 0,
+        limit_per_host=0,
+        ssl=ctx,
+        keepalive_timeout=limits.keepalive_expiry,
+        **extra,
+    )
     # No cookie jar: a checker has no session to keep, and parsing Set-Cookie costs CPU.
     # aiohttp refuses a header line over 8 KiB; httpcore (h11) took a 16 KiB header block, and
     # real sites send 10 KiB cookies: allow 16 KiB a line, so such a page is not "malformed".
-    return aiohttp.ClientSession(connector=connector, cookie_jar=aiohttp.DummyCookieJar(),
-                                 trust_env=False, auto_decompress=False,
-                                 max_line_size=_MAX_LINE, max_field_size=_MAX_LINE)
+    return aiohttp.ClientSession(
+        connector=connector,
+        cookie_jar=aiohttp.DummyCookieJar(),
+        trust_env=False,
+        auto_decompress=False,
+        max_line_size=_MAX_LINE,
+        max_field_size=_MAX_LINE,
+    )
 
 
-def guarded_transport(guard: NetGuard, limits: httpx.Limits,
-                      verify: Any = True) -> httpx.AsyncBaseTransport:
+def guarded_transport(
+    guard: NetGuard, limits: httpx.Limits, verify: Any = True
+) -> httpx.AsyncBaseTransport:
     """An httpx transport whose every connection, redirect hops included, passes `guard`."""
     return _transport(limits, _ssl_context(verify), guard)
 
@@ -189,5 +211,6 @@ def plain_transport(limits: httpx.Limits, verify: Any = True) -> httpx.AsyncBase
 
 def _transport(limits: httpx.Limits, ctx: ssl.SSLContext, guard: NetGuard | None) -> Transport:
     # The session is made on first use, inside the running event loop, as aiohttp requires.
-    return Transport(verify=ctx, limits=limits, trust_env=False,
-                     client=lambda: _session(limits, ctx, guard))
+    return Transport(
+        verify=ctx, limits=limits, trust_env=False, client=lambda: _session(limits, ctx, guard)
+    )

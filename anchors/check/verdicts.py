@@ -32,33 +32,41 @@ _OUTCOME_CODE = {
 }
 
 
-def compare(reg: Registry, targets: dict[str, Anchor], resolutions: dict[str, Resolution],
-             links: dict[str, LinkResult], claims: Mapping[str, Claims],
-             follow: Mapping[str, FollowUp]) -> list[Finding]:
+def compare(
+    reg: Registry,
+    targets: dict[str, Anchor],
+    resolutions: dict[str, Resolution],
+    links: dict[str, LinkResult],
+    claims: Mapping[str, Claims],
+    follow: Mapping[str, FollowUp],
+) -> list[Finding]:
     out: list[Finding] = []
     for key, a in targets.items():
         if key in links:
             out += _link_findings(reg.path, a, links[key])
         elif key in resolutions:
-            out += _resolution_findings(reg.path, a, resolutions[key], claims.get(key),
-                                        follow.get(key))
+            out += _resolution_findings(
+                reg.path, a, resolutions[key], claims.get(key), follow.get(key)
+            )
     return out
 
 
 def _f(code: Code, path: str, a: Anchor, message: str, **details: Any) -> Finding:
-    return Finding(code, a.label, path, a.line, message,
-                   {k: v for k, v in details.items() if v is not None})
+    return Finding(
+        code, a.label, path, a.line, message, {k: v for k, v in details.items() if v is not None}
+    )
 
 
 def _link_findings(path: str, a: Anchor, r: LinkResult) -> list[Finding]:
     if r.outcome is Outcome.OK:
         return []
     code = _OUTCOME_CODE[r.outcome]
-    soft = soft_404(r.url, r.final_url) if r.outcome is Outcome.REDIRECT and r.final_url \
-        else None
+    soft = soft_404(r.url, r.final_url) if r.outcome is Outcome.REDIRECT and r.final_url else None
     if soft:
-        msg = f"{soft} ({r.final_url}): the page is probably gone (a soft 404); find where " \
+        msg = (
+            f"{soft} ({r.final_url}): the page is probably gone (a soft 404); find where "
             "it went, or cite an archived copy"
+        )
     elif r.outcome is Outcome.REDIRECT:
         new = landing_url(a.raw_id, r.final_url) if r.final_url else r.final_url
         msg = f"moved permanently to {new}; cite the new URL"
@@ -68,12 +76,23 @@ def _link_findings(path: str, a: Anchor, r: LinkResult) -> list[Finding]:
         msg = f"{r.error or 'cannot be verified'}; not a dead link, open it by hand"
     else:
         msg = f"{r.error or r.outcome.value}"
-    return [_f(code, path, a, msg, status=r.status, final_url=r.final_url,
-               requests=r.requests or None, soft_404=bool(soft) or None)]
+    return [
+        _f(
+            code,
+            path,
+            a,
+            msg,
+            status=r.status,
+            final_url=r.final_url,
+            requests=r.requests or None,
+            soft_404=bool(soft) or None,
+        )
+    ]
 
 
-def _resolution_findings(path: str, a: Anchor, r: Resolution, claims: Claims | None,
-                         follow: FollowUp | None) -> list[Finding]:
+def _resolution_findings(
+    path: str, a: Anchor, r: Resolution, claims: Claims | None, follow: FollowUp | None
+) -> list[Finding]:
     key = a.key
     if r.outcome is Outcome.DEAD:
         return [_f(Code.NOT_FOUND, path, a, r.error or "not found", status=r.status)]
@@ -82,9 +101,23 @@ def _resolution_findings(path: str, a: Anchor, r: Resolution, claims: Claims | N
     out = truth.findings(path, a, r, truth.claims_of(a, claims), follow)
     if isinstance(key, ArxivId):
         if r.withdrawn:
-            out.append(_f(Code.WITHDRAWN, path, a, f"arXiv marks it withdrawn: {r.withdrawn}",
-                          comment=r.withdrawn))
+            out.append(
+                _f(
+                    Code.WITHDRAWN,
+                    path,
+                    a,
+                    f"arXiv marks it withdrawn: {r.withdrawn}",
+                    comment=r.withdrawn,
+                )
+            )
         if a.version and r.version and a.version > r.version:
-            out.append(_f(Code.NOT_FOUND, path, a, f"version v{a.version} does not exist; "
-                          f"the latest is v{r.version}", latest_version=r.version))
+            out.append(
+                _f(
+                    Code.NOT_FOUND,
+                    path,
+                    a,
+                    f"version v{a.version} does not exist; the latest is v{r.version}",
+                    latest_version=r.version,
+                )
+            )
     return out

@@ -26,17 +26,27 @@ from .values import instant as _instant
 __all__ = ["app", "main"]
 
 app = typer.Typer(
-    cls=Group, rich_markup_mode=None, pretty_exceptions_enable=False, no_args_is_help=True,
+    cls=Group,
+    rich_markup_mode=None,
+    pretty_exceptions_enable=False,
+    no_args_is_help=True,
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
     help="Citation and arXiv anchor registry with link checking.\n\n"
-         "Settings: flag > ANCHORS_* environment > anchors.toml / [tool.anchors] > default.")
+    "Settings: flag > ANCHORS_* environment > anchors.toml / [tool.anchors] > default.",
+)
 
 
 @app.command(cls=Command)
 def add(
-    briefings: o.BriefingsArg, registry: o.RegistryOpt = None, config: o.ConfigOpt = None,
-    when: o.BriefingDate = None, today: o.TodayOpt = None, dry_run: o.AddDryRun = False,
-    gate: o.Gate = False, fmt: o.AddFormatOpt = o.AddFormat.TEXT, strict: o.Strict = False,
+    briefings: o.BriefingsArg,
+    registry: o.RegistryOpt = None,
+    config: o.ConfigOpt = None,
+    when: o.BriefingDate = None,
+    today: o.TodayOpt = None,
+    dry_run: o.AddDryRun = False,
+    gate: o.Gate = False,
+    fmt: o.AddFormatOpt = o.AddFormat.TEXT,
+    strict: o.Strict = False,
     quiet: o.QuietOpt = False,
 ) -> None:
     """Merge briefings into the registry: new vs continued, earliest date, duplicates.
@@ -67,17 +77,34 @@ def add(
 @app.command(cls=Command)
 def check(
     ctx: typer.Context,
-    registries: o.Registries = None, registry: o.RegistryOpt = None, config: o.ConfigOpt = None,
-    offline: o.Offline = False, fmt: o.CheckFormatOpt = None, only_codes: o.Only = None,
-    concurrency: o.Concurrency = None, per_host: o.PerHost = None, timeout: o.Timeout = None,
-    retry_after_cap: o.RetryAfterCap = None, allow_private: o.AllowPrivate = None,
-    arxiv_api: o.ArxivApi = None, arxiv_delay: o.ArxivDelay = None,
-    github_api: o.GithubApi = None, doi_api: o.DoiApi = None, archive: o.Archive = None,
-    wayback_api: o.WaybackApi = None, archive_save: o.ArchiveSave = None,
-    save_api: o.SaveApi = None, crossref_api: o.CrossrefApi = None,
-    arxiv_searches: o.ArxivSearches = None, briefing: o.BriefingOpt = None,
-    cache_dir: o.CacheDir = None, no_cache: o.NoCache = False, history: o.HistoryOpt = None,
-    changed_since: o.ChangedSince = None, today: o.TodayOpt = None, quiet: o.QuietOpt = False,
+    registries: o.Registries = None,
+    registry: o.RegistryOpt = None,
+    config: o.ConfigOpt = None,
+    offline: o.Offline = False,
+    fmt: o.CheckFormatOpt = None,
+    only_codes: o.Only = None,
+    concurrency: o.Concurrency = None,
+    per_host: o.PerHost = None,
+    timeout: o.Timeout = None,
+    retry_after_cap: o.RetryAfterCap = None,
+    allow_private: o.AllowPrivate = None,
+    arxiv_api: o.ArxivApi = None,
+    arxiv_delay: o.ArxivDelay = None,
+    github_api: o.GithubApi = None,
+    doi_api: o.DoiApi = None,
+    archive: o.Archive = None,
+    wayback_api: o.WaybackApi = None,
+    archive_save: o.ArchiveSave = None,
+    save_api: o.SaveApi = None,
+    crossref_api: o.CrossrefApi = None,
+    arxiv_searches: o.ArxivSearches = None,
+    briefing: o.BriefingOpt = None,
+    cache_dir: o.CacheDir = None,
+    no_cache: o.NoCache = False,
+    history: o.HistoryOpt = None,
+    changed_since: o.ChangedSince = None,
+    today: o.TodayOpt = None,
+    quiet: o.QuietOpt = False,
 ) -> None:
     """Validate registries; online, resolve metadata and check every link.
 
@@ -91,11 +118,16 @@ def check(
 
     configure(quiet)
     options = CheckOptions(
-        today=_date(today, "--today") or date.today(), offline=offline,
-        codes=_codes(only_codes), briefings=tuple(briefing or ()), no_cache=no_cache,
-        changed_since=changed_since, config=config, flags=o.given(ctx.params, o.CHECK_SETTINGS))
-    result = run_check(all_registries(o.named(registries, registry), config), options,
-                       hooks(_run))
+        today=_date(today, "--today") or date.today(),
+        offline=offline,
+        codes=_codes(only_codes),
+        briefings=tuple(briefing or ()),
+        no_cache=no_cache,
+        changed_since=changed_since,
+        config=config,
+        flags=o.given(ctx.params, o.CHECK_SETTINGS),
+    )
+    result = run_check(all_registries(o.named(registries, registry), config), options, hooks(_run))
     write("check", o.pick_format(fmt, sys.stdout.isatty()).value, result, sys.stdout)
     stderr.print(summary.check_line(result))
     raise typer.Exit(exit_code(result.findings))
@@ -103,10 +135,15 @@ def check(
 
 @app.command(cls=Command)
 def report(
-    registries: o.Registries = None, registry: o.RegistryOpt = None,
-    config: o.ConfigOpt = None, since: o.Window = "7d", now: o.Now = None,
-    fmt: o.ReportFormatOpt = o.ReportFormat.MARKDOWN, output: o.ReportOutput = None,
-    history: o.HistoryOpt = None, quiet: o.QuietOpt = False,
+    registries: o.Registries = None,
+    registry: o.RegistryOpt = None,
+    config: o.ConfigOpt = None,
+    since: o.Window = "7d",
+    now: o.Now = None,
+    fmt: o.ReportFormatOpt = o.ReportFormat.MARKDOWN,
+    output: o.ReportOutput = None,
+    history: o.HistoryOpt = None,
+    quiet: o.QuietOpt = False,
 ) -> None:
     """Dead-link report from the check history, ready for a GitHub issue.
 
@@ -130,11 +167,18 @@ def report(
 
 @app.command(cls=Command)
 def export(
-    registries: o.Registries = None, registry: o.RegistryOpt = None,
-    config: o.ConfigOpt = None, section: o.Section = None, since: o.CitedWithin = None,
-    status: o.StatusOpt = None, fmt: o.ExportFormatOpt = o.ExportFormat.MARKDOWN,
-    output: o.ExportOutput = None, refresh: o.Refresh = False, cache_dir: o.CacheDir = None,
-    today: o.TodayOpt = None, quiet: o.QuietOpt = False,
+    registries: o.Registries = None,
+    registry: o.RegistryOpt = None,
+    config: o.ConfigOpt = None,
+    section: o.Section = None,
+    since: o.CitedWithin = None,
+    status: o.StatusOpt = None,
+    fmt: o.ExportFormatOpt = o.ExportFormat.MARKDOWN,
+    output: o.ExportOutput = None,
+    refresh: o.Refresh = False,
+    cache_dir: o.CacheDir = None,
+    today: o.TodayOpt = None,
+    quiet: o.QuietOpt = False,
 ) -> None:
     """Write a section's anchors as a bibliography, with metadata from the cache (no network).
 
@@ -147,10 +191,17 @@ def export(
     configure(quiet)
     day = _date(today, "--today") or date.today()
     window = _duration(since) if since else None
-    settings, path = one_registry(o.named(registries, registry), {"cache_dir": cache_dir},
-                                  config)
-    items = do_export(path, settings, today=day, refresh=refresh, hooks=hooks(_run),
-                      section=section, since=window, status=status)
+    settings, path = one_registry(o.named(registries, registry), {"cache_dir": cache_dir}, config)
+    items = do_export(
+        path,
+        settings,
+        today=day,
+        refresh=refresh,
+        hooks=hooks(_run),
+        section=section,
+        since=window,
+        status=status,
+    )
     write("export", fmt.value, items, sys.stdout, output, grouped=section is None)
     for line in export_warnings(items, path):
         warn(line)
@@ -160,11 +211,17 @@ def export(
 
 @app.command(cls=Command)
 def fix(
-    registries: o.Registries = None, registry: o.RegistryOpt = None,
-    config: o.ConfigOpt = None, dry_run: o.FixDryRun = False, only: o.FixKinds = None,
-    history: o.HistoryOpt = None, cache_dir: o.CacheDir = None, quiet: o.QuietOpt = False,
+    registries: o.Registries = None,
+    registry: o.RegistryOpt = None,
+    config: o.ConfigOpt = None,
+    dry_run: o.FixDryRun = False,
+    only: o.FixKinds = None,
+    history: o.HistoryOpt = None,
+    cache_dir: o.CacheDir = None,
+    quiet: o.QuietOpt = False,
 ) -> None:
-    """Apply what the latest check learnt: permanent redirects, renamed repos, moved issues, snapshots.
+    """Apply what the latest check learnt: permanent redirects, renamed repos, moved issues,
+    snapshots.
 
     Exit 0 when written or nothing to fix; with --dry-run, 1 when there is something to fix.
     Example: anchors fix --dry-run --only redirect,renamed-repo
@@ -175,8 +232,9 @@ def fix(
 
     configure(quiet)
     kinds = parse_kinds(only)
-    settings, path = one_registry(o.named(registries, registry),
-                                  {"history": history, "cache_dir": cache_dir}, config)
+    settings, path = one_registry(
+        o.named(registries, registry), {"history": history, "cache_dir": cache_dir}, config
+    )
     res = fix_registry(path, settings, dry_run=dry_run, only=kinds)
     sys.stdout.write(diff_lines(res.diff))
     for line in fix_skipped(res, path):

@@ -39,12 +39,24 @@ def error_line(message: str) -> str:
 
 
 class Group(TyperGroup):
-    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
-             complete_var: str | None = None, standalone_mode: bool = True,
-             windows_expand_args: bool = True, **extra: Any) -> Any:
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
         try:
-            rv = super().main(args, PROG, complete_var, standalone_mode=False,  # also `python -m`
-                              windows_expand_args=windows_expand_args, **extra)
+            rv = super().main(
+                args,
+                PROG,
+                complete_var,
+                standalone_mode=False,  # also `python -m`
+                windows_expand_args=windows_expand_args,
+                **extra,
+            )
             code = rv if isinstance(rv, int) else ExitCode.OK
         except NoArgsIsHelpError as exc:
             sys.stdout.write(exc.ctx.get_help() + "\n" if exc.ctx else "")
@@ -83,10 +95,17 @@ class Command(TyperCommand):
 
     def format_options(self, ctx: Any, formatter: Any) -> None:
         """Arguments by name and help only; options as click writes them."""
-        args = [(p.metavar or (p.name or "").upper(), getattr(p, "help", None) or "") for p in self.params
-                if isinstance(p, TyperArgument)]
-        opts = [rec[:2] for p in self.params if isinstance(p, TyperOption)
-                if (rec := p.get_help_record(ctx))]
+        args = [
+            (p.metavar or (p.name or "").upper(), getattr(p, "help", None) or "")
+            for p in self.params
+            if isinstance(p, TyperArgument)
+        ]
+        opts = [
+            rec[:2]
+            for p in self.params
+            if isinstance(p, TyperOption)
+            if (rec := p.get_help_record(ctx))
+        ]
         help_option = self.get_help_option(ctx)
         if help_option is not None and (rec := help_option.get_help_record(ctx)):
             opts.append(rec[:2])

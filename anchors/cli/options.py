@@ -23,8 +23,15 @@ from ..findings import ExitCode
 from ..render import OutputFormat
 
 __all__ = [
-    "CHECK_SETTINGS", "FORMATS", "AddFormat", "CheckFormat", "ExportFormat", "ReportFormat", "given",
-    "named", "pick_format",
+    "CHECK_SETTINGS",
+    "FORMATS",
+    "AddFormat",
+    "CheckFormat",
+    "ExportFormat",
+    "ReportFormat",
+    "given",
+    "named",
+    "pick_format",
 ]
 
 
@@ -52,12 +59,17 @@ class ExportFormat(str, Enum):
 
 #: Each command's `--format` choices; `render.RENDERERS` has a renderer for each and no more
 #: (tests/test_formats.py).
-FORMATS: dict[str, type[Enum]] = {"add": AddFormat, "check": CheckFormat,
-                                  "report": ReportFormat, "export": ExportFormat}
+FORMATS: dict[str, type[Enum]] = {
+    "add": AddFormat,
+    "check": CheckFormat,
+    "report": ReportFormat,
+    "export": ExportFormat,
+}
 
 
 def pick_format(fmt: Enum | None, stdout_is_terminal: bool) -> OutputFormat:
-    """`check` with no `--format`: the readable layout on a terminal, one line a finding in a pipe."""
+    """`check` with no `--format`: the readable layout on a terminal, one line a finding in a
+    pipe."""
     if fmt is None:
         return OutputFormat.TEXT if stdout_is_terminal else OutputFormat.CONCISE
     return OutputFormat(fmt.value)
@@ -69,10 +81,25 @@ def named(given: list[Path] | None, option: Path | None) -> list[Path]:
 
 
 #: The `check` options that are settings (each also read from the environment and config files).
-CHECK_SETTINGS = ("concurrency", "per_host", "timeout", "retry_after_cap", "allow_private",
-                  "arxiv_api", "arxiv_delay", "github_api", "doi_api", "cache_dir", "history",
-                  "archive", "wayback_api", "archive_save", "save_api", "crossref_api",
-                  "arxiv_searches")
+CHECK_SETTINGS = (
+    "concurrency",
+    "per_host",
+    "timeout",
+    "retry_after_cap",
+    "allow_private",
+    "arxiv_api",
+    "arxiv_delay",
+    "github_api",
+    "doi_api",
+    "cache_dir",
+    "history",
+    "archive",
+    "wayback_api",
+    "archive_save",
+    "save_api",
+    "crossref_api",
+    "arxiv_searches",
+)
 
 
 def given(params: dict[str, Any], names: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
@@ -84,119 +111,274 @@ def _env(name: str) -> dict[str, object]:
     return {"envvar": ENV[name], "show_envvar": True}
 
 
-Registries = Annotated[list[Path] | None, typer.Argument(
-    metavar="REGISTRY", show_default=False,
-    help="Registry file(s) (default: the config's `registry`, else ./registry.yaml).")]
-RegistryOpt = Annotated[Path | None, typer.Option(
-    "--registry", "-r", metavar="FILE", show_default=False,
-    help="Registry file; the same as the argument (env var: ANCHORS_REGISTRY).")]
-ConfigOpt = Annotated[Path | None, typer.Option(
-    "--config", "-c", metavar="FILE", envvar=CONFIG_ENV, show_envvar=True,
-    help="Read settings from this file only (anchors.toml or pyproject.toml) instead of "
-         "looking for them from the registry's folder up to the repository root.")]
-TodayOpt = Annotated[str | None, typer.Option(
-    metavar="YYYY-MM-DD", help="Date to judge future IDs against; default: today.")]
-QuietOpt = Annotated[bool, typer.Option(
-    "--quiet", "-q", help="No progress, summary or warnings on stderr; errors still.")]
-HistoryOpt = Annotated[str | None, typer.Option(
-    metavar="FILE", **_env("history"),
-    help="History database (default: .anchors/history.sqlite beside the registry).")]
+Registries = Annotated[
+    list[Path] | None,
+    typer.Argument(
+        metavar="REGISTRY",
+        show_default=False,
+        help="Registry file(s) (default: the config's `registry`, else ./registry.yaml).",
+    ),
+]
+RegistryOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--registry",
+        "-r",
+        metavar="FILE",
+        show_default=False,
+        help="Registry file; the same as the argument (env var: ANCHORS_REGISTRY).",
+    ),
+]
+ConfigOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--config",
+        "-c",
+        metavar="FILE",
+        envvar=CONFIG_ENV,
+        show_envvar=True,
+        help="Read settings from this file only (anchors.toml or pyproject.toml) instead of "
+        "looking for them from the registry's folder up to the repository root.",
+    ),
+]
+TodayOpt = Annotated[
+    str | None,
+    typer.Option(metavar="YYYY-MM-DD", help="Date to judge future IDs against; default: today."),
+]
+QuietOpt = Annotated[
+    bool,
+    typer.Option("--quiet", "-q", help="No progress, summary or warnings on stderr; errors still."),
+]
+HistoryOpt = Annotated[
+    str | None,
+    typer.Option(
+        metavar="FILE",
+        **_env("history"),
+        help="History database (default: .anchors/history.sqlite beside the registry).",
+    ),
+]
 
-CheckFormatOpt = Annotated[CheckFormat | None, typer.Option(
-    "--format", "-f", show_default=False,
-    help="Default: text on a terminal, concise in a pipe. concise: one finding a line "
-         "(file:line: code anchor message); github: workflow annotations; sarif: code scanning.")]
+CheckFormatOpt = Annotated[
+    CheckFormat | None,
+    typer.Option(
+        "--format",
+        "-f",
+        show_default=False,
+        help="Default: text on a terminal, concise in a pipe. concise: one finding a line "
+        "(file:line: code anchor message); github: workflow annotations; sarif: code scanning.",
+    ),
+]
 AddFormatOpt = Annotated[AddFormat, typer.Option("--format", "-f")]
 ReportFormatOpt = Annotated[ReportFormat, typer.Option("--format", "-f")]
 ExportFormatOpt = Annotated[ExportFormat, typer.Option("--format", "-f")]
 
 Offline = Annotated[bool, typer.Option("--offline", help="No network: format, schema, duplicates.")]
-Only = Annotated[str | None, typer.Option(
-    "--only", metavar="CODES", help="Report only these finding codes (comma-separated).")]
-Concurrency = Annotated[int | None, typer.Option(
-    metavar="N", **_env("concurrency"),
-    help=f"Requests in flight at most (default {DEFAULT_CONCURRENCY}).")]
-PerHost = Annotated[int | None, typer.Option(
-    metavar="N", **_env("per_host"),
-    help=f"Requests in flight per host at most (default {DEFAULT_PER_HOST}).")]
-Timeout = Annotated[float | None, typer.Option(
-    metavar="SECONDS", **_env("timeout"),
-    help=f"For one request, body included (default {DEFAULT_TIMEOUT:g}).")]
-RetryAfterCap = Annotated[float | None, typer.Option(
-    metavar="SECONDS", **_env("retry_after_cap"),
-    help=f"Longest Retry-After honoured (default {DEFAULT_RETRY_AFTER_CAP:g}).")]
-AllowPrivate = Annotated[bool | None, typer.Option(
-    "--allow-private", **_env("allow_private"),
-    help="Check loopback and private addresses too.")]
-ArxivApi = Annotated[str | None, typer.Option(
-    metavar="URL", **_env("arxiv_api"), help="arXiv API endpoint.")]
-ArxivDelay = Annotated[float | None, typer.Option(
-    metavar="SECONDS", **_env("arxiv_delay"),
-    help="Between arXiv API requests (arXiv asks for 3; lower only for a mirror).")]
-GithubApi = Annotated[str | None, typer.Option(
-    metavar="URL", **_env("github_api"), help="GitHub REST API root.")]
-DoiApi = Annotated[str | None, typer.Option(
-    metavar="URL", **_env("doi_api"), help="DOI resolver root.")]
-Archive = Annotated[bool | None, typer.Option(
-    "--archive", **_env("archive"),
-    help="Also look up Wayback snapshots for URL anchors (see `fix`).")]
-WaybackApi = Annotated[str | None, typer.Option(
-    metavar="URL", **_env("wayback_api"), help="Wayback availability API endpoint.")]
-ArchiveSave = Annotated[bool | None, typer.Option(
-    "--archive-save", **_env("archive_save"),
-    help="Implies --archive; also ask Save Page Now to capture live pages it has none of "
-         "(your archive.org keys in ANCHORS_IA_ACCESS_KEY and ANCHORS_IA_SECRET_KEY).")]
-SaveApi = Annotated[str | None, typer.Option(
-    metavar="URL", **_env("save_api"), help="Save Page Now endpoint (https, or loopback).")]
-CrossrefApi = Annotated[str | None, typer.Option(
-    metavar="URL", **_env("crossref_api"),
-    help="Crossref REST API root, for retractions and corrections.")]
-ArxivSearches = Annotated[int | None, typer.Option(
-    metavar="N", help='Title searches ("did you mean") per run at most; 0 turns them off.')]
-BriefingOpt = Annotated[list[Path] | None, typer.Option(
-    "--briefing", metavar="FILE",
-    help="Also compare what this briefing claims (state, dates, venue, titles); repeatable.")]
-CacheDir = Annotated[str | None, typer.Option(
-    metavar="DIR", **_env("cache_dir"),
-    help="Folder for the cache and history (default: .anchors beside the registry).")]
+Only = Annotated[
+    str | None,
+    typer.Option(
+        "--only", metavar="CODES", help="Report only these finding codes (comma-separated)."
+    ),
+]
+Concurrency = Annotated[
+    int | None,
+    typer.Option(
+        metavar="N",
+        **_env("concurrency"),
+        help=f"Requests in flight at most (default {DEFAULT_CONCURRENCY}).",
+    ),
+]
+PerHost = Annotated[
+    int | None,
+    typer.Option(
+        metavar="N",
+        **_env("per_host"),
+        help=f"Requests in flight per host at most (default {DEFAULT_PER_HOST}).",
+    ),
+]
+Timeout = Annotated[
+    float | None,
+    typer.Option(
+        metavar="SECONDS",
+        **_env("timeout"),
+        help=f"For one request, body included (default {DEFAULT_TIMEOUT:g}).",
+    ),
+]
+RetryAfterCap = Annotated[
+    float | None,
+    typer.Option(
+        metavar="SECONDS",
+        **_env("retry_after_cap"),
+        help=f"Longest Retry-After honoured (default {DEFAULT_RETRY_AFTER_CAP:g}).",
+    ),
+]
+AllowPrivate = Annotated[
+    bool | None,
+    typer.Option(
+        "--allow-private", **_env("allow_private"), help="Check loopback and private addresses too."
+    ),
+]
+ArxivApi = Annotated[
+    str | None, typer.Option(metavar="URL", **_env("arxiv_api"), help="arXiv API endpoint.")
+]
+ArxivDelay = Annotated[
+    float | None,
+    typer.Option(
+        metavar="SECONDS",
+        **_env("arxiv_delay"),
+        help="Between arXiv API requests (arXiv asks for 3; lower only for a mirror).",
+    ),
+]
+GithubApi = Annotated[
+    str | None, typer.Option(metavar="URL", **_env("github_api"), help="GitHub REST API root.")
+]
+DoiApi = Annotated[
+    str | None, typer.Option(metavar="URL", **_env("doi_api"), help="DOI resolver root.")
+]
+Archive = Annotated[
+    bool | None,
+    typer.Option(
+        "--archive",
+        **_env("archive"),
+        help="Also look up Wayback snapshots for URL anchors (see `fix`).",
+    ),
+]
+WaybackApi = Annotated[
+    str | None,
+    typer.Option(metavar="URL", **_env("wayback_api"), help="Wayback availability API endpoint."),
+]
+ArchiveSave = Annotated[
+    bool | None,
+    typer.Option(
+        "--archive-save",
+        **_env("archive_save"),
+        help="Implies --archive; also ask Save Page Now to capture live pages it has none of "
+        "(your archive.org keys in ANCHORS_IA_ACCESS_KEY and ANCHORS_IA_SECRET_KEY).",
+    ),
+]
+SaveApi = Annotated[
+    str | None,
+    typer.Option(
+        metavar="URL", **_env("save_api"), help="Save Page Now endpoint (https, or loopback)."
+    ),
+]
+CrossrefApi = Annotated[
+    str | None,
+    typer.Option(
+        metavar="URL",
+        **_env("crossref_api"),
+        help="Crossref REST API root, for retractions and corrections.",
+    ),
+]
+ArxivSearches = Annotated[
+    int | None,
+    typer.Option(
+        metavar="N", help='Title searches ("did you mean") per run at most; 0 turns them off.'
+    ),
+]
+BriefingOpt = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--briefing",
+        metavar="FILE",
+        help="Also compare what this briefing claims (state, dates, venue, titles); repeatable.",
+    ),
+]
+CacheDir = Annotated[
+    str | None,
+    typer.Option(
+        metavar="DIR",
+        **_env("cache_dir"),
+        help="Folder for the cache and history (default: .anchors beside the registry).",
+    ),
+]
 NoCache = Annotated[bool, typer.Option("--no-cache", help="Ignore and keep no cache.")]
-ChangedSince = Annotated[str | None, typer.Option(
-    metavar="REF", help="Check online only the anchors added or changed since this git ref.")]
+ChangedSince = Annotated[
+    str | None,
+    typer.Option(
+        metavar="REF", help="Check online only the anchors added or changed since this git ref."
+    ),
+]
 
-BriefingsArg = Annotated[list[Path], typer.Argument(
-    metavar="BRIEFING", help="Briefing files (Markdown).")]
-BriefingDate = Annotated[str | None, typer.Option(
-    "--date", metavar="YYYY-MM-DD",
-    help="The briefing's date, over the one its title or file name gives.")]
+BriefingsArg = Annotated[
+    list[Path], typer.Argument(metavar="BRIEFING", help="Briefing files (Markdown).")
+]
+BriefingDate = Annotated[
+    str | None,
+    typer.Option(
+        "--date",
+        metavar="YYYY-MM-DD",
+        help="The briefing's date, over the one its title or file name gives.",
+    ),
+]
 AddDryRun = Annotated[bool, typer.Option("--dry-run", help="Show the merge, write nothing.")]
-Gate = Annotated[bool, typer.Option("--check", help=(
-    "CI gate: write nothing; exit 1 if the registry is not up to date with the briefings "
-    "(something would be added or continued), 0 if it is."))]
-Strict = Annotated[bool, typer.Option(
-    "--strict", help="Warnings fail too (exit 1): duplicates, conflicts, unbacked claims, "
-    "IDs later than their briefing.")]
+Gate = Annotated[
+    bool,
+    typer.Option(
+        "--check",
+        help=(
+            "CI gate: write nothing; exit 1 if the registry is not up to date with the briefings "
+            "(something would be added or continued), 0 if it is."
+        ),
+    ),
+]
+Strict = Annotated[
+    bool,
+    typer.Option(
+        "--strict",
+        help="Warnings fail too (exit 1): duplicates, conflicts, unbacked claims, "
+        "IDs later than their briefing.",
+    ),
+]
 Window = Annotated[str, typer.Option(metavar="DURATION", help="Window length: 7d, 36h, 2w.")]
-Now = Annotated[str | None, typer.Option(
-    metavar="TIME", help="Report as of this time (ISO 8601, UTC if no zone); default: now.")]
-ReportOutput = Annotated[Path | None, typer.Option(
-    "--output", "-o", metavar="FILE",
-    help="Write here (a regular file, written atomically); - for stdout.")]
-Section = Annotated[str | None, typer.Option(
-    metavar="SECTION",
-    help='Only this section ("§1.3" matches "§1.3 KV Cache"); default: all, grouped.')]
-CitedWithin = Annotated[str | None, typer.Option(
-    metavar="DURATION",
-    help="Only anchors cited in a briefing within this long before today: 7d, 2w.")]
-StatusOpt = Annotated[str | None, typer.Option(
-    metavar="STATUS", help="Only new or continued anchors.")]
-ExportOutput = Annotated[Path | None, typer.Option(
-    "--output", "-o", metavar="FILE", help="Write here, not stdout.")]
-Refresh = Annotated[bool, typer.Option(
-    "--refresh",
-    help="First look up arXiv/GitHub/DOI metadata missing from the cache (network).")]
+Now = Annotated[
+    str | None,
+    typer.Option(
+        metavar="TIME", help="Report as of this time (ISO 8601, UTC if no zone); default: now."
+    ),
+]
+ReportOutput = Annotated[
+    Path | None,
+    typer.Option(
+        "--output",
+        "-o",
+        metavar="FILE",
+        help="Write here (a regular file, written atomically); - for stdout.",
+    ),
+]
+Section = Annotated[
+    str | None,
+    typer.Option(
+        metavar="SECTION",
+        help='Only this section ("§1.3" matches "§1.3 KV Cache"); default: all, grouped.',
+    ),
+]
+CitedWithin = Annotated[
+    str | None,
+    typer.Option(
+        metavar="DURATION",
+        help="Only anchors cited in a briefing within this long before today: 7d, 2w.",
+    ),
+]
+StatusOpt = Annotated[
+    str | None, typer.Option(metavar="STATUS", help="Only new or continued anchors.")
+]
+ExportOutput = Annotated[
+    Path | None, typer.Option("--output", "-o", metavar="FILE", help="Write here, not stdout.")
+]
+Refresh = Annotated[
+    bool,
+    typer.Option(
+        "--refresh",
+        help="First look up arXiv/GitHub/DOI metadata missing from the cache (network).",
+    ),
+]
 FixDryRun = Annotated[bool, typer.Option("--dry-run", help="Print the diff, write nothing.")]
-FixKinds = Annotated[str | None, typer.Option(
-    metavar="KINDS", help="Only these fixes: redirect,renamed-repo,moved-issue,archive.")]
+FixKinds = Annotated[
+    str | None,
+    typer.Option(
+        metavar="KINDS", help="Only these fixes: redirect,renamed-repo,moved-issue,archive."
+    ),
+]
 
 
 def _version(value: bool) -> None:
@@ -207,5 +389,6 @@ def _version(value: bool) -> None:
         raise typer.Exit(ExitCode.OK)
 
 
-Version = Annotated[bool, typer.Option(
-    "--version", "-V", callback=_version, help="Show the version.")]
+Version = Annotated[
+    bool, typer.Option("--version", "-V", callback=_version, help="Show the version.")
+]

@@ -18,8 +18,10 @@ __all__ = ["STOPS", "Terminated", "on_stop", "run", "serve"]
 T = TypeVar("T")
 
 #: Signals that end a run like Ctrl-C does, keeping what was learnt: name and exit code.
-STOPS = {signal.SIGTERM: ("terminated", ExitCode.TERMINATED),
-         signal.SIGHUP: ("hung up", ExitCode.HUNG_UP)}
+STOPS = {
+    signal.SIGTERM: ("terminated", ExitCode.TERMINATED),
+    signal.SIGHUP: ("hung up", ExitCode.HUNG_UP),
+}
 
 
 def on_stop(signum: int, frame: object) -> None:
@@ -29,8 +31,9 @@ def on_stop(signum: int, frame: object) -> None:
 class Terminated(BaseException):
     def __init__(self, signum: int = signal.SIGTERM) -> None:
         super().__init__(signum)
-        self.word, self.code = STOPS.get(signal.Signals(signum),
-                                          ("terminated", ExitCode.TERMINATED))
+        self.word, self.code = STOPS.get(
+            signal.Signals(signum), ("terminated", ExitCode.TERMINATED)
+        )
 
 
 def serve(app: Callable[[], Any]) -> NoReturn:

@@ -30,8 +30,9 @@ def codes(value: str | None) -> frozenset[Code] | None:
         try:
             out.add(Code(part.strip()))
         except ValueError:
-            raise UsageError(f"--only: unknown code {part.strip()!r} "
-                             f"(codes: {', '.join(c.value for c in Code)})") from None
+            raise UsageError(
+                f"--only: unknown code {part.strip()!r} (codes: {', '.join(c.value for c in Code)})"
+            ) from None
     return frozenset(out)
 
 
@@ -58,8 +59,9 @@ def instant(value: str | None) -> float:
         if not _EARLIEST <= t <= _LATEST:
             raise ValueError
     except (ValueError, OverflowError):
-        raise UsageError(f"--now {value!r} is not a time between 2000 and 9000 "
-                         "(e.g. 2026-10-01T00:00Z)") from None
+        raise UsageError(
+            f"--now {value!r} is not a time between 2000 and 9000 (e.g. 2026-10-01T00:00Z)"
+        ) from None
     return t.timestamp()
 
 

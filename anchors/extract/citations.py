@@ -100,10 +100,13 @@ def read_briefing(path: str | Path, date_override: date | None = None) -> Briefi
     except OSError as exc:
         raise BriefingError(p, f"cannot read: {exc.strerror}") from None
     if len(data) > MAX_BRIEFING_BYTES:
-        raise BriefingError(p, f"larger than {MAX_BRIEFING_BYTES // (1024 * 1024)} MiB; "
-                            "is this really a briefing?")
+        raise BriefingError(
+            p, f"larger than {MAX_BRIEFING_BYTES // (1024 * 1024)} MiB; is this really a briefing?"
+        )
     if b"\x00" in data:
-        raise BriefingError(p, "not a text file (NUL byte)", data[: data.index(b"\x00")].count(b"\n") + 1)
+        raise BriefingError(
+            p, "not a text file (NUL byte)", data[: data.index(b"\x00")].count(b"\n") + 1
+        )
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -162,8 +165,9 @@ def _valid(out: Briefing, text: str, lineno: int) -> list[Hit]:
     return hits
 
 
-def _table_row(out: Briefing, line: str, lineno: int, block: Block,
-               title_col: int | None) -> list[Citation]:
+def _table_row(
+    out: Briefing, line: str, lineno: int, block: Block, title_col: int | None
+) -> list[Citation]:
     row = cells(line)
     if is_separator(row):
         return []
@@ -184,32 +188,48 @@ def _prose(out: Briefing, line: str, lineno: int, block: Block) -> list[Citation
     if not hits:
         return []
     label = _LABEL_RE.match(line)
-    labelled = bool(label and _LINK_LABEL_RE.search(label[1])
-                    and line[label.end():].startswith(hits[0].raw))
+    labelled = bool(
+        label and _LINK_LABEL_RE.search(label[1]) and line[label.end() :].startswith(hits[0].raw)
+    )
     listed = _LIST_RE.match(line)
     claim, claimed = line_claim(line, out.date, strict=True)
     arrow = _ARROW_SECTION_RE.search(line)
-    place = Place(lineno, block, (section_in(arrow.group()) if arrow else None) or block.section,
-                   claim, claimed)
+    place = Place(
+        lineno,
+        block,
+        (section_in(arrow.group()) if arrow else None) or block.section,
+        claim,
+        claimed,
+    )
     found = []
     for idx, h in enumerate(hits):
-        primary = h.listable and (labelled or bool(listed and idx == 0
-                                                   and h.start == listed.end()))
+        primary = h.listable and (labelled or bool(listed and idx == 0 and h.start == listed.end()))
         start = label.end() if labelled and label else listed.end() if listed else None
         title = line_title(line, idx, hits, start, bool(listed and not labelled))
         found.append(_citation(out, h, place, primary, title))
     return found
 
 
-def _citation(out: Briefing, h: Hit, place: Place, primary: bool,
-              found: tuple[str, TitleSource] | None) -> Citation:
+def _citation(
+    out: Briefing, h: Hit, place: Place, primary: bool, found: tuple[str, TitleSource] | None
+) -> Citation:
     """A citation; a URL with no title of its own takes its heading's (marked inferred)."""
     assert h.key is not None
     title, source = found or (None, None)
     if title is None and place.block.title and not h.key.kind.is_paper:
         title, source = place.block.title, TitleSource.HEADING
-    return Citation(h.key, h.raw, out.path, place.lineno, primary, title, place.section,
-                    place.claim, place.claimed, source)
+    return Citation(
+        h.key,
+        h.raw,
+        out.path,
+        place.lineno,
+        primary,
+        title,
+        place.section,
+        place.claim,
+        place.claimed,
+        source,
+    )
 
 
 def _one_per_key(found: list[Citation]) -> list[Citation]:
@@ -219,8 +239,10 @@ def _one_per_key(found: list[Citation]) -> list[Citation]:
         first = by_key.setdefault(c.key.key, c)
         if first is not c:
             better = c if c.written_title and not first.written_title else first
-            by_key[c.key.key] = replace(first, primary=first.primary or c.primary,
-                                        title=better.title, title_source=better.title_source)
+            by_key[c.key.key] = replace(
+                first,
+                primary=first.primary or c.primary,
+                title=better.title,
+                title_source=better.title_source,
+            )
     return list(by_key.values())
-
-

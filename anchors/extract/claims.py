@@ -82,13 +82,21 @@ class UnbackedClaim:
         said = f"first anchored {self.claimed:%Y-%m-%d}" if self.claimed else "continued"
         if self.registry is None:
             return f"the briefing says {said}, but the registry does not hold it"
-        return (f"the briefing says {said}, but the registry first anchored it on "
-                f"{self.registry:%Y-%m-%d}")
+        return (
+            f"the briefing says {said}, but the registry first anchored it on "
+            f"{self.registry:%Y-%m-%d}"
+        )
 
 
-def continuity_gap(anchor: str, path: str, line: int, claim: Status | None,
-                   claimed: date | None, held: date | None,
-                   known: bool) -> UnbackedClaim | None:
+def continuity_gap(
+    anchor: str,
+    path: str,
+    line: int,
+    claim: Status | None,
+    claimed: date | None,
+    held: date | None,
+    known: bool,
+) -> UnbackedClaim | None:
     """The unbacked claim, if a `continued` claim finds no (or a later) registry entry."""
     if claim is not Status.CONTINUED:
         return None
@@ -102,15 +110,24 @@ def continuity_gap(anchor: str, path: str, line: int, claim: Status | None,
 # -- state, date and venue claims ---------------------------------------------------------
 
 _STATE_WORDS: tuple[tuple[re.Pattern[str], StateClaim], ...] = (
-    (re.compile(r"仍\s*(?:为\s*)?open|still\s+open|仍(?:未关闭|开放)|尚未(?:关闭|修复|合并)"
-                r"|(?<![\w-])open(?![\w-])", re.IGNORECASE), StateClaim.OPEN),
+    (
+        re.compile(
+            r"仍\s*(?:为\s*)?open|still\s+open|仍(?:未关闭|开放)|尚未(?:关闭|修复|合并)"
+            r"|(?<![\w-])open(?![\w-])",
+            re.IGNORECASE,
+        ),
+        StateClaim.OPEN,
+    ),
     (re.compile(r"已合并|(?<![\w-])merged(?![\w-])", re.IGNORECASE), StateClaim.MERGED),
     (re.compile(r"已修复|(?<![\w-])fixed(?![\w-])", re.IGNORECASE), StateClaim.FIXED),
     (re.compile(r"已关闭|(?<![\w-])closed(?![\w-])", re.IGNORECASE), StateClaim.CLOSED),
 )
 #: "open" also names things that are not states ("open models", "open source", "OpenAI")
-_NOT_STATE_RE = re.compile(r"open[\s-]*(?:source|models?|weights?|ai|api|problem|question)s?\b"
-                           r"|(?:is|are)\s+open\s+to|待核实|是否", re.IGNORECASE)
+_NOT_STATE_RE = re.compile(
+    r"open[\s-]*(?:source|models?|weights?|ai|api|problem|question)s?\b"
+    r"|(?:is|are)\s+open\s+to|待核实|是否",
+    re.IGNORECASE,
+)
 
 
 def state_claim(text: str) -> tuple[StateClaim, str] | None:
@@ -121,23 +138,66 @@ def state_claim(text: str) -> tuple[StateClaim, str] | None:
         m = pattern.search(cleaned)
         if m:
             found.setdefault(state, m.group())
-    if StateClaim.OPEN in found and len(found) > 1 and re.search(r"仍|still", found[StateClaim.OPEN], re.IGNORECASE):
+    if (
+        StateClaim.OPEN in found
+        and len(found) > 1
+        and re.search(r"仍|still", found[StateClaim.OPEN], re.IGNORECASE)
+    ):
         return StateClaim.OPEN, found[StateClaim.OPEN]
     if len(found) != 1:
         return None
-    (state, words), = found.items()
+    ((state, words),) = found.items()
     return state, words
 
 
-_DATE_RE = re.compile(r"(?:arXiv\s*[:：]?\s*(?P<a>\d{4}-\d{2}-\d{2}))"
-                      r"|(?P<b>\d{4}-\d{2}-\d{2})\s*(?:提交|submitted|投稿|发布)", re.IGNORECASE)
-_VENUE_NAMES = ("OSDI", "SOSP", "NSDI", "ATC", "EuroSys", "ASPLOS", "ISCA", "MICRO", "HPCA",
-                "HPDC", "SC", "PPoPP", "MLSys", "NeurIPS", "ICML", "ICLR", "ACL", "EMNLP",
-                "NAACL", "CVPR", "ICCV", "ECCV", "AAAI", "IJCAI", "KDD", "SIGMOD", "VLDB",
-                "FAST", "SIGCOMM", "COLM", "DAC", "ICDE", "WWW", "SoCC", "Middleware")
+_DATE_RE = re.compile(
+    r"(?:arXiv\s*[:：]?\s*(?P<a>\d{4}-\d{2}-\d{2}))"
+    r"|(?P<b>\d{4}-\d{2}-\d{2})\s*(?:提交|submitted|投稿|发布)",
+    re.IGNORECASE,
+)
+_VENUE_NAMES = (
+    "OSDI",
+    "SOSP",
+    "NSDI",
+    "ATC",
+    "EuroSys",
+    "ASPLOS",
+    "ISCA",
+    "MICRO",
+    "HPCA",
+    "HPDC",
+    "SC",
+    "PPoPP",
+    "MLSys",
+    "NeurIPS",
+    "ICML",
+    "ICLR",
+    "ACL",
+    "EMNLP",
+    "NAACL",
+    "CVPR",
+    "ICCV",
+    "ECCV",
+    "AAAI",
+    "IJCAI",
+    "KDD",
+    "SIGMOD",
+    "VLDB",
+    "FAST",
+    "SIGCOMM",
+    "COLM",
+    "DAC",
+    "ICDE",
+    "WWW",
+    "SoCC",
+    "Middleware",
+)
 _VENUE_RE = re.compile(
-    r"(?<![A-Za-z])(?P<name>" + "|".join(_VENUE_NAMES) + r")(?:\s*[’'](?P<yy>\d{2})|\s*(?P<yyyy>(?:19|20)\d{2}))?"
-    r"(?![A-Za-z])")
+    r"(?<![A-Za-z])(?P<name>"
+    + "|".join(_VENUE_NAMES)
+    + r")(?:\s*[’'](?P<yy>\d{2})|\s*(?P<yyyy>(?:19|20)\d{2}))?"
+    r"(?![A-Za-z])"
+)
 
 
 def venues_in(text: str) -> list[Venue]:
@@ -164,21 +224,34 @@ def date_claim(text: str) -> date | None:
         return None
 
 
-def claims_in(text: str, *, title: str | None = None, version: int | None = None,
-              path: str = "", line: int | None = None, github: bool = False) -> Claims:
+def claims_in(
+    text: str,
+    *,
+    title: str | None = None,
+    version: int | None = None,
+    path: str = "",
+    line: int | None = None,
+    github: bool = False,
+) -> Claims:
     """Claims one citation's text makes (GitHub citations: a state; arXiv: a date, a venue)."""
     state = state_claim(text) if github else None
-    return Claims(title=title, state=state[0] if state else None,
-                  state_text=state[1] if state else None,
-                  date=None if github else date_claim(text),
-                  venue=None if github else venue_claim(text),
-                  version=version, path=path, line=line)
+    return Claims(
+        title=title,
+        state=state[0] if state else None,
+        state_text=state[1] if state else None,
+        date=None if github else date_claim(text),
+        venue=None if github else venue_claim(text),
+        version=version,
+        path=path,
+        line=line,
+    )
 
 
 # -- claims of a whole briefing -----------------------------------------------------------
 
-_BLOCK_RE = re.compile(r"^\s*(?:#{1,6}\s|增量\s*\d+|(?:Increment|Item)\s*\d+|[一二三四五六七八九十]+、)",
-                       re.IGNORECASE)
+_BLOCK_RE = re.compile(
+    r"^\s*(?:#{1,6}\s|增量\s*\d+|(?:Increment|Item)\s*\d+|[一二三四五六七八九十]+、)", re.IGNORECASE
+)
 
 
 def _block_lines(lines: list[str], lineno: int) -> list[str]:
@@ -217,13 +290,17 @@ def _one_briefing(path: str, out: dict[str, Claims]) -> None:
         lines = fh.read().splitlines()
     for c in b.citations:
         gh = c.key.kind is AnchorKind.GITHUB
-        text = _github_text(lines, c.line, c.key.number) if c.key.kind is AnchorKind.GITHUB \
+        text = (
+            _github_text(lines, c.line, c.key.number)
+            if c.key.kind is AnchorKind.GITHUB
             else lines[c.line - 1]
+        )
         if c.written_title:  # the issue's own title ("Open file leak") claims no state
             text = text.replace(c.written_title, " ")
         version = c.key.version if c.key.kind is AnchorKind.ARXIV else None
-        got = claims_in(text, title=c.written_title, version=version,
-                        path=c.path, line=c.line, github=gh)
+        got = claims_in(
+            text, title=c.written_title, version=version, path=c.path, line=c.line, github=gh
+        )
         prev = out.get(c.key.key)
         out[c.key.key] = got if prev is None else _fill(prev, got)
 
@@ -231,6 +308,11 @@ def _one_briefing(path: str, out: dict[str, Claims]) -> None:
 def _fill(first: Claims, other: Claims) -> Claims:
     from dataclasses import replace
 
-    return replace(first, **{k: getattr(other, k) for k in
-                             ("title", "state", "state_text", "date", "venue", "version")
-                             if getattr(first, k) is None and getattr(other, k) is not None})
+    return replace(
+        first,
+        **{
+            k: getattr(other, k)
+            for k in ("title", "state", "state_text", "date", "venue", "version")
+            if getattr(first, k) is None and getattr(other, k) is not None
+        },
+    )

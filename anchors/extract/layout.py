@@ -14,11 +14,17 @@ from .plaintext import markdown_to_text
 from .scan import scan
 
 __all__ = [
-    "cells", "ignored_anchors", "is_separator", "skipped_lines", "title_columns", "without_comments",
+    "cells",
+    "ignored_anchors",
+    "is_separator",
+    "skipped_lines",
+    "title_columns",
+    "without_comments",
 ]
 
-_IGNORE_RE = re.compile(r"<!--\s*anchors\s*:\s*(ignore(?:-line|-next-line|-start|-end)?)\s*-->",
-                        re.IGNORECASE)
+_IGNORE_RE = re.compile(
+    r"<!--\s*anchors\s*:\s*(ignore(?:-line|-next-line|-start|-end)?)\s*-->", re.IGNORECASE
+)
 _IGNORE_LIST_RE = re.compile(r"<!--\s*anchors\s*:\s*ignore\s+(?!-)([^>]*?)\s*-->", re.IGNORECASE)
 _FENCE_RE = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*([\w+-]*)")
 _BIB_INFO = frozenset({"bib", "bibtex", "biblatex", "tex"})

@@ -20,13 +20,18 @@ __all__ = ["Block", "Place", "heading_blocks", "line_claim", "section_in"]
 
 _HEADING_RE = re.compile(
     r"^\s*(?:(?P<hashes>#{1,6}\s+)?(?P<prefix>增量\s*\d+\s*[：:]|(?:Increment|Item)\s*\d+\s*[：:]"
-    r"|[一二三四五六七八九十]+、)|#{1,6}\s)\s*(?P<title>.*)$", re.IGNORECASE)
+    r"|[一二三四五六七八九十]+、)|#{1,6}\s)\s*(?P<title>.*)$",
+    re.IGNORECASE,
+)
 _SECTION_RE = re.compile(r"§\s*\d+(?:\.\d+)*[^（(，,；;|→\n·]*")
-_SECTION_LINE_RE = re.compile(r"(?:建议归入章节|归入章节|suggested section|section)\s*[：:]",
-                              re.IGNORECASE)
+_SECTION_LINE_RE = re.compile(
+    r"(?:建议归入章节|归入章节|suggested section|section)\s*[：:]", re.IGNORECASE
+)
 _DATE_CLAIM_RE = re.compile(
     r"(?:(?P<y>\d{4})-)?(?P<m>\d{1,2})-(?P<d>\d{1,2})\s*锚定"
-    r"|anchored\s+(?:on\s+)?(?:(?P<y2>\d{4})-)?(?P<m2>\d{1,2})-(?P<d2>\d{1,2})", re.IGNORECASE)
+    r"|anchored\s+(?:on\s+)?(?:(?P<y2>\d{4})-)?(?P<m2>\d{1,2})-(?P<d2>\d{1,2})",
+    re.IGNORECASE,
+)
 _NEW_RE = re.compile(r"本次新增|newly anchored|\bnew anchor\b", re.IGNORECASE)
 _CONT_RE = re.compile(r"续立|续用|续锚|\bcontinued\b", re.IGNORECASE)
 

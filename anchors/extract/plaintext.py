@@ -22,17 +22,63 @@ _SPACE_RE = re.compile(r"\s+")
 _GLOSS_RE = re.compile(r"\s+[·•]\s+|\s*[（(][^（）()]*⭐[^（）()]*[）)]\s*$")
 _EDGE = " \t-—–:：|,，;；、.。"
 _URL_RE = re.compile(r"https?://\S*|www\.\S+", re.IGNORECASE)
-_ID_RE = re.compile(r"(?i:arxiv:?\s*)?(?:[0-9]{4}\.[0-9]{4,5}(?:v[0-9]+)?|[a-z-]+(?:\.[A-Z]{2})?/[0-9]{7})"
-                    r"|(?i:doi:?\s*)?10\.[0-9]{4,9}/\S+|[\w.-]+/[\w.-]+#[0-9]+")
+_ID_RE = re.compile(
+    r"(?i:arxiv:?\s*)?(?:[0-9]{4}\.[0-9]{4,5}(?:v[0-9]+)?|[a-z-]+(?:\.[A-Z]{2})?/[0-9]{7})"
+    r"|(?i:doi:?\s*)?10\.[0-9]{4,9}/\S+|[\w.-]+/[\w.-]+#[0-9]+"
+)
 #: Link texts and cells that name a kind of link, not a work.
-_GENERIC = frozenset({
-    "pdf", "paper", "arxiv", "abs", "html", "link", "links", "url", "code", "github", "repo",
-    "repository", "project", "homepage", "page", "website", "site", "blog", "post", "slides",
-    "video", "demo", "doi", "here", "this", "source", "official", "openreview", "download",
-    "pr", "issue", "commit", "release",
-    "论文", "链接", "代码", "地址", "原文", "官方", "项目", "主页", "博客", "这里", "此处", "网址",
-    "下载", "全文", "视频",
-})
+_GENERIC = frozenset(
+    {
+        "pdf",
+        "paper",
+        "arxiv",
+        "abs",
+        "html",
+        "link",
+        "links",
+        "url",
+        "code",
+        "github",
+        "repo",
+        "repository",
+        "project",
+        "homepage",
+        "page",
+        "website",
+        "site",
+        "blog",
+        "post",
+        "slides",
+        "video",
+        "demo",
+        "doi",
+        "here",
+        "this",
+        "source",
+        "official",
+        "openreview",
+        "download",
+        "pr",
+        "issue",
+        "commit",
+        "release",
+        "论文",
+        "链接",
+        "代码",
+        "地址",
+        "原文",
+        "官方",
+        "项目",
+        "主页",
+        "博客",
+        "这里",
+        "此处",
+        "网址",
+        "下载",
+        "全文",
+        "视频",
+    }
+)
 _DECORATION = frozenset({"So", "Sk", "Cf", "Me", "Mn", "Co"})
 
 
@@ -49,8 +95,10 @@ def markdown_to_text(md: str) -> str:
     text = _BRACKETS_RE.sub(lambda m: m[1], text)  # `[**Name**] Title`: a tag, not a link
     text = _TAG_RE.sub(" ", text)
     text = _EMPHASIS_RE.sub("", text)
-    text = "".join(" " if unicodedata.category(c) in _DECORATION and not _combining_letter(c)
-                   else c for c in text)
+    text = "".join(
+        " " if unicodedata.category(c) in _DECORATION and not _combining_letter(c) else c
+        for c in text
+    )
     text = text.replace("\\", "")
     text = _SPACE_RE.sub(" ", text)
     text = re.sub(r"[(（\[]\s*[)）\]]", " ", text)

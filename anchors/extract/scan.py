@@ -28,8 +28,9 @@ _REF_DEF_RE = re.compile(r"[ \t]{0,3}\[[^\]]{1,999}\]:[ \t]*")
 _ATTR_BEFORE_RE = re.compile(r"(?:href|src)\s*=\s*$", re.IGNORECASE)
 _LINK_TITLE_RE = re.compile(r"[ \t]+(?:\"[^\"]*\"|'[^']*'|\([^()]*\))[ \t]*\)")
 _HTML_TEXT_RE = re.compile(r"[^>]{0,300}>([^<]{1,300})</a\s*>", re.IGNORECASE)
-_ISSUE_AFTER_RE = re.compile(r"\s*[（(\[]\s*GitHub\s+(?:Issue|PR|Pull Request|#)\s*#?\s*([0-9]+)",
-                             re.IGNORECASE)
+_ISSUE_AFTER_RE = re.compile(
+    r"\s*[（(\[]\s*GitHub\s+(?:Issue|PR|Pull Request|#)\s*#?\s*([0-9]+)", re.IGNORECASE
+)
 _REPO_ROOT_RE = re.compile(r"https?://(?:www\.)?github\.com/[^/]+/[^/]+/?", re.IGNORECASE)
 _A = "A-Za-z0-9"
 _TOKEN_RE = re.compile(
@@ -77,7 +78,7 @@ def scan(text: str) -> list[Hit]:
         hits = _urls(text)
         pieces, at = [], 0
         for h in hits:
-            pieces += [text[at:h.start], " " * (h.end - h.start)]
+            pieces += [text[at : h.start], " " * (h.end - h.start)]
             at = h.end
         masked = "".join(pieces) + text[at:]
     if _DIGIT_RE.search(masked):
@@ -114,7 +115,7 @@ def _url_hit(text: str, start: int, end: int, link_text: str | None) -> Hit:
 
 def _url_end(text: str, start: int) -> tuple[int, str | None]:
     """Where the URL at `start` ends, and the link text when it is a link's target."""
-    before = text[max(0, start - 3):start]
+    before = text[max(0, start - 3) : start]
     if before.endswith("]("):
         end = _destination_end(text, start)
         if end < len(text) and (text[end] == ")" or _LINK_TITLE_RE.match(text, end)):
@@ -125,7 +126,7 @@ def _url_end(text: str, start: int) -> tuple[int, str | None]:
     elif before.endswith("<"):
         if (closed := _delimited_end(text, start, ">")) is not None:
             return closed, None
-    elif before[-1:] in ("\"", "'") and _ATTR_BEFORE_RE.search(text, max(0, start - 40), start - 1):
+    elif before[-1:] in ('"', "'") and _ATTR_BEFORE_RE.search(text, max(0, start - 40), start - 1):
         if (closed := _delimited_end(text, start, before[-1])) is not None:
             m = _HTML_TEXT_RE.match(text, closed + 1)
             return closed, m[1] if m else None
@@ -197,7 +198,7 @@ def _markdown_link_text(text: str, close: int) -> str | None:
             depth += 1
         elif c == "[":
             if depth == 0:
-                return text[j + 1:close]
+                return text[j + 1 : close]
             depth -= 1
     return None
 

@@ -36,8 +36,9 @@ def _as(title: str | None, source: TitleSource) -> Found:
     return (title, source) if title else None
 
 
-def cell_title(cells: list[str], n: int, h: Hit, hits: list[Hit], title_col: int | None,
-               primary: bool) -> Found:
+def cell_title(
+    cells: list[str], n: int, h: Hit, hits: list[Hit], title_col: int | None, primary: bool
+) -> Found:
     """Link text; for an ID in a row's first cell the next cell; else the title column."""
     if found := _as(useful_title(h.link_text), TitleSource.LINK_TEXT):
         return found
@@ -49,8 +50,9 @@ def cell_title(cells: list[str], n: int, h: Hit, hits: list[Hit], title_col: int
     if title_col != n:
         return _as(useful_title(cells[title_col]), TitleSource.CELL)
     if len(hits) == 1:  # `| FlashAttention (arXiv:2205.14135) |` in the title column itself
-        return _as(useful_title(cells[n][: h.start] + " " + cells[n][h.end:], urls),
-                   TitleSource.CELL)
+        return _as(
+            useful_title(cells[n][: h.start] + " " + cells[n][h.end :], urls), TitleSource.CELL
+        )
     return None
 
 
@@ -64,7 +66,7 @@ def line_title(line: str, idx: int, hits: list[Hit], start: int | None, listed: 
         return None  # paper-card names (`1411-2609-18063（Edge0）`) mention a paper, never list it
     urls = tuple(x.raw for x in hits)
     if h.start == start:
-        after = line[h.end:hits[1].start if len(hits) > 1 else len(line)]
+        after = line[h.end : hits[1].start if len(hits) > 1 else len(line)]
         return _as(useful_title(after, urls), TitleSource.AFTER_ID)
     if h.key is None or not h.key.kind.is_paper:
         return None  # before a URL stands a description (a changelog entry), not its title
@@ -72,6 +74,6 @@ def line_title(line: str, idx: int, hits: list[Hit], start: int | None, listed: 
     if h.link_text is not None:
         near = max(start, h.start - len(h.link_text) - 4)  # `[text](` or `[text](<` just before
         end = max(line.rfind("[" + h.link_text + "]", near, h.start), start)
-    if useful_title(line[h.end:], urls) is None:
+    if useful_title(line[h.end :], urls) is None:
         return _as(useful_title(line[start:end], urls), TitleSource.BEFORE_ID)
     return None

@@ -19,23 +19,46 @@ __all__ = ["OLD_ARCHIVES", "ArxivId", "is_future", "issued_after"]
 # Archives that exist in old-scheme IDs, with the first and last YYMM they were used
 # (arXiv taxonomy definitions). A trailing None means the archive still takes old IDs up to 0703.
 OLD_ARCHIVES: dict[str, tuple[str, str]] = {
-    "acc-phys": ("9411", "9609"), "adap-org": ("9303", "9912"), "alg-geom": ("9202", "9712"),
-    "ao-sci": ("9502", "9609"), "astro-ph": ("9204", "0703"), "atom-ph": ("9509", "9609"),
-    "bayes-an": ("9506", "9611"), "chao-dyn": ("9301", "9912"), "chem-ph": ("9403", "9609"),
-    "cmp-lg": ("9404", "9809"), "comp-gas": ("9302", "9912"), "cond-mat": ("9204", "0703"),
-    "cs": ("9301", "0703"), "dg-ga": ("9406", "9712"), "funct-an": ("9204", "9712"),
-    "gr-qc": ("9207", "0703"), "hep-ex": ("9404", "0703"), "hep-lat": ("9202", "0703"),
-    "hep-ph": ("9203", "0703"), "hep-th": ("9108", "0703"), "math": ("9202", "0703"),
-    "math-ph": ("9609", "0703"), "mtrl-th": ("9411", "9609"), "nlin": ("9301", "0703"),
-    "nucl-ex": ("9412", "0703"), "nucl-th": ("9210", "0703"), "patt-sol": ("9302", "9912"),
-    "physics": ("9610", "0703"), "plasm-ph": ("9509", "9609"), "q-alg": ("9412", "9712"),
-    "q-bio": ("0309", "0703"), "quant-ph": ("9412", "0703"), "solv-int": ("9304", "9912"),
+    "acc-phys": ("9411", "9609"),
+    "adap-org": ("9303", "9912"),
+    "alg-geom": ("9202", "9712"),
+    "ao-sci": ("9502", "9609"),
+    "astro-ph": ("9204", "0703"),
+    "atom-ph": ("9509", "9609"),
+    "bayes-an": ("9506", "9611"),
+    "chao-dyn": ("9301", "9912"),
+    "chem-ph": ("9403", "9609"),
+    "cmp-lg": ("9404", "9809"),
+    "comp-gas": ("9302", "9912"),
+    "cond-mat": ("9204", "0703"),
+    "cs": ("9301", "0703"),
+    "dg-ga": ("9406", "9712"),
+    "funct-an": ("9204", "9712"),
+    "gr-qc": ("9207", "0703"),
+    "hep-ex": ("9404", "0703"),
+    "hep-lat": ("9202", "0703"),
+    "hep-ph": ("9203", "0703"),
+    "hep-th": ("9108", "0703"),
+    "math": ("9202", "0703"),
+    "math-ph": ("9609", "0703"),
+    "mtrl-th": ("9411", "9609"),
+    "nlin": ("9301", "0703"),
+    "nucl-ex": ("9412", "0703"),
+    "nucl-th": ("9210", "0703"),
+    "patt-sol": ("9302", "9912"),
+    "physics": ("9610", "0703"),
+    "plasm-ph": ("9509", "9609"),
+    "q-alg": ("9412", "9712"),
+    "q-bio": ("0309", "0703"),
+    "quant-ph": ("9412", "0703"),
+    "solv-int": ("9304", "9912"),
     "supr-con": ("9411", "9609"),
 }
 # Only these archives carried a two-letter subject class (`math.GT/0309136`).
 _SUBJECT_CLASS_ARCHIVES = frozenset({"math", "cs", "nlin", "q-bio"})
 
-# ASCII digits only: `\d` would also take Arabic-Indic or full-width digits, which arXiv never issues.
+# ASCII digits only: `\d` would also take Arabic-Indic or full-width digits, which arXiv never
+# issues.
 _NEW_RE = re.compile(r"(?P<yymm>[0-9]{4})\.(?P<num>[0-9]+)(?:[vV](?P<v>[0-9]+))?")
 _OLD_RE = re.compile(
     r"(?P<arch>[A-Za-z]+(?:-[A-Za-z]+)?)(?:\.(?P<sc>[A-Za-z]{2}))?/(?P<yymm>[0-9]{4})(?P<num>[0-9]+)"

@@ -10,7 +10,9 @@ from .kinds import AnchorKind, InvalidId
 
 __all__ = ["GithubRef"]
 
-_GITHUB_TEXT_RE = re.compile(r"^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))/([A-Za-z0-9_.-]{1,100})#([0-9]{1,9})$")
+_GITHUB_TEXT_RE = re.compile(
+    r"^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))/([A-Za-z0-9_.-]{1,100})#([0-9]{1,9})$"
+)
 
 
 @dataclass(frozen=True, slots=True)

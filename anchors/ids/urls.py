@@ -51,8 +51,13 @@ def key_from_url(text: str) -> AnchorKey:
         ident = _id_after(segs[1:]) if paths and segs and segs[0] in paths else None
     if ident is not None:
         return ArxivId.parse(ident)
-    if (host in _GITHUB_HOSTS and len(segs) >= 4 and segs[2] in ("issues", "pull")
-            and segs[3].isascii() and segs[3].isdigit()):
+    if (
+        host in _GITHUB_HOSTS
+        and len(segs) >= 4
+        and segs[2] in ("issues", "pull")
+        and segs[3].isascii()
+        and segs[3].isdigit()
+    ):
         return GithubRef.checked(segs[0], segs[1], int(segs[3]), text)
     if host in _DOI_HOSTS and _DOI_PATH.match(path.lstrip("/")):
         return Doi.parse(path.lstrip("/"))

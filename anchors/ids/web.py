@@ -54,8 +54,11 @@ def canonical_url(url: str) -> str:
         raise InvalidId(url, "URLs with credentials are not anchors")
     path = quote(unquote(parts.path), safe="/:@!$&'()*+,;=-._~%")
     path = path.rstrip("/") or "/"
-    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
-             if not k.lower().startswith("utm_") and k.lower() not in _TRACKING_PARAMS]
+    query = [
+        (k, v)
+        for k, v in parse_qsl(parts.query, keep_blank_values=True)
+        if not k.lower().startswith("utm_") and k.lower() not in _TRACKING_PARAMS
+    ]
     return urlunsplit((scheme, netloc, path, urlencode(query), ""))
 
 

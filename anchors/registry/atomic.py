@@ -27,8 +27,13 @@ __all__ = ["CHECKPOINTS", "describe", "real_file", "write_atomic"]
 #: Names of the points between the write steps, for crash tests (see `_checkpoint`).
 CHECKPOINTS = ("after-temp-write", "after-fsync", "after-rename")
 
-_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a character device"),
-          (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"))
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISSOCK, "a socket"),
+)
 
 
 def _read_umask() -> int:
@@ -63,17 +68,20 @@ def real_file(path: str | Path, writing: bool = True) -> tuple[Path, os.stat_res
         st = real.stat()
     except FileNotFoundError:
         if not real.parent.is_dir():
-            raise StorageError(str(path), f"cannot write: the folder {real.parent} does not exist") \
-                from None
+            raise StorageError(
+                str(path), f"cannot write: the folder {real.parent} does not exist"
+            ) from None
         return real, None
     except OSError as exc:
         raise StorageError.from_os(exc, "read it", path) from None
     if not stat.S_ISREG(st.st_mode):
-        raise StorageError(str(path), f"is {describe(st.st_mode)}, not a regular file; "
-                           "refusing to replace it")
+        raise StorageError(
+            str(path), f"is {describe(st.st_mode)}, not a regular file; refusing to replace it"
+        )
     if writing and not st.st_mode & 0o222:
-        raise StorageError(str(path), f"is read-only (mode {st.st_mode & 0o777:04o}); "
-                           "refusing to overwrite it")
+        raise StorageError(
+            str(path), f"is read-only (mode {st.st_mode & 0o777:04o}); refusing to overwrite it"
+        )
     return real, st
 
 

@@ -120,10 +120,18 @@ def _read_archived(a: Anchor, v: yaml.Node) -> None:
 
 
 READERS = {
-    "cited_url": _read_cited_url, "archived": _read_archived,
-    "title": _read_title, "title_from": _read_title_from, "section": _read_section, "notes": _read_notes,
-    "first_anchored": _read_first, "status": _read_status, "cited_in": _read_cited,
-    "check": _read_check, "accept": _read_accept, "version": _read_version,
+    "cited_url": _read_cited_url,
+    "archived": _read_archived,
+    "title": _read_title,
+    "title_from": _read_title_from,
+    "section": _read_section,
+    "notes": _read_notes,
+    "first_anchored": _read_first,
+    "status": _read_status,
+    "cited_in": _read_cited,
+    "check": _read_check,
+    "accept": _read_accept,
+    "version": _read_version,
 }
 
 
@@ -138,5 +146,9 @@ def content_end(node: yaml.Node) -> int:
 
 
 def span(node: yaml.Node, style: str | None = None, end: int | None = None) -> Span:
-    return Span(node.start_mark.index, node.end_mark.index if end is None else end,
-                node.start_mark.line + 1, style or getattr(node, "style", None))
+    return Span(
+        node.start_mark.index,
+        node.end_mark.index if end is None else end,
+        node.start_mark.line + 1,
+        style or getattr(node, "style", None),
+    )

@@ -17,7 +17,7 @@ def _entry_texts(reg: Registry) -> dict[str, str]:
     starts = [a.spans["_end"].start for a in reg.anchors]
     for a, start in zip(reg.anchors, starts):
         if a.key is not None:
-            out.setdefault(a.key.key, reg.text[start:a.spans["_end"].end])
+            out.setdefault(a.key.key, reg.text[start : a.spans["_end"].end])
     return out
 
 
@@ -27,13 +27,20 @@ def changed_keys(reg: Registry, ref: str) -> set[str]:
         raise UsageError(f"--changed-since {ref!r} is not a git ref (a ref never starts with '-')")
     path = Path(reg.path).resolve()
     try:
-        top = subprocess.run(["git", "-C", str(path.parent), "rev-parse", "--show-toplevel"],
-                             capture_output=True, text=True, check=True).stdout.strip()
+        top = subprocess.run(
+            ["git", "-C", str(path.parent), "rev-parse", "--show-toplevel"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
         rel = path.relative_to(Path(top).resolve()).as_posix()
         # NOTE: --end-of-options (git 2.24+) makes git read what follows as a revision even if
         # it looks like an option; with the check above, user input can never become one.
-        old = subprocess.run(["git", "-C", top, "show", "--end-of-options", f"{ref}:{rel}"],
-                             capture_output=True, check=False)
+        old = subprocess.run(
+            ["git", "-C", top, "show", "--end-of-options", f"{ref}:{rel}"],
+            capture_output=True,
+            check=False,
+        )
     except (OSError, subprocess.CalledProcessError, ValueError):
         raise UsageError(f"--changed-since: {reg.path} is not in a git checkout") from None
     if old.returncode != 0:

@@ -38,15 +38,18 @@ def load(path: str | Path, missing_ok: bool = False) -> Registry:
     except FileNotFoundError:
         if missing_ok:
             return Registry(str(path), "", [], [], exists=False)
-        raise RegistryError(str(path), "no such registry; `anchors add BRIEFING --registry "
-                            f"{path}` creates one") from None
+        raise RegistryError(
+            str(path), f"no such registry; `anchors add BRIEFING --registry {path}` creates one"
+        ) from None
     except OSError as exc:
         raise RegistryError(str(path), f"cannot read: {exc.strerror}") from None
     if not stat.S_ISREG(st.st_mode):  # /dev/null would read as empty, a FIFO would block
         raise RegistryError(str(path), f"is {describe(st.st_mode)}, not a regular file")
     size = st.st_size
     if size > MAX_REGISTRY_BYTES:
-        raise RegistryError(str(path), f"{size} bytes is more than the {MAX_REGISTRY_BYTES} allowed")
+        raise RegistryError(
+            str(path), f"{size} bytes is more than the {MAX_REGISTRY_BYTES} allowed"
+        )
     try:
         decoded = _decode(p.read_bytes(), str(path))  # the bytes are freed once decoded
     except OSError as exc:

@@ -34,15 +34,30 @@ __all__ = [
 #: Larger files are refused outright: a hand-edited registry of 100k anchors is about 20 MB.
 MAX_REGISTRY_BYTES = 32 * 1024 * 1024
 ID_FIELDS = ("arxiv", "url", "doi")
-ANCHOR_FIELDS = frozenset({
-    *ID_FIELDS, "version", "title", "title_from", "first_anchored", "status", "section", "cited_in", "notes",
-    "check", "accept", "cited_url", "archived",
-})
+ANCHOR_FIELDS = frozenset(
+    {
+        *ID_FIELDS,
+        "version",
+        "title",
+        "title_from",
+        "first_anchored",
+        "status",
+        "section",
+        "cited_in",
+        "notes",
+        "check",
+        "accept",
+        "cited_url",
+        "archived",
+    }
+)
 _FIELD_NAME = {sys.intern(n): sys.intern(n) for n in ANCHOR_FIELDS}
 REQUIRED_FIELDS = ("first_anchored", "status")
 TOP_FIELDS = frozenset({"version", "anchors"})
 _Y = "tag:yaml.org,2002:"
-_STD_TAGS = frozenset(_Y + t for t in ("str", "int", "float", "bool", "null", "timestamp", "seq", "map"))
+_STD_TAGS = frozenset(
+    _Y + t for t in ("str", "int", "float", "bool", "null", "timestamp", "seq", "map")
+)
 _ALIAS_HINT = re.compile(r"(?:^|[\s\[{,])[&*][^\s\[\]{},]", re.MULTILINE)
 
 
@@ -102,8 +117,11 @@ class Anchor:
         query kept), when its identifier is a web URL; None otherwise. What `check` requests and
         `export` links to: the page the briefing pointed at, not the canonical key's spelling."""
         raw = self.raw_id.strip()
-        return raw if self.id_field == "url" and raw.lower().startswith(("http://", "https://")) \
+        return (
+            raw
+            if self.id_field == "url" and raw.lower().startswith(("http://", "https://"))
             else None
+        )
 
     @property
     def cited_key(self) -> AnchorKey | None:

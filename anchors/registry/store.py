@@ -21,8 +21,19 @@ from ..state import lock_path
 from .atomic import CHECKPOINTS, write_atomic
 from .model import Anchor, Entry, Registry, Span
 
-__all__ = ["CHECKPOINTS", "HEADER", "LOCK_TIMEOUT", "locked", "quote", "render", "save",
-           "set_fields", "splice", "url_value", "write"]
+__all__ = [
+    "CHECKPOINTS",
+    "HEADER",
+    "LOCK_TIMEOUT",
+    "locked",
+    "quote",
+    "render",
+    "save",
+    "set_fields",
+    "splice",
+    "url_value",
+    "write",
+]
 
 LOCK_TIMEOUT = 60.0
 HEADER = (
@@ -34,8 +45,11 @@ DQ = '"'
 
 
 @contextlib.contextmanager
-def locked(registry_path: str | Path, on_wait: Callable[[str], None] | None = None,
-           timeout: float | None = None) -> Iterator[None]:
+def locked(
+    registry_path: str | Path,
+    on_wait: Callable[[str], None] | None = None,
+    timeout: float | None = None,
+) -> Iterator[None]:
     """Hold the registry's lock (in `.anchors/` beside the real file, so a symlink and its
     target share it); a wait is announced through `on_wait` and ends after `timeout` seconds."""
     limit = LOCK_TIMEOUT if timeout is None else timeout
@@ -46,12 +60,15 @@ def locked(registry_path: str | Path, on_wait: Callable[[str], None] | None = No
             lock.acquire(timeout=0)
         except Timeout:
             if on_wait is not None:
-                on_wait(f"waiting up to {limit:g} s for {path}: another anchors is writing "
-                        f"{registry_path}")
+                on_wait(
+                    f"waiting up to {limit:g} s for {path}: another anchors is writing "
+                    f"{registry_path}"
+                )
             lock.acquire(timeout=limit)
     except Timeout:
-        raise RegistryError(str(registry_path), f"still locked by another anchors after "
-                            f"{limit:g} s ({path})") from None
+        raise RegistryError(
+            str(registry_path), f"still locked by another anchors after {limit:g} s ({path})"
+        ) from None
     except OSError as exc:
         raise StorageError.from_os(exc, "take the registry's lock", path) from None
     try:
@@ -71,6 +88,7 @@ def write(reg: Registry, text: str) -> None:
 
 
 # --- splicing -------------------------------------------------------------------------------
+
 
 class _Edit(NamedTuple):
     start: int
@@ -97,7 +115,7 @@ def splice(reg: Registry, edits: list[_Edit]) -> str:
     for ed in sorted(edits, key=lambda ed: ed.start):
         if ed.start < cur:
             raise RegistryError(reg.path, "overlapping edits (please report this)")
-        out.append(text[cur:ed.start])
+        out.append(text[cur : ed.start])
         out.append(ed.text.replace("\n", nl))
         cur = ed.end
     out.append(text[cur:])
@@ -125,7 +143,10 @@ def _field_edits(reg: Registry, e: Entry) -> list[_Edit]:
     changed = e.changed_fields()
     edits: list[_Edit] = []
     missing: list[str] = []
-    for name, value in (("status", e.status.value), ("first_anchored", e.first_anchored.isoformat())):
+    for name, value in (
+        ("status", e.status.value),
+        ("first_anchored", e.first_anchored.isoformat()),
+    ):
         if name not in changed:
             continue
         sp = a.spans.get(name)
@@ -244,8 +265,7 @@ def _id_value(e: Entry) -> str:
 
 
 def _plain_url(url: str) -> str:
-    safe = url.isascii() and not any(c in url for c in " #'\"{}[],&*!|>%@`") \
-        and ": " not in url
+    safe = url.isascii() and not any(c in url for c in " #'\"{}[],&*!|>%@`") and ": " not in url
     return url if safe else quote(url)
 
 
@@ -258,8 +278,12 @@ def _append(reg: Registry, new: list[Entry]) -> list[_Edit]:
     if seq.style == "block" and reg.anchors:
         return [_insert_at_line_end(text, reg.anchors[-1].spans["_end"].end, body)]
     if seq.style == "flow" and reg.anchors:
-        raise RegistryError(reg.path, "the anchors list is written in flow style [...]; "
-                            "write it as a block list so entries can be added", seq.line)
+        raise RegistryError(
+            reg.path,
+            "the anchors list is written in flow style [...]; "
+            "write it as a block list so entries can be added",
+            seq.line,
+        )
     # `anchors:`, `anchors: ~` or `anchors: []`: drop the empty value, start a block list
     return [_Edit(seq.start, seq.end, ""), _insert_at_line_end(text, seq.end, body)]
 
@@ -277,8 +301,9 @@ def quote(s: str) -> str:
             out.append(ch)
         else:
             cp = ord(ch)
-            out.append(f"\\x{cp:02x}" if cp < 0x100 else f"\\u{cp:04x}" if cp < 0x10000
-                       else f"\\U{cp:08x}")
+            out.append(
+                f"\\x{cp:02x}" if cp < 0x100 else f"\\u{cp:04x}" if cp < 0x10000 else f"\\U{cp:08x}"
+            )
     out.append('"')
     return "".join(out)
 
@@ -287,5 +312,9 @@ def _printable(ch: str) -> bool:
     cp = ord(ch)
     if cp in (0x85, 0x2028, 0x2029, 0xFEFF):
         return False
-    return (0x20 <= cp <= 0x7E or 0xA0 <= cp <= 0xD7FF or 0xE000 <= cp <= 0xFFFD
-            or 0x10000 <= cp <= 0x10FFFF)
+    return (
+        0x20 <= cp <= 0x7E
+        or 0xA0 <= cp <= 0xD7FF
+        or 0xE000 <= cp <= 0xFFFD
+        or 0x10000 <= cp <= 0x10FFFF
+    )

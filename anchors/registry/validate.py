@@ -47,8 +47,11 @@ class CheckResult:
     @property
     def ok(self) -> int:
         """Entries no error or warning points at (notes such as a closed issue are still OK)."""
-        bad = {(f.file, f.line) for f in self.findings
-               if f.line is not None and f.severity is not Severity.INFO}
+        bad = {
+            (f.file, f.line)
+            for f in self.findings
+            if f.line is not None and f.severity is not Severity.INFO
+        }
         return max(self.anchors - len(bad), 0)
 
     @property
@@ -64,12 +67,18 @@ def combine(results: list[CheckResult]) -> CheckResult:
     if len(results) == 1:
         return results[0]
     return CheckResult(
-        ", ".join(r.registry for r in results), results[0].today,
-        sum(r.anchors for r in results), [f for r in results for f in r.findings],
-        online=any(r.online for r in results), checked=sum(r.checked for r in results),
-        cached=sum(r.cached for r in results), skipped=sum(r.skipped for r in results),
-        excluded=sum(r.excluded for r in results), elapsed=sum(r.elapsed for r in results),
-        registries=[r.registry for r in results])
+        ", ".join(r.registry for r in results),
+        results[0].today,
+        sum(r.anchors for r in results),
+        [f for r in results for f in r.findings],
+        online=any(r.online for r in results),
+        checked=sum(r.checked for r in results),
+        cached=sum(r.cached for r in results),
+        skipped=sum(r.skipped for r in results),
+        excluded=sum(r.excluded for r in results),
+        elapsed=sum(r.elapsed for r in results),
+        registries=[r.registry for r in results],
+    )
 
 
 def only(findings: Iterable[Finding], codes: frozenset[Code] | None) -> list[Finding]:
@@ -92,18 +101,34 @@ def offline(reg: Registry, today: date) -> Iterator[Finding]:
         if key is None:
             continue
         if key.key in seen:
-            yield Finding(Code.DUPLICATE, a.label, reg.path, a.line,
-                          f"same anchor as the entry on line {seen[key.key]} ({key.key}); "
-                          "merge the two entries", {"first_line": seen[key.key]})
+            yield Finding(
+                Code.DUPLICATE,
+                a.label,
+                reg.path,
+                a.line,
+                f"same anchor as the entry on line {seen[key.key]} ({key.key}); "
+                "merge the two entries",
+                {"first_line": seen[key.key]},
+            )
             continue
         seen[key.key] = a.line
         if key.kind is not AnchorKind.ARXIV:
             continue
         if is_future(key, today):
-            yield Finding(Code.FUTURE_ID, a.label, reg.path, a.line,
-                          f"{key.yymm} is later than today ({today:%Y-%m}): arXiv has not "
-                          "issued this ID yet; check for a typo")
+            yield Finding(
+                Code.FUTURE_ID,
+                a.label,
+                reg.path,
+                a.line,
+                f"{key.yymm} is later than today ({today:%Y-%m}): arXiv has not "
+                "issued this ID yet; check for a typo",
+            )
         elif a.first_anchored and issued_after(key, a.first_anchored):
-            yield Finding(Code.LATER_THAN_BRIEFING, a.label, reg.path, a.line,
-                          f"{key.yymm} is later than its first_anchored month "
-                          f"({a.first_anchored:%Y-%m}); the ID or the date is wrong")
+            yield Finding(
+                Code.LATER_THAN_BRIEFING,
+                a.label,
+                reg.path,
+                a.line,
+                f"{key.yymm} is later than its first_anchored month "
+                f"({a.first_anchored:%Y-%m}); the ID or the date is wrong",
+            )

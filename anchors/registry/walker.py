@@ -35,7 +35,9 @@ __all__ = ["Walker"]
 #: how each identifier field is read: `url` takes any URL, and also names arXiv papers, DOIs and
 #: GitHub issues by their URLs (a key's own `id_field` says where `add` writes it)
 _PARSE: dict[str, Callable[[str], AnchorKey]] = {
-    "arxiv": ArxivId.parse, "doi": Doi.parse, "url": parse_anchor,
+    "arxiv": ArxivId.parse,
+    "doi": Doi.parse,
+    "url": parse_anchor,
 }
 
 
@@ -53,8 +55,14 @@ class Walker:
         if _ALIAS_HINT.search(text):  # cheap pre-filter; the event scan confirms
             self._find_aliases(text)
 
-    def problem(self, node: yaml.Node | None, message: str, anchor: str = "",
-                code: Code = Code.SCHEMA, unsafe: bool = True) -> None:
+    def problem(
+        self,
+        node: yaml.Node | None,
+        message: str,
+        anchor: str = "",
+        code: Code = Code.SCHEMA,
+        unsafe: bool = True,
+    ) -> None:
         line = node.start_mark.line + 1 if node is not None else None
         found = Finding(code, anchor, self.path, line, message)
         if self._in_item:
@@ -84,15 +92,21 @@ class Walker:
     def _find_aliases(self, text: str) -> None:
         for ev in yaml.parse(text, Loader=yaml.CSafeLoader):
             if isinstance(ev, yaml.AliasEvent) or getattr(ev, "anchor", None):
-                found = Finding(Code.SCHEMA, "", self.path, ev.start_mark.line + 1,
-                                "YAML anchors and aliases (&name, *name) are not allowed")
+                found = Finding(
+                    Code.SCHEMA,
+                    "",
+                    self.path,
+                    ev.start_mark.line + 1,
+                    "YAML anchors and aliases (&name, *name) are not allowed",
+                )
                 self.reg.problems.append(found)
                 self.reg.unsafe.append(found)
 
     def _refuse_tags(self, node: yaml.Node) -> None:
         if node.tag not in _STD_TAGS:
-            raise RegistryError(self.path, f"tag {node.tag.replace(_Y, '!!')} is refused",
-                                node.start_mark.line + 1)
+            raise RegistryError(
+                self.path, f"tag {node.tag.replace(_Y, '!!')} is refused", node.start_mark.line + 1
+            )
 
     def _pairs(self, node: yaml.MappingNode, where: str) -> dict[str, tuple[yaml.Node, yaml.Node]]:
         out: dict[str, tuple[yaml.Node, yaml.Node]] = {}
@@ -107,8 +121,9 @@ class Walker:
                 continue
             if k.value in out:
                 first = out[k.value][0].start_mark.line + 1
-                self.problem(k, f"duplicate key '{k.value}' (first on line {first})", where,
-                             Code.DUPLICATE)
+                self.problem(
+                    k, f"duplicate key '{k.value}' (first on line {first})", where, Code.DUPLICATE
+                )
                 continue
             out[k.value] = (k, v)
         return out
@@ -118,9 +133,13 @@ class Walker:
         # NOTE: a file with neither key is some other file (a typo'd path, /etc/passwd), not a
         # registry with problems: that is unusable input (exit 2), not a schema finding.
         if not isinstance(root, yaml.MappingNode) or not any(
-                isinstance(k, yaml.ScalarNode) and k.value in TOP_FIELDS for k, _ in root.value):
-            raise RegistryError(self.path, "not an anchors registry (a YAML mapping with "
-                                "'version: 1' and 'anchors')", root.start_mark.line + 1)
+            isinstance(k, yaml.ScalarNode) and k.value in TOP_FIELDS for k, _ in root.value
+        ):
+            raise RegistryError(
+                self.path,
+                "not an anchors registry (a YAML mapping with 'version: 1' and 'anchors')",
+                root.start_mark.line + 1,
+            )
         top = self._pairs(root, "")
         for name, (k, _) in top.items():
             if name not in TOP_FIELDS:
@@ -180,19 +199,23 @@ class Walker:
             sp = a.spans["cited_in"]
             sq = pairs["cited_in"][1]
             sp.style = "flow" if sq.flow_style else "block"
-            sp.items = [(i.start_mark.index, i.end_mark.index, getattr(i, "style", None))
-                        for i in sq.value]
+            sp.items = [
+                (i.start_mark.index, i.end_mark.index, getattr(i, "style", None)) for i in sq.value
+            ]
         return a
 
-    def _identity(self, a: Anchor, pairs: dict[str, tuple[yaml.Node, yaml.Node]],
-                  node: yaml.Node) -> None:
+    def _identity(
+        self, a: Anchor, pairs: dict[str, tuple[yaml.Node, yaml.Node]], node: yaml.Node
+    ) -> None:
         present = [f for f in ID_FIELDS if f in pairs]
         if not present:
             self.problem(node, "entry has none of arxiv, url, doi")
             return
         if len(present) > 1:
-            self.problem(pairs[present[1]][0], f"entry has both {present[0]} and {present[1]}; "
-                         "use one identifier per entry")
+            self.problem(
+                pairs[present[1]][0],
+                f"entry has both {present[0]} and {present[1]}; use one identifier per entry",
+            )
         a.id_field = present[0]
         v = pairs[a.id_field][1]
         if not isinstance(v, yaml.ScalarNode) or v.tag == _Y + "null":
@@ -200,8 +223,12 @@ class Walker:
             return
         a.raw_id = v.value
         if a.id_field == "arxiv" and not v.style and v.tag in (_Y + "float", _Y + "int"):
-            self.problem(v, f'arxiv: {v.value} is unquoted, so YAML reads it as a number; write '
-                         f'arxiv: "{v.value}"', a.label)
+            self.problem(
+                v,
+                f"arxiv: {v.value} is unquoted, so YAML reads it as a number; write "
+                f'arxiv: "{v.value}"',
+                a.label,
+            )
         try:
             a.key = _PARSE[a.id_field](v.value)
         except InvalidId as exc:

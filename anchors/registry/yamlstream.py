@@ -40,8 +40,9 @@ class _Composer:
                 tag = self._resolve(yaml.ScalarNode, ev.value, ev.implicit)
             return yaml.ScalarNode(tag, ev.value, ev.start_mark, ev.end_mark, style=ev.style)
         if kind is _SeqStart:
-            seq = yaml.SequenceNode(self._tag(yaml.SequenceNode, ev), [], ev.start_mark, None,
-                                    flow_style=ev.flow_style)
+            seq = yaml.SequenceNode(
+                self._tag(yaml.SequenceNode, ev), [], ev.start_mark, None, flow_style=ev.flow_style
+            )
             items, peek, node = seq.value, self._peek, self.node
             while type(peek()) is not _SeqEnd:
                 items.append(node())
@@ -58,15 +59,21 @@ class _Composer:
             tag = self._resolve(kind, None, ev.implicit)
         return str(tag)
 
-    def _mapping(self, ev: yaml.MappingStartEvent,
-                 stream: tuple[str, Callable[[yaml.Node], None]] | None) -> yaml.MappingNode:
-        node = yaml.MappingNode(self._tag(yaml.MappingNode, ev), [], ev.start_mark, None,
-                                flow_style=ev.flow_style)
+    def _mapping(
+        self, ev: yaml.MappingStartEvent, stream: tuple[str, Callable[[yaml.Node], None]] | None
+    ) -> yaml.MappingNode:
+        node = yaml.MappingNode(
+            self._tag(yaml.MappingNode, ev), [], ev.start_mark, None, flow_style=ev.flow_style
+        )
         pairs, peek, compose = node.value, self._peek, self.node
         while type(peek()) is not _MapEnd:
             key = compose()
-            if (stream is not None and isinstance(key, yaml.ScalarNode) and key.value == stream[0]
-                    and type(peek()) is _SeqStart):
+            if (
+                stream is not None
+                and isinstance(key, yaml.ScalarNode)
+                and key.value == stream[0]
+                and type(peek()) is _SeqStart
+            ):
                 pairs.append((key, self._streamed(stream[1])))
                 stream = None  # only the first: a repeated key is a duplicate, composed whole
             else:
@@ -76,8 +83,9 @@ class _Composer:
 
     def _streamed(self, on_item: Callable[[yaml.Node], None]) -> yaml.SequenceNode:
         ev = self._get()
-        seq = yaml.SequenceNode(self._tag(yaml.SequenceNode, ev), [], ev.start_mark, None,
-                                flow_style=ev.flow_style)
+        seq = yaml.SequenceNode(
+            self._tag(yaml.SequenceNode, ev), [], ev.start_mark, None, flow_style=ev.flow_style
+        )
         peek, compose = self._peek, self.node
         while type(peek()) is not _SeqEnd:
             on_item(compose())
@@ -96,13 +104,18 @@ class _Composer:
         self._get()  # document end
         if type(self._peek()) is not yaml.StreamEndEvent:
             ev = self._get()
-            raise yaml.composer.ComposerError("expected a single document in the stream",
-                                              root.start_mark, "but found another document",
-                                              ev.start_mark)
+            raise yaml.composer.ComposerError(
+                "expected a single document in the stream",
+                root.start_mark,
+                "but found another document",
+                ev.start_mark,
+            )
         return root
 
 
-def compose_streaming(text: str, key: str, on_item: Callable[[yaml.Node], None]) -> yaml.Node | None:
+def compose_streaming(
+    text: str, key: str, on_item: Callable[[yaml.Node], None]
+) -> yaml.Node | None:
     """The document's root node, except that the items of the first top-level `key` list go to
     `on_item` as they are composed (that list's node is left empty). None for an empty stream."""
     c = _Composer(text)

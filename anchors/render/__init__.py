@@ -77,12 +77,14 @@ def _add_text(r: Any, t: Target) -> str:
 def _lazy(module: str, name: str, *args: str) -> Renderer:
     """A renderer imported when used (each costs start-up time), given the `Target` fields
     named in `args` after the result."""
+
     def run(result: Any, target: Target) -> str:
         from importlib import import_module
 
         func = getattr(import_module(f"{__name__}.{module}"), name)
         text: str = func(result, *(getattr(target, a) for a in args))
         return text
+
     run.__qualname__ = f"{module}.{name}"
     return run
 
@@ -129,8 +131,9 @@ def render(command: str, fmt: str, result: Any, target: Target) -> str:
     return text
 
 
-def write(command: str, fmt: str, result: Any, out: TextIO, output: Path | None = None,
-          **context: Any) -> None:
+def write(
+    command: str, fmt: str, result: Any, out: TextIO, output: Path | None = None, **context: Any
+) -> None:
     """Render and write: to `output` if given (a regular file), else to `out`."""
     target = Target(None if output is not None else out, **context)
     emit(render(command, fmt, result, target), output, out)

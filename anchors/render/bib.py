@@ -26,8 +26,15 @@ if TYPE_CHECKING:
 __all__ = ["bibtex", "csl_json", "markdown_list"]
 
 _NO_SECTION = "(no section)"
-_TEX = {"\\": r"\textbackslash{}", "{": r"\textbraceleft{}", "}": r"\textbraceright{}",
-        "$": r"\$", "^": r"\textasciicircum{}", "~": r"\textasciitilde{}", '"': "{\"}"}
+_TEX = {
+    "\\": r"\textbackslash{}",
+    "{": r"\textbraceleft{}",
+    "}": r"\textbraceright{}",
+    "$": r"\$",
+    "^": r"\textasciicircum{}",
+    "~": r"\textasciitilde{}",
+    '"': '{"}',
+}
 
 
 def _tex(s: str) -> str:
@@ -61,8 +68,8 @@ def _writer() -> Any:
     """pybtex's BibTeX writer, with the verbatim fields left as they are.
 
     NOTE: pybtex has no option for this: `Writer._write_field` LaTeX-encodes every value
-    (latexcodec: `%` `&` `#` `_` `~` become `\\%` `\\&` `\\#` `\\_` `\\textasciitilde`). The override
-    is the one place that depends on that private method (pybtex pinned <0.27);
+    (latexcodec: `%` `&` `#` `_` `~` become `\\%` `\\&` `\\#` `\\_` `\\textasciitilde`).
+    The override is the one place that depends on that private method (pybtex pinned <0.27);
     tests/test_export.py::test_urls_are_verbatim_in_bibtex fails if it stops being called.
     """
     from pybtex.database.output.bibtex import Writer  # type: ignore[import-untyped]
@@ -120,8 +127,13 @@ def bibtex(items: list[ExportItem]) -> str:
     # them) where a dict would keep the last entry silently; `export` makes keys unique
     entries = []
     for it in items:
-        kind = "article" if it.kind == "doi" and it.venue and "proceedings" not in \
-            it.venue.lower() else "inproceedings" if it.kind == "doi" and it.venue else "misc"
+        kind = (
+            "article"
+            if it.kind == "doi" and it.venue and "proceedings" not in it.venue.lower()
+            else "inproceedings"
+            if it.kind == "doi" and it.venue
+            else "misc"
+        )
         persons = {"author": [_bib_person(a) for a in it.authors]} if it.authors else None
         entries.append((it.cite_key, Entry(kind, fields=_bib_fields(it), persons=persons)))
     if not entries:
@@ -202,9 +214,13 @@ def _csl_item(it: ExportItem) -> dict[str, Any]:
     if it.archived:
         d.update(archive="Internet Archive", archive_location=it.archived[0])
     d["note"] = _note(it)
-    d["custom"] = {"anchor": it.key, "section": it.section, "status": it.status,
-                   "cited_in": [c.isoformat() for c in it.cited_in],
-                   "first_anchored": it.first_anchored.isoformat() if it.first_anchored else None}
+    d["custom"] = {
+        "anchor": it.key,
+        "section": it.section,
+        "status": it.status,
+        "cited_in": [c.isoformat() for c in it.cited_in],
+        "first_anchored": it.first_anchored.isoformat() if it.first_anchored else None,
+    }
     return d
 
 
@@ -213,11 +229,18 @@ def csl_json(items: list[ExportItem]) -> list[dict[str, Any]]:
 
 
 def _md_line(it: ExportItem) -> str:
-    who = ", ".join(markdown(a) for a in it.authors[:3]) + (" et al." if len(it.authors) > 3 else "")
+    who = ", ".join(markdown(a) for a in it.authors[:3]) + (
+        " et al." if len(it.authors) > 3 else ""
+    )
     link = f"<{markdown_url(it.url)}>"
     # an untitled web page is its own link; anything else is named, then linked
-    head = f"**{markdown(it.title)}**" if it.title else link if it.kind == "url" \
+    head = (
+        f"**{markdown(it.title)}**"
+        if it.title
+        else link
+        if it.kind == "url"
         else markdown(it.anchor)
+    )
     bits = [head + (f" — {who}" if who else "") + (f" ({it.year})" if it.year else "")]
     if it.arxiv_id:
         bits.append(f"arXiv:{it.arxiv_id}" + (f"v{it.version}" if it.version else ""))
@@ -230,8 +253,10 @@ def _md_line(it: ExportItem) -> str:
     if it.archived:  # a Robust Link: the original, its version date and the snapshot
         bits.append(f"[archived {markdown(it.archived[1])}](<{markdown_url(it.archived[0])}>)")
     line = "- " + ". ".join(bits) + "."
-    return line + f" First anchored {it.first_anchored or '?'} ({it.status or '?'}); cited in " \
+    return (
+        line + f" First anchored {it.first_anchored or '?'} ({it.status or '?'}); cited in "
         f"{', '.join(d.isoformat() for d in it.cited_in) or '—'}."
+    )
 
 
 def markdown_list(items: list[ExportItem], grouped: bool = True) -> str:

@@ -46,13 +46,18 @@ def _transitions_md(items: list[Transition]) -> list[str]:
     for _, grouped in groupby(items, key=lambda t: section_key(t.registry_section or "")):
         group = list(grouped)
         section = normal(group[0].registry_section or "") or _NO_SECTION
-        out += [f"#### {markdown(section)}", "",
-                "| change | anchor | when | was | now | title | cited in |",
-                "|---|---|---|---|---|---|---|"]
+        out += [
+            f"#### {markdown(section)}",
+            "",
+            "| change | anchor | when | was | now | title | cited in |",
+            "|---|---|---|---|---|---|---|",
+        ]
         for t in group:
-            out.append(f"| {t.change.label} | {markdown_code(t.anchor)} | {_day(t.at)} | "
-                       f"{_value(t.before)} | {_value(t.after)} | {markdown(t.title or '')} | "
-                       f"{', '.join(t.cited_in)} |")
+            out.append(
+                f"| {t.change.label} | {markdown_code(t.anchor)} | {_day(t.at)} | "
+                f"{_value(t.before)} | {_value(t.after)} | {markdown(t.title or '')} | "
+                f"{', '.join(t.cited_in)} |"
+            )
         out.append("")
     return out
 
@@ -60,15 +65,22 @@ def _transitions_md(items: list[Transition]) -> list[str]:
 #: the trend's series in drawing order: (field, name, colour word, colour). xychart-beta draws
 #: no legend where GitHub renders it, so the palette is set and the text above names the colours;
 #: the names also label the lines where Mermaid does draw a legend.
-_SERIES = (("ok", "OK", "green", "#1a7f37"), ("flaky", "flaky", "amber", "#bf8700"),
-           ("dead", "dead", "red", "#cf222e"))
-_PALETTE = ("%%{init: {\"themeVariables\": {\"xyChart\": {\"plotColorPalette\": \""
-            + ", ".join(c for *_, c in _SERIES) + "\"}}}}%%")
+_SERIES = (
+    ("ok", "OK", "green", "#1a7f37"),
+    ("flaky", "flaky", "amber", "#bf8700"),
+    ("dead", "dead", "red", "#cf222e"),
+)
+_PALETTE = (
+    '%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "'
+    + ", ".join(c for *_, c in _SERIES)
+    + '"}}}}%%'
+)
 
 
 def _labels(points: list[TrendPoint]) -> list[str]:
     """Short x-axis labels, each unique (Mermaid's band axis merges equal ones): the day; with
     the time on a day of several runs; numbered for runs in one minute."""
+
     def at(p: TrendPoint, fmt: str) -> str:
         return datetime.fromtimestamp(p.at, UTC).strftime(fmt)
 
@@ -89,16 +101,25 @@ def _trend_md(points: list[TrendPoint]) -> list[str]:
     top = max(p.ok + p.flaky + p.dead for p in points) or 1
     key = ", ".join(f"{word} {name}" for _, name, word, _ in _SERIES)
     said = key.replace("flaky", "flaky (failing but not dead)")
-    out = ["### Trend", "",
-           f"Anchors at each run, one line each: {said}. The table below has the same numbers.",
-           "",
-           "```mermaid", _PALETTE, "xychart-beta", f'    title "Anchors per check run: {key}"',
-           f"    x-axis [{labels}]", f'    y-axis "anchors" 0 --> {top}']
+    out = [
+        "### Trend",
+        "",
+        f"Anchors at each run, one line each: {said}. The table below has the same numbers.",
+        "",
+        "```mermaid",
+        _PALETTE,
+        "xychart-beta",
+        f'    title "Anchors per check run: {key}"',
+        f"    x-axis [{labels}]",
+        f'    y-axis "anchors" 0 --> {top}',
+    ]
     for series, name, _, _ in _SERIES:
         out.append(f'    line "{name}" [{", ".join(str(getattr(p, series)) for p in points)}]')
     out += ["```", "", "| run | OK | flaky | dead |", "|---|---|---|---|"]
-    out += [f"| {datetime.fromtimestamp(p.at, UTC):%Y-%m-%d %H:%M} | {p.ok} | "
-            f"{p.flaky} | {p.dead} |" for p in points]
+    out += [
+        f"| {datetime.fromtimestamp(p.at, UTC):%Y-%m-%d %H:%M} | {p.ok} | {p.flaky} | {p.dead} |"
+        for p in points
+    ]
     return out + [""]
 
 
@@ -108,12 +129,24 @@ def markdown_changes(r: Report) -> list[str]:
 
 def json_changes(r: Report) -> dict[str, Any]:
     return {
-        "transitions": [{
-            "change": t.change.value, "target": t.target, "anchor": t.anchor, "kind": t.kind,
-            "at": _iso(t.at), "before": t.before, "after": t.after,
-            "registry_section": t.registry_section, "title": t.title,
-            "cited_in": list(t.cited_in), "line": t.line,
-        } for t in r.transitions],
-        "trend": [{"run": p.run_id, "at": _iso(p.at), "ok": p.ok, "flaky": p.flaky,
-                   "dead": p.dead} for p in r.trend],
+        "transitions": [
+            {
+                "change": t.change.value,
+                "target": t.target,
+                "anchor": t.anchor,
+                "kind": t.kind,
+                "at": _iso(t.at),
+                "before": t.before,
+                "after": t.after,
+                "registry_section": t.registry_section,
+                "title": t.title,
+                "cited_in": list(t.cited_in),
+                "line": t.line,
+            }
+            for t in r.transitions
+        ],
+        "trend": [
+            {"run": p.run_id, "at": _iso(p.at), "ok": p.ok, "flaky": p.flaky, "dead": p.dead}
+            for p in r.trend
+        ],
     }

@@ -58,14 +58,23 @@ def progress() -> Iterator[Callable[[int, int, int, str], None]]:
     from .escape import plain
 
     show = stderr.is_terminal and not stderr.quiet
-    columns = (TextColumn("{task.fields[count]}"), BarColumn(),
-               TextColumn("{task.fields[failed]} failed", markup=False),
-               TextColumn("{task.fields[current]}", markup=False))
+    columns = (
+        TextColumn("{task.fields[count]}"),
+        BarColumn(),
+        TextColumn("{task.fields[failed]} failed", markup=False),
+        TextColumn("{task.fields[current]}", markup=False),
+    )
     with Progress(*columns, console=stderr, transient=True, disable=not show) as bar:
         task = bar.add_task("checking", total=None, failed=0, current="", count="starting")
 
         def update(done: int, total: int, failed: int, current: str) -> None:
-            bar.update(task, completed=done, total=total, failed=failed, current=plain(current),
-                       count=f"{done}/{total}")
+            bar.update(
+                task,
+                completed=done,
+                total=total,
+                failed=failed,
+                current=plain(current),
+                count=f"{done}/{total}",
+            )
 
         yield update

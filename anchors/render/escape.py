@@ -32,8 +32,10 @@ def plain(text: str) -> str:
 # what `diff_lines` shows as an escape: `_CONTROL_RE`'s characters (so a lone CR, which would
 # overwrite the line on a terminal), the line and paragraph separators, and every invisible
 # format character (bidi marks incl. U+061C, word joiners, a BOM mid-line, tag characters)
-_DIFF_CONTROL_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e"
-                              "\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f]")
+_DIFF_CONTROL_RE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e"
+    "\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f]"
+)
 
 
 def diff_lines(text: str) -> str:
@@ -50,8 +52,12 @@ def diff_lines(text: str) -> str:
         # the file's own BOM (right after the diff's marker of its first line) is kept
         bom = "\ufeff" if body[1:2] == "\ufeff" and body[:1] in " +-" else ""
         body = body[:1] + body[2:] if bom else body
-        out.append(_DIFF_CONTROL_RE.sub(_escaped, body[:1]) + bom
-                   + _DIFF_CONTROL_RE.sub(_escaped, body[1:]) + cr)
+        out.append(
+            _DIFF_CONTROL_RE.sub(_escaped, body[:1])
+            + bom
+            + _DIFF_CONTROL_RE.sub(_escaped, body[1:])
+            + cr
+        )
     return "\n".join(out)
 
 

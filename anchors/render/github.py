@@ -31,6 +31,13 @@ def check_result(r: CheckResult) -> str:
         anchor = f"{f.anchor}: " if f.anchor else ""
         lines.append(_command(f.severity, f.file, f.line, f.code.value, anchor + f.message))
         for at in f.details.get("cited_at", ()):
-            lines.append(_command(f.severity, str(at["file"]), int(at["line"]), f.code.value,
-                                  f"{anchor}{f.message} (in the registry at {f.file}:{f.line})"))
+            lines.append(
+                _command(
+                    f.severity,
+                    str(at["file"]),
+                    int(at["line"]),
+                    f.code.value,
+                    f"{anchor}{f.message} (in the registry at {f.file}:{f.line})",
+                )
+            )
     return "".join(line + "\n" for line in lines)

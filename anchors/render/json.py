@@ -59,25 +59,36 @@ def add_result(r: MergeResult, dry_run: bool) -> str:
     entries = []
     extended = set(r.extended)
     for key, e in r.entries.items():
-        entries.append({
-            "anchor": str(e.key), "key": key, "kind": e.id_field,
-            "change": "added" if key in r.added else "continued" if key in extended
-            else "unchanged",
-            "first_anchored": e.first_anchored.isoformat(), "status": e.status.value,
-            "section": e.section, "title": e.title,
-            "cited_in": [d.isoformat() for d in e.cited_in],
-        })
-    return dumps({
-        "schema_version": SCHEMA_VERSION,
-        "registry": r.registry,
-        "dry_run": dry_run,
-        "written": r.written,
-        "up_to_date": r.up_to_date,
-        "anchors": entries,
-        "findings": [f.as_dict() for f in r.findings],
-        **_add_by_kind(r),
-        "summary": r.counts(),
-    })
+        entries.append(
+            {
+                "anchor": str(e.key),
+                "key": key,
+                "kind": e.id_field,
+                "change": "added"
+                if key in r.added
+                else "continued"
+                if key in extended
+                else "unchanged",
+                "first_anchored": e.first_anchored.isoformat(),
+                "status": e.status.value,
+                "section": e.section,
+                "title": e.title,
+                "cited_in": [d.isoformat() for d in e.cited_in],
+            }
+        )
+    return dumps(
+        {
+            "schema_version": SCHEMA_VERSION,
+            "registry": r.registry,
+            "dry_run": dry_run,
+            "written": r.written,
+            "up_to_date": r.up_to_date,
+            "anchors": entries,
+            "findings": [f.as_dict() for f in r.findings],
+            **_add_by_kind(r),
+            "summary": r.counts(),
+        }
+    )
 
 
 def _add_by_kind(r: MergeResult) -> dict[str, Any]:
@@ -85,6 +96,7 @@ def _add_by_kind(r: MergeResult) -> dict[str, Any]:
 
     Kept so scripts written against schema version 1 go on working; same facts, same order.
     """
+
     def loc(f: Finding) -> dict[str, Any]:
         return {"anchor": f.anchor, "file": f.file, "line": f.line}
 
@@ -92,57 +104,90 @@ def _add_by_kind(r: MergeResult) -> dict[str, Any]:
         return {k: f.details[k] for k in keys}
 
     return {
-        "duplicates": [{"anchor": f.anchor, "file": f.file, **d(f, "lines")}
-                       for f in r.of(Code.DUPLICATE)],
-        "conflicts": [{**loc(f), **d(f, "field", "kept", "other", "against")}
-                      for f in r.of(Code.CONFLICT)],
-        "invalid": [{"text": f.anchor, "file": f.file, "line": f.line, "reason": f.message}
-                    for f in r.of(Code.INVALID_ID, Code.FUTURE_ID)],
+        "duplicates": [
+            {"anchor": f.anchor, "file": f.file, **d(f, "lines")} for f in r.of(Code.DUPLICATE)
+        ],
+        "conflicts": [
+            {**loc(f), **d(f, "field", "kept", "other", "against")} for f in r.of(Code.CONFLICT)
+        ],
+        "invalid": [
+            {"text": f.anchor, "file": f.file, "line": f.line, "reason": f.message}
+            for f in r.of(Code.INVALID_ID, Code.FUTURE_ID)
+        ],
         "warnings": [{**loc(f), "message": f.message} for f in r.of(Code.LATER_THAN_BRIEFING)],
-        "unbacked_claims": [{"code": f.code.value, "severity": f.severity.value, **loc(f),
-                             "message": f.message, **d(f, "claimed", "actual")}
-                            for f in r.of(Code.UNBACKED_CLAIM)],
+        "unbacked_claims": [
+            {
+                "code": f.code.value,
+                "severity": f.severity.value,
+                **loc(f),
+                "message": f.message,
+                **d(f, "claimed", "actual"),
+            }
+            for f in r.of(Code.UNBACKED_CLAIM)
+        ],
     }
 
 
 def check_result(r: CheckResult) -> str:
-    return dumps({
-        "schema_version": SCHEMA_VERSION,
-        "registry": r.registry,
-        "registries": r.registries,
-        "today": r.today.isoformat(),
-        "anchors": r.anchors,
-        "online": r.online,
-        "findings": [f.as_dict() for f in r.findings],
-        "summary": r.counts(),
-        "stats": {"checked": r.checked, "cached": r.cached, "skipped": r.skipped,
-                  "excluded": r.excluded, "elapsed_s": round(r.elapsed, 3)},
-    })
+    return dumps(
+        {
+            "schema_version": SCHEMA_VERSION,
+            "registry": r.registry,
+            "registries": r.registries,
+            "today": r.today.isoformat(),
+            "anchors": r.anchors,
+            "online": r.online,
+            "findings": [f.as_dict() for f in r.findings],
+            "summary": r.counts(),
+            "stats": {
+                "checked": r.checked,
+                "cached": r.cached,
+                "skipped": r.skipped,
+                "excluded": r.excluded,
+                "elapsed_s": round(r.elapsed, 3),
+            },
+        }
+    )
 
 
 def _iso(ts: float | None) -> str | None:
     from datetime import datetime
 
-    return None if ts is None else datetime.fromtimestamp(ts, UTC).strftime(
-        "%Y-%m-%dT%H:%M:%SZ")
+    return None if ts is None else datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def report(r: Report, registry: str) -> str:
-    return dumps({
-        "schema_version": SCHEMA_VERSION,
-        "registry": registry,
-        "window": {"start": _iso(r.start), "end": _iso(r.now), "runs": r.runs},
-        "targets": r.targets,
-        "summary": r.counts(),
-        "rows": [{
-            "section": row.section.value, "target": row.target, "anchor": row.anchor,
-            "kind": row.kind, "runs": row.runs, "failing_runs": row.failing_runs,
-            "first_failure": _iso(row.first_failure), "last_success": _iso(row.last_success),
-            "last_outcome": row.last_outcome, "last_status": row.last_status,
-            "last_error": row.last_error, "final_url": row.final_url, "title": row.title,
-            "registry_section": row.registry_section, "cited_in": list(row.cited_in),
-            "line": row.line,
-            "archived": {"url": row.archived[0], "date": row.archived[1]} if row.archived else None,
-        } for row in r.rows],
-        **json_changes(r),
-    })
+    return dumps(
+        {
+            "schema_version": SCHEMA_VERSION,
+            "registry": registry,
+            "window": {"start": _iso(r.start), "end": _iso(r.now), "runs": r.runs},
+            "targets": r.targets,
+            "summary": r.counts(),
+            "rows": [
+                {
+                    "section": row.section.value,
+                    "target": row.target,
+                    "anchor": row.anchor,
+                    "kind": row.kind,
+                    "runs": row.runs,
+                    "failing_runs": row.failing_runs,
+                    "first_failure": _iso(row.first_failure),
+                    "last_success": _iso(row.last_success),
+                    "last_outcome": row.last_outcome,
+                    "last_status": row.last_status,
+                    "last_error": row.last_error,
+                    "final_url": row.final_url,
+                    "title": row.title,
+                    "registry_section": row.registry_section,
+                    "cited_in": list(row.cited_in),
+                    "line": row.line,
+                    "archived": {"url": row.archived[0], "date": row.archived[1]}
+                    if row.archived
+                    else None,
+                }
+                for row in r.rows
+            ],
+            **json_changes(r),
+        }
+    )

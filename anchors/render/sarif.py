@@ -77,8 +77,11 @@ def _result(f: Finding, index: dict[Code, int]) -> dict[str, Any]:
     anchor = f"{plain(f.anchor)}: " if f.anchor else ""
     key = hashlib.sha256(f"{f.code.value}\0{f.anchor}".encode()).hexdigest()[:32]
     related = [_location(str(at["file"]), int(at["line"])) for at in f.details.get("cited_at", ())]
-    extra = {"relatedLocations": [dict(loc, id=i) for i, loc in enumerate(related)]} if related else {}
-    return {**extra,
+    extra = (
+        {"relatedLocations": [dict(loc, id=i) for i, loc in enumerate(related)]} if related else {}
+    )
+    return {
+        **extra,
         "ruleId": f.code.value,  # a code without a RULES line still renders (its id as text)
         "ruleIndex": index[f.code],
         "level": _LEVEL[f.severity],
@@ -91,13 +94,17 @@ def _result(f: Finding, index: dict[Code, int]) -> dict[str, Any]:
 def check_result(r: CheckResult) -> str:
     codes = list(Code)
     index = {c: i for i, c in enumerate(codes)}
-    rules = [{"id": c.value, "shortDescription": {"text": RULES.get(c, c.value)},
-              "defaultConfiguration": {"level": _LEVEL[c.severity]}}
-             for c in codes]
+    rules = [
+        {
+            "id": c.value,
+            "shortDescription": {"text": RULES.get(c, c.value)},
+            "defaultConfiguration": {"level": _LEVEL[c.severity]},
+        }
+        for c in codes
+    ]
     run = {
         "tool": {"driver": {"name": "anchors", "version": __version__, "rules": rules}},
         "results": [_result(f, index) for f in r.findings],
         "columnKind": "unicodeCodePoints",
     }
     return dumps({"$schema": SCHEMA, "version": "2.1.0", "runs": [run]})
-

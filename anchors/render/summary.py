@@ -14,8 +14,17 @@ if TYPE_CHECKING:
     from ..registry.validate import CheckResult
     from ..report.weekly import Report
 
-__all__ = ["add_line", "add_warnings", "check_line", "export_line", "export_warnings", "fix_line",
-           "fix_skipped", "plural", "report_line"]
+__all__ = [
+    "add_line",
+    "add_warnings",
+    "check_line",
+    "export_line",
+    "export_warnings",
+    "fix_line",
+    "fix_skipped",
+    "plural",
+    "report_line",
+]
 
 _IRREGULAR = {"anchor": "anchors", "duplicate": "duplicates", "was": "were"}
 
@@ -33,13 +42,23 @@ def check_line(r: CheckResult) -> str:
     verdict = [f"{r.ok} OK"]
     if r.online:
         verdict.append(plural(r.redirects, "redirect"))
-    verdict += [plural(s["error"], "error"), plural(s["warning"], "warning"),
-                plural(s["info"], "note")]
+    verdict += [
+        plural(s["error"], "error"),
+        plural(s["warning"], "warning"),
+        plural(s["info"], "note"),
+    ]
     extra = []
     if r.online:
         extra.append(f"{r.checked} checked online")
-        extra += [f"{n} {what}" for n, what in ((r.cached, "from cache"), (r.skipped, "skipped"),
-                                               (r.excluded, "excluded")) if n]
+        extra += [
+            f"{n} {what}"
+            for n, what in (
+                (r.cached, "from cache"),
+                (r.skipped, "skipped"),
+                (r.excluded, "excluded"),
+            )
+            if n
+        ]
     extra.append(f"{r.elapsed:.1f} s")
     return f"{head}: {', '.join(verdict)}; {', '.join(extra)}"
 
@@ -53,24 +72,32 @@ def add_line(r: MergeResult, dry_run: bool = False, gate: bool = False) -> str:
     dup, con = plural(n["duplicates"], "duplicate"), plural(n["conflicts"], "conflict")
     if gate and not r.up_to_date:
         what = "does not exist" if r.new_file else "is not up to date with the briefings"
-        return (f"{r.registry} {what}: {len(r.added)} would be added, {len(r.extended)} "
-                f"continued; run `anchors add` with these briefings and commit the registry")
+        return (
+            f"{r.registry} {what}: {len(r.added)} would be added, {len(r.extended)} "
+            f"continued; run `anchors add` with these briefings and commit the registry"
+        )
     if r.up_to_date and not r.new_file:
-        return (f"{r.registry} is already up to date: its {plural(len(r.entries), 'cited anchor')}"
-                f" {'is' if len(r.entries) == 1 else 'are'} all recorded, nothing to add or "
-                f"continue ({dup}, {con}, {n['invalid']} invalid)")
+        return (
+            f"{r.registry} is already up to date: its {plural(len(r.entries), 'cited anchor')}"
+            f" {'is' if len(r.entries) == 1 else 'are'} all recorded, nothing to add or "
+            f"continue ({dup}, {con}, {n['invalid']} invalid)"
+        )
     if r.new_file:
         verb = "would create" if dry_run else "created" if r.written else "did not create"
     else:
         verb = "would change" if dry_run else "wrote" if r.written else "no change to"
-    return (f"{verb} {r.registry}: {n['added']} added, {n['continued']} continued, {dup}, "
-            f"{con}, {n['invalid']} invalid, {plural(n['unbacked_claims'], 'unbacked claim')}")
+    return (
+        f"{verb} {r.registry}: {n['added']} added, {n['continued']} continued, {dup}, "
+        f"{con}, {n['invalid']} invalid, {plural(n['unbacked_claims'], 'unbacked claim')}"
+    )
 
 
 def report_line(rep: Report) -> str:
     c = rep.counts()
-    return (f"{plural(rep.runs, 'run')}: {c['newly-dead']} newly dead, {c['dead']} dead, "
-            f"{c['flaky']} flaky, {c['recovered']} recovered")
+    return (
+        f"{plural(rep.runs, 'run')}: {c['newly-dead']} newly dead, {c['dead']} dead, "
+        f"{c['flaky']} flaky, {c['recovered']} recovered"
+    )
 
 
 def fix_line(res: FixResult, registry: Path, dry_run: bool) -> str:
@@ -80,8 +107,9 @@ def fix_line(res: FixResult, registry: Path, dry_run: bool) -> str:
 
 def fix_skipped(res: FixResult, registry: Path) -> list[str]:
     """One warning per redirect not applied, saying why (a soft 404 is not a move)."""
-    return [f"{registry}:{line}: not moved: {url} {why} ({new})"
-            for url, line, new, why in res.skipped]
+    return [
+        f"{registry}:{line}: not moved: {url} {why} ({new})" for url, line, new, why in res.skipped
+    ]
 
 
 def export_line(items: list[ExportItem]) -> str:
@@ -90,9 +118,12 @@ def export_line(items: list[ExportItem]) -> str:
 
 def export_warnings(items: list[ExportItem], registry: Path) -> list[str]:
     """Two entries that met on one citation key: both are written, the later under a longer key."""
-    return [f"{registry}:{it.line}: citation key {it.clash[0]} is also the key of the entry on "
-            f"line {it.clash[1]}; this one is written as {it.cite_key}"
-            for it in items if it.clash]
+    return [
+        f"{registry}:{it.line}: citation key {it.clash[0]} is also the key of the entry on "
+        f"line {it.clash[1]}; this one is written as {it.cite_key}"
+        for it in items
+        if it.clash
+    ]
 
 
 def add_warnings(briefings: list[Briefing]) -> list[str]:

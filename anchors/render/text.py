@@ -42,12 +42,23 @@ def _t(s: object) -> Text:
 
 
 def _finding(f: Finding, width: int) -> list[Text]:
-    head = Text.assemble((_where(f) + ":", "bold"), " ", (f.severity.value, _STYLE[f.severity]),
-                         " ", (f.code.value, "bold"), no_wrap=True, overflow="ignore")
+    head = Text.assemble(
+        (_where(f) + ":", "bold"),
+        " ",
+        (f.severity.value, _STYLE[f.severity]),
+        " ",
+        (f.code.value, "bold"),
+        no_wrap=True,
+        overflow="ignore",
+    )
     if f.anchor:
         head.append(" " + plain(f.anchor))
-    body = textwrap.wrap(plain(f.message), max(width - len(_INDENT), 20), break_long_words=False,
-                         break_on_hyphens=False)
+    body = textwrap.wrap(
+        plain(f.message),
+        max(width - len(_INDENT), 20),
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
     return [head, *(Text(_INDENT + line, no_wrap=True, overflow="ignore") for line in body)]
 
 
@@ -86,8 +97,7 @@ def _table(title: str, *cols: str) -> Table:
         elif col in _FOLD:
             t.add_column(col, overflow="fold", ratio=3)
         else:  # titles, sections, messages: one line, clipped with "…"
-            t.add_column(col, overflow="ellipsis", no_wrap=True,
-                         ratio=1 if col == "section" else 3)
+            t.add_column(col, overflow="ellipsis", no_wrap=True, ratio=1 if col == "section" else 3)
     return t
 
 
@@ -99,8 +109,14 @@ def add_result(r: MergeResult, width: int = 80) -> Group:
         extended = set(r.extended)
         for key, e in r.entries.items():
             what = "added" if key in r.added else "continued" if key in extended else "unchanged"
-            t.add_row(_t(what), _t(str(e.key)), _t(e.first_anchored), _t(e.status.value),
-                      _t(e.section or ""), _t(clip(e.title or "", 60)))
+            t.add_row(
+                _t(what),
+                _t(str(e.key)),
+                _t(e.first_anchored),
+                _t(e.status.value),
+                _t(e.section or ""),
+                _t(clip(e.title or "", 60)),
+            )
         parts.append(t)
     if r.findings:
         parts += [Text()] if parts else []  # a blank line between the table and the findings

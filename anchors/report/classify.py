@@ -29,8 +29,16 @@ from typing import Protocol
 
 from ..findings import Outcome
 
-__all__ = ["DEFINITE", "FAILING", "NEUTRAL", "SUCCESS", "Section", "checked", "classify",
-           "current_stretch"]
+__all__ = [
+    "DEFINITE",
+    "FAILING",
+    "NEUTRAL",
+    "SUCCESS",
+    "Section",
+    "checked",
+    "classify",
+    "current_stretch",
+]
 
 SUCCESS = frozenset({Outcome.OK.value, Outcome.REDIRECT.value})
 #: outcomes of runs that did not look at the target; anything else that is not a success fails
@@ -51,9 +59,12 @@ class Section(str, Enum):
     @property
     def heading(self) -> str:
         return {
-            "newly-dead": "Newly dead", "dead": "Dead", "flaky": "Flaky",
+            "newly-dead": "Newly dead",
+            "dead": "Dead",
+            "flaky": "Flaky",
             "not-dead": "Rate-limited, unreachable or unverifiable (not dead)",
-            "recovered": "Recovered", "redirected": "Redirected",
+            "recovered": "Recovered",
+            "redirected": "Redirected",
         }[self.value]
 
 

@@ -93,20 +93,29 @@ def _s(v: Any) -> str | None:
     return None if v is None or v == "" else str(v)
 
 
-def _github_state(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[tuple[Change, Any, Any]]:
+def _github_state(
+    before: Mapping[str, Any], after: Mapping[str, Any]
+) -> list[tuple[Change, Any, Any]]:
     out: list[tuple[Change, Any, Any]] = []
     b, a = before.get("state"), after.get("state")
     if after.get("merged") and not before.get("merged"):
         out.append((Change.PR_MERGED, b, "merged"))
     elif b == "open" and a == "closed":
-        out.append((Change.ISSUE_CLOSED, b, f"closed ({after['state_reason']})"
-                    if after.get("state_reason") else "closed"))
+        out.append(
+            (
+                Change.ISSUE_CLOSED,
+                b,
+                f"closed ({after['state_reason']})" if after.get("state_reason") else "closed",
+            )
+        )
     elif b == "closed" and a == "open":
         out.append((Change.ISSUE_REOPENED, b, a))
     return out
 
 
-def fact_changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[tuple[Change, Any, Any]]:
+def fact_changes(
+    before: Mapping[str, Any], after: Mapping[str, Any]
+) -> list[tuple[Change, Any, Any]]:
     """What differs between two observations' facts, as (change, before, after)."""
     out = _github_state(before, after)
     bv, av = before.get("version"), after.get("version")
@@ -144,8 +153,9 @@ def _link_changes(prev: Row, cur: Row) -> list[tuple[Change, Any, Any]]:
     return out
 
 
-def _observed(prev_definite: Row | None, facts: Mapping[str, Any] | None,
-              cur: Row) -> list[tuple[Change, Any, Any]]:
+def _observed(
+    prev_definite: Row | None, facts: Mapping[str, Any] | None, cur: Row
+) -> list[tuple[Change, Any, Any]]:
     """The changes one observation shows, each once.
 
     A repository's page is checked through the API and recorded as a link whose rename is a
@@ -153,12 +163,16 @@ def _observed(prev_definite: Row | None, facts: Mapping[str, Any] | None,
     change; and its `title` is the repository's full name, which a rename changes too, not a
     title (`retitled` is for papers and issues).
     """
-    found = _link_changes(prev_definite, cur) \
-        if prev_definite is not None and cur.outcome in DEFINITE else []
+    found = (
+        _link_changes(prev_definite, cur)
+        if prev_definite is not None and cur.outcome in DEFINITE
+        else []
+    )
     if facts and cur.facts:
         repo_page = cur.kind == "url" and repo_of_url(cur.target) is not None
-        found += [c for c in fact_changes(facts, cur.facts)
-                  if not (repo_page and c[0] is Change.RETITLED)]
+        found += [
+            c for c in fact_changes(facts, cur.facts) if not (repo_page and c[0] is Change.RETITLED)
+        ]
     out: list[tuple[Change, Any, Any]] = []
     moves: set[Any] = set()
     for change, before, after in found:
@@ -174,9 +188,13 @@ def _target(row: Row) -> str:
     return row.target
 
 
-def transitions(rows: Iterable[Row], start: float, now: float,
-                anchor_of: Any = None,
-                entry_of: Callable[[Row], str | None] = _target) -> list[Transition]:
+def transitions(
+    rows: Iterable[Row],
+    start: float,
+    now: float,
+    anchor_of: Any = None,
+    entry_of: Callable[[Row], str | None] = _target,
+) -> list[Transition]:
     """Every transition at an observation in [start, now], grouped by registry section.
 
     `anchor_of(row)` returns the registry entry of a row's target (or None), for its section,
@@ -199,17 +217,32 @@ def transitions(rows: Iterable[Row], start: float, now: float,
             facts = cur.facts or facts
             a: Anchor | None = anchor_of(cur) if anchor_of and found else None
             for change, before, after in found:
-                out.append(Transition(
-                    change, cur.target, cur.anchor, cur.kind, cur.checked_at, _s(before),
-                    _s(after), a.section if a else None, a.title if a else None,
-                    tuple(d.isoformat() for d in a.cited_in) if a else (), a.line if a else None))
+                out.append(
+                    Transition(
+                        change,
+                        cur.target,
+                        cur.anchor,
+                        cur.kind,
+                        cur.checked_at,
+                        _s(before),
+                        _s(after),
+                        a.section if a else None,
+                        a.title if a else None,
+                        tuple(d.isoformat() for d in a.cited_in) if a else (),
+                        a.line if a else None,
+                    )
+                )
     out.sort(key=lambda t: (section_order(t.registry_section), t.at, t.target, t.change.value))
     return out
 
 
-def trend(rows: Sequence[Row], now: float, span: float = TREND_SPAN,
-          points: int = TREND_POINTS,
-          entry_of: Callable[[Row], str | None] = _target) -> list[TrendPoint]:
+def trend(
+    rows: Sequence[Row],
+    now: float,
+    span: float = TREND_SPAN,
+    points: int = TREND_POINTS,
+    entry_of: Callable[[Row], str | None] = _target,
+) -> list[TrendPoint]:
     """Per run of the last `span` seconds (at most `points`, the latest): OK, flaky, dead.
 
     Each tracked thing (`entry_of`, as in `transitions`: the registry's entries, a moved
@@ -218,8 +251,10 @@ def trend(rows: Sequence[Row], now: float, span: float = TREND_SPAN,
     """
     state: dict[str, str] = {}
     out: list[TrendPoint] = []
-    ordered = sorted(((r, e) for r in rows if r.checked_at <= now
-                      and (e := entry_of(r)) is not None), key=lambda x: x[0].checked_at)
+    ordered = sorted(
+        ((r, e) for r in rows if r.checked_at <= now and (e := entry_of(r)) is not None),
+        key=lambda x: x[0].checked_at,
+    )
     by_run: dict[int, list[tuple[Row, str]]] = {}
     for r, e in ordered:
         by_run.setdefault(r.run_id, []).append((r, e))

@@ -88,8 +88,9 @@ def _anchor_for(index: dict[str, Anchor], row: Row) -> Anchor | None:
     return index.get(row.target)
 
 
-def _lookups(reg: Registry | None, index: dict[str, Anchor]
-             ) -> tuple[Callable[[Row], Anchor | None], Callable[[Row], str | None]]:
+def _lookups(
+    reg: Registry | None, index: dict[str, Anchor]
+) -> tuple[Callable[[Row], Anchor | None], Callable[[Row], str | None]]:
     """Which registry anchor, and which entry (its key), a row observed; None for a target
     the registry does not hold (an entry since removed). A moved entry's old URL, kept as
     `cited_url`, is the entry, so its history, count and trend continue. Without a registry
@@ -116,11 +117,13 @@ def _lookups(reg: Registry | None, index: dict[str, Anchor]
 
     def entry(row: Row) -> str | None:
         return look(row)[1]
+
     return anchor, entry
 
 
-def build(rows: Iterable[Row], now: float, since: float = DEFAULT_WINDOW,
-          registry: Registry | None = None) -> Report:
+def build(
+    rows: Iterable[Row], now: float, since: float = DEFAULT_WINDOW, registry: Registry | None = None
+) -> Report:
     """The report of the window ending at `now`; with `registry`, of its entries only."""
     start = now - since
     index = _registry_index(registry)
@@ -148,8 +151,8 @@ def build(rows: Iterable[Row], now: float, since: float = DEFAULT_WINDOW,
     report.trend = trend(kept, now, entry_of=entry_of)
     return report
 
-def _row(section: Section, hist: list[Row], start: float,
-         index: dict[str, Anchor]) -> ReportRow:
+
+def _row(section: Section, hist: list[Row], start: float, index: dict[str, Anchor]) -> ReportRow:
     """One entry's row, named by the URL it was last checked at: counts and the failure shown
     are over checked rows only."""
     rows: list[Row] = checked(hist)  # type: ignore[assignment]
@@ -165,16 +168,34 @@ def _row(section: Section, hist: list[Row], start: float,
     shown = fails[-1] if fails and section in (Section.RECOVERED, Section.FLAKY) else last
     a = _anchor_for(index, last)
     return ReportRow(
-        section, last.target, last.anchor, last.kind, len(window), len(fails), first_fail,
-        successes[-1] if successes else None, shown.outcome, shown.status, shown.error,
-        last.final_url, a.title if a else None, a.section if a else None,
-        tuple(d.isoformat() for d in a.cited_in) if a else (), a.line if a else None,
-        (a.archived["url"], a.archived["date"]) if a and a.archived else None)
+        section,
+        last.target,
+        last.anchor,
+        last.kind,
+        len(window),
+        len(fails),
+        first_fail,
+        successes[-1] if successes else None,
+        shown.outcome,
+        shown.status,
+        shown.error,
+        last.final_url,
+        a.title if a else None,
+        a.section if a else None,
+        tuple(d.isoformat() for d in a.cited_in) if a else (),
+        a.line if a else None,
+        (a.archived["url"], a.archived["date"]) if a and a.archived else None,
+    )
 
 
-def from_history(db: Path, now: float, since: float = DEFAULT_WINDOW,
-                 registry: Registry | None = None, *,
-                 runs_of: str | Path | None = None) -> Report:
+def from_history(
+    db: Path,
+    now: float,
+    since: float = DEFAULT_WINDOW,
+    registry: Registry | None = None,
+    *,
+    runs_of: str | Path | None = None,
+) -> Report:
     """The report from a history file; no file, or no check in the window, is an error.
 
     With `runs_of` (a registry's path), only that registry's runs are read: the registries
@@ -184,8 +205,10 @@ def from_history(db: Path, now: float, since: float = DEFAULT_WINDOW,
     is exit 2.
     """
     if not db.exists():
-        raise HistoryError(str(db), "nothing to report from: no check history here; "
-                           "run `anchors check` (online) first")
+        raise HistoryError(
+            str(db),
+            "nothing to report from: no check history here; run `anchors check` (online) first",
+        )
     h = History.read_only(db)
     try:
         rep = build(h.rows(until=now, registry=runs_of), now, since, registry)
@@ -193,13 +216,17 @@ def from_history(db: Path, now: float, since: float = DEFAULT_WINDOW,
         h.close()
     if rep.runs == 0:
         of = f" of {runs_of}" if runs_of is not None else ""
-        raise HistoryError(str(db), f"nothing to report from: no check{of} recorded between "
-                           f"{_utc(now - since)} and {_utc(now)}; run `anchors check` first")
+        raise HistoryError(
+            str(db),
+            f"nothing to report from: no check{of} recorded between "
+            f"{_utc(now - since)} and {_utc(now)}; run `anchors check` first",
+        )
     return rep
 
 
-def for_registry(registry: Path, settings: Settings, now: float,
-                 since: float = DEFAULT_WINDOW) -> Report:
+def for_registry(
+    registry: Path, settings: Settings, now: float, since: float = DEFAULT_WINDOW
+) -> Report:
     """`anchors report`: the runs of `registry` in the history the settings place beside it;
     the registry, when it exists, adds each target's anchor, section and line."""
     from ..registry.loader import load

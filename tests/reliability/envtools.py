@@ -27,7 +27,9 @@ _POWERS = "cap_dac_override,cap_dac_read_search,cap_fowner"
 
 def run(cmd: list[str], **kw: object) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "NO_COLOR": "1", **kw.pop("env", {})}  # type: ignore[dict-item]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=60, env=env, check=False, **kw)  # type: ignore[call-overload, no-any-return]
+    return subprocess.run(  # type: ignore[call-overload, no-any-return]
+        cmd, capture_output=True, text=True, timeout=60, env=env, check=False, **kw
+    )
 
 
 def anchors(*args: str, **kw: object) -> subprocess.CompletedProcess[str]:
@@ -59,8 +61,12 @@ def small_tmpfs(where: Path, size: str = "64k") -> Iterator[Path]:
     if not IS_ROOT:
         pytest.skip("needs root to mount a small tmpfs")
     where.mkdir()
-    p = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size},mode=0755", "tmpfs",
-                        str(where)], capture_output=True, text=True, check=False)
+    p = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size},mode=0755", "tmpfs", str(where)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if p.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {p.stderr.strip()}")
     try:

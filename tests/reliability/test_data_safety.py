@@ -31,22 +31,31 @@ def test_killed_mid_write_leaves_old_or_new(tmp_path: Path, point: str) -> None:
     shutil.copy(DATA / "commented.yaml", reg)
     old = reg.read_bytes()
     cmd = [*ANCHORS, "add", "-q", "-r", str(reg), "--today", TODAY, str(DATA / "briefing-0925.md")]
-    p = subprocess.run(cmd, env={**os.environ, "ANCHORS_TEST_KILL_AT": point},
-                       capture_output=True, check=False, timeout=60)
+    p = subprocess.run(
+        cmd,
+        env={**os.environ, "ANCHORS_TEST_KILL_AT": point},
+        capture_output=True,
+        check=False,
+        timeout=60,
+    )
     assert p.returncode == -9  # SIGKILL: no cleanup ran
     now = reg.read_bytes()
     if point == "after-rename":
         assert now != old and load(reg).problems == []
     else:
         assert now == old
-    p = subprocess.run(cmd, capture_output=True, check=False, timeout=60)  # the next add still works
+    p = subprocess.run(
+        cmd, capture_output=True, check=False, timeout=60
+    )  # the next add still works
     assert p.returncode == 0, p.stderr
     assert load(reg).problems == []
 
 
 def _briefing(tmp_path: Path, i: int) -> Path:
     p = tmp_path / f"2026-09-{10 + i:02d}-b{i}.md"
-    rows = "\n".join(f"| 2609.{30000 + i * 10 + j:05d} | Paper {i}-{j} | 本次新增 |" for j in range(5))
+    rows = "\n".join(
+        f"| 2609.{30000 + i * 10 + j:05d} | Paper {i}-{j} | 本次新增 |" for j in range(5)
+    )
     p.write_text(f"| 2609.19969 | Shared | 高 |\n{rows}\n", encoding="utf-8")
     return p
 
@@ -54,8 +63,12 @@ def _briefing(tmp_path: Path, i: int) -> Path:
 def test_eight_concurrent_adds_all_land(tmp_path: Path) -> None:
     reg = tmp_path / "registry.yaml"
     cmd = [*ANCHORS, "add", "-q", "-r", str(reg), "--today", TODAY]
-    procs = [subprocess.Popen([*cmd, str(_briefing(tmp_path, i))], stdout=subprocess.DEVNULL,
-                              stderr=subprocess.PIPE) for i in range(8)]
+    procs = [
+        subprocess.Popen(
+            [*cmd, str(_briefing(tmp_path, i))], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
+        for i in range(8)
+    ]
     for p in procs:
         _, err = p.communicate(timeout=60)
         assert p.returncode == 0, err
@@ -82,8 +95,12 @@ def test_hand_written_registries_survive_byte_for_byte(tmp_path: Path, path: Pat
     reg = tmp_path / path.name
     shutil.copy(path, reg)
     before = reg.read_bytes()
-    b = extract("| 2609.19969 | DeepSeek-V4.1-Flash: KV Cache Compression | 9-20锚定 → §1.3 KV Cache |\n"
-                "| 2609.30001 | A New Paper | 本次新增 |", "b.md", date(2026, 9, 25))
+    b = extract(
+        "| 2609.19969 | DeepSeek-V4.1-Flash: KV Cache Compression | 9-20锚定 → §1.3 KV Cache |\n"
+        "| 2609.30001 | A New Paper | 本次新增 |",
+        "b.md",
+        date(2026, 9, 25),
+    )
     add(reg, [b], date(2026, 12, 2))
     after = reg.read_bytes()
     assert after[:3] == before[:3]  # a BOM stays a BOM
@@ -107,15 +124,48 @@ def test_hand_written_registries_survive_byte_for_byte(tmp_path: Path, path: Pat
 
 
 BAD = {
-    "duplicate-keys": ('version: 1\nanchors:\n  - arxiv: "2609.19969"\n    status: new\n    status: new\n', 5),
-    "unquoted-id": ("version: 1\nanchors:\n  - arxiv: 2609.10000\n    first_anchored: 2026-09-21\n    status: new\n", 3),
-    "wrong-types": ('version: 1\nanchors:\n  - arxiv: "2609.19969"\n    title: [a, b]\n    first_anchored: 2026-09-21\n    status: new\n', 4),
-    "unknown-field": ('version: 1\nanchors:\n  - arxiv: "2609.19969"\n    titel: x\n    first_anchored: 2026-09-21\n    status: new\n', 4),
-    "merge-key": ('version: 1\nbase: &b {status: new}\nanchors:\n  - <<: *b\n    arxiv: "2609.19969"\n', 2),
-    "billion-laughs": ("version: 1\na: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n" + "".join(
-        f"{c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n"
-        for p, c in zip("abcdefgh", "bcdefghi")) + "anchors: *i\n", 2),
-    "python-object": ("version: 1\nanchors:\n  - !!python/object/apply:os.system [echo pwned]\n", 3),
+    "duplicate-keys": (
+        'version: 1\nanchors:\n  - arxiv: "2609.19969"\n    status: new\n    status: new\n',
+        5,
+    ),
+    "unquoted-id": (
+        (
+            "version: 1\nanchors:\n  - arxiv: 2609.10000\n"
+            "    first_anchored: 2026-09-21\n    status: new\n"
+        ),
+        3,
+    ),
+    "wrong-types": (
+        (
+            'version: 1\nanchors:\n  - arxiv: "2609.19969"\n    title: [a, b]\n'
+            "    first_anchored: 2026-09-21\n    status: new\n"
+        ),
+        4,
+    ),
+    "unknown-field": (
+        (
+            'version: 1\nanchors:\n  - arxiv: "2609.19969"\n    titel: x\n'
+            "    first_anchored: 2026-09-21\n    status: new\n"
+        ),
+        4,
+    ),
+    "merge-key": (
+        'version: 1\nbase: &b {status: new}\nanchors:\n  - <<: *b\n    arxiv: "2609.19969"\n',
+        2,
+    ),
+    "billion-laughs": (
+        "version: 1\na: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
+        + "".join(
+            f"{c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n"
+            for p, c in zip("abcdefgh", "bcdefghi")
+        )
+        + "anchors: *i\n",
+        2,
+    ),
+    "python-object": (
+        "version: 1\nanchors:\n  - !!python/object/apply:os.system [echo pwned]\n",
+        3,
+    ),
     "not-yaml": ("version: 1\nanchors: [\n  - {\n", 3),
     "nul-byte": ("version: 1\n\x00anchors:\n", 2),
 }
@@ -129,8 +179,12 @@ def test_bad_registries_are_refused_with_file_and_line(tmp_path: Path, name: str
     reg.write_bytes(text.encode("utf-8"))
     brief = tmp_path / "2026-09-25.md"
     brief.write_text("| 2609.30001 | T | 本次新增 |\n", encoding="utf-8")
-    p = subprocess.run([*ANCHORS, "add", "-r", str(reg), str(brief), "--today", TODAY],
-                       capture_output=True, check=False, timeout=60)
+    p = subprocess.run(
+        [*ANCHORS, "add", "-r", str(reg), str(brief), "--today", TODAY],
+        capture_output=True,
+        check=False,
+        timeout=60,
+    )
     err = p.stderr.decode()
     assert p.returncode == 2, err
     assert f"{reg}:{line}:" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
@@ -144,7 +198,9 @@ def test_fifty_megabyte_registry_is_refused(tmp_path: Path) -> None:
     with open(reg, "wb") as f:
         f.write(b"version: 1\nanchors:\n")
         f.write(b"# padding\n" * (5 * 1024 * 1024))
-    p = subprocess.run([*ANCHORS, "check", "--offline", str(reg)], capture_output=True, check=False, timeout=60)
+    p = subprocess.run(
+        [*ANCHORS, "check", "--offline", str(reg)], capture_output=True, check=False, timeout=60
+    )
     assert p.returncode == 2 and b"bytes is more than" in p.stderr and b"Traceback" not in p.stderr
 
 
@@ -162,15 +218,33 @@ def test_two_checks_at_once_share_history_and_cache_safely(tmp_path: Path) -> No
 
     with LoopbackServer(lambda req: slowish) as srv:
         reg = tmp_path / "registry.yaml"
-        reg.write_text("version: 1\nanchors:\n" + "".join(
-            f"  - url: {srv.url(f'/{k}/{i}')}\n    first_anchored: 2026-09-24\n    status: new\n"
-            for i in range(30) for k in (("dead",) if i % 10 == 0 else ("ok",))), encoding="utf-8")
-        cmd = [*ANCHORS, "check", str(reg), "--allow-private", "-q", "--format", "json", "--no-cache"]
+        reg.write_text(
+            "version: 1\nanchors:\n"
+            + "".join(
+                f"  - url: {srv.url(f'/{k}/{i}')}\n"
+                "    first_anchored: 2026-09-24\n    status: new\n"
+                for i in range(30)
+                for k in (("dead",) if i % 10 == 0 else ("ok",))
+            ),
+            encoding="utf-8",
+        )
+        cmd = [
+            *ANCHORS,
+            "check",
+            str(reg),
+            "--allow-private",
+            "-q",
+            "--format",
+            "json",
+            "--no-cache",
+        ]
         codes, errors = [], []
         for cache_flag in ("--no-cache", "--quiet"):  # then two that write the cache at once
             cmd[-1] = cache_flag
-            procs = [subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-                     for _ in range(2)]
+            procs = [
+                subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                for _ in range(2)
+            ]
             for p in procs:
                 errors.append(p.communicate(timeout=60)[1])
                 codes.append(p.returncode)

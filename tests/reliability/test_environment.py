@@ -29,10 +29,17 @@ def _reg(tmp_path: Path) -> Path:
 
 def test_closed_stdout_is_one_line(tmp_path: Path) -> None:
     reg = _reg(tmp_path)
-    code = ("import os, subprocess, sys; os.close(1); "
-            "sys.exit(subprocess.call(sys.argv[1:], stdout=None))")
-    p = subprocess.run([sys.executable, "-c", code, *ANCHORS, "check", "--offline", str(reg)],
-                       stderr=subprocess.PIPE, text=True, timeout=60, check=False)
+    code = (
+        "import os, subprocess, sys; os.close(1); "
+        "sys.exit(subprocess.call(sys.argv[1:], stdout=None))"
+    )
+    p = subprocess.run(
+        [sys.executable, "-c", code, *ANCHORS, "check", "--offline", str(reg)],
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     p.stdout = ""
     one_error_line(p, "standard output", "closed")  # type: ignore[arg-type]
 
@@ -42,8 +49,14 @@ def test_full_stdout_is_one_line(tmp_path: Path) -> None:
         pytest.skip("no /dev/full here")
     reg = _reg(tmp_path)
     with open("/dev/full", "w") as full:
-        p = subprocess.run([*ANCHORS, "check", "--offline", str(reg)], stdout=full,
-                           stderr=subprocess.PIPE, text=True, timeout=60, check=False)
+        p = subprocess.run(
+            [*ANCHORS, "check", "--offline", str(reg)],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+            check=False,
+        )
     p.stdout = ""
     one_error_line(p, "standard output", "no space left on device")  # type: ignore[arg-type]
 
@@ -51,22 +64,48 @@ def test_full_stdout_is_one_line(tmp_path: Path) -> None:
 @pytest.mark.parametrize("fmt", ["text", "markdown"])
 def test_ascii_stdout_is_one_line_naming_the_fix(tmp_path: Path, fmt: str) -> None:
     reg = tmp_path / "registry.yaml"
-    reg.write_text('version: 1\nanchors:\n  - arxiv: "2609.19969"\n    标题: x\n'
-                   "    first_anchored: 2026-09-21\n    status: new\n", encoding="utf-8")
-    p = anchors("check", "--offline", "-f", fmt, str(reg), "--today", TODAY,
-                env={"PYTHONIOENCODING": "ascii"})
+    reg.write_text(
+        'version: 1\nanchors:\n  - arxiv: "2609.19969"\n    标题: x\n'
+        "    first_anchored: 2026-09-21\n    status: new\n",
+        encoding="utf-8",
+    )
+    p = anchors(
+        "check",
+        "--offline",
+        "-f",
+        fmt,
+        str(reg),
+        "--today",
+        TODAY,
+        env={"PYTHONIOENCODING": "ascii"},
+    )
     one_error_line(p, "standard output", "PYTHONIOENCODING=utf-8")
-    ok = anchors("check", "--offline", "-f", "json", str(reg), "--today", TODAY,
-                 env={"PYTHONIOENCODING": "ascii"})
+    ok = anchors(
+        "check",
+        "--offline",
+        "-f",
+        "json",
+        str(reg),
+        "--today",
+        TODAY,
+        env={"PYTHONIOENCODING": "ascii"},
+    )
     assert ok.returncode == 1 and "\\u6807" in ok.stdout  # JSON escapes, so it always fits
 
 
 # --- option values ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("args", [
-    ["check", "--timeout", "nan"], ["check", "--timeout", "inf"],
-    ["report", "--since", "99999999999w"], ["report", "--now", "0001-01-01T00:00Z"],
-], ids=["timeout-nan", "timeout-inf", "since-huge", "now-year-1"])
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["check", "--timeout", "nan"],
+        ["check", "--timeout", "inf"],
+        ["report", "--since", "99999999999w"],
+        ["report", "--now", "0001-01-01T00:00Z"],
+    ],
+    ids=["timeout-nan", "timeout-inf", "since-huge", "now-year-1"],
+)
 def test_impossible_option_values_are_one_line(tmp_path: Path, args: list[str]) -> None:
     reg = _reg(tmp_path)
     cmd = [*args, str(reg)] if args[0] == "check" else [*args, "-r", str(reg)]
@@ -80,8 +119,11 @@ def test_changed_since_never_passes_an_option_to_git(tmp_path: Path) -> None:
     for step in (["init", "-q"], ["add", "registry.yaml"], ["commit", "-qm", "r"]):
         subprocess.run([*git, *step], check=True, capture_output=True)
     victim = tmp_path / "written-by-git"
-    one_error_line(anchors("check", str(reg), f"--changed-since=--output={victim}"),
-                   "--changed-since", "not a git ref")
+    one_error_line(
+        anchors("check", str(reg), f"--changed-since=--output={victim}"),
+        "--changed-since",
+        "not a git ref",
+    )
     assert not victim.exists()
     from anchors.registry.gitdiff import changed_keys
     from anchors.registry.loader import load
@@ -90,6 +132,7 @@ def test_changed_since_never_passes_an_option_to_git(tmp_path: Path) -> None:
 
 
 # --- state: cache, history, report ----------------------------------------------------------
+
 
 def _history(db: Path, at: float = 1790000000.0) -> None:
     """A history with one finished run, of the registry.yaml it sits beside (`_reg`), that found
@@ -111,8 +154,11 @@ NOW = "2026-09-22T00:00Z"  # a day after the run above
 def test_report_output_to_a_bad_path_is_one_line(tmp_path: Path, where: str) -> None:
     reg = _reg(tmp_path)
     _history(tmp_path / ".anchors" / "history.sqlite")
-    target = {"missing-folder": tmp_path / "no" / "such" / "report.md", "a-folder": tmp_path,
-              "device": tmp_path / "null"}[where]
+    target = {
+        "missing-folder": tmp_path / "no" / "such" / "report.md",
+        "a-folder": tmp_path,
+        "device": tmp_path / "null",
+    }[where]
     if where == "device":
         if not IS_ROOT:
             pytest.skip("only root can make a device node")
@@ -158,18 +204,19 @@ def test_history_with_missing_tables_is_one_line(tmp_path: Path) -> None:
     con.execute("DROP TABLE results")
     con.commit()
     con.close()
-    one_error_line(anchors("report", "-r", str(reg), "--now", NOW), str(db), "results",
-                   "missing")
+    one_error_line(anchors("report", "-r", str(reg), "--now", NOW), str(db), "results", "missing")
 
 
 def test_cache_dir_that_is_a_file_is_one_line(tmp_path: Path) -> None:
     reg = _reg(tmp_path)
     (tmp_path / "afile").write_text("x", encoding="utf-8")
-    one_error_line(anchors("check", str(reg), "--cache-dir", str(tmp_path / "afile")),
-                   "afile", "not a folder")
+    one_error_line(
+        anchors("check", str(reg), "--cache-dir", str(tmp_path / "afile")), "afile", "not a folder"
+    )
 
 
 # --- online checks whose state cannot be kept: findings still printed, exit code still right --
+
 
 @pytest.fixture
 def site():
@@ -185,9 +232,14 @@ def site():
 
 def _online_registry(folder: Path, srv) -> Path:  # type: ignore[no-untyped-def]
     reg = folder / "registry.yaml"
-    reg.write_text("version: 1\nanchors:\n" + "".join(
-        f"  - url: {srv.url(p)}\n    first_anchored: 2026-09-24\n    status: new\n"
-        for p in ("/ok/1", "/ok/2", "/dead/1")), encoding="utf-8")
+    reg.write_text(
+        "version: 1\nanchors:\n"
+        + "".join(
+            f"  - url: {srv.url(p)}\n    first_anchored: 2026-09-24\n    status: new\n"
+            for p in ("/ok/1", "/ok/2", "/dead/1")
+        ),
+        encoding="utf-8",
+    )
     return reg
 
 
@@ -211,8 +263,11 @@ def test_damaged_cache_is_warned_about_once_and_ignored(tmp_path: Path, site, da
     if damage == "cache-is-a-folder":
         cache.mkdir()
     else:
-        entries = [] if damage == "entries-list" else {
-            f"url:{site.url('/ok/1')}": {"at": time.time(), "data": {"status": 200}}}
+        entries = (
+            []
+            if damage == "entries-list"
+            else {f"url:{site.url('/ok/1')}": {"at": time.time(), "data": {"status": 200}}}
+        )
         cache.write_text(json.dumps({"format": 1, "entries": entries}), encoding="utf-8")
     p = _check(reg)
     _findings_printed(p)
@@ -245,8 +300,9 @@ def test_full_disk_during_an_online_check_still_reports(tmp_path: Path, site) ->
         assert "no space left" in p.stderr or "full" in p.stderr, p.stderr
 
 
-def test_locked_history_is_waited_for_bounded_and_announced(tmp_path: Path, site,
-                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_locked_history_is_waited_for_bounded_and_announced(
+    tmp_path: Path, site, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import sqlite3
 
     from typer.testing import CliRunner
@@ -260,8 +316,9 @@ def test_locked_history_is_waited_for_bounded_and_announced(tmp_path: Path, site
     holder.execute("BEGIN EXCLUSIVE")  # another writer that never lets go
     monkeypatch.setattr(history, "LOCK_TIMEOUT", 0.2)
     try:
-        r = CliRunner().invoke(app, ["check", str(reg), "--allow-private", "-f", "json",
-                                     "--today", TODAY])
+        r = CliRunner().invoke(
+            app, ["check", str(reg), "--allow-private", "-f", "json", "--today", TODAY]
+        )
     finally:
         holder.execute("ROLLBACK")
         holder.close()
@@ -282,8 +339,13 @@ def test_history_wait_is_bounded_by_its_clock(tmp_path: Path) -> None:
     holder.execute("BEGIN EXCLUSIVE")
     clock, said = [0.0], []
     try:
-        h = History(db, lock_timeout=5, on_wait=said.append,
-                    sleep=lambda s: clock.__setitem__(0, clock[0] + s), monotonic=lambda: clock[0])
+        h = History(
+            db,
+            lock_timeout=5,
+            on_wait=said.append,
+            sleep=lambda s: clock.__setitem__(0, clock[0] + s),
+            monotonic=lambda: clock[0],
+        )
         assert h.start_run("registry.yaml") == 0  # given up on, not raised: the run goes on
         h.record(1, [])
         h.close()

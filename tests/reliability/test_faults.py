@@ -31,13 +31,17 @@ from ..vtime import VirtualTime
 pytestmark = [pytest.mark.reliability(kind="fault"), pytest.mark.timeout(60)]
 
 
-def check_one(url: str, *, timeout: float = 2.0, attempts: int = 3, cap: float = 5.0,
-              **kw) -> LinkResult:
+def check_one(
+    url: str, *, timeout: float = 2.0, attempts: int = 3, cap: float = 5.0, **kw
+) -> LinkResult:
     """One URL through the stack `anchors check` builds, in virtual time (tests/stack.py)."""
+
     async def go() -> LinkResult:
-        async with links(allow_private=True, timeout=timeout, attempts=attempts,
-                         retry_after_cap=cap, **kw) as lc:
+        async with links(
+            allow_private=True, timeout=timeout, attempts=attempts, retry_after_cap=cap, **kw
+        ) as lc:
             return await lc.check(url)
+
     return asyncio.run(go())
 
 
@@ -68,8 +72,11 @@ async def _reset_in_body(req, w):
     return False
 
 
-@pytest.mark.parametrize(("handler", "requests"), [(_reset_in_headers, 3), (_reset_in_body, 6)],
-                         ids=["mid-headers", "mid-body"])
+@pytest.mark.parametrize(
+    ("handler", "requests"),
+    [(_reset_in_headers, 3), (_reset_in_body, 6)],
+    ids=["mid-headers", "mid-body"],
+)
 def test_connection_reset_is_retried_then_unreachable(handler, requests: int) -> None:
     with serve(handler) as srv:
         r = check_one(srv.url("/"))
@@ -96,12 +103,15 @@ async def _trickle(req, w):
     # the silent server would close after 30 s, the trickle after 2 s (each a reset, not a
     # timeout); the trickle keeps per-read timeouts from firing, so only a deadline per try
     # (anchors' own, "no complete answer") ends it early
-    [(_silent, 0.1, 2, ("no complete answer within 0.1 s", "timed out after 0.1 s")),
-     (_trickle, 0.4, 1, ("no complete answer within 0.4 s",))],
+    [
+        (_silent, 0.1, 2, ("no complete answer within 0.1 s", "timed out after 0.1 s")),
+        (_trickle, 0.4, 1, ("no complete answer within 0.4 s",)),
+    ],
     ids=["never-answers", "trickles"],
 )
-def test_stalling_server_is_bounded_by_the_total_timeout(handler, timeout: float, attempts: int,
-                                                         errors: tuple[str, ...]) -> None:
+def test_stalling_server_is_bounded_by_the_total_timeout(
+    handler, timeout: float, attempts: int, errors: tuple[str, ...]
+) -> None:
     with serve(handler) as srv:
         r = check_one(srv.url("/"), timeout=timeout, attempts=attempts)
         asked = sum(srv.counts.values())
@@ -149,7 +159,9 @@ async def _chain30(req, w):
     return await respond(w, 301, b"", {"Location": f"/{i + 1}"}, req=req)
 
 
-@pytest.mark.parametrize(("handler", "needle"), [(_redirect_loop, "loop"), (_chain30, "more than 10")])
+@pytest.mark.parametrize(
+    ("handler", "needle"), [(_redirect_loop, "loop"), (_chain30, "more than 10")]
+)
 def test_redirect_loop_and_30_hop_chain(handler, needle: str) -> None:
     with serve(handler) as srv:
         r = check_one(srv.url("/0" if handler is _chain30 else "/a"))
@@ -213,6 +225,7 @@ def _tls_server(cert_ca: trustme.CA, name: str, **kw) -> LoopbackServer:
 
     async def ok(req, w):
         return await respond(w, 200, b"ok", req=req)
+
     return serve(ok, ssl_context=ctx)
 
 
@@ -223,8 +236,14 @@ def test_invalid_certificates_are_tls_errors(case: str) -> None:
     trust = ssl.create_default_context()
     if case != "self-signed":
         ca.configure_trust(trust)  # trusted CA; the problem is the certificate itself
-    kw = {"not_after": datetime.now(UTC) - timedelta(days=1),
-          "not_before": datetime.now(UTC) - timedelta(days=30)} if case == "expired" else {}
+    kw = (
+        {
+            "not_after": datetime.now(UTC) - timedelta(days=1),
+            "not_before": datetime.now(UTC) - timedelta(days=30),
+        }
+        if case == "expired"
+        else {}
+    )
     name = "other.example" if case == "wrong-name" else "site.example"
     with _tls_server(ca, name, **kw) as srv:
         r = check_one(f"https://site.example:{srv.port}/", resolver=resolver, verify=trust)
@@ -238,8 +257,11 @@ def test_valid_certificate_is_ok() -> None:
     trust = ssl.create_default_context()
     ca.configure_trust(trust)
     with _tls_server(ca, "site.example") as srv:
-        r = check_one(f"https://site.example:{srv.port}/",
-                      resolver=StaticResolver({"site.example": ["127.0.0.1"]}), verify=trust)
+        r = check_one(
+            f"https://site.example:{srv.port}/",
+            resolver=StaticResolver({"site.example": ["127.0.0.1"]}),
+            verify=trust,
+        )
     assert r.outcome is Outcome.OK
 
 
@@ -250,15 +272,20 @@ def test_name_that_does_not_resolve() -> None:
 
 def _registry(tmp: Path, urls: list[str]) -> Path:
     reg = tmp / "registry.yaml"
-    reg.write_text("version: 1\nanchors:\n" + "".join(
-        f"  - url: {u}\n    first_anchored: 2026-09-24\n    status: new\n" for u in urls),
-        encoding="utf-8")
+    reg.write_text(
+        "version: 1\nanchors:\n"
+        + "".join(f"  - url: {u}\n    first_anchored: 2026-09-24\n    status: new\n" for u in urls),
+        encoding="utf-8",
+    )
     return reg
 
 
-@pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143),
-                                          (signal.SIGHUP, 129)])
-def test_killed_check_exits_cleanly_and_keeps_what_it_learnt(tmp_path: Path, sig, code: int) -> None:
+@pytest.mark.parametrize(
+    ("sig", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)]
+)
+def test_killed_check_exits_cleanly_and_keeps_what_it_learnt(
+    tmp_path: Path, sig, code: int
+) -> None:
     async def handler(req, w):
         if req.path.startswith("/slow"):
             await asyncio.sleep(30)
@@ -268,9 +295,22 @@ def test_killed_check_exits_cleanly_and_keeps_what_it_learnt(tmp_path: Path, sig
         urls = [srv.url(f"/fast{i}") for i in range(5)] + [srv.url(f"/slow{i}") for i in range(3)]
         reg = _registry(tmp_path, urls)
         before = reg.read_bytes()
-        p = subprocess.Popen([sys.executable, "-m", "anchors", "check", str(reg), "--allow-private",
-                              "-q", "--format", "json"], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, env={**os.environ, "NO_COLOR": "1"})
+        p = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "anchors",
+                "check",
+                str(reg),
+                "--allow-private",
+                "-q",
+                "--format",
+                "json",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env={**os.environ, "NO_COLOR": "1"},
+        )
         deadline = time.monotonic() + 20
         while srv.counts.get("/slow0", 0) == 0 and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -298,20 +338,34 @@ def _raw(data: bytes, head_refused: bool = False):
         w.write(data)
         await w.drain()
         return False
+
     return handler
 
 
-@pytest.mark.parametrize("handler", [
-    _raw(b"HTTP/1.1 200 OK\r\nX-Big: " + b"a" * 20000 + b"\r\nContent-Length: 0\r\n\r\n"),
-    _raw(b"HTTP/1.1 200 OK\r\n" + b"".join(b"X-H%d: v\r\n" % i for i in range(300)) + b"\r\n"),
-    _raw(b"HTTP/1.1 abc OK\r\n\r\n"),
-    _raw(b"\x00\x01\x1b[31mgarbage\r\n\r\n"),
-    _raw(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nBad Header Line\r\n\r\nok"),
-    _raw(b"HTTP/1.1 200 OK\r\nContent-Length: xyz\r\n\r\nok"),
-    _raw(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nok\r\n0\r\n\r\n",
-         head_refused=True),
-], ids=["header-20k", "300-headers", "bad-status", "garbage", "bad-header", "bad-length",
-        "bad-chunk"])
+@pytest.mark.parametrize(
+    "handler",
+    [
+        _raw(b"HTTP/1.1 200 OK\r\nX-Big: " + b"a" * 20000 + b"\r\nContent-Length: 0\r\n\r\n"),
+        _raw(b"HTTP/1.1 200 OK\r\n" + b"".join(b"X-H%d: v\r\n" % i for i in range(300)) + b"\r\n"),
+        _raw(b"HTTP/1.1 abc OK\r\n\r\n"),
+        _raw(b"\x00\x01\x1b[31mgarbage\r\n\r\n"),
+        _raw(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nBad Header Line\r\n\r\nok"),
+        _raw(b"HTTP/1.1 200 OK\r\nContent-Length: xyz\r\n\r\nok"),
+        _raw(
+            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nok\r\n0\r\n\r\n",
+            head_refused=True,
+        ),
+    ],
+    ids=[
+        "header-20k",
+        "300-headers",
+        "bad-status",
+        "garbage",
+        "bad-header",
+        "bad-length",
+        "bad-chunk",
+    ],
+)
 def test_malformed_answers_are_unreachable_not_a_crash(handler) -> None:
     with serve(handler) as srv:
         r = check_one(srv.url("/"))
@@ -319,13 +373,16 @@ def test_malformed_answers_are_unreachable_not_a_crash(handler) -> None:
     assert "\x1b" not in (r.error or "") and "garbage" not in (r.error or "")
 
 
-@pytest.mark.parametrize(("location", "outcome", "needle"), [
-    ("http://[::1", Outcome.DEAD, "invalid URL"),  # httpx cannot even parse it
-    ("", Outcome.DEAD, "without a Location"),  # was misread as a redirect loop
-    ("http://a:99999/", Outcome.BLOCKED, ""),
-    ("javascript:alert(1)", Outcome.BLOCKED, "scheme"),
-    ("http://nowhere.example/", Outcome.DEAD, "NXDOMAIN"),
-])
+@pytest.mark.parametrize(
+    ("location", "outcome", "needle"),
+    [
+        ("http://[::1", Outcome.DEAD, "invalid URL"),  # httpx cannot even parse it
+        ("", Outcome.DEAD, "without a Location"),  # was misread as a redirect loop
+        ("http://a:99999/", Outcome.BLOCKED, ""),
+        ("javascript:alert(1)", Outcome.BLOCKED, "scheme"),
+        ("http://nowhere.example/", Outcome.DEAD, "NXDOMAIN"),
+    ],
+)
 def test_hostile_redirect_targets(location: str, outcome: Outcome, needle: str) -> None:
     async def handler(req, w):
         return await respond(w, 302, b"", {"Location": location}, req=req)

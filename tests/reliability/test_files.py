@@ -78,8 +78,11 @@ def test_link_and_target_take_the_same_lock(tmp_path: Path) -> None:
     link = tmp_path / "other-name.yaml"
     link.symlink_to(real)
     assert state.lock_path(link) == state.lock_path(real)
-    with store.locked(real), pytest.raises(RegistryError, match="still locked"), \
-            store.locked(link, timeout=0.05):
+    with (
+        store.locked(real),
+        pytest.raises(RegistryError, match="still locked"),
+        store.locked(link, timeout=0.05),
+    ):
         pass
 
 
@@ -129,7 +132,9 @@ def test_state_lives_in_one_self_ignoring_folder(tmp_path: Path) -> None:
     reg = _reg(tmp_path)
     assert _add(reg).returncode == 0  # type: ignore[attr-defined]
     assert sorted(p.name for p in tmp_path.iterdir()) == [".anchors", "registry.yaml"]
-    assert (tmp_path / ".anchors" / ".gitignore").read_text(encoding="utf-8").splitlines()[-1] == "*"
+    assert (tmp_path / ".anchors" / ".gitignore").read_text(encoding="utf-8").splitlines()[
+        -1
+    ] == "*"
 
 
 def test_waiting_for_the_registry_lock_is_bounded_and_announced(tmp_path: Path) -> None:
@@ -173,8 +178,9 @@ def test_lock_file_of_another_user_is_an_error_not_a_wait(tmp_path: Path) -> Non
     if IS_ROOT:
         os.chown(lock, 1234, 1234)
     os.chmod(tmp_path, 0o777)
-    line = one_error_line(powerless("add", "-q", "-r", str(reg), "--today", TODAY, str(BRIEF)),
-                          "registry.yaml.lock")
+    line = one_error_line(
+        powerless("add", "-q", "-r", str(reg), "--today", TODAY, str(BRIEF)), "registry.yaml.lock"
+    )
     assert "permission denied" in line
 
 
@@ -185,8 +191,11 @@ def test_read_only_folder_add_fails_in_one_line_and_dry_run_works(tmp_path: Path
     os.chmod(reg, 0o666)
     os.chmod(tmp_path, 0o555)
     try:
-        one_error_line(powerless("add", "-q", "-r", str(reg), "--today", TODAY, str(BRIEF)),
-                       str(tmp_path), "permission denied")
+        one_error_line(
+            powerless("add", "-q", "-r", str(reg), "--today", TODAY, str(BRIEF)),
+            str(tmp_path),
+            "permission denied",
+        )
         p = powerless("add", "-q", "--dry-run", "-r", str(reg), "--today", TODAY, str(BRIEF))
         assert p.returncode == 0 and "2609.30001" in p.stdout, p.stderr
     finally:
@@ -220,13 +229,15 @@ def test_state_folder_made_by_many_at_once_is_everyones(tmp_path: Path) -> None:
         base = tmp_path / str(n) / ".anchors"
         start, errors = threading.Barrier(8), []
 
-        def make(base: Path = base, start: threading.Barrier = start,
-                 errors: list[StorageError] = errors) -> None:
+        def make(
+            base: Path = base, start: threading.Barrier = start, errors: list[StorageError] = errors
+        ) -> None:
             start.wait()
             try:
                 ensure(base)
             except StorageError as exc:
                 errors.append(exc)
+
         threads = [threading.Thread(target=make) for _ in range(8)]
         for t in threads:
             t.start()

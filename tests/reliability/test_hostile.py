@@ -27,8 +27,10 @@ from ..cassettes import load
 pytestmark = [pytest.mark.reliability(kind="hostile"), pytest.mark.timeout(60)]
 D = date(2026, 9, 24)
 PUNCT = "（）【】，。；、：「」()[]{}<>|`*_~:/.#?&=%@!-v "
-texty = st.text(alphabet=st.sampled_from(list("0123456789abcxyzAXhtps") + list(PUNCT) + ["中", "文", "\n"]),
-                max_size=300)
+texty = st.text(
+    alphabet=st.sampled_from(list("0123456789abcxyzAXhtps") + list(PUNCT) + ["中", "文", "\n"]),
+    max_size=300,
+)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -43,19 +45,30 @@ def test_id_parser_never_crashes_and_canonical_form_is_a_fixed_point(s: str) -> 
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.builds(lambda y, m, n, v: f"{y:02d}{m:02d}.{n:05d}" + (f"v{v}" if v else ""),
-                 st.integers(15, 99), st.integers(1, 12), st.integers(1, 99999),
-                 st.one_of(st.none(), st.integers(1, 30))))
+@given(
+    st.builds(
+        lambda y, m, n, v: f"{y:02d}{m:02d}.{n:05d}" + (f"v{v}" if v else ""),
+        st.integers(15, 99),
+        st.integers(1, 12),
+        st.integers(1, 99999),
+        st.one_of(st.none(), st.integers(1, 30)),
+    )
+)
 def test_every_valid_new_id_round_trips(s: str) -> None:
     key = ArxivId.parse(s)
     assert str(key) == s  # already canonical: printed as written
     assert parse_anchor(f"https://arxiv.org/abs/{s}") == key  # the abs page names the same paper
-    assert parse_anchor(f"arXiv:{s}").key == parse_anchor(f"https://export.arxiv.org/pdf/{s}.pdf").key
+    assert (
+        parse_anchor(f"arXiv:{s}").key == parse_anchor(f"https://export.arxiv.org/pdf/{s}.pdf").key
+    )
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(list("abc/?=&#%:.-_~") + ["utm_x", "中", "%2F", "fbclid"]),
-                max_size=30).map("".join))
+@given(
+    st.lists(
+        st.sampled_from(list("abc/?=&#%:.-_~") + ["utm_x", "中", "%2F", "fbclid"]), max_size=30
+    ).map("".join)
+)
 def test_canonical_url_is_idempotent(path: str) -> None:
     try:
         once = canonical_url("https://Example.COM/" + path)
@@ -85,8 +98,17 @@ def test_briefing_extraction_never_crashes(s: str) -> None:
         "a/b#" * 200_000,
         "10." + "1" * 500_000 + "/x",
     ],
-    ids=["fullwidth-paren", "nested-paren-url", "brackets", "arxiv-prefix", "digits", "pipes",
-         "id-prefixes", "gh-refs", "long-doi"],
+    ids=[
+        "fullwidth-paren",
+        "nested-paren-url",
+        "brackets",
+        "arxiv-prefix",
+        "digits",
+        "pipes",
+        "id-prefixes",
+        "gh-refs",
+        "long-doi",
+    ],
 )
 @pytest.mark.timeout(20)
 def test_pathological_input_is_linear(blob: str) -> None:
@@ -96,20 +118,29 @@ def test_pathological_input_is_linear(blob: str) -> None:
     assert hosts == [h for h in ("a.example", "x.example") if f"https://{h}" in blob]
 
 
-EVIL = "[bold red]boom[/] \x1b[31mred\x1b[0m | `tick` <script>alert(1)</script> @everyone\n::error::x %0A"
+EVIL = (
+    "[bold red]boom[/] \x1b[31mred\x1b[0m | `tick` <script>alert(1)</script> @everyone\n"
+    "::error::x %0A"
+)
 
 
 def _result() -> CheckResult:
-    f = Finding(Code.TITLE_MISMATCH, EVIL, "registry.yaml", 3,
-                f"the registry's title is not the paper's; the real title is: {EVIL}",
-                {"resolved_title": EVIL})
+    f = Finding(
+        Code.TITLE_MISMATCH,
+        EVIL,
+        "registry.yaml",
+        3,
+        f"the registry's title is not the paper's; the real title is: {EVIL}",
+        {"resolved_title": EVIL},
+    )
     return CheckResult("registry.yaml", D, 1, [f], online=True)
 
 
 def test_terminal_output_is_inert() -> None:
     buf = io.StringIO()
     Console(file=buf, force_terminal=True, color_system="truecolor", width=300).print(
-        text.check_result(_result()))
+        text.check_result(_result())
+    )
     out = buf.getvalue()
     assert "[bold red]boom[/]" in out  # markup shown literally, not interpreted
     assert "\x1b[31mred" not in out and "[31mred" in out  # the foreign ESC is gone
@@ -142,13 +173,26 @@ def test_github_token_never_reaches_output_or_files(tmp_path: Path, monkeypatch)
     token = "ghp_SECRETSECRETSECRET0123456789"
     monkeypatch.setenv("GITHUB_TOKEN", token)
     reg = tmp_path / "registry.yaml"
-    reg.write_text('version: 1\nanchors:\n  - url: https://github.com/PyGithub/PyGithub/issues/28\n'
-                   '    first_anchored: 2026-09-24\n    status: new\n', encoding="utf-8")
+    reg.write_text(
+        "version: 1\nanchors:\n  - url: https://github.com/PyGithub/PyGithub/issues/28\n"
+        "    first_anchored: 2026-09-24\n    status: new\n",
+        encoding="utf-8",
+    )
     outputs = []
     with load("github/issue-closed").serve() as gh:
         for fmt in ("text", "json", "github", "markdown"):
-            r = CliRunner().invoke(app, ["check", str(reg), "--github-api", gh.url(""), "-f", fmt,
-                                         "--no-cache" if fmt != "json" else "--quiet"])
+            r = CliRunner().invoke(
+                app,
+                [
+                    "check",
+                    str(reg),
+                    "--github-api",
+                    gh.url(""),
+                    "-f",
+                    fmt,
+                    "--no-cache" if fmt != "json" else "--quiet",
+                ],
+            )
             outputs.append(r.stdout + r.stderr)
     assert all(token not in o for o in outputs)
     for f in (tmp_path / ".anchors").iterdir():

@@ -22,8 +22,17 @@ from anchors.registry.model import Registry
 pytestmark = [pytest.mark.reliability(kind="data"), pytest.mark.timeout(120)]
 
 TODAY = date(2026, 12, 2)
-TITLES = ["KV Cache: Compression", "a # b", 'He said "hi"', "中文标题 §1", "it's", "plain words",
-          "- dash first", "[bracket]", "x: y, z"]
+TITLES = [
+    "KV Cache: Compression",
+    "a # b",
+    'He said "hi"',
+    "中文标题 §1",
+    "it's",
+    "plain words",
+    "- dash first",
+    "[bracket]",
+    "x: y, z",
+]
 SECTIONS = ["§1.3 KV Cache", "§2 Kernels", "§1.2: odd"]
 DAYS = [date(2026, 9, 1) + timedelta(days=i) for i in range(28)]
 
@@ -48,8 +57,9 @@ def text_field(draw: st.DrawFn, values: list[str]) -> str | None:
         return None
     if kind == "empty":
         return draw(empty_text)
-    return " " + _scalar(draw(st.sampled_from(values)), draw(st.sampled_from(["plain", "double",
-                                                                              "single"])))
+    return " " + _scalar(
+        draw(st.sampled_from(values)), draw(st.sampled_from(["plain", "double", "single"]))
+    )
 
 
 def _date(d: date, style: str) -> str:
@@ -62,10 +72,13 @@ def entry(draw: st.DrawFn, n: int, indent: int) -> str:
     q = draw(st.sampled_from(["plain", "double", "single"]))
     first = draw(st.sampled_from(DAYS))
     cited = sorted(set(draw(st.lists(st.sampled_from(DAYS), max_size=3)) + [first]))
-    fields = [("arxiv", f'"2609.{10000 + n:05d}"'), ("title", draw(text_field(TITLES))),
-              ("first_anchored", " " + _date(first, q)),
-              ("status", " " + draw(st.sampled_from(["new", "continued"]))),
-              ("section", draw(text_field(SECTIONS)))]
+    fields = [
+        ("arxiv", f'"2609.{10000 + n:05d}"'),
+        ("title", draw(text_field(TITLES))),
+        ("first_anchored", " " + _date(first, q)),
+        ("status", " " + draw(st.sampled_from(["new", "continued"]))),
+        ("section", draw(text_field(SECTIONS))),
+    ]
     body = [(k, v if k != "arxiv" else " " + v) for k, v in fields if v is not None]
     cited_style = draw(st.sampled_from(["flow", "block", "block-flush", "absent"]))
     if draw(st.booleans()) and cited_style != "block" and cited_style != "block-flush":
@@ -89,8 +102,11 @@ def entry(draw: st.DrawFn, n: int, indent: int) -> str:
 def registry(draw: st.DrawFn) -> bytes:
     indent = draw(st.sampled_from([0, 2, 4]))
     ids = draw(st.lists(st.integers(0, 30), unique=True, max_size=8))
-    parts = [draw(st.sampled_from(["", "# team registry\n"])), "version: 1\n",
-             "anchors:" + draw(st.sampled_from(["", "  # the list"])) + "\n"]
+    parts = [
+        draw(st.sampled_from(["", "# team registry\n"])),
+        "version: 1\n",
+        "anchors:" + draw(st.sampled_from(["", "  # the list"])) + "\n",
+    ]
     for n in ids:
         parts.append(draw(st.sampled_from(["", "\n", " " * indent + "# a comment\n"])))
         parts.append(draw(entry(n, indent)))
@@ -107,16 +123,33 @@ def briefing(draw: st.DrawFn) -> Briefing:
     for line, n in enumerate(draw(st.lists(st.integers(0, 40), max_size=8)), 1):
         key = ArxivId.parse(f"2609.{10000 + n:05d}")
         claimed = draw(st.one_of(st.none(), st.sampled_from([d for d in DAYS if d <= when])))
-        cites.append(Citation(key, key.canonical, "b.md", line, primary=draw(st.booleans()),
-                              title=draw(st.one_of(st.none(), st.sampled_from(TITLES))),
-                              section=draw(st.one_of(st.none(), st.sampled_from(SECTIONS))),
-                              claimed_date=claimed))
+        cites.append(
+            Citation(
+                key,
+                key.canonical,
+                "b.md",
+                line,
+                primary=draw(st.booleans()),
+                title=draw(st.one_of(st.none(), st.sampled_from(TITLES))),
+                section=draw(st.one_of(st.none(), st.sampled_from(SECTIONS))),
+                claimed_date=claimed,
+            )
+        )
     return Briefing("b.md", when, cites)
 
 
 def _facts(reg: Registry) -> dict[str, tuple[object, ...]]:
-    return {a.key.key: (a.first_anchored, a.status, sorted(set(a.cited_in)), a.title or None,
-                        a.section or None) for a in reg.anchors if a.key is not None}
+    return {
+        a.key.key: (
+            a.first_anchored,
+            a.status,
+            sorted(set(a.cited_in)),
+            a.title or None,
+            a.section or None,
+        )
+        for a in reg.anchors
+        if a.key is not None
+    }
 
 
 def _touched_lines(reg: Registry, result: object) -> set[int]:
@@ -160,15 +193,23 @@ def test_add_splices_exactly_the_merge(data: bytes, b: Briefing) -> None:
     old_lines = before.text.splitlines(True)
     kept = [ln for i, ln in enumerate(old_lines, 1) if i not in touched]
     it = iter(new_text.splitlines(True))
-    missing = [ln for ln in kept if not any(ln == got or (ln == old_lines[-1] and
-                                                            got.startswith(ln)) for got in it)]
+    missing = [
+        ln
+        for ln in kept
+        if not any(ln == got or (ln == old_lines[-1] and got.startswith(ln)) for got in it)
+    ]
     assert not missing, (missing, new_text)
     # and the file now holds the merge computed on the loaded data, nothing else
     facts, was = _facts(after), _facts(before)
     assert len(after.anchors) == len(before.anchors) + len(expected.added)
     for key, e in expected.entries.items():
-        assert facts[key] == (e.first_anchored, e.status, sorted(set(e.cited_in)), e.title or None,
-                              e.section or None), key
+        assert facts[key] == (
+            e.first_anchored,
+            e.status,
+            sorted(set(e.cited_in)),
+            e.title or None,
+            e.section or None,
+        ), key
     for key, fact in was.items():
         if key not in expected.entries:
             assert facts[key] == fact
@@ -176,11 +217,21 @@ def test_add_splices_exactly_the_merge(data: bytes, b: Briefing) -> None:
 
 def test_empty_title_and_null_section_are_filled_in_place(tmp_path: Path) -> None:
     reg = tmp_path / "registry.yaml"
-    reg.write_text('version: 1\nanchors:\n  - arxiv: "2609.30001"\n    title:\n'
-                   "    first_anchored: 2026-09-20\n    status: new\n    section: ~  # later\n"
-                   '    cited_in: ["2026-09-20"]\n', encoding="utf-8")
-    b = Briefing("b.md", date(2026, 9, 26), [Citation(
-        ArxivId.parse("2609.30001"), "2609.30001", "b.md", 1, True, "The Title", "§1.3 KV")])
+    reg.write_text(
+        'version: 1\nanchors:\n  - arxiv: "2609.30001"\n    title:\n'
+        "    first_anchored: 2026-09-20\n    status: new\n    section: ~  # later\n"
+        '    cited_in: ["2026-09-20"]\n',
+        encoding="utf-8",
+    )
+    b = Briefing(
+        "b.md",
+        date(2026, 9, 26),
+        [
+            Citation(
+                ArxivId.parse("2609.30001"), "2609.30001", "b.md", 1, True, "The Title", "§1.3 KV"
+            )
+        ],
+    )
     add(reg, [b], TODAY)
     text = reg.read_text(encoding="utf-8")
     assert text.count("title:") == 1 and text.count("section:") == 1, text

@@ -1,4 +1,5 @@
-"""The arXiv resolver against cassettes replayed by a loopback server, through the real `arxiv` client."""
+"""The arXiv resolver against cassettes replayed by a loopback server, through the real `arxiv`
+client."""
 
 from __future__ import annotations
 
@@ -32,7 +33,10 @@ def test_batch_is_matched_by_id_not_position() -> None:
     with cas.serve() as srv:
         got, r = resolve(srv, ids("1706.03762", "2309.06180v1", "2312.07104"))
     assert r.requests == 1 and sum(srv.counts.values()) == 1
-    assert got["arxiv:2312.07104"].title == "SGLang: Efficient Execution of Structured Language Model Programs"
+    assert (
+        got["arxiv:2312.07104"].title
+        == "SGLang: Efficient Execution of Structured Language Model Programs"
+    )
     assert got["arxiv:1706.03762"].title == "Attention Is All You Need"
     assert got["arxiv:1706.03762"].version == 7
     assert got["arxiv:2309.06180"].outcome is Outcome.OK
@@ -78,11 +82,15 @@ def _feed(ids_: list[str]) -> bytes:
     entries = "".join(
         f"<entry><id>http://arxiv.org/abs/{i}v1</id><title>Paper {i}</title>"
         "<updated>2026-01-01T00:00:00Z</updated><published>2026-01-01T00:00:00Z</published>"
-        "<summary>s</summary><author><name>A</name></author></entry>" for i in ids_)
-    return ("<?xml version='1.0' encoding='UTF-8'?><feed xmlns='http://www.w3.org/2005/Atom' "
-            "xmlns:opensearch='http://a9.com/-/spec/opensearch/1.1/'>"
-            f"<opensearch:totalResults>{len(ids_)}</opensearch:totalResults>"
-            f"<opensearch:startIndex>0</opensearch:startIndex>{entries}</feed>").encode()
+        "<summary>s</summary><author><name>A</name></author></entry>"
+        for i in ids_
+    )
+    return (
+        "<?xml version='1.0' encoding='UTF-8'?><feed xmlns='http://www.w3.org/2005/Atom' "
+        "xmlns:opensearch='http://a9.com/-/spec/opensearch/1.1/'>"
+        f"<opensearch:totalResults>{len(ids_)}</opensearch:totalResults>"
+        f"<opensearch:startIndex>0</opensearch:startIndex>{entries}</feed>"
+    ).encode()
 
 
 def test_batches_of_100_spaced_by_the_delay(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -96,7 +104,10 @@ def test_batches_of_100_spaced_by_the_delay(monkeypatch: pytest.MonkeyPatch) -> 
             q = parse_qs(urlsplit(req.path).query)
             batch = q["id_list"][0].split(",")
             asked.append((clock.now(), len(batch), q["max_results"][0]))
-            return await respond(w, 200, _feed(batch), {"Content-Type": "application/atom+xml"}, req=req)
+            return await respond(
+                w, 200, _feed(batch), {"Content-Type": "application/atom+xml"}, req=req
+            )
+
         return handler
 
     keys = [ArxivId.parse(f"2601.{i:05d}") for i in range(1, 251)]
@@ -115,8 +126,11 @@ def test_stalled_api_times_out_as_unreachable() -> None:
         return False
 
     with LoopbackServer({"/api/query": stall}) as srv:
-        got = asyncio.run(ArxivResolver(srv.url("/api/query"), delay=0.0, timeout=0.1,
-                                        policy=RetryPolicy(attempts=1)).resolve(ids("2609.18063")))
+        got = asyncio.run(
+            ArxivResolver(
+                srv.url("/api/query"), delay=0.0, timeout=0.1, policy=RetryPolicy(attempts=1)
+            ).resolve(ids("2609.18063"))
+        )
     res = got["arxiv:2609.18063"]
     # the timeout ended it (the server would hang up after 5 s: a ConnectionError)
     assert res.outcome is Outcome.UNREACHABLE and "Timeout" in (res.error or ""), res

@@ -68,6 +68,7 @@ def serve(*statuses: int):
         if req.n < len(statuses):
             return await respond(w, statuses[req.n], b"", req=req)
         return await respond(w, 200, FEED, {"Content-Type": "application/atom+xml"}, req=req)
+
     return LoopbackServer({"/api/query": handler})
 
 

@@ -20,6 +20,7 @@ def run(name: str, doi: str):
         async def go():
             async with httpx.AsyncClient() as c:
                 return await DoiResolver(c).resolve([Doi(doi)])
+
         got = asyncio.run(go())
     assert not cas.misses
     return got[Doi(doi).key]
@@ -28,7 +29,10 @@ def run(name: str, doi: str):
 def test_doi_title_through_content_negotiation() -> None:
     res = run("doi/found-csl", "10.1145/3600006.3613165")
     assert res.outcome is Outcome.OK
-    assert res.title == "Efficient Memory Management for Large Language Model Serving with PagedAttention"
+    assert (
+        res.title
+        == "Efficient Memory Management for Large Language Model Serving with PagedAttention"
+    )
 
 
 def test_unknown_doi_is_not_found() -> None:

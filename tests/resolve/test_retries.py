@@ -28,6 +28,7 @@ def doi(*answers: httpx.Response | Exception, vt: VirtualTime, **kw: object):
             async with httpx.AsyncClient() as c:
                 r = DoiResolver(c, policy=vt.policy(**kw))
                 return (await r.resolve([Doi("10.1145/3600006.3613165")])), r.requests
+
         got, sent = asyncio.run(go())
     return got["doi:10.1145/3600006.3613165"], route.call_count, sent
 
@@ -41,8 +42,12 @@ def test_a_doi_5xx_then_200_is_retried_and_resolves() -> None:
 
 def test_a_doi_timeout_then_200_is_retried_and_retry_after_is_honoured() -> None:
     vt = VirtualTime()
-    res, calls, _ = doi(httpx.ReadTimeout("slow"), httpx.Response(502, headers={"retry-after": "7"}),
-                        httpx.Response(200, json=CSL), vt=vt)
+    res, calls, _ = doi(
+        httpx.ReadTimeout("slow"),
+        httpx.Response(502, headers={"retry-after": "7"}),
+        httpx.Response(200, json=CSL),
+        vt=vt,
+    )
     assert res.outcome is Outcome.OK and calls == 3 and vt.waits[1] == 7.0
 
 
@@ -69,6 +74,7 @@ def github(*answers: httpx.Response | Exception, vt: VirtualTime, cap: float = 1
             async with httpx.AsyncClient() as c:
                 r = GithubResolver(c, policy=vt.policy(retry_after_cap=cap))
                 return await r.resolve([GithubRef("o", "r", 2), GithubRef("o", "r", 2)])
+
         got = asyncio.run(go())
     return got["github:o/r#2"], route.call_count
 
@@ -92,8 +98,9 @@ def test_a_secondary_limit_longer_than_the_cap_stops_at_once() -> None:
 
 def test_github_5xx_and_timeouts_are_retried_with_backoff() -> None:
     vt = VirtualTime()
-    res, calls = github(httpx.ConnectTimeout("slow"), httpx.Response(502),
-                        httpx.Response(200, json=OPEN), vt=vt)
+    res, calls = github(
+        httpx.ConnectTimeout("slow"), httpx.Response(502), httpx.Response(200, json=OPEN), vt=vt
+    )
     assert res.outcome is Outcome.OK and calls == 3 and len(vt.waits) == 2
     vt = VirtualTime()
     res, calls = github(*[httpx.Response(503)] * 3, vt=vt)
@@ -110,6 +117,7 @@ def crossref(*answers: httpx.Response, vt: VirtualTime):
             async with httpx.AsyncClient() as c:
                 cr = CrossrefUpdates(c, policy=vt.policy())
                 return await cr.updates("10.1/x"), cr.requests
+
         got, sent = asyncio.run(go())
     return got, route.call_count, sent
 

@@ -4,9 +4,9 @@ The `arxiv` client is synchronous (requests + time.sleep), so it runs in a worke
 Client serves the whole run, so its own spacing keeps requests at least `delay` seconds apart
 and one at a time, as arXiv's terms of use ask. What is tried again is the run's retry policy
 (anchors.check.retry, run in this thread): a 429, a 5xx, a timeout or a reset, not a 400; the
-client's own retries are off (anchors/check/resolve/arxiv_client.py sets it up). Results are matched by ID, never by position:
-the API may reorder a batch and silently drops IDs it does not have, so the missing ones are
-asked once more, on their own, before they are called not-found.
+client's own retries are off (anchors/check/resolve/arxiv_client.py sets it up). Results are
+matched by ID, never by position: the API may reorder a batch and silently drops IDs it does not
+have, so the missing ones are asked once more, on their own, before they are called not-found.
 """
 
 from __future__ import annotations
@@ -51,8 +51,9 @@ class _Page:
             return retryable_status(e.status)
         if isinstance(e, NotAFeed):  # a maintenance page passes
             return True
-        return isinstance(e, (requests.RequestException, arxiv.UnexpectedEmptyPageError)) \
-            and retryable_error(e)
+        return isinstance(
+            e, (requests.RequestException, arxiv.UnexpectedEmptyPageError)
+        ) and retryable_error(e)
 
     @property
     def retry_after(self) -> float | None:
@@ -62,14 +63,22 @@ class _Page:
 class ArxivResolver:
     """Resolves ArxivIds; `client` may be injected (tests replay cassettes through it)."""
 
-    def __init__(self, api_url: str = ARXIV_API, *, delay: float = ARXIV_MIN_INTERVAL,
-                 timeout: float = 30.0, batch_size: int = ARXIV_BATCH,
-                 policy: RetryPolicy | None = None, client: arxiv.Client | None = None,
-                 max_searches: int = ARXIV_MAX_SEARCHES,
-                 sleep: Callable[[float], None] | None = None) -> None:
+    def __init__(
+        self,
+        api_url: str = ARXIV_API,
+        *,
+        delay: float = ARXIV_MIN_INTERVAL,
+        timeout: float = 30.0,
+        batch_size: int = ARXIV_BATCH,
+        policy: RetryPolicy | None = None,
+        client: arxiv.Client | None = None,
+        max_searches: int = ARXIV_MAX_SEARCHES,
+        sleep: Callable[[float], None] | None = None,
+    ) -> None:
         self.batch_size = max(1, min(batch_size, ARXIV_BATCH))
-        self.client = make_client(api_url, page_size=self.batch_size, delay=delay,
-                                  timeout=timeout, client=client)
+        self.client = make_client(
+            api_url, page_size=self.batch_size, delay=delay, timeout=timeout, client=client
+        )
         self.api_url = api_url
         self.policy = policy or RetryPolicy()
         #: how this thread waits between tries (the client's own spacing comes on top of it,
@@ -100,6 +109,7 @@ class ArxivResolver:
             if not answered_a_feed(self.client):
                 return _Page(error=NotAFeed(), tries=tries)
             return _Page(results, tries=tries)
+
         return self.policy.run_sync(attempt, self.sleep, give_up=lambda _: self.stopped.is_set())
 
     async def resolve(self, keys: Iterable[ArxivId]) -> dict[str, Resolution]:
@@ -115,7 +125,7 @@ class ArxivResolver:
         for i in range(0, len(ids), self.batch_size):
             if self.stopped.is_set():
                 break
-            batch = ids[i:i + self.batch_size]
+            batch = ids[i : i + self.batch_size]
             found, failure = self._query(batch)
             missing = [b for b in batch if b not in found]
             if missing and failure is None and not self.stopped.is_set():
@@ -128,18 +138,26 @@ class ArxivResolver:
                 elif failure is not None:  # the request failed: say why, for every ID in it
                     out[key] = replace(failure, key=key)
                 else:
-                    out[key] = Resolution(key, Outcome.DEAD, status=200,
-                                          error="arXiv has no paper with this ID (asked twice)")
+                    out[key] = Resolution(
+                        key,
+                        Outcome.DEAD,
+                        status=200,
+                        error="arXiv has no paper with this ID (asked twice)",
+                    )
         return out
 
-    async def follow_up(self, wanted: dict[str, tuple[ArxivId, str, Resolution]]) -> dict[str, FollowUp]:
+    async def follow_up(
+        self, wanted: dict[str, tuple[ArxivId, str, Resolution]]
+    ) -> dict[str, FollowUp]:
         """For each title mismatch: the cited version's title, else a search by the written title.
 
         Both go through the same client, so they are spaced like every other arXiv request.
         """
         return await asyncio.to_thread(self._follow_all, wanted)
 
-    def _follow_all(self, wanted: dict[str, tuple[ArxivId, str, Resolution]]) -> dict[str, FollowUp]:
+    def _follow_all(
+        self, wanted: dict[str, tuple[ArxivId, str, Resolution]]
+    ) -> dict[str, FollowUp]:
         out: dict[str, FollowUp] = {}
         for key, (aid, written, res) in wanted.items():
             if self.stopped.is_set():
@@ -147,7 +165,9 @@ class ArxivResolver:
             follow = FollowUp()
             cited = aid.version or (1 if (res.version or 1) > 1 else None)
             if cited and cited != res.version:
-                got = self._results(arxiv.Search(id_list=[f"{aid.canonical}v{cited}"], max_results=1))
+                got = self._results(
+                    arxiv.Search(id_list=[f"{aid.canonical}v{cited}"], max_results=1)
+                )
                 if got:
                     follow = replace(follow, cited_title=got[0][1], cited_version=cited)
                     if compare_titles(written, got[0][1]) is TitleVerdict.SAME:
@@ -157,10 +177,18 @@ class ArxivResolver:
             if self.searches < self.max_searches:
                 self.searches += 1
                 hits = self._search(written)
-                found = next((h for h in hits or () if h[0] != aid.canonical
-                              and compare_titles(written, h[1]) is TitleVerdict.SAME), None)
-                follow = replace(follow, suggested=found,
-                                 complete=follow.complete and hits is not None)
+                found = next(
+                    (
+                        h
+                        for h in hits or ()
+                        if h[0] != aid.canonical
+                        and compare_titles(written, h[1]) is TitleVerdict.SAME
+                    ),
+                    None,
+                )
+                follow = replace(
+                    follow, suggested=found, complete=follow.complete and hits is not None
+                )
             out[key] = follow
         return out
 
@@ -196,20 +224,35 @@ class ArxivResolver:
             if exc.status in (404, 405, 410):
                 # The query endpoint itself is missing: the arXiv API never answers this for
                 # /api/query, so `--arxiv-api` points somewhere else (a configuration error).
-                raise UsageError(f"--arxiv-api {self.api_url}: answered HTTP {exc.status}, "
-                                 "which the arXiv API does not; check the URL") from None
-            outcome = Outcome.RATE_LIMITED if exc.status in (429, 503) else \
-                Outcome.UNVERIFIABLE if exc.status == 400 else Outcome.UNREACHABLE
-            return found, Resolution("", outcome, status=exc.status,
-                                     error=f"arXiv API answered HTTP {exc.status} "
-                                           f"after {page.tries} tries")
+                raise UsageError(
+                    f"--arxiv-api {self.api_url}: answered HTTP {exc.status}, "
+                    "which the arXiv API does not; check the URL"
+                ) from None
+            outcome = (
+                Outcome.RATE_LIMITED
+                if exc.status in (429, 503)
+                else Outcome.UNVERIFIABLE
+                if exc.status == 400
+                else Outcome.UNREACHABLE
+            )
+            return found, Resolution(
+                "",
+                outcome,
+                status=exc.status,
+                error=f"arXiv API answered HTTP {exc.status} after {page.tries} tries",
+            )
         if isinstance(exc, NotAFeed):
-            return found, Resolution("", Outcome.UNVERIFIABLE, status=200,
-                                     error=f"arXiv API answered 200 with no Atom feed "
-                                           f"after {page.tries} tries (a maintenance page?)")
+            return found, Resolution(
+                "",
+                Outcome.UNVERIFIABLE,
+                status=200,
+                error=f"arXiv API answered 200 with no Atom feed "
+                f"after {page.tries} tries (a maintenance page?)",
+            )
         if exc is not None:
-            return found, Resolution("", Outcome.UNREACHABLE,
-                                     error=f"arXiv API unreachable ({type(exc).__name__})")
+            return found, Resolution(
+                "", Outcome.UNREACHABLE, error=f"arXiv API unreachable ({type(exc).__name__})"
+            )
         return found, None
 
 
@@ -223,10 +266,17 @@ def _resolution(result: arxiv.Result) -> Resolution | None:
         return None
     comment = result.comment or ""
     withdrawn = comment if _WITHDRAWN_RE.search(comment) else None
-    return Resolution(parsed.key, Outcome.OK, title=" ".join(result.title.split()),
-                      version=parsed.version, withdrawn=withdrawn, status=200,
-                      authors=tuple(a.name for a in result.authors),
-                      published=result.published.date().isoformat() if result.published else None,
-                      journal_ref=result.journal_ref or None, doi=result.doi or None,
-                      updated=result.updated.date().isoformat() if result.updated else None,
-                      comment=comment or None)
+    return Resolution(
+        parsed.key,
+        Outcome.OK,
+        title=" ".join(result.title.split()),
+        version=parsed.version,
+        withdrawn=withdrawn,
+        status=200,
+        authors=tuple(a.name for a in result.authors),
+        published=result.published.date().isoformat() if result.published else None,
+        journal_ref=result.journal_ref or None,
+        doi=result.doi or None,
+        updated=result.updated.date().isoformat() if result.updated else None,
+        comment=comment or None,
+    )

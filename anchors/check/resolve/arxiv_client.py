@@ -38,6 +38,7 @@ class NotAFeed(Exception):
     """The API answered 200 with something that is not an arXiv Atom feed (a maintenance or
     proxy page, or `--arxiv-api` pointing elsewhere): no verdict can be read from it."""
 
+
 #: the attribute of `arxiv.Client` that holds its requests.Session (private; see above)
 SESSION_ATTRIBUTE = "_session"
 
@@ -75,13 +76,20 @@ def with_timeout(client: arxiv.Client, timeout: float) -> arxiv.Client:
             f"arxiv {getattr(arxiv, '__version__', '?')}: arxiv.Client has no requests.Session "
             f"in {SESSION_ATTRIBUTE!r} any more, so anchors cannot give arXiv requests a "
             "timeout; install an arxiv release below 5 (pyproject.toml) or update "
-            "anchors/check/resolve/arxiv_client.py")
+            "anchors/check/resolve/arxiv_client.py"
+        )
     setattr(client, SESSION_ATTRIBUTE, TimeoutSession(timeout))
     return client
 
 
-def make_client(api_url: str, *, page_size: int, delay: float, timeout: float,
-                client: arxiv.Client | None = None) -> arxiv.Client:
+def make_client(
+    api_url: str,
+    *,
+    page_size: int,
+    delay: float,
+    timeout: float,
+    client: arxiv.Client | None = None,
+) -> arxiv.Client:
     """A client for `api_url` that spaces its requests by `delay` and never retries itself
     (`client`, when given, is set up the same way: tests replay cassettes through one)."""
     if client is None:

@@ -47,9 +47,11 @@ class Resolution:
     error: str | None = None
 
     def to_cache(self) -> dict[str, Any]:
-        return {k: (list(map(_plain, v)) if isinstance(v, tuple) else v)
-                for k, v in asdict(self).items()
-                if v not in (None, False, ()) and k != "key"}
+        return {
+            k: (list(map(_plain, v)) if isinstance(v, tuple) else v)
+            for k, v in asdict(self).items()
+            if v not in (None, False, ()) and k != "key"
+        }
 
     @classmethod
     def from_cache(cls, key: str, data: dict[str, Any]) -> Resolution:

@@ -21,8 +21,13 @@ __all__ = ["CROSSREF_API", "CrossrefUpdates"]
 
 
 class CrossrefUpdates:
-    def __init__(self, client: httpx.AsyncClient, api_url: str = CROSSREF_API,
-                 timeout: float = 10.0, policy: RetryPolicy | None = None) -> None:
+    def __init__(
+        self,
+        client: httpx.AsyncClient,
+        api_url: str = CROSSREF_API,
+        timeout: float = 10.0,
+        policy: RetryPolicy | None = None,
+    ) -> None:
         self.client = client
         self.api = api_url.rstrip("/")
         self.timeout = timeout
@@ -44,10 +49,14 @@ class CrossrefUpdates:
 
     async def _try(self, doi: str) -> Sent:
         self.requests += 1
-        return await send_once(lambda: self.client.get(
-            f"{self.api}/works/{doi}", timeout=self.timeout,
-            headers={"Accept": "application/json", "User-Agent": USER_AGENT},
-            follow_redirects=False))
+        return await send_once(
+            lambda: self.client.get(
+                f"{self.api}/works/{doi}",
+                timeout=self.timeout,
+                headers={"Accept": "application/json", "User-Agent": USER_AGENT},
+                follow_redirects=False,
+            )
+        )
 
 
 def _relations(message: dict[str, Any], doi: str) -> tuple[tuple[str, str], ...]:

@@ -43,9 +43,14 @@ class _Answer:
 
 
 class DoiResolver:
-    def __init__(self, client: httpx.AsyncClient, api_url: str = DOI_API,
-                 timeout: float = 10.0, crossref: CrossrefUpdates | None = None,
-                 policy: RetryPolicy | None = None) -> None:
+    def __init__(
+        self,
+        client: httpx.AsyncClient,
+        api_url: str = DOI_API,
+        timeout: float = 10.0,
+        crossref: CrossrefUpdates | None = None,
+        policy: RetryPolicy | None = None,
+    ) -> None:
         self.client = client
         #: asked for update relations when doi.org sends a DOI to Crossref
         self.crossref = crossref
@@ -64,10 +69,16 @@ class DoiResolver:
         resp, url = got.resp, got.url
         assert resp is not None and url is not None
         if resp.status_code == 404:
-            return Resolution(d.key, Outcome.DEAD, status=404, error=f"doi.org does not know {d.doi}")
+            return Resolution(
+                d.key, Outcome.DEAD, status=404, error=f"doi.org does not know {d.doi}"
+            )
         if resp.status_code != 200:
-            return Resolution(d.key, Outcome.UNVERIFIABLE, status=resp.status_code,
-                              error=f"DOI metadata answered HTTP {resp.status_code}")
+            return Resolution(
+                d.key,
+                Outcome.UNVERIFIABLE,
+                status=resp.status_code,
+                error=f"DOI metadata answered HTTP {resp.status_code}",
+            )
         try:
             data = resp.json()
             title = data.get("title")
@@ -78,8 +89,14 @@ class DoiResolver:
         updates: tuple[tuple[str, str], ...] = ()
         if self.crossref is not None and "crossref" in (url.host or ""):
             updates = await self.crossref.updates(d.doi) or ()
-        return Resolution(d.key, Outcome.OK, title=str(title) if title else None, status=200,
-                          updates=updates, **_csl_facts(data))
+        return Resolution(
+            d.key,
+            Outcome.OK,
+            title=str(title) if title else None,
+            status=200,
+            updates=updates,
+            **_csl_facts(data),
+        )
 
     async def _try(self, d: Doi) -> _Answer:
         """doi.org and the agency it sends us to; a 5xx or a timeout is worth another try."""
@@ -88,21 +105,31 @@ class DoiResolver:
             end = await follow(url, self._get, location_of, max_redirects=_MAX_REDIRECTS)
         except (httpx.HTTPError, GuardError) as exc:
             outcome = Outcome.BLOCKED if isinstance(exc, Blocked) else Outcome.UNREACHABLE
-            error = exc.reason if isinstance(exc, GuardError) else \
-                f"DOI lookup failed ({type(exc).__name__})"
-            return _Answer(failed=Resolution(d.key, outcome, error=error),
-                           retryable=retryable_error(exc))
+            error = (
+                exc.reason
+                if isinstance(exc, GuardError)
+                else f"DOI lookup failed ({type(exc).__name__})"
+            )
+            return _Answer(
+                failed=Resolution(d.key, outcome, error=error), retryable=retryable_error(exc)
+            )
         if end.stop is not None:
-            return _Answer(failed=Resolution(d.key, Outcome.UNREACHABLE,
-                                             error=end.reason(_MAX_REDIRECTS)))
+            return _Answer(
+                failed=Resolution(d.key, Outcome.UNREACHABLE, error=end.reason(_MAX_REDIRECTS))
+            )
         status = end.answer.status_code
-        return _Answer(end.answer, url=end.url, retryable=retryable_status(status),
-                       retry_after=parse_retry_after(end.answer.headers.get("retry-after")))
+        return _Answer(
+            end.answer,
+            url=end.url,
+            retryable=retryable_status(status),
+            retry_after=parse_retry_after(end.answer.headers.get("retry-after")),
+        )
 
     async def _get(self, url: httpx.URL) -> httpx.Response:
         self.requests += 1
-        return await self.client.get(url, headers=_HEADERS, follow_redirects=False,
-                                     timeout=self.timeout)
+        return await self.client.get(
+            url, headers=_HEADERS, follow_redirects=False, timeout=self.timeout
+        )
 
 
 def _first(v: object) -> str | None:
@@ -119,10 +146,17 @@ def _csl_facts(data: dict[str, Any]) -> dict[str, Any]:
             name = a.get("literal") or " ".join(str(a[k]) for k in ("given", "family") if a.get(k))
             if name:
                 authors.append(str(name))
-    parts = (data.get("issued") or {}).get("date-parts") if isinstance(data.get("issued"), dict) else None
+    parts = (
+        (data.get("issued") or {}).get("date-parts")
+        if isinstance(data.get("issued"), dict)
+        else None
+    )
     published = None
     if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
         nums = [int(x) for x in parts[0][:3] if str(x).isdigit()]
         published = "-".join(f"{n:02d}" if i else str(n) for i, n in enumerate(nums)) or None
-    return {"authors": tuple(authors), "published": published,
-            "journal_ref": _first(data.get("container-title"))}
+    return {
+        "authors": tuple(authors),
+        "published": published,
+        "journal_ref": _first(data.get("container-title")),
+    }

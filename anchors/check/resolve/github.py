@@ -34,8 +34,11 @@ from .base import Resolution
 __all__ = ["GITHUB_API", "GithubResolver", "repo_of_url", "repo_under"]
 
 _MAX_API_REDIRECTS = 3
-_REPO_URL_RE = re.compile(r"https?://(?:www\.)?github\.com/([A-Za-z0-9][A-Za-z0-9-]{0,38})/"
-                          r"([A-Za-z0-9_.-]{1,100}?)(?:\.git)?/?", re.IGNORECASE)
+_REPO_URL_RE = re.compile(
+    r"https?://(?:www\.)?github\.com/([A-Za-z0-9][A-Za-z0-9-]{0,38})/"
+    r"([A-Za-z0-9_.-]{1,100}?)(?:\.git)?/?",
+    re.IGNORECASE,
+)
 
 
 def repo_of_url(url: str) -> tuple[str, str] | None:
@@ -55,9 +58,14 @@ def repo_under(url: str) -> tuple[str, str] | None:
 
 
 class GithubResolver:
-    def __init__(self, client: httpx.AsyncClient, api_url: str = GITHUB_API,
-                 token: str | None = None, policy: RetryPolicy | None = None,
-                 timeout: float = 10.0) -> None:
+    def __init__(
+        self,
+        client: httpx.AsyncClient,
+        api_url: str = GITHUB_API,
+        token: str | None = None,
+        policy: RetryPolicy | None = None,
+        timeout: float = 10.0,
+    ) -> None:
         self.client = client
         self.api = httpx.URL(api_url.rstrip("/") + "/")
         self.token = token
@@ -85,18 +93,26 @@ class GithubResolver:
         return _repo_from_response(ref, f"{owner}/{name}", *got)
 
     def _headers(self, url: httpx.URL) -> dict[str, str]:
-        h = {"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28",
-             "User-Agent": USER_AGENT}
-        if self.token and url.host == self.api.host and url.port == self.api.port \
-                and url.scheme == self.api.scheme:
+        h = {
+            "Accept": "application/vnd.github+json",
+            "X-GitHub-Api-Version": "2022-11-28",
+            "User-Agent": USER_AGENT,
+        }
+        if (
+            self.token
+            and url.host == self.api.host
+            and url.port == self.api.port
+            and url.scheme == self.api.scheme
+        ):
             h["Authorization"] = f"Bearer {self.token}"
         return h
 
     async def _one(self, key: str, url: httpx.URL) -> Resolution | tuple[int, httpx.Response]:
         """One API answer for `url` after retries and redirects, or the failure as a Resolution."""
         if self._limited is not None:
-            return Resolution(key, self._limited.outcome, status=self._limited.status,
-                              error=self._limited.error)
+            return Resolution(
+                key, self._limited.outcome, status=self._limited.status, error=self._limited.error
+            )
         got = await self.policy.run(lambda: self._try(key, url))
         if got.failed is not None:
             if got.failed.outcome is Outcome.RATE_LIMITED:
@@ -108,39 +124,59 @@ class GithubResolver:
             raise UsageError(
                 f"--github-api {self.api}: answered HTTP {status} "
                 f"({resp.headers.get('content-type') or 'no content type'}) to {url.path}, "
-                "which is not what the GitHub REST API answers; check the URL")
+                "which is not what the GitHub REST API answers; check the URL"
+            )
         return status, resp
 
     async def _try(self, key: str, url: httpx.URL) -> _Answer:
         """One try: the answer, or a failure the retry policy may try again (limits, 5xx)."""
         try:
-            end = await follow(url, self._get, location_of, max_redirects=_MAX_API_REDIRECTS,
-                               allow=lambda u: u.host == self.api.host)
+            end = await follow(
+                url,
+                self._get,
+                location_of,
+                max_redirects=_MAX_API_REDIRECTS,
+                allow=lambda u: u.host == self.api.host,
+            )
         except httpx.HTTPError as exc:
-            return _Answer(failed=Resolution(key, Outcome.UNREACHABLE,
-                                             error=f"GitHub API unreachable ({type(exc).__name__})"),
-                           retryable=retryable_error(exc))
+            return _Answer(
+                failed=Resolution(
+                    key, Outcome.UNREACHABLE, error=f"GitHub API unreachable ({type(exc).__name__})"
+                ),
+                retryable=retryable_error(exc),
+            )
         resp = end.answer
         if end.stop is Stop.REFUSED:
-            return _Answer(failed=Resolution(
-                key, Outcome.UNVERIFIABLE, status=resp.status_code,
-                error=f"GitHub API redirected off {self.api.host}; not followed"))
+            return _Answer(
+                failed=Resolution(
+                    key,
+                    Outcome.UNVERIFIABLE,
+                    status=resp.status_code,
+                    error=f"GitHub API redirected off {self.api.host}; not followed",
+                )
+            )
         if end.stop is not None:
-            return _Answer(failed=Resolution(
-                key, Outcome.UNREACHABLE, error=f"GitHub API: {end.reason(_MAX_API_REDIRECTS)}"))
+            return _Answer(
+                failed=Resolution(
+                    key, Outcome.UNREACHABLE, error=f"GitHub API: {end.reason(_MAX_API_REDIRECTS)}"
+                )
+            )
         status, wait = resp.status_code, _rate_wait(resp)
         limited = status in (403, 429) and wait is not None
         if not (limited or (status != 403 and retryable_status(status))):
             return _Answer(resp)
         outcome = Outcome.RATE_LIMITED if status in (403, 429) else Outcome.UNREACHABLE
-        return _Answer(failed=Resolution(key, outcome, status=status,
-                                         error=_limit_text(status, wait)),
-                       retryable=True, retry_after=wait)
+        return _Answer(
+            failed=Resolution(key, outcome, status=status, error=_limit_text(status, wait)),
+            retryable=True,
+            retry_after=wait,
+        )
 
     async def _get(self, url: httpx.URL) -> httpx.Response:
         self.requests += 1
-        return await self.client.get(url, headers=self._headers(url), follow_redirects=False,
-                                     timeout=self.timeout)
+        return await self.client.get(
+            url, headers=self._headers(url), follow_redirects=False, timeout=self.timeout
+        )
 
 
 @dataclass(slots=True)
@@ -193,11 +229,13 @@ def _not_ok(key: str, status: int, what: str) -> Resolution | None:
         how = "was deleted" if status == 410 else "does not exist (or the repository is private)"
         return Resolution(key, Outcome.DEAD, status=status, error=f"{what} {how}")
     if status == 403:
-        return Resolution(key, Outcome.UNVERIFIABLE, status=status,
-                          error="GitHub API refused access (HTTP 403)")
+        return Resolution(
+            key, Outcome.UNVERIFIABLE, status=status, error="GitHub API refused access (HTTP 403)"
+        )
     if status != 200:
-        return Resolution(key, Outcome.UNVERIFIABLE, status=status,
-                          error=f"GitHub API answered HTTP {status}")
+        return Resolution(
+            key, Outcome.UNVERIFIABLE, status=status, error=f"GitHub API answered HTTP {status}"
+        )
     return None
 
 
@@ -208,8 +246,12 @@ def _json(key: str, resp: httpx.Response, *fields: str) -> dict[str, Any] | Reso
             str(data[f])
         return data
     except (ValueError, KeyError, TypeError):
-        return Resolution(key, Outcome.UNVERIFIABLE, status=resp.status_code,
-                          error=f"GitHub API answer has no {', '.join(fields)}")
+        return Resolution(
+            key,
+            Outcome.UNVERIFIABLE,
+            status=resp.status_code,
+            error=f"GitHub API answer has no {', '.join(fields)}",
+        )
 
 
 def _from_response(ref: GithubRef, status: int, resp: httpx.Response) -> Resolution:
@@ -224,11 +266,19 @@ def _from_response(ref: GithubRef, status: int, resp: httpx.Response) -> Resolut
     html = str(data.get("html_url") or "")
     moved = html if html and not _same_repo(html, ref) else None
     merged_at = pr.get("merged_at") if pr else None
-    return Resolution(ref.key, Outcome.OK, title=title, state=state,
-                      state_reason=data.get("state_reason"),
-                      merged=bool(merged_at), is_pull=pr is not None,
-                      moved_to=moved, status=200, closed_at=_day(data.get("closed_at")),
-                      merged_at=_day(merged_at))
+    return Resolution(
+        ref.key,
+        Outcome.OK,
+        title=title,
+        state=state,
+        state_reason=data.get("state_reason"),
+        merged=bool(merged_at),
+        is_pull=pr is not None,
+        moved_to=moved,
+        status=200,
+        closed_at=_day(data.get("closed_at")),
+        merged_at=_day(merged_at),
+    )
 
 
 def _day(stamp: object) -> str | None:
@@ -246,11 +296,21 @@ def _repo_from_response(ref: WebUrl, cited: str, status: int, resp: httpx.Respon
     full = str(data["full_name"])
     html = str(data.get("html_url") or f"https://github.com/{full}")
     moved = html if full.lower() != cited.lower() else None
-    return Resolution(ref.key, Outcome.OK, title=full, moved_to=moved,
-                      archived=data.get("archived") is True, status=200)
+    return Resolution(
+        ref.key,
+        Outcome.OK,
+        title=full,
+        moved_to=moved,
+        archived=data.get("archived") is True,
+        status=200,
+    )
 
 
 def _same_repo(html_url: str, ref: GithubRef) -> bool:
     parts = httpx.URL(html_url).path.strip("/").split("/")
-    return len(parts) >= 4 and parts[0].lower() == ref.owner.lower() \
-        and parts[1].lower() == ref.repo.lower() and parts[3] == str(ref.number)
+    return (
+        len(parts) >= 4
+        and parts[0].lower() == ref.owner.lower()
+        and parts[1].lower() == ref.repo.lower()
+        and parts[3] == str(ref.number)
+    )

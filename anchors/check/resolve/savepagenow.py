@@ -45,11 +45,17 @@ _JOB = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,99}")
 _STAMP = re.compile(r"(19|20)\d{12}")
 _CODE = re.compile(r"error:[a-z0-9-]{1,60}")
 #: refusals about the account or the service, not the page: no further capture this run
-_STOP = frozenset({
-    "error:user-session-limit", "error:max-daily-bandwidth", "error:max-daily-bandwidth-from-ip",
-    "error:blocked-client-ip", "error:celery", "error:no-browsers-available",
-    "error:internal-server-error",
-})
+_STOP = frozenset(
+    {
+        "error:user-session-limit",
+        "error:max-daily-bandwidth",
+        "error:max-daily-bandwidth-from-ip",
+        "error:blocked-client-ip",
+        "error:celery",
+        "error:no-browsers-available",
+        "error:internal-server-error",
+    }
+)
 #: a capture made within this many seconds is returned instead of a new one
 _RECENT = 86400
 #: SPN2 gives up on a capture after 2 minutes; so does the poll
@@ -103,12 +109,21 @@ class CaptureQuota:
 
 
 class SavePageNow:
-    def __init__(self, client: httpx.AsyncClient, api_url: str = SAVE_API, *,
-                 keys: tuple[str, str], quota: CaptureQuota | None = None,
-                 interval: float = SAVE_MIN_INTERVAL, limit: int = SAVE_PER_RUN,
-                 poll: float = 5.0, timeout: float = 10.0, patience: float = _PATIENCE,
-                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        client: httpx.AsyncClient,
+        api_url: str = SAVE_API,
+        *,
+        keys: tuple[str, str],
+        quota: CaptureQuota | None = None,
+        interval: float = SAVE_MIN_INTERVAL,
+        limit: int = SAVE_PER_RUN,
+        poll: float = 5.0,
+        timeout: float = 10.0,
+        patience: float = _PATIENCE,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.client = client
         self.api = httpx.URL(api_url.rstrip("/"))
         self._auth = f"LOW {keys[0]}:{keys[1]}"
@@ -127,10 +142,20 @@ class SavePageNow:
     async def _send(self, method: str, url: httpx.URL, **kw: Any) -> Sent:
         """One request under the run's own try type (no retry: see `submit`); its error, which
         holds the request and so the keys, is only ever named by its class."""
-        return await send_once(lambda: self.client.request(
-            method, url, headers={"User-Agent": USER_AGENT, "Accept": "application/json",
-                                  "Authorization": self._auth},
-            follow_redirects=False, timeout=self.timeout, **kw))
+        return await send_once(
+            lambda: self.client.request(
+                method,
+                url,
+                headers={
+                    "User-Agent": USER_AGENT,
+                    "Accept": "application/json",
+                    "Authorization": self._auth,
+                },
+                follow_redirects=False,
+                timeout=self.timeout,
+                **kw,
+            )
+        )
 
     @property
     def left(self) -> int:
@@ -148,29 +173,41 @@ class SavePageNow:
             await self.sleep(wait)
         self.quota.used += 1
         try:
-            sent = await self._send("POST", self.api, data={
-                "url": url, "skip_first_archive": "1", "if_not_archived_within": str(_RECENT)})
+            sent = await self._send(
+                "POST",
+                self.api,
+                data={
+                    "url": url,
+                    "skip_first_archive": "1",
+                    "if_not_archived_within": str(_RECENT),
+                },
+            )
         finally:
             self.quota.next_at = self.clock() + self.quota.interval
         resp = sent.resp
         if resp is None:
             raise SaveRefused(f"Save Page Now unreachable ({type(sent.error).__name__})")
         if resp.status_code in (401, 403):
-            raise SaveRefused(f"archive.org refused the keys (HTTP {resp.status_code}); check "
-                              f"{IA_KEY_ENV[0]} and {IA_KEY_ENV[1]}", maybe_started=False)
+            raise SaveRefused(
+                f"archive.org refused the keys (HTTP {resp.status_code}); check "
+                f"{IA_KEY_ENV[0]} and {IA_KEY_ENV[1]}",
+                maybe_started=False,
+            )
         doc = self._json(resp)
         if doc is not None and doc.get("status") == "error":
             code = _code(doc)
             if code in _STOP or resp.status_code == 429:
-                raise SaveRefused(f"Save Page Now declined further captures ({code})",
-                                  maybe_started=False)
+                raise SaveRefused(
+                    f"Save Page Now declined further captures ({code})", maybe_started=False
+                )
             return Capture(CaptureState.REFUSED, reason=code)
         job = doc.get("job_id") if doc is not None else None
         if resp.status_code == 200 and isinstance(job, str) and _JOB.fullmatch(job):
             return Capture(CaptureState.PENDING, job=job)
         if resp.status_code == 429:
-            raise SaveRefused("Save Page Now is rate-limiting this account (HTTP 429)",
-                              maybe_started=False)
+            raise SaveRefused(
+                "Save Page Now is rate-limiting this account (HTTP 429)", maybe_started=False
+            )
         raise SaveRefused(f"Save Page Now answered HTTP {resp.status_code} without a job")
 
     async def status(self, job: str) -> Capture:

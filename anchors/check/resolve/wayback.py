@@ -53,11 +53,17 @@ class WaybackError(Exception):
 
 
 class WaybackClient:
-    def __init__(self, client: httpx.AsyncClient, api_url: str = WAYBACK_API, *,
-                 interval: float = 1.0, timeout: float = 10.0,
-                 policy: RetryPolicy | None = None,
-                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        client: httpx.AsyncClient,
+        api_url: str = WAYBACK_API,
+        *,
+        interval: float = 1.0,
+        timeout: float = 10.0,
+        policy: RetryPolicy | None = None,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.client = client
         self.policy = policy or RetryPolicy(sleep=sleep, clock=clock)
         self.api = httpx.URL(api_url)
@@ -87,9 +93,15 @@ class WaybackClient:
                 await self.sleep(wait)
             self.requests += 1
             try:
-                return await send_once(lambda: self.client.request(
-                    method, url, headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
-                    follow_redirects=False, timeout=self.timeout))
+                return await send_once(
+                    lambda: self.client.request(
+                        method,
+                        url,
+                        headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
+                        follow_redirects=False,
+                        timeout=self.timeout,
+                    )
+                )
             finally:
                 self._next = self.clock() + self.interval
 
@@ -120,8 +132,11 @@ class WaybackClient:
             best = (doc.get("archived_snapshots") or {}).get("closest")
         except (ValueError, AttributeError):
             raise WaybackError("Wayback availability API answer is not the expected JSON") from None
-        if not isinstance(best, dict) or best.get("available") is not True \
-                or str(best.get("status")) != "200":
+        if (
+            not isinstance(best, dict)
+            or best.get("available") is not True
+            or str(best.get("status")) != "200"
+        ):
             return None
         return self._snapshot(str(best.get("url", "")), str(best.get("timestamp", "")))
 
@@ -142,7 +157,11 @@ class WaybackClient:
         url = httpx.URL(snap.url)
         if self._mirror:  # a mirror or test server serves its own snapshots
             url = url.copy_with(scheme=self.api.scheme, host=self.api.host, port=self.api.port)
-        end = await follow(url, lambda u: self._get(u, "HEAD"), location_of,
-                           max_redirects=_MAX_HOPS, allow=lambda u: u.host == url.host)
+        end = await follow(
+            url,
+            lambda u: self._get(u, "HEAD"),
+            location_of,
+            max_redirects=_MAX_HOPS,
+            allow=lambda u: u.host == url.host,
+        )
         return end.stop is None and end.answer.status_code == 200
-
