@@ -1,9 +1,10 @@
 """Which lines of a briefing hold citations, and what its tables' headers say.
 
-Fenced code (commands, example output) holds none, except BibTeX blocks, whose entries are
-real citations. A briefing marks off-topic citations with HTML comments, which render as
-nothing: `<!-- anchors: ignore-line -->` (or `ignore`) on the line, `ignore-next-line` above it,
-`ignore-start` … `ignore-end` around a region.
+Fenced code (commands, example output) holds none, except BibTeX blocks (by their label, or
+by a first line that opens an entry), whose entries are real citations. A briefing marks
+off-topic citations with HTML comments, which render as nothing: `<!-- anchors: ignore-line -->`
+(or `ignore`) on the line, `ignore-next-line` above it, `ignore-start` … `ignore-end` around a
+region.
 """
 
 from __future__ import annotations
@@ -28,6 +29,9 @@ _IGNORE_RE = re.compile(
 _IGNORE_LIST_RE = re.compile(r"<!--\s*anchors\s*:\s*ignore\s+(?!-)([^>]*?)\s*-->", re.IGNORECASE)
 _FENCE_RE = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*([\w+-]*)")
 _BIB_INFO = frozenset({"bib", "bibtex", "biblatex", "tex"})
+#: the first line of a BibTeX entry: `@inproceedings{key,` (a CSS `@media x {` or a decorator
+#: `@app.route(` has no `{key,`)
+_BIB_ENTRY_RE = re.compile(r"^\s*@[A-Za-z]+\s*\{\s*[^\s,{}]*\s*,")
 _TITLE_COLUMN_RE = re.compile(r"title|paper|name|标题|论文|名称|题目|文章", re.IGNORECASE)
 
 
@@ -45,7 +49,8 @@ def skipped_lines(lines: list[str]) -> list[bool]:
                 skip[i] = not keep_fence or region
             continue
         if f:
-            fence, keep_fence, skip[i] = f[1], f[2].lower() in _BIB_INFO, True
+            keep = f[2].lower() in _BIB_INFO or _bibtex_inside(lines, i + 1, f[1])
+            fence, keep_fence, skip[i] = f[1], keep, True
             continue
         m = _IGNORE_RE.search(line)
         kind = m[1].lower() if m else ""
@@ -54,6 +59,16 @@ def skipped_lines(lines: list[str]) -> list[bool]:
         next_line = kind == "ignore-next-line"
         region = region and kind != "ignore-end"
     return skip
+
+
+def _bibtex_inside(lines: list[str], start: int, fence: str) -> bool:
+    """True when the fence's first non-blank line opens a BibTeX entry: a fence whose content
+    is BibTeX is BibTeX, labelled or not (the only place some READMEs give a DOI)."""
+    for i in range(start, len(lines)):  # blank lines only: linear over the whole file
+        line = lines[i]
+        if line.strip():
+            return not line.lstrip().startswith(fence[0] * 3) and bool(_BIB_ENTRY_RE.match(line))
+    return False
 
 
 def ignored_anchors(lines: list[str]) -> frozenset[str]:

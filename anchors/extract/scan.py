@@ -52,6 +52,16 @@ _FULLWIDTH = str.maketrans({**{chr(0xFF10 + i): str(i) for i in range(10)}, "．
 #: pathological lines (`[x](https://a/（` ten thousand times) linear.
 _MAX_DESTINATION = 4096
 _DIGIT_RE = re.compile(r"[0-9０-９]")
+#: template syntax no real URL holds: `${PORT}`, `{{host}}`, `{id}`, `$HOST`, a port that is a word
+_TEMPLATE_RE = re.compile(
+    r"\$\{|\{\{|\{[A-Za-z_][\w.-]*\}|\$[A-Za-z_]|^[a-z]+://[^/?#]*:(?![0-9]*(?:[/?#]|$))",
+    re.IGNORECASE,
+)
+_HOST_RE = re.compile(r"[a-z]+://(?:[^/?#@]*@)?(\[[^\]]*\]|[^/?#:]*)", re.IGNORECASE)
+_LOCAL_HOSTS = frozenset({"localhost", "0.0.0.0", "[::1]", "[::]"})
+#: RFC 2606/6761 names that never hold a public page
+_RESERVED_SUFFIXES = (".localhost", ".example", ".test", ".invalid", ".local")
+_TICKS_RE = re.compile(r"`+")
 _OPENERS = {")": "(", "）": "（", "]": "[", "}": "{"}
 
 
@@ -75,9 +85,10 @@ def scan(text: str) -> list[Hit]:
     hits: list[Hit] = []
     masked = text
     if "://" in text:
-        hits = _urls(text)
+        found = _urls(text)
+        hits = [h for h in found if not _placeholder(text, h)]
         pieces, at = [], 0
-        for h in hits:
+        for h in found:  # a placeholder URL's digits are no ID either
             pieces += [text[at : h.start], " " * (h.end - h.start)]
             at = h.end
         masked = "".join(pieces) + text[at:]
@@ -85,6 +96,38 @@ def scan(text: str) -> list[Hit]:
         hits.extend(_tokens(text, masked.translate(_FULLWIDTH)))
         hits.sort(key=lambda h: h.start)
     return hits
+
+
+def _placeholder(text: str, h: Hit) -> bool:
+    """A template URL (`http://localhost:${PORT}`, `https://{host}/v1`, `http://$HOST:PORT`)
+    names no page anywhere; in inline code a local or reserved example host is a placeholder
+    for the reader's own server too. Neither is a citation, valid or not."""
+    if _TEMPLATE_RE.search(h.raw):
+        return True
+    if "`" not in text or not any(a <= h.start < b for a, b in code_spans(text)):
+        return False
+    host = _HOST_RE.match(h.raw)
+    name = host[1].lower().rstrip(".") if host else ""
+    return (
+        name in _LOCAL_HOSTS
+        or name.startswith("127.")
+        or name.endswith(_RESERVED_SUFFIXES)
+        or name.split(".")[-2:-1] == ["example"]
+    )
+
+
+def code_spans(text: str) -> list[tuple[int, int]]:
+    """The (start, end) of each inline code span's content: a run of backticks up to the next
+    run of the same length (CommonMark); one pass over the runs."""
+    spans: list[tuple[int, int]] = []
+    opened: re.Match[str] | None = None
+    for run in _TICKS_RE.finditer(text):
+        if opened is None:
+            opened = run
+        elif len(run.group()) == len(opened.group()):
+            spans.append((opened.end(), run.start()))
+            opened = None
+    return spans
 
 
 def _urls(text: str) -> list[Hit]:

@@ -35,6 +35,7 @@ _GITHUB_HOSTS = frozenset({"github.com", "www.github.com"})
 _DOI_HOSTS = frozenset({"doi.org", "dx.doi.org", "www.doi.org"})
 _ARCHIVE_SEG = re.compile(r"[a-z]+(?:-[a-z]+)?(?:\.[A-Za-z]{2})?")
 _DOI_PATH = re.compile(r"10\.[0-9]")
+_ARXIV_PREFIX = re.compile(r"^arxiv:", re.IGNORECASE)
 
 
 def key_from_url(text: str) -> AnchorKey:
@@ -82,7 +83,8 @@ def _id_after(segs: list[str]) -> str | None:
     """The identifier at the start of `segs`, or None when they name a page, not an article."""
     if not segs:
         return None
-    first = _strip_ext(segs[0])
+    # arXiv serves `/abs/arXiv:1310.2590` and `/abs/arxiv:physics/9707012` as the paper itself
+    first = _strip_ext(_ARXIV_PREFIX.sub("", segs[0], count=1))
     if first[:1].isdigit():
         return first
     if len(segs) >= 2 and _ARCHIVE_SEG.fullmatch(first) and segs[1][:1].isdigit():

@@ -59,7 +59,16 @@ def canonical_url(url: str) -> str:
         for k, v in parse_qsl(parts.query, keep_blank_values=True)
         if not k.lower().startswith("utm_") and k.lower() not in _TRACKING_PARAMS
     ]
-    return urlunsplit((scheme, netloc, path, urlencode(query), ""))
+    return urlunsplit((scheme, netloc, path, urlencode(query), _route(parts.fragment)))
+
+
+def _route(fragment: str) -> str:
+    """The fragment when it names a page of a hash-routed site (`#/docs/x`, `#!/y`, Zulip's
+    `#narrow/stream/…`), which is part of what the URL cites; "" for a place in one page."""
+    head = fragment.split("/", 1)[0]
+    if fragment.startswith(("/", "!")) or ("/" in fragment and head.isascii() and head.isalpha()):
+        return fragment
+    return ""
 
 
 def _tracking(name: str) -> bool:
