@@ -22,7 +22,7 @@ class Severity(str, Enum):
 
 
 class Code(str, Enum):
-    """Stable finding codes; each has one severity, documented in the README."""
+    """Stable finding codes; each has one severity, and its text in `catalogue.CATALOGUE`."""
 
     INVALID_ID = "invalid-id"
     FUTURE_ID = "future-id"
@@ -149,7 +149,7 @@ def summary(findings: Iterable[Finding]) -> dict[str, int]:
 
 
 class ExitCode(IntEnum):
-    """Every exit status `anchors` uses, named once (README, "Exit codes").
+    """Every exit status `anchors` uses, named once (docs/commands.md, "Exit codes").
 
     A CI job reads 1 as "the registry has problems" and 2 as "the job is misconfigured", so the
     two must never be confused; a stopped run exits as shells expect (128 + signal number).

@@ -286,8 +286,9 @@ def test_fix_without_history_is_exit_2(tmp_path: Path) -> None:
     assert r.exit_code == 2 and "no history yet" in r.stderr
 
 
-def test_readme_example_on_the_bundled_registry(tmp_path: Path) -> None:
-    """The README's `fix` example is this command's real output on the bundled registry."""
+def test_documented_example_on_the_bundled_registry(tmp_path: Path) -> None:
+    """The `fix` example in docs/commands.md is this command's real output on the bundled
+    registry."""
     root = Path(__file__).resolve().parent.parent
     reg, db = tmp_path / "registry.yaml", tmp_path / "history.sqlite"
     reg.write_bytes((root / "registry.yaml").read_bytes())
@@ -319,10 +320,11 @@ def test_readme_example_on_the_bundled_registry(tmp_path: Path) -> None:
     h.close()
     r = CliRunner().invoke(app, ["fix", "-r", str(reg), "--history", str(db), "--dry-run"])
     assert r.exit_code == 1
-    readme = (root / "README.md").read_text(encoding="utf-8")
-    assert r.stdout in readme, r.stdout
-    # and its stderr, as a user sees it (the path as the README's example names it)
-    assert r.stderr.replace(str(reg), "registry.yaml") in readme, r.stderr
+    page = (root / "docs" / "commands.md").read_text(encoding="utf-8")
+    section = page.split("\n## anchors fix\n", 1)[1]
+    assert f"```diff\n{r.stdout}```" in section, r.stdout
+    # and its stderr, as a user sees it (the path as the example names it)
+    assert f"```\n{r.stderr.replace(str(reg), 'registry.yaml')}```" in section, r.stderr
 
 
 def test_fix_reads_the_cache_the_check_was_told_to_use(tmp_path: Path) -> None:

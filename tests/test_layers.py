@@ -1,6 +1,6 @@
 """The package's layers, checked from the source: no import cycle, no import that points up.
 
-The layout reads as the data flow (README, "Architecture"). Every runtime import inside
+The layout reads as the data flow (docs/architecture.md). Every runtime import inside
 `anchors/` is read with `ast` (function-level imports included; `if TYPE_CHECKING:` blocks are
 not imports at run time and are skipped) and must go to the same layer or a lower one.
 """
@@ -23,6 +23,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "anchors.errors",
             "anchors.defaults",
             "anchors.findings",
+            "anchors.catalogue",
             "anchors.streams",
             "anchors.state",
             "anchors.config",

@@ -25,8 +25,8 @@ __all__ = ["ARXIV_MIRRORS", "key_from_url"]
 _ARTICLE_PATHS = frozenset({"abs", "pdf", "html", "format", "src", "e-print", "ps", "dvi", "tb"})
 #: Hosts that are arXiv itself though not under arxiv.org (the original LANL name, ar5iv).
 _ARXIV_OTHER_HOSTS = frozenset({"xxx.lanl.gov", "ar5iv.org"})
-#: Sites that are not arXiv but whose paths name an arXiv article; each is documented in the
-#: README, because a citation of one is registered as the arXiv paper itself.
+#: Sites that are not arXiv but whose paths name an arXiv article; each is documented in
+#: docs/extraction.md, because a citation of one is registered as the arXiv paper itself.
 ARXIV_MIRRORS: dict[str, frozenset[str]] = {
     "alphaxiv.org": frozenset({"abs", "overview", "pdf"}),
     "huggingface.co": frozenset({"papers"}),

@@ -39,7 +39,7 @@ LOCK_TIMEOUT = 60.0
 HEADER = (
     "# anchors registry: every cited arXiv ID and URL, when it was first anchored, and where.\n"
     "# Edit by hand or with `anchors add BRIEFING`; check with `anchors check`.\n"
-    "# Format: README.md#registry-format (schema: anchors/schema/registry.schema.json)\n"
+    "# Format: docs/registry.md (schema: anchors/schema/registry.schema.json)\n"
 )
 DQ = '"'
 

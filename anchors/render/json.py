@@ -1,4 +1,4 @@
-"""JSON output: one object per run, with a stable documented schema (README, "JSON output")."""
+"""JSON output: one object per run, with a stable schema (anchors/schema/, docs/formats.md)."""
 
 from __future__ import annotations
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
+from ..catalogue import CATALOGUE
 from ..findings import Code, Finding, Severity
 from .escape import plain
 from .json import dumps
@@ -23,37 +24,8 @@ __all__ = ["RULES", "check_result"]
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
-#: One line per code, shown by code scanning as the rule's description.
-RULES = {
-    Code.INVALID_ID: "Malformed arXiv identifier",
-    Code.FUTURE_ID: "arXiv identifier later than today",
-    Code.DUPLICATE: "The same anchor in two entries",
-    Code.CONFLICT: "Two mentions disagree on a title or section",
-    Code.SCHEMA: "Missing or invalid registry field",
-    Code.NOT_FOUND: "Identifier, version, issue or DOI that does not exist",
-    Code.TITLE_MISMATCH: "Registry title is not the resolved title",
-    Code.WITHDRAWN: "arXiv paper withdrawn",
-    Code.DEAD_LINK: "Dead link",
-    Code.UNREACHABLE: "Link unreachable through retries",
-    Code.UNVERIFIABLE: "Site refuses link checkers",
-    Code.RATE_LIMITED: "Rate-limited through retries",
-    Code.REDIRECT: "Permanent redirect or moved issue",
-    Code.ISSUE_STATE: "GitHub issue or pull request closed or merged",
-    Code.TLS_ERROR: "Invalid TLS certificate",
-    Code.BLOCKED_URL: "Not http(s), or a private address",
-    Code.LATER_THAN_BRIEFING: "arXiv identifier newer than its first anchoring",
-    Code.UNBACKED_CLAIM: "Continuity claim the registry does not back",
-    Code.ARCHIVE_UNAVAILABLE: "No archived snapshot of a URL",
-    Code.ARCHIVE_CAPTURE: "Save Page Now capture of a URL",
-    Code.RETITLED: "arXiv title changed since the cited version",
-    Code.STALE_CLAIM: "Claimed issue state contradicted by its live state",
-    Code.WRONG_TARGET: "Issue or PR title shares nothing with the one cited",
-    Code.REPO_ARCHIVED: "GitHub repository archived",
-    Code.PUBLISHED: "Preprint has a journal reference or venue DOI",
-    Code.CLAIM_MISMATCH: "Claimed date or venue contradicted by arXiv",
-    Code.RETRACTED: "DOI retracted or withdrawn",
-    Code.CORRECTED: "DOI has a correction or erratum",
-}
+#: One line per code, shown by code scanning as the rule's name (from the one catalogue).
+RULES = {code: doc.title for code, doc in CATALOGUE.items()}
 
 
 def _uri(path: str) -> str:

@@ -125,7 +125,8 @@ def test_hard_link_keeps_the_old_content_as_documented(tmp_path: Path) -> None:
     before = other.read_bytes()
     assert _add(reg).returncode == 0  # type: ignore[attr-defined]
     assert other.read_bytes() == before and reg.read_bytes() != before
-    assert "hard link" in (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    documented = (Path(__file__).parents[2] / "docs" / "registry.md").read_text(encoding="utf-8")
+    assert "several **hard links**" in documented
 
 
 def test_state_lives_in_one_self_ignoring_folder(tmp_path: Path) -> None:

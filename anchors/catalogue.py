@@ -1,0 +1,248 @@
+"""What each finding code means and how to fix it: the one text docs/findings.md and SARIF read.
+
+A new `Code` needs its entry here (tests/test_docs.py fails until it has one); then rerun
+`python scripts/gen_docs.py` to regenerate docs/findings.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .findings import Code
+
+__all__ = ["CATALOGUE", "DOCS_PAGE", "CodeDoc", "describe", "doc_anchor"]
+
+#: the page, relative to the repository root, that documents every code under its own heading
+DOCS_PAGE = "docs/findings.md"
+
+
+@dataclass(frozen=True, slots=True)
+class CodeDoc:
+    """One code's documentation; each field is one sentence of plain text (Markdown `code` ok)."""
+
+    #: a few words, as a rule name (SARIF `shortDescription`)
+    title: str
+    #: when it is reported (SARIF `fullDescription`)
+    description: str
+    #: a situation that gives it
+    example: str
+    #: what to do about it (SARIF `help`)
+    fix: str
+
+
+def describe(code: Code) -> CodeDoc:
+    return CATALOGUE[code]
+
+
+def doc_anchor(code: Code) -> str:
+    """`docs/findings.md#dead-link`: the heading of the code on its page (a SARIF `helpUri`)."""
+    return f"{DOCS_PAGE}#{code.value}"
+
+
+_C = CodeDoc
+CATALOGUE: Mapping[Code, CodeDoc] = {
+    Code.INVALID_ID: _C(
+        "Malformed arXiv identifier",
+        "An arXiv ID with the wrong digit count for its era, an impossible month, an unknown "
+        "archive or a version 0; `add` also reports a malformed DOI or GitHub reference.",
+        '`arxiv: "2609.1806"` (IDs since 2015 have five digits after the dot).',
+        "Copy the ID from the paper's arXiv page; `add` writes no invalid citation, so correct "
+        "the briefing and add it again.",
+    ),
+    Code.FUTURE_ID: _C(
+        "arXiv identifier later than today",
+        "The ID's YYMM is later than today (`--today` overrides the date).",
+        '`arxiv: "2709.00001"` checked on 2026-12-02.',
+        "The ID is mistyped (often the year); correct it from the paper's arXiv page.",
+    ),
+    Code.DUPLICATE: _C(
+        "The same anchor in two entries",
+        "The same canonical anchor in two entries (`2609.18063`, `2609.18063v2` and its "
+        "abs URL are one; so are `/issues/N` and `/pull/N`), or a duplicate YAML key; in `add`, "
+        "one anchor listed twice in a briefing (a warning there: it is merged into one entry).",
+        "`2609.18063` on lines 169 and 188 of one briefing; JSON `lines` lists every line.",
+        "Merge the entries by hand, keeping the earliest `first_anchored` and every `cited_in`.",
+    ),
+    Code.CONFLICT: _C(
+        "Two mentions disagree on a title or section",
+        "In `add`, two mentions in a briefing, or a briefing and the registry, give different "
+        "written titles or sections; the registry's (or the first) value is kept.",
+        "`title` `Edge0: MoE SSD 卸载预路由` on line 188 against `Edge0: …` on line 169; JSON "
+        "gives `field`, `kept`, `other` and `against`.",
+        "Decide which is right and edit the registry entry (or the briefing); the registry's "
+        "value is never overwritten by `add`.",
+    ),
+    Code.SCHEMA: _C(
+        "Missing or invalid registry field",
+        "A missing or invalid field, a bad status or date, an unknown field, an unquoted "
+        "numeric ID, or YAML aliases or merge keys.",
+        "`arxiv: 2609.10000` unquoted (YAML reads 2609.1), or `status: old`.",
+        "Edit the entry as [the registry format](registry.md) says; quote every arXiv ID.",
+    ),
+    Code.NOT_FOUND: _C(
+        "Identifier, version, issue or DOI that does not exist",
+        "A well-formed arXiv ID arXiv does not have (asked twice), a pinned version that does "
+        "not exist, or a GitHub issue/PR or DOI that does not exist.",
+        '`arxiv: "2609.99999"`, or `version: 9` of a paper at v2.',
+        "Find the right identifier (a typo, a wrong repository) and correct the entry.",
+    ),
+    Code.TITLE_MISMATCH: _C(
+        "Registry title is not the resolved title",
+        "An arXiv or DOI title that is not the paper's title or its main title (case, "
+        "punctuation, dashes, TeX/HTML spellings, a dropped subtitle and a gloss are "
+        "tolerated; a changed, added or reordered word is not).",
+        "Claimed `…Model Training with PagedAttention`, actual `…Model Serving with "
+        "PagedAttention`; JSON gives `claimed`, `actual` and, when found, `suggested`.",
+        "Correct the title, or the ID when `suggested` names the paper the title meant.",
+    ),
+    Code.WITHDRAWN: _C(
+        "arXiv paper withdrawn",
+        "arXiv's latest version of the paper is a withdrawal notice.",
+        "A paper whose v3 comment reads `This paper has been withdrawn by the author`.",
+        "Stop citing it, or pin the version you relied on and say why in `notes`.",
+    ),
+    Code.DEAD_LINK: _C(
+        "Dead link",
+        "After retries: 404/410 or another 4xx, a name that does not exist (NXDOMAIN, when "
+        "other names resolve), connection refused, a redirect loop or more than 10 hops.",
+        "`https://example.org/gone` answers HTTP 404.",
+        "Find where the page went, or link its archived copy (`check --archive`, then "
+        "`fix --only archive`).",
+    ),
+    Code.UNREACHABLE: _C(
+        "Link unreachable through retries",
+        "Timeouts, resets, temporary resolver failures or 5xx that persisted through retries; "
+        "never called dead.",
+        "A host that times out on all three tries.",
+        "Usually nothing: check again later; `report` shows whether it persists.",
+    ),
+    Code.UNVERIFIABLE: _C(
+        "Site refuses link checkers",
+        "401/403/451/999 or a bot-challenge page; never called dead (a 404 behind a refused "
+        "HEAD is still dead).",
+        "A site behind a bot challenge that answers 403.",
+        "Open it in a browser; if it is fine, accept the status for the entry (`accept: [403]`) "
+        "or everywhere (`accept` in [the configuration](configuration.md)).",
+    ),
+    Code.RATE_LIMITED: _C(
+        "Rate-limited through retries",
+        "A 429 that persisted, or a `Retry-After` beyond `--retry-after-cap`; never called dead.",
+        "A host answering 429 with `Retry-After: 3600`.",
+        "Check again later, or lower `--per-host`; set `GITHUB_TOKEN` for GitHub's API.",
+    ),
+    Code.REDIRECT: _C(
+        "Permanent redirect or moved issue",
+        "A permanent redirect (301/308 first hop) or a moved GitHub issue, with the new URL; a "
+        "redirect to a login page or the site's home page is a soft 404 (`soft_404: true`).",
+        "`https://www.lmsys.org/blog/…` moved permanently to `https://lmsys.org/blog/…/`.",
+        "`anchors fix --dry-run`, then `anchors fix` moves the entry (never for a soft 404: "
+        "find where the page went).",
+    ),
+    Code.ISSUE_STATE: _C(
+        "GitHub issue or pull request closed or merged",
+        "A cited GitHub issue or PR is closed or merged (with its `state_reason`).",
+        "`vllm-project/vllm#8242` closed (completed).",
+        "Nothing, unless a briefing still calls it open (then `stale-claim` says so).",
+    ),
+    Code.TLS_ERROR: _C(
+        "Invalid TLS certificate",
+        "An invalid, expired or wrong-name certificate; neither dead nor fine.",
+        "A site whose certificate expired last week.",
+        "Check the site later; link another copy if it stays broken.",
+    ),
+    Code.BLOCKED_URL: _C(
+        "Not http(s), or a private address",
+        "A URL that is not http(s), or whose name resolves to a loopback, private, link-local "
+        "or other non-public address; not requested unless `--allow-private`.",
+        "`http://169.254.169.254/latest/meta-data`, or an intranet host.",
+        "Cite a public URL, or check with `--allow-private` from a machine that should reach it.",
+    ),
+    Code.LATER_THAN_BRIEFING: _C(
+        "arXiv identifier newer than its first anchoring",
+        "An arXiv ID newer than the month it was first anchored in; in `add`, newer than its "
+        "briefing's own month (still written).",
+        '`arxiv: "2611.00001"` with `first_anchored: 2026-09-24`.',
+        "Correct the ID or the `first_anchored` date, whichever is wrong.",
+    ),
+    Code.ARCHIVE_UNAVAILABLE: _C(
+        "No archived snapshot of a URL",
+        "With `check --archive`, the Wayback Machine failed, refused or was too slow; the URLs "
+        "not looked up are counted and nothing is held up.",
+        "The availability API answers 503 through its retries.",
+        "Nothing: the next `check --archive` asks again.",
+    ),
+    Code.ARCHIVE_CAPTURE: _C(
+        "Save Page Now capture of a URL",
+        "With `check --archive-save`, what became of a capture asked of Save Page Now "
+        "(captured, with its snapshot; not finished yet; or not captured, with SPN2's code).",
+        "`captured: https://web.archive.org/web/20260924120000/https://…`.",
+        "`anchors fix --only archive` stores a captured snapshot in the registry.",
+    ),
+    Code.UNBACKED_CLAIM: _C(
+        "Continuity claim the registry does not back",
+        "In `add`, a briefing says `9-22锚定`/`续立`/`续用` (anchored before, on that date) "
+        "but the registry does not hold the anchor, or holds it with a later first date; the "
+        "date is still lowered, never silently.",
+        "`续立` for `2609.18063` when the registry has never held it; JSON `claimed` "
+        "`2026-09-22`, `actual` null.",
+        "Correct the briefing's claim, or add the earlier briefing first; `--strict` fails on it.",
+    ),
+    Code.RETITLED: _C(
+        "arXiv title changed since the cited version",
+        "An arXiv title that is not the latest but is the cited version's (`idvN`, v1 when "
+        "unpinned).",
+        "Claimed `Efficiently Programming Large Language Models using SGLang`, actual "
+        "`SGLang: Efficient Execution of Structured Language Model Programs`.",
+        "Nothing; update the title if the living document should use the new one.",
+    ),
+    Code.STALE_CLAIM: _C(
+        "Claimed issue state contradicted by its live state",
+        "The briefing (`--briefing`) or the entry's notes say open, closed, merged or fixed "
+        "(`仍 open`, `已关闭`, `已合并`, `已修复`…), and the issue's live state says otherwise.",
+        "Claimed `open`, actual `closed (completed) on 2012-05-26`.",
+        "Update the claim in the living document; no claim, no finding.",
+    ),
+    Code.WRONG_TARGET: _C(
+        "Issue or PR title shares nothing with the one cited",
+        "The issue/PR title written in the briefing shares no content word with the live title "
+        "(stop words and the repository name aside).",
+        "Claimed `vLLM prefix caching GPU utilization`, actual `Issue created by PyGithub`.",
+        "The number or repository is wrong: find the issue the briefing meant.",
+    ),
+    Code.REPO_ARCHIVED: _C(
+        "GitHub repository archived",
+        "A GitHub repository cited by URL is archived (one REST call per repository, cached); "
+        "a renamed or transferred one is `redirect`.",
+        "`https://github.com/owner/old-tool`, archived by its owner.",
+        "Nothing, or say in the living document that it is no longer maintained.",
+    ),
+    Code.PUBLISHED: _C(
+        "Preprint has a journal reference or venue DOI",
+        "The arXiv preprint has a journal reference or venue DOI (from the same answer, no "
+        "extra request).",
+        "`published: ActaAstron.56:1-50,2006`.",
+        "Cite the published version too if the living document should.",
+    ),
+    Code.CLAIM_MISMATCH: _C(
+        "Claimed date or venue contradicted by arXiv",
+        "A date next to the ID more than a day from v1 (or the cited version), or a venue with "
+        "its year that arXiv's comment or journal reference contradicts; `field` says which.",
+        "Claimed `OSDI 2024`, actual `SOSP 2023`.",
+        "Correct the date or venue in the briefing or the entry's notes.",
+    ),
+    Code.RETRACTED: _C(
+        "DOI retracted or withdrawn",
+        "Crossref's update relations (`updated-by`) hold a retraction, withdrawal or removal "
+        "notice for the DOI; the notice's DOI is given.",
+        "A DOI whose Crossref record is `updated-by` a retraction notice.",
+        "Stop relying on the paper; say so in the living document and the entry's notes.",
+    ),
+    Code.CORRECTED: _C(
+        "DOI has a correction or erratum",
+        "Crossref's update relations hold a correction, erratum or addendum for the DOI; the "
+        "notice's DOI is given.",
+        "A DOI `updated-by` an erratum.",
+        "Read the correction; cite it too if it changes what the living document says.",
+    ),
+}
