@@ -385,17 +385,42 @@ def test_offline_machine_is_network_down_not_dead_links(tmp_path: Path, mode: st
         asyncio.run(go())
 
 
-def test_two_dead_domains_are_dead_links_not_network_down(site: LoopbackServer) -> None:
-    text = "version: 1\nanchors:\n" + "".join(
-        entry("url", u) for u in ["https://gone1.example/", "https://gone2.example/"]
-    )
+@pytest.mark.parametrize("beside", ["nothing", "an address answers", "a name resolves"])
+def test_unknown_names_are_dead_only_where_other_names_resolve(
+    site: LoopbackServer, tmp_path: Path, beside: str
+) -> None:
+    """Two unknown names are two dead links when another name resolved in the same run; with a
+    resolver that knows no name at all they prove nothing: `unreachable`, and not recorded (a
+    host reached by its address shows the network works, not the resolver)."""
+    urls = ["https://gone1.example/", "https://gone2.example/"]
+    if beside == "an address answers":
+        urls.append(f"http://127.0.0.1:{site.port}/ok")
+    elif beside == "a name resolves":
+        urls.append(f"http://docs.example:{site.port}/ok")
+    text = "version: 1\nanchors:\n" + "".join(entry("url", u) for u in urls)
+    table = {"docs.example": ["127.0.0.1"]}
+    db = tmp_path / "h.sqlite"
 
     async def go():
-        async with links(resolver=StaticResolver({}), allow_private=True, attempts=1) as lc:
-            return await check_online(parse_text(text.encode(), "r.yaml"), TODAY, Services(lc))
+        h = History(db)
+        try:
+            async with links(resolver=StaticResolver(table), allow_private=True, attempts=1) as lc:
+                reg = parse_text(text.encode(), str(tmp_path / "r.yaml"))
+                return await check_online(reg, TODAY, Services(lc), history=h)
+        finally:
+            h.close()
 
     result = asyncio.run(go())
-    assert [f.code for f in result.findings] == [Code.DEAD_LINK, Code.DEAD_LINK]
+    codes = [f.code for f in result.findings]
+    recorded = sorted(r.outcome for r in History.read_only(db).rows(until=1e12))
+    if beside == "a name resolves":
+        assert codes == [Code.DEAD_LINK, Code.DEAD_LINK]
+        assert recorded == ["dead", "dead", "ok"]
+        return
+    assert codes == [Code.UNREACHABLE, Code.UNREACHABLE]
+    why = "no host answered" if beside == "nothing" else "no other name resolved"
+    assert result.findings[0].message.startswith(f"no such host (NXDOMAIN), but {why}")
+    assert recorded == ([] if beside == "nothing" else ["ok"])
 
 
 def test_a_redirect_to_the_home_page_is_called_a_soft_404_not_a_new_url(tmp_path: Path) -> None:

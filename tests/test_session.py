@@ -16,12 +16,13 @@ from typing import Any
 
 import pytest
 
+from anchors.check.resolve.base import Resolution
 from anchors.check.run import Services
 from anchors.check.session import CheckOptions, Hooks, check, check_one, open_session
 from anchors.cli.runner import Terminated
 from anchors.config import Settings, all_registries, load_settings, one_registry
 from anchors.errors import UsageError
-from anchors.findings import Code, ExitCode, Finding, exit_code
+from anchors.findings import Code, ExitCode, Finding, Outcome, exit_code
 from anchors.history import History
 from anchors.registry.loader import load
 from anchors.registry.validate import CheckResult
@@ -49,9 +50,10 @@ def write_registry(folder: Path, *ids: str) -> Path:
 class FakeServices:
     """A services factory with no clients that records how it was opened and closed."""
 
-    def __init__(self) -> None:
+    def __init__(self, services: Services | None = None) -> None:
         self.tokens: list[str | None] = []
         self.closed = 0
+        self.services = services or Services()
 
     @contextlib.asynccontextmanager
     async def __call__(
@@ -59,9 +61,16 @@ class FakeServices:
     ) -> AsyncIterator[Services]:
         self.tokens.append(token)
         try:
-            yield Services()
+            yield self.services
         finally:
             self.closed += 1
+
+
+class Answers:
+    """An arXiv resolver whose every ID is there."""
+
+    async def resolve(self, keys: list[Any]) -> dict[str, Resolution]:
+        return {k.key: Resolution(k.key, Outcome.OK, status=200) for k in keys}
 
 
 def test_options_are_frozen_and_each_registry_gets_its_own_settings(
@@ -144,7 +153,7 @@ def test_an_online_run_is_recorded_and_shows_progress(tmp_path: Path) -> None:
         yield None
         opened.append("closed")
 
-    services = FakeServices()
+    services = FakeServices(Services(arxiv=Answers()))
     result = asyncio.run(
         check_one(
             load(reg),
@@ -159,6 +168,7 @@ def test_an_online_run_is_recorded_and_shows_progress(tmp_path: Path) -> None:
     history = History.read_only(Settings().history_path(reg))
     try:
         assert len(history.runs(0, time.time() + 60)) == 1
+        assert [r.outcome for r in history.rows(time.time() + 60)] == ["ok"]
     finally:
         history.close()
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import errno
 import ssl
 from dataclasses import dataclass
+from enum import Enum
 
 import httpx
 
@@ -19,7 +20,14 @@ from ..findings import Outcome
 from .netguard import Blocked, NameNotFound, ResolveFailed
 from .retry import error_chain, parse_retry_after, refused, retryable_error, retryable_status
 
-__all__ = ["Answer", "error_answer", "guard_answer", "status_answer", "timeout_answer"]
+__all__ = [
+    "Answer",
+    "Silence",
+    "error_answer",
+    "guard_answer",
+    "status_answer",
+    "timeout_answer",
+]
 
 _UNVERIFIABLE = frozenset({401, 403, 451, 999})
 _CHALLENGE_MARKS = (
@@ -29,6 +37,16 @@ _CHALLENGE_MARKS = (
     b"captcha",
     b"Checking your browser",
 )
+
+
+class Silence(str, Enum):
+    """Why the network said nothing about a URL: no host answered, so the failure may be this
+    machine's (offline, a broken resolver) rather than the link's."""
+
+    #: the name does not exist (NXDOMAIN): dead only where other names resolve
+    NO_NAME = "no-name"
+    #: the resolver failed, or no connection could be made (refused, no route, connect timeout)
+    NO_CONNECTION = "no-connection"
 
 
 @dataclass(slots=True)
@@ -42,7 +60,8 @@ class Answer:
     error: str | None = None
     retryable: bool = False
     retry_after: float | None = None
-    network_evidence: bool = False
+    #: set when the failure is the network's silence (evidence the network may be down)
+    silence: Silence | None = None
     responded: bool = False
     requests: int = 0
     #: a redirect's target, parsed (final_url is its text)
@@ -64,9 +83,13 @@ def guard_answer(exc: Blocked | NameNotFound | ResolveFailed) -> Answer:
     if isinstance(exc, Blocked):
         return Answer(Outcome.BLOCKED, error=exc.reason, requests=1)
     if isinstance(exc, NameNotFound):
-        return Answer(Outcome.DEAD, error=exc.reason, network_evidence=True, requests=1)
+        return Answer(Outcome.DEAD, error=exc.reason, silence=Silence.NO_NAME, requests=1)
     return Answer(
-        Outcome.UNREACHABLE, error=exc.reason, retryable=True, network_evidence=True, requests=1
+        Outcome.UNREACHABLE,
+        error=exc.reason,
+        retryable=True,
+        silence=Silence.NO_CONNECTION,
+        requests=1,
     )
 
 
@@ -88,13 +111,15 @@ def _error_kind(exc: httpx.HTTPError, timeout: float) -> Answer:
         return Answer(
             Outcome.UNREACHABLE,
             error=f"connect timed out after {timeout:g} s",
-            network_evidence=True,
+            silence=Silence.NO_CONNECTION,
             requests=1,
         )
     if isinstance(exc, httpx.TimeoutException):
         return Answer(Outcome.UNREACHABLE, error=f"timed out after {timeout:g} s", requests=1)
     if refused(exc):
-        return Answer(Outcome.DEAD, error="connection refused", network_evidence=True, requests=1)
+        return Answer(
+            Outcome.DEAD, error="connection refused", silence=Silence.NO_CONNECTION, requests=1
+        )
     if isinstance(exc, httpx.ConnectError):
         codes = {getattr(e, "errno", None) for e in error_chain(exc)}
         unreachable = {errno.ENETUNREACH, errno.EHOSTUNREACH} & codes or "unreachable" in str(
@@ -103,7 +128,7 @@ def _error_kind(exc: httpx.HTTPError, timeout: float) -> Answer:
         return Answer(
             Outcome.UNREACHABLE,
             error=f"cannot connect ({exc})",
-            network_evidence=bool(unreachable),
+            silence=Silence.NO_CONNECTION if unreachable else None,
             requests=1,
         )
     if isinstance(exc, httpx.RemoteProtocolError):

@@ -26,7 +26,7 @@ from ..defaults import (
     USER_AGENT,
 )
 from ..findings import Outcome
-from .answers import Answer, error_answer, guard_answer, status_answer, timeout_answer
+from .answers import Answer, Silence, error_answer, guard_answer, status_answer, timeout_answer
 from .hosts import Hosts
 from .netguard import Blocked, NameNotFound, NetGuard, ResolveFailed
 from .redirects import Stop, follow
@@ -61,6 +61,8 @@ class LinkResult:
     error: str | None = None
     elapsed_ms: int = 0
     requests: int = 0
+    #: the failure was the network's silence, not an answer (see anchors.check.recorder)
+    silence: Silence | None = None
 
 
 @dataclass(slots=True)
@@ -130,6 +132,7 @@ class LinkChecker:
             last.error,
             int((time.monotonic() - started) * 1000),
             sent,
+            last.silence,
         )
 
     async def check_many(
@@ -211,7 +214,7 @@ class LinkChecker:
         )
         if t.responded:
             self.stats.responses += 1
-        if t.network_evidence:
+        if t.silence is not None:
             self.stats.evidence_hosts.add(parsed.host)
         return t
 

@@ -113,6 +113,9 @@ class NetGuard:
     def __init__(self, resolver: Resolver | None = None, allow_private: bool = False) -> None:
         self.resolver: Resolver = resolver or SystemResolver()
         self.allow_private = allow_private
+        #: names the resolver answered with addresses: proof it works (an NXDOMAIN is evidence
+        #: of a dead link only beside one, anchors.check.recorder)
+        self.names_resolved = 0
 
     def check_scheme(self, url: httpx.URL | str) -> None:
         u = url if isinstance(url, httpx.URL) else httpx.URL(url)
@@ -140,6 +143,7 @@ class NetGuard:
                 str(ipaddress.ip_address(a.split("%")[0]))
                 for a in await self.resolver.resolve(host, port)
             ]
+            self.names_resolved += bool(ips)
         if not ips:
             raise NameNotFound(host, "no addresses")
         for ip in ips:

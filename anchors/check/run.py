@@ -4,7 +4,8 @@ registry.
 Offline checks come from `validate`. Online, every valid anchor is looked at once: arXiv IDs,
 GitHub issues/PRs and DOIs through their APIs (their web pages are not fetched again), every
 other URL through the link checker, all concurrently. Results are compared with the registry,
-recorded in the history as they arrive, and successes cached; an interrupted run keeps both.
+recorded in the history as they arrive, and successes cached; an interrupted run keeps both. A
+failure without an answer counts only where the network spoke in the same run (`recorder`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from functools import partial
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
+from ..errors import NetworkDown
 from ..extract.claims import Claims
 from ..findings import Outcome
 from ..history import History, Row
@@ -30,6 +32,7 @@ from .archive import Archiver
 from .cache import Cache
 from .facts import of_resolution
 from .links import LinkChecker, LinkResult
+from .recorder import Recorder, unproven
 from .resolve.base import Resolution, Resolver
 from .resolve.github import repo_of_url
 from .resolve.savepagenow import SavePageNow
@@ -46,10 +49,6 @@ class Progress(Protocol):
     def __call__(self, done: int, total: int, failed: int, current: str, /) -> None: ...
 
 
-#: History flushes after this many rows, so an interrupted run loses at most these.
-_FLUSH_EVERY = 50
-
-
 @dataclass(slots=True)
 class Services:
     """The network clients a check uses; tests and benchmarks inject their own."""
@@ -62,32 +61,6 @@ class Services:
     wayback: WaybackClient | None = None
     #: set for `check --archive-save`: captures asked for where the archive has none
     saver: SavePageNow | None = None
-
-
-class _Recorder:
-    """Buffers history rows and flushes them in small transactions."""
-
-    def __init__(self, history: History | None, registry: str) -> None:
-        self.history = history
-        self.run_id = history.start_run(registry) if history else 0
-        self.rows: list[Row] = []
-
-    def add(self, row: Row) -> None:
-        if self.history is None:
-            return
-        self.rows.append(row)
-        if len(self.rows) >= _FLUSH_EVERY:
-            self.flush()
-
-    def flush(self) -> None:
-        if self.history is not None and self.rows:
-            self.history.record(self.run_id, self.rows)
-            self.rows = []
-
-    def finish(self, complete: bool) -> None:
-        if self.history is not None:
-            self.flush()
-            self.history.finish_run(self.run_id, complete)
 
 
 def _targets(
@@ -123,7 +96,7 @@ class _Run:
 
     targets: dict[str, Anchor]
     cache: Cache
-    recorder: _Recorder
+    recorder: Recorder
     progress: Progress | None
     result: CheckResult
     resolutions: dict[str, Resolution] = field(default_factory=dict)
@@ -174,6 +147,7 @@ class _Run:
             if res.outcome is Outcome.OK and res.moved_to:
                 outcome = Outcome.REDIRECT.value
         self.recorder.add(
+            key,
             Row(
                 target,
                 self.targets[key].label,
@@ -183,7 +157,7 @@ class _Run:
                 res.moved_to,
                 res.error,
                 facts=of_resolution(res),
-            )
+            ),
         )
 
     async def check_links(
@@ -201,6 +175,7 @@ class _Run:
         key = self.key_of.get(r.url) or WebUrl(r.url).key
         self.links[key] = r
         self.recorder.add(
+            key,
             Row(
                 key.split(":", 1)[1],
                 self.targets[key].label,
@@ -210,7 +185,8 @@ class _Run:
                 r.final_url,
                 r.error,
                 r.elapsed_ms,
-            )
+            ),
+            r.silence,
         )
         if not r.outcome.failed:
             self.cache.put(
@@ -242,9 +218,9 @@ async def check_online(
     result.online = True
     cache = cache or Cache(None)
     targets = _targets(reg, today, only_keys, [re.compile(p) for p in exclude], result)
-    run = _Run(targets, cache, _Recorder(history, reg.path), progress, result)
+    run = _Run(targets, cache, Recorder(history, reg.path, services.links), progress, result)
     pending = run.from_cache()
-    complete = False
+    complete = network_down = False
     archiving = (
         Archiver.start(services.wayback, targets, cache, reg.path, today, services.saver)
         if services.wayback
@@ -271,8 +247,13 @@ async def check_online(
             )
         follow = await _follow_up(targets, run.resolutions, services.arxiv, claims or {}, cache)
         complete = True
+    except NetworkDown as exc:
+        network_down = True
+        raise NetworkDown(f"{exc} Nothing from this run is recorded.") from None
     finally:
-        run.recorder.finish(complete)
+        for key, why in run.recorder.finish(complete, network_down=network_down).items():
+            if key in run.links:  # not dead on the network's silence alone
+                run.links[key] = unproven(run.links[key], why)
         try:  # whatever the archive did, what the check learnt is saved and judged
             if archiving is not None:
                 result.findings += await archiving.finish(stop_now=not complete)
