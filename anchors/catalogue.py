@@ -113,7 +113,9 @@ CATALOGUE: Mapping[Code, CodeDoc] = {
     Code.UNREACHABLE: _C(
         "Link unreachable through retries",
         "Timeouts, resets, temporary resolver failures or 5xx that persisted through retries; "
-        "never called dead.",
+        "never called dead. Also an unknown name or a refused connection in a run where no host "
+        "answered, or an unknown name where no other name resolved: that is the network's "
+        "silence, not evidence, and it is not recorded.",
         "A host that times out on all three tries.",
         "Usually nothing: check again later; `report` shows whether it persists.",
     ),
