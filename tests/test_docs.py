@@ -151,6 +151,15 @@ def test_the_library_example_runs_and_prints_what_the_page_shows() -> None:
     assert (r.returncode, r.stderr) == (0, "") and r.stdout == shown
 
 
+def test_the_library_page_names_every_public_name() -> None:
+    import anchors
+    from anchors import commands
+
+    page = _page("library.md")
+    named = set(re.findall(r"`(?:commands\.)?(\w+)[(`]", page))
+    assert set(anchors.__all__) <= named and set(commands.__all__) <= named
+
+
 def test_the_readme_add_example_is_real_output(tmp_path: Path) -> None:
     (block,) = [b for b in _fenced(README, "text") if "wrote registry.yaml" in b]
     (command,) = [b.strip() for b in _fenced(README, "sh") if b.startswith("anchors add ")]

@@ -51,6 +51,7 @@ DOCUMENTED = {
         "parse_anchor",
     },
     "anchors.extract": {"Citation", "extract", "read_briefing"},
+    "anchors.commands": {"add", "check", "export", "fix", "report"},
 }
 
 
@@ -76,8 +77,22 @@ def test_documented_modules_keep_their_names() -> None:
     for module, names in DOCUMENTED.items():
         mod = importlib.import_module(module)
         assert names <= set(mod.__all__), module
+        if module == "anchors.commands":  # its `add` takes paths; the package's, parsed briefings
+            continue
         for name in names & PUBLIC:  # the package gives the same object
             assert getattr(anchors, name) is getattr(mod, name), name
+
+
+def test_the_commands_are_there_after_any_import() -> None:
+    """`anchors.check` is a package and `anchors.export` a module: the functions live in
+    `anchors.commands`, where no submodule can shadow them."""
+    _import_everything()
+    from anchors import commands
+
+    for name in DOCUMENTED["anchors.commands"]:
+        assert callable(getattr(commands, name)) and getattr(commands, name).__module__ == (
+            "anchors.commands"
+        ), name
 
 
 def test_every_module_declares_all() -> None:

@@ -38,6 +38,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("history", ("anchors.history",)),
     ("check", ("anchors.check",)),
     ("report", ("anchors.report", "anchors.export", "anchors.fix")),
+    ("commands", ("anchors.commands",)),
     ("render", ("anchors.render",)),
     ("cli", ("anchors.cli", "anchors.__main__")),
 ]
