@@ -14,7 +14,8 @@ from anchors import commands
 from anchors.cli.app import app
 from anchors.errors import HistoryError, UsageError
 from anchors.findings import Code, ordered
-from anchors.history import History, Row
+
+from .histories import LMSYS, TENSORMESH, record_urls
 
 ROOT = Path(__file__).resolve().parent.parent
 FUTURE = (
@@ -50,38 +51,14 @@ def test_settings_stand_where_flags_do_and_are_checked(tmp_path: Path) -> None:
         commands.check(reg, offline=True, settings={"timout": 5})
 
 
-def _history(reg: Path, db: Path) -> None:
-    h = History(db)
-    run = h.start_run(str(reg), datetime(2026, 9, 29, tzinfo=UTC).timestamp())
-    rows = [
-        Row(
-            "https://www.lmsys.org/blog/2026-08-17-advanced-cuda-graph",
-            "",
-            "url",
-            "redirect",
-            200,
-            "https://lmsys.org/blog/2026-08-17-advanced-cuda-graph/",
-            checked_at=datetime(2026, 9, 29, tzinfo=UTC).timestamp(),
-        ),
-        Row(
-            "https://www.tensormesh.ai/learn/vllm-vs-sglang",
-            "",
-            "url",
-            "dead",
-            404,
-            None,
-            checked_at=datetime(2026, 9, 29, tzinfo=UTC).timestamp(),
-        ),
-    ]
-    h.record(run, rows)
-    h.close()
-
-
 @pytest.fixture
 def bundled(tmp_path: Path) -> Path:
     reg = tmp_path / "registry.yaml"
     shutil.copy(ROOT / "registry.yaml", reg)
-    _history(reg, tmp_path / ".anchors" / "history.sqlite")
+    moved = "https://lmsys.org/blog/2026-08-17-advanced-cuda-graph/"
+    at = datetime(2026, 9, 29, tzinfo=UTC).timestamp()
+    answers = [(LMSYS, "redirect", 200, moved), (TENSORMESH, "dead", 404, None)]
+    record_urls(tmp_path / ".anchors" / "history.sqlite", reg, at, answers)
     return reg
 
 

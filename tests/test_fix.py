@@ -26,6 +26,7 @@ from anchors.merger import add
 from anchors.registry.loader import load, parse_text
 
 from .cassettes import load as cassette
+from .histories import LMSYS, TENSORMESH, record_urls
 from .loopback import LoopbackServer, respond
 from .stack import links
 
@@ -292,32 +293,15 @@ def test_documented_example_on_the_bundled_registry(tmp_path: Path) -> None:
     root = Path(__file__).resolve().parent.parent
     reg, db = tmp_path / "registry.yaml", tmp_path / "history.sqlite"
     reg.write_bytes((root / "registry.yaml").read_bytes())
-    h = History(db)
-    run = h.start_run(str(reg), 1.0)
-    h.record(
-        run,
-        [  # what a weekly check would record (modelled answers)
-            Row(
-                "https://www.lmsys.org/blog/2026-08-17-advanced-cuda-graph",
-                "",
-                "url",
-                "redirect",
-                200,
-                "https://lmsys.org/blog/2026-08-17-advanced-cuda-graph/",
-                checked_at=1.0,
-            ),
-            Row(
-                "https://www.tensormesh.ai/learn/vllm-vs-sglang",
-                "",
-                "url",
-                "redirect",
-                200,
-                "https://www.tensormesh.ai/",
-                checked_at=1.0,
-            ),
+    record_urls(  # what a weekly check would record (modelled answers)
+        db,
+        reg,
+        1.0,
+        [
+            (LMSYS, "redirect", 200, "https://lmsys.org/blog/2026-08-17-advanced-cuda-graph/"),
+            (TENSORMESH, "redirect", 200, "https://www.tensormesh.ai/"),
         ],
     )
-    h.close()
     r = CliRunner().invoke(app, ["fix", "-r", str(reg), "--history", str(db), "--dry-run"])
     assert r.exit_code == 1
     page = (root / "docs" / "commands.md").read_text(encoding="utf-8")
