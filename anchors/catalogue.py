@@ -128,8 +128,9 @@ CATALOGUE: Mapping[Code, CodeDoc] = {
         "or everywhere (`accept` in [the configuration](configuration.md)).",
     ),
     Code.RATE_LIMITED: _C(
-        "Rate-limited through retries",
-        "A 429 that persisted, or a `Retry-After` beyond `--retry-after-cap`; never called dead.",
+        "Rate-limited",
+        "A 429 that persisted through retries, or a `Retry-After` beyond `--retry-after-cap` "
+        "(not waited for, so the server saw one request); never called dead.",
         "A host answering 429 with `Retry-After: 3600`.",
         "Check again later, or lower `--per-host`; set `GITHUB_TOKEN` for GitHub's API.",
     ),

@@ -8,7 +8,19 @@ from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 from typing import Any
 
-__all__ = ["Code", "ExitCode", "Finding", "Outcome", "Severity", "exit_code", "ordered", "summary"]
+__all__ = [
+    "Code",
+    "ExitCode",
+    "Finding",
+    "Outcome",
+    "Severity",
+    "State",
+    "Unchecked",
+    "exit_code",
+    "ordered",
+    "state_of",
+    "summary",
+]
 
 
 class Severity(str, Enum):
@@ -144,8 +156,64 @@ class Finding:
 
 
 def summary(findings: Iterable[Finding]) -> dict[str, int]:
+    """Findings by severity; a finding is not an anchor (see `State` for those)."""
     counts = Counter(f.severity for f in findings)
     return {s.value: counts.get(s, 0) for s in Severity}
+
+
+class State(str, Enum):
+    """The one state each anchor of a check is counted in, so the states sum to its entries."""
+
+    #: checked; nothing but notes (a closed issue is still OK)
+    OK = "ok"
+    #: it works, at a new address (a permanent redirect, a renamed repository)
+    REDIRECTED = "redirected"
+    #: a warning about the anchor itself: its title, a claim, a date, a withdrawal...
+    WARNED = "warned"
+    #: looked at, but the answer could not tell: unreachable, rate-limited, a site that
+    #: refuses checkers, a TLS problem, an address the guard blocked
+    UNVERIFIED = "unverified"
+    #: an error: dead, not found, invalid, duplicate...
+    FAILING = "failing"
+    #: not looked at this run (`Unchecked` says why): never OK, never failing
+    NOT_CHECKED = "not-checked"
+
+
+class Unchecked(str, Enum):
+    """Why an anchor was not checked this run."""
+
+    #: `check: skip` in its entry
+    SKIPPED = "skipped"
+    #: left out by `--changed-since` (unchanged since the ref)
+    UNCHANGED = "unchanged"
+    #: its URL matches an `exclude` pattern
+    EXCLUDED = "excluded"
+    #: what the check found of it is not among the `--only` codes
+    FILTERED = "filtered"
+
+
+#: warnings that say the check could not tell, not that the anchor is wrong
+_UNDECIDED = frozenset(
+    {Code.UNREACHABLE, Code.RATE_LIMITED, Code.UNVERIFIABLE, Code.TLS_ERROR, Code.BLOCKED_URL}
+)
+
+
+def _rank(f: Finding) -> State:
+    if f.severity is Severity.ERROR:
+        return State.FAILING
+    if f.severity is Severity.WARNING:
+        return State.UNVERIFIED if f.code in _UNDECIDED else State.WARNED
+    return State.REDIRECTED if f.code is Code.REDIRECT else State.OK
+
+
+#: the worse state wins: an anchor that is dead and moved is failing
+_WORST = (State.FAILING, State.WARNED, State.UNVERIFIED, State.REDIRECTED, State.OK)
+
+
+def state_of(findings: Iterable[Finding]) -> State:
+    """The state one anchor's findings put it in: the worst of them; none is OK."""
+    states = {_rank(f) for f in findings}
+    return next((s for s in _WORST if s in states), State.OK)
 
 
 class ExitCode(IntEnum):

@@ -217,7 +217,7 @@ def test_cli_online_against_loopback_apis(tmp_path: Path, site: LoopbackServer) 
     ]  # published: its journal_ref
     # no progress in a pipe: the one summary line is all of stderr
     assert r.stderr.count("\n") == 1 and r.stderr.startswith(
-        "3 anchors: 2 OK, 0 redirects, 1 error, 0 warnings, 2 notes; 3 checked online, "
+        "3 anchors: 2 OK, 1 failing; findings: 1 error, 0 warnings, 2 notes; 3 checked online, "
     ), r.stderr
     assert doc["summary"] == {"error": 1, "warning": 0, "info": 2}
     assert (tmp_path / ".anchors" / "history.sqlite").exists()

@@ -108,7 +108,9 @@ def test_every_format_shows_one_order(reg: Path) -> None:
 def test_summary_is_printed_once_on_stderr_with_plurals(reg: Path, tmp_path: Path) -> None:
     r = check(reg, "-f", "text")
     assert re.fullmatch(
-        r"4 anchors \(offline\): 1 OK, 3 errors, 0 warnings, 0 notes; \d+\.\d s\n", r.stderr
+        r"4 anchors \(offline\): 1 OK, 3 failing; findings: 3 errors, 0 warnings, 0 notes; "
+        r"\d+\.\d s\n",
+        r.stderr,
     ), r.stderr
     assert "anchors" not in r.stdout.replace(str(reg), "").split("error")[0]
     clean = tmp_path / "clean.yaml"
@@ -117,7 +119,7 @@ def test_summary_is_printed_once_on_stderr_with_plurals(reg: Path, tmp_path: Pat
     )
     r = check(clean, "-f", "text")
     assert r.exit_code == 0 and r.stdout == ""
-    assert r.stderr.startswith("1 anchor (offline): 1 OK, 0 errors, 0 warnings, 0 notes;")
+    assert r.stderr.startswith("1 anchor (offline): 1 OK; findings: 0 errors, 0 warnings, 0 notes;")
     assert check(clean, "-q").stderr == ""
 
 

@@ -22,7 +22,7 @@ from anchors.check.session import CheckOptions, Hooks, check, check_one, open_se
 from anchors.cli.runner import Terminated
 from anchors.config import Settings, all_registries, load_settings, one_registry
 from anchors.errors import UsageError
-from anchors.findings import Code, ExitCode, Finding, Outcome, exit_code
+from anchors.findings import Code, ExitCode, Finding, Outcome, Unchecked, exit_code
 from anchors.history import History
 from anchors.registry.loader import load
 from anchors.registry.validate import CheckResult
@@ -204,23 +204,33 @@ def _finding(code: Code, line: int) -> Finding:
 
 
 def test_the_counts_are_the_results_and_every_output_shows_the_same() -> None:
+    """Each anchor in one state (the worst of its findings), findings by severity apart."""
     r = CheckResult(
         "r.yaml",
         TODAY,
-        5,
+        7,
         [
             _finding(Code.DEAD_LINK, 3),
             _finding(Code.REDIRECT, 4),
             _finding(Code.REDIRECT, 5),
             _finding(Code.RETITLED, 6),
             _finding(Code.UNREACHABLE, 3),
+            _finding(Code.RATE_LIMITED, 7),
         ],
         online=True,
+        entries=[("r.yaml", n) for n in range(2, 9)],
+        unchecked={("r.yaml", 8): Unchecked.SKIPPED},
     )
-    assert r.counts() == {"error": 1, "warning": 1, "info": 3}
-    assert (r.ok, r.redirects) == (4, 2)  # line 3 has two findings; notes do not count
-    assert json.loads(check_result(r))["summary"] == r.counts()
-    assert check_line(r).startswith("5 anchors: 4 OK, 2 redirects, 1 error, 1 warning, 3 notes")
+    assert r.counts() == {"error": 1, "warning": 2, "info": 3}
+    states = {s.value: n for s, n in r.states().items() if n}
+    assert states == {"ok": 2, "redirected": 2, "unverified": 1, "failing": 1, "not-checked": 1}
+    assert sum(r.states().values()) == r.anchors
+    doc = json.loads(check_result(r))
+    assert doc["summary"] == r.counts() and {k: n for k, n in doc["states"].items() if n} == states
+    assert check_line(r).startswith(
+        "7 anchors: 2 OK, 2 redirected, 1 unverified, 1 failing, 1 not checked (1 skipped); "
+        "findings: 1 error, 2 warnings, 3 notes;"
+    )
 
 
 def test_exit_codes_are_one_enum() -> None:

@@ -181,6 +181,6 @@ def status_answer(url: str, resp: httpx.Response, body: bytes) -> Answer:
         t.retry_after = parse_retry_after(resp.headers.get("retry-after"))
     else:
         t.outcome, t.error = Outcome.DEAD, f"HTTP {status}"
-    if t.outcome is Outcome.RATE_LIMITED and t.retry_after is not None:
-        t.error = f"HTTP 429, Retry-After {t.retry_after:g} s"
+    if t.retry_after is not None:
+        t.error = f"HTTP {status}, Retry-After {t.retry_after:g} s"
     return t

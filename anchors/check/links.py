@@ -63,6 +63,10 @@ class LinkResult:
     requests: int = 0
     #: the failure was the network's silence, not an answer (see anchors.check.recorder)
     silence: Silence | None = None
+    #: tries made (each may be several requests: HEAD then GET, redirect hops)
+    tries: int = 0
+    #: the last answer asked for a wait longer than the retry policy's cap: not waited for
+    over_cap: bool = False
 
 
 @dataclass(slots=True)
@@ -110,12 +114,12 @@ class LinkChecker:
         self, url: str, accept: frozenset[int] = frozenset(), parsed: httpx.URL | None = None
     ) -> LinkResult:
         """One URL's verdict; `parsed` is `url` already parsed (parsing costs ~0.1 ms)."""
-        started, sent = time.monotonic(), 0
+        started, sent, tries = time.monotonic(), 0, 0
 
         async def attempt() -> Answer:
-            nonlocal sent
+            nonlocal sent, tries
             t = await self._try(url, accept, parsed)
-            sent += t.requests
+            sent, tries = sent + t.requests, tries + 1
             return t
 
         host = (parsed.host if parsed is not None else _parse(url)) or ""
@@ -124,6 +128,7 @@ class LinkChecker:
             lambda s: self.hosts.rest(host, s),
             give_up=lambda t: self.hosts.failing(t.host),
         )
+        after = last.retry_after if last.outcome.failed else None
         return LinkResult(
             url,
             last.outcome,
@@ -133,6 +138,8 @@ class LinkChecker:
             int((time.monotonic() - started) * 1000),
             sent,
             last.silence,
+            tries,
+            after is not None and after > self.policy.retry_after_cap,
         )
 
     async def check_many(

@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 
 from ..errors import NetworkDown
 from ..extract.claims import Claims
-from ..findings import Outcome
+from ..findings import Outcome, Unchecked
 from ..history import History, Row
 from ..ids.model import ArxivId, WebUrl, is_future
 from ..registry.model import Anchor, Registry
@@ -72,7 +72,8 @@ def _targets(
 ) -> dict[str, Anchor]:
     """First entry per canonical key among the anchors to check online (future IDs are not).
 
-    Counts what is left out on purpose in `result.skipped` and `result.excluded`.
+    Counts what is left out on purpose in `result.skipped` and `result.excluded`, and says
+    why in `result.unchecked`.
     """
     out: dict[str, Anchor] = {}
     for a in reg.anchors:
@@ -80,11 +81,14 @@ def _targets(
             continue
         if a.skip or (keys is not None and a.key.key not in keys):
             result.skipped += 1
+            why = Unchecked.SKIPPED if a.skip else Unchecked.UNCHANGED
+            result.unchecked[reg.path, a.line] = why
             continue
         if isinstance(a.key, ArxivId) and is_future(a.key, today):
             continue
         if isinstance(a.key, WebUrl) and any(p.search(a.key.url) for p in exclude):
             result.excluded += 1
+            result.unchecked[reg.path, a.line] = Unchecked.EXCLUDED
             continue
         out[a.key.key] = a
     return out

@@ -196,7 +196,7 @@ def check(paths: Sequence[Path], options: CheckOptions, hooks: Hooks = Hooks()) 
     is checked with its own settings; one result, filtered to `options.codes`."""
     from ..extract.citing import add_citing_lines
     from ..registry.loader import load
-    from ..registry.validate import check_offline, combine, only
+    from ..registry.validate import check_offline, combine
 
     regs = [load(p) for p in paths]
     claims = None
@@ -220,7 +220,7 @@ def check(paths: Sequence[Path], options: CheckOptions, hooks: Hooks = Hooks()) 
             else hooks.run(check_one(reg, path, s, options, hooks, claims, quota=quota))
         )
     result = combine(results)
-    result.findings = only(result.findings, options.codes)
+    result.narrow(options.codes)
     add_citing_lines(result.findings)
     return result
 

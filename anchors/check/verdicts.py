@@ -71,11 +71,11 @@ def _link_findings(path: str, a: Anchor, r: LinkResult) -> list[Finding]:
         new = landing_url(a.raw_id, r.final_url) if r.final_url else r.final_url
         msg = f"moved permanently to {new}; cite the new URL"
     elif r.outcome is Outcome.RATE_LIMITED:
-        msg = f"rate-limited through retries ({r.error}); not a dead link, check again later"
+        msg = f"rate-limited{_tries(r)} ({r.error}){_cap(r)}; not a dead link, check again later"
     elif r.outcome is Outcome.UNVERIFIABLE:
         msg = f"{r.error or 'cannot be verified'}; not a dead link, open it by hand"
     else:
-        msg = f"{r.error or r.outcome.value}"
+        msg = f"{r.error or r.outcome.value}{_cap(r)}"
     return [
         _f(
             code,
@@ -88,6 +88,15 @@ def _link_findings(path: str, a: Anchor, r: LinkResult) -> list[Finding]:
             soft_404=bool(soft) or None,
         )
     ]
+
+
+def _tries(r: LinkResult) -> str:
+    """What the server saw: " through 3 tries" only when there were retries."""
+    return f" through {r.tries} tries" if r.tries > 1 else ""
+
+
+def _cap(r: LinkResult) -> str:
+    return ": a wait longer than --retry-after-cap, not waited for" if r.over_cap else ""
 
 
 def _resolution_findings(

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
 
-from ..findings import Code, Finding, Severity, summary
+from ..findings import Code, Finding, Severity, State, Unchecked, state_of, summary
 from ..ids.model import AnchorKind, is_future, issued_after
 from .model import Registry
 
@@ -33,6 +33,10 @@ class CheckResult:
     elapsed: float = 0.0
     #: every registry checked, as named; `registry` joins them when there are several
     registries: list[str] = field(default_factory=list)
+    #: each entry's place (file, line), in registry order: what `states` counts
+    entries: list[tuple[str, int]] = field(default_factory=list)
+    #: the entries this run did not look at, and why
+    unchecked: dict[tuple[str, int], Unchecked] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.registries:
@@ -44,19 +48,42 @@ class CheckResult:
         """Findings by severity: `{"error": n, "warning": n, "info": n}`."""
         return summary(self.findings)
 
-    @property
-    def ok(self) -> int:
-        """Entries no error or warning points at (notes such as a closed issue are still OK)."""
-        bad = {
-            (f.file, f.line)
-            for f in self.findings
-            if f.line is not None and f.severity is not Severity.INFO
-        }
-        return max(self.anchors - len(bad), 0)
+    def states(self) -> dict[State, int]:
+        """Anchors by state: each entry in exactly one, so they sum to the entries."""
+        return self._tally()[0]
 
-    @property
-    def redirects(self) -> int:
-        return sum(f.code is Code.REDIRECT for f in self.findings)
+    def not_checked(self) -> dict[Unchecked, int]:
+        """The `not-checked` anchors by why."""
+        return self._tally()[1]
+
+    def _tally(self) -> tuple[dict[State, int], dict[Unchecked, int]]:
+        found: dict[tuple[str, int], list[Finding]] = {}
+        for f in self.findings:
+            if f.line is not None:
+                found.setdefault((f.file, f.line), []).append(f)
+        states, why = dict.fromkeys(State, 0), dict.fromkeys(Unchecked, 0)
+        for at in self.entries:
+            if at in found:
+                states[state_of(found[at])] += 1
+            elif at in self.unchecked:
+                states[State.NOT_CHECKED] += 1
+                why[self.unchecked[at]] += 1
+            else:
+                states[State.OK] += 1
+        return states, why
+
+    def narrow(self, codes: frozenset[Code] | None) -> None:
+        """Keep only the findings of `codes` (`--only`): an anchor whose warnings or errors all
+        go is `not-checked` (filtered), never OK; one with only notes stays OK."""
+        if codes is None:
+            return
+        kept = only(self.findings, codes)
+        shown = {(f.file, f.line) for f in kept}
+        for f in self.findings:
+            at = (f.file, f.line)
+            if f.line is not None and f.severity is not Severity.INFO and at not in shown:
+                self.unchecked.setdefault((f.file, f.line), Unchecked.FILTERED)
+        self.findings = kept
 
 
 def combine(results: list[CheckResult]) -> CheckResult:
@@ -78,6 +105,8 @@ def combine(results: list[CheckResult]) -> CheckResult:
         excluded=sum(r.excluded for r in results),
         elapsed=sum(r.elapsed for r in results),
         registries=[r.registry for r in results],
+        entries=[at for r in results for at in r.entries],
+        unchecked={at: why for r in results for at, why in r.unchecked.items()},
     )
 
 
@@ -87,7 +116,13 @@ def only(findings: Iterable[Finding], codes: frozenset[Code] | None) -> list[Fin
 
 def check_offline(reg: Registry, today: date) -> CheckResult:
     start = time.monotonic()
-    result = CheckResult(reg.path, today, len(reg.anchors), list(offline(reg, today)))
+    result = CheckResult(
+        reg.path,
+        today,
+        len(reg.anchors),
+        list(offline(reg, today)),
+        entries=[(reg.path, a.line) for a in reg.anchors],
+    )
     result.elapsed = time.monotonic() - start
     return result
 

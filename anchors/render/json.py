@@ -139,6 +139,8 @@ def check_result(r: CheckResult) -> str:
             "online": r.online,
             "findings": [f.as_dict() for f in r.findings],
             "summary": r.counts(),
+            "states": {s.value: n for s, n in r.states().items()},
+            "not_checked": {u.value: n for u, n in r.not_checked().items()},
             "stats": {
                 "checked": r.checked,
                 "cached": r.cached,

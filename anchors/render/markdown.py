@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from ..report.weekly import Report, ReportRow, Section
 from .changes import markdown_changes
 from .escape import markdown, markdown_code, markdown_url
-from .summary import plural
+from .summary import anchor_states, findings_counts, plural
 
 if TYPE_CHECKING:
     from ..registry.validate import CheckResult
@@ -18,14 +18,13 @@ __all__ = ["check_result", "report"]
 
 def check_result(r: CheckResult) -> str:
     """One table, findings in the order every format uses (file, line)."""
-    counts = r.counts()
     out = [
         f"## anchors check: {markdown(r.registry)}",
         "",
         (
             f"{plural(r.anchors, 'anchor')} checked on {r.today.isoformat()} "
-            f"({'online' if r.online else 'offline'}): {plural(counts['error'], 'error')}, "
-            f"{plural(counts['warning'], 'warning')}, {plural(counts['info'], 'note')}."
+            f"({'online' if r.online else 'offline'}): {anchor_states(r)}. "
+            f"Findings: {findings_counts(r)}."
         ),
         "",
     ]

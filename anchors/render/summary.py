@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..findings import Severity, State
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -17,9 +19,11 @@ if TYPE_CHECKING:
 __all__ = [
     "add_line",
     "add_warnings",
+    "anchor_states",
     "check_line",
     "export_line",
     "export_warnings",
+    "findings_counts",
     "fix_line",
     "fix_skipped",
     "plural",
@@ -34,33 +38,46 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word if n == 1 else many or _IRREGULAR.get(word, word + 's')}"
 
 
+#: how each state reads in a sentence, in the order the states are told
+_STATE_WORDS = {
+    State.OK: "OK",
+    State.REDIRECTED: "redirected",
+    State.WARNED: "with warnings",
+    State.UNVERIFIED: "unverified",
+    State.FAILING: "failing",
+    State.NOT_CHECKED: "not checked",
+}
+
+
+def anchor_states(r: CheckResult) -> str:
+    """`8 OK, 2 redirected, 3 failing, 2 not checked (1 skipped, 1 excluded)`: each anchor
+    counted once, so the numbers sum to the anchors; OK always, the other states when any."""
+    states, why = r.states(), r.not_checked()
+    out = [f"{states[s]} {word}" for s, word in _STATE_WORDS.items() if states[s] or s is State.OK]
+    if states[State.NOT_CHECKED]:
+        out[-1] += " (" + ", ".join(f"{n} {u.value}" for u, n in why.items() if n) + ")"
+    return ", ".join(out)
+
+
+def findings_counts(r: CheckResult) -> str:
+    """`5 errors, 4 warnings, 2 notes`: findings, not anchors (one anchor may have several)."""
+    c = r.counts()
+    return ", ".join(
+        plural(c[s.value], w) for s, w in zip(Severity, ("error", "warning", "note"), strict=True)
+    )
+
+
 def check_line(r: CheckResult) -> str:
-    """What a user asks first: how many, how many fine, what failed, what was left out, how long."""
-    s = r.counts()
+    """What a user asks first: how many, in which state, what was found, how long."""
     many = f" in {len(r.registries)} registries" if len(r.registries) > 1 else ""
     head = f"{plural(r.anchors, 'anchor')}{many}{'' if r.online else ' (offline)'}"
-    verdict = [f"{r.ok} OK"]
-    if r.online:
-        verdict.append(plural(r.redirects, "redirect"))
-    verdict += [
-        plural(s["error"], "error"),
-        plural(s["warning"], "warning"),
-        plural(s["info"], "note"),
-    ]
     extra = []
     if r.online:
         extra.append(f"{r.checked} checked online")
-        extra += [
-            f"{n} {what}"
-            for n, what in (
-                (r.cached, "from cache"),
-                (r.skipped, "skipped"),
-                (r.excluded, "excluded"),
-            )
-            if n
-        ]
+        if r.cached:
+            extra.append(f"{r.cached} from cache")
     extra.append(f"{r.elapsed:.1f} s")
-    return f"{head}: {', '.join(verdict)}; {', '.join(extra)}"
+    return f"{head}: {anchor_states(r)}; findings: {findings_counts(r)}; {', '.join(extra)}"
 
 
 def add_line(r: MergeResult, dry_run: bool = False, gate: bool = False) -> str:

@@ -219,7 +219,7 @@ def _rate_wait(resp: httpx.Response) -> float | None:
 
 def _limit_text(status: int, wait: float | None) -> str:
     if wait is None:
-        return f"GitHub API answered HTTP {status} through retries"
+        return f"GitHub API answered HTTP {status}"
     return f"GitHub API rate limit (HTTP {status}); it asks to wait {wait:.0f} s"
 
 
