@@ -103,7 +103,9 @@ def test_action_check_annotates_summarises_and_fails_on_errors(tmp_path: Path) -
     )
     assert code == 1 and "exit-code=1" in outputs
     assert stdout.startswith("::error file=registry.yaml,line=3,title=future-id::")
-    assert summary.startswith("### anchors check\n\n1 anchor (offline): 0 OK, 1 error")
+    assert summary.startswith(
+        "### anchors check\n\n1 anchor (offline): 0 OK, 1 failing; findings: 1 error"
+    )
     code, *_ = run_action(
         tmp_path, {"args": "registry.yaml --offline --today 2026-12-02", "fail": "false"}
     )
