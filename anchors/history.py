@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from .errors import HistoryError, StorageError
-from .state import STATE_DIR, ensure
+from .state import STATE_DIR, ensure, untrusted
 
 T = TypeVar("T")
 
@@ -124,6 +124,13 @@ def _recorded(name: str, home: Path) -> set[str]:
     return {os.path.realpath(home / name), os.path.realpath(name)}
 
 
+def _trusted(path: Path) -> None:
+    """A history that is a symlink or committed to the repository is not used (`state`)."""
+    why = untrusted(path)
+    if why is not None:
+        raise StorageError(str(path), f"{why}; not used")
+
+
 class History:
     """The run history, opened for writing by `check` (see `read_only` for readers).
 
@@ -150,6 +157,7 @@ class History:
         self._sleep, self._monotonic = sleep, monotonic
         #: why the history stopped being written during this run, if it did
         self.problem: str | None = None
+        _trusted(path)
         ensure(path.parent)
         try:
             self.db = sqlite3.connect(path, isolation_level=None, timeout=0)
@@ -166,6 +174,7 @@ class History:
         """A private in-memory copy, for `report`: the file is opened read-only and is never
         created, migrated or locked, so reading works in a read-only checkout, on an older
         schema, and while a check is writing."""
+        _trusted(path)
         self = cls.__new__(cls)
         self.path, self.clock, self.problem = path, time.time, None
         self.lock_timeout, self.on_wait = 0.0, None

@@ -4,16 +4,25 @@ The registry's lock, the cache and the history live there together, so a reposit
 untracked folder, and that folder ignores itself (a `.gitignore` holding `*`, as pytest and
 ruff do for their caches). A symlinked registry's state sits beside its target, so the link
 and the target share one lock.
+
+What is found there is not trusted: a pull request can commit a `.anchors/` of its choosing.
+A `.anchors` that is a symlink out of the repository is refused; a state file that is a
+symlink is never followed (read as absent, replaced rather than written through); and a state
+file git tracks was written by whoever committed it, so it is ignored with a warning (a
+committed cache must not decide a verdict, a committed history must not feed a report).
 """
 
 from __future__ import annotations
 
 import os
+import stat
+import subprocess
 from pathlib import Path
 
 from .errors import StorageError, UsageError
+from .repofiles import inside, repository_root
 
-__all__ = ["GITIGNORE", "STATE_DIR", "ensure", "folder", "lock_path"]
+__all__ = ["GITIGNORE", "STATE_DIR", "ensure", "folder", "lock_path", "read", "untrusted"]
 
 STATE_DIR = ".anchors"
 GITIGNORE = "# Created by anchors: its lock, cache and history; never commit them.\n*\n"
@@ -26,7 +35,19 @@ def folder(registry: str | Path, override: str | Path | None = None) -> Path:
         if p.exists() and not p.is_dir():
             raise UsageError(f"cache_dir {override}: is a file, not a folder")
         return p
-    return Path(os.path.realpath(registry)).parent / STATE_DIR
+    return _own(Path(os.path.realpath(registry)).parent)
+
+
+def _own(base: Path) -> Path:
+    """`base/.anchors`, unless it is a symlink leading out of `base`'s repository."""
+    path = base / STATE_DIR
+    if path.is_symlink() and not inside(path, repository_root(base)):
+        raise StorageError(
+            str(path),
+            "is a symlink out of the repository; anchors keeps its state only inside it "
+            "(remove the link, or name a folder with --cache-dir)",
+        )
+    return path
 
 
 def ensure(path: Path) -> Path:
@@ -51,6 +72,61 @@ def ensure(path: Path) -> Path:
 
 
 def lock_path(registry: str | Path) -> Path:
-    """The lock file of the real file behind `registry`, in its `.anchors/` folder (created)."""
+    """The lock file of the real file behind `registry`, in its `.anchors/` folder (created);
+    a lock that is a symlink is refused (opening it could truncate its target)."""
     real = Path(os.path.realpath(registry))
-    return ensure(real.parent / STATE_DIR) / f"{real.name}.lock"
+    lock = ensure(_own(real.parent)) / f"{real.name}.lock"
+    if lock.is_symlink():
+        raise StorageError(str(lock), "is a symlink; remove it (a lock file is never followed)")
+    return lock
+
+
+def untrusted(path: Path) -> str | None:
+    """Why the state file `path` may not be used, or None: a symlink (never followed), or a
+    file git tracks (committed, so written by whoever made the commit)."""
+    if path.is_symlink():
+        return "is a symlink; state files are never followed"
+    if path.exists() and _tracked(path):
+        return (
+            "is tracked by git; state committed to the repository is not trusted "
+            "(keep it out of git, or name another place with --cache-dir or --history)"
+        )
+    return None
+
+
+def _tracked(path: Path) -> bool:
+    folder = path.parent
+    if not (repository_root(folder) / ".git").exists():
+        return False
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(folder), "ls-files", "-z", "--", path.name],
+            capture_output=True,
+            timeout=30,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return False  # no git to ask: a file nobody can have committed through it
+    return out.returncode == 0 and bool(out.stdout.strip(b"\0"))
+
+
+def read(path: Path, limit: int) -> bytes | None:
+    """The bytes of state file `path` (None if there is none), never through a symlink, never
+    from a FIFO or device, at most `limit` of them; OSError if it cannot be read."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(f"{path}: not a regular file")
+        if st.st_size > limit:
+            raise OSError(f"{path}: {st.st_size} bytes is more than the {limit} read")
+        with os.fdopen(os.dup(fd), "rb") as fh:
+            data = fh.read(limit + 1)
+        if len(data) > limit:
+            raise OSError(f"{path}: more than the {limit} bytes read")
+        return data
+    finally:
+        os.close(fd)

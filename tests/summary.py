@@ -20,6 +20,7 @@ _KINDS = {
     "data": "data-safety cases kept everything",
     "hostile": "hostile-content cases rendered inert or refused",
     "env": "environment errors reported in one line, nothing lost",
+    "security": "untrusted-repository and hostile-service cases held the trust boundary",
 }
 _tried: Counter[str] = Counter()
 _ok: Counter[str] = Counter()

@@ -25,6 +25,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "anchors.findings",
             "anchors.catalogue",
             "anchors.streams",
+            "anchors.repofiles",
             "anchors.state",
             "anchors.config",
             "anchors.titles",

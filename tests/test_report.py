@@ -268,7 +268,8 @@ def test_report_finds_the_history_where_check_writes_it(tmp_path: Path, monkeypa
         [Row("https://x.example/", "https://x.example/", "url", "ok", 200)],
     )
     h.close()
-    (tmp_path / "anchors.toml").write_text(f'history = "{db}"\n', encoding="utf-8")
+    # a config file names a path relative to itself, inside its repository
+    (tmp_path / "anchors.toml").write_text('history = "elsewhere/h.sqlite"\n', encoding="utf-8")
     r = CliRunner().invoke(app, ["report", "-r", str(tmp_path / "registry.yaml"), "--now", NOW])
     assert r.exit_code == 0, r.stderr  # the config file's history, as `check` would use
     monkeypatch.setenv("ANCHORS_HISTORY", str(tmp_path / "missing.sqlite"))

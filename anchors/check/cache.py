@@ -1,21 +1,24 @@
 """On-disk cache of successful lookups, each kind with its own lifetime.
 
 Only successes are kept: a failure is always checked again (as lychee does). The file is JSON,
-small enough to read and edit by hand; stale entries are dropped on load, and a corrupt file is
-treated as empty (it is only a cache) after a warning.
+small enough to read and edit by hand, marked as anchors' own; stale entries are dropped on load.
+A cache is disposable: one from another anchors version, a damaged one, a symlink or one
+committed to the repository (`state.untrusted`) is warned about once and rebuilt. A file that is
+not an anchors cache at all (another program's) is an error, never overwritten.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ..errors import StorageError
+from ..errors import InputError, StorageError
 from ..registry.atomic import write_atomic
-from ..state import ensure
+from ..state import ensure, read, untrusted
 
 T = TypeVar("T")
 
@@ -30,6 +33,11 @@ DEFAULT_TTLS = {
     "wayback": 30 * DAY,
 }
 _FORMAT = 1
+#: what marks the file as anchors' cache (files of format 1 from before the mark have only
+#: `format` and `entries`)
+_MARK = {"anchors": "cache"}
+#: a cache far bigger than any registry's lookups would be is not read whole
+_MAX_BYTES = 512 << 20
 
 
 class Cache:
@@ -42,19 +50,28 @@ class Cache:
         self.entries: dict[str, dict[str, Any]] = {}
         self.problem: str | None = None
         self._dirty = False
-        if path is not None and path.exists():
+        if path is not None and os.path.lexists(path):
             self._load(path)
 
     def _load(self, path: Path) -> None:
+        why = untrusted(path)
+        if why is not None:
+            self._note(f"{why}; its entries are not used")
+            return
         try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
-            if not isinstance(doc, dict) or doc.get("format") != _FORMAT:
-                raise ValueError("unknown format")
-            entries = doc["entries"]
-            if not isinstance(entries, dict):
-                raise TypeError("'entries' is not a mapping")
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            self._note(f"unreadable cache ignored ({exc})")
+            data = read(path, _MAX_BYTES)
+        except OSError as exc:
+            self._note(f"unreadable cache ignored ({exc.strerror or exc})")
+            return
+        if data is None:
+            return
+        doc = _anchors_cache(path, data)
+        if doc.get("format") != _FORMAT:
+            self._note(f"cache of another anchors version (format {doc.get('format')!r}) rebuilt")
+            return
+        entries = doc.get("entries")
+        if not isinstance(entries, dict):
+            self._note("damaged cache ignored ('entries' is not a mapping)")
             return
         for key, e in entries.items():
             if isinstance(e, dict) and isinstance(e.get("data"), dict) and self._fresh(key, e):
@@ -98,14 +115,33 @@ class Cache:
         if self.path is None or not self._dirty:
             return
         body = json.dumps(
-            {"format": _FORMAT, "entries": self.entries},
+            {**_MARK, "format": _FORMAT, "entries": self.entries},
             ensure_ascii=False,
             indent=1,
             sort_keys=True,
         )
         try:
             ensure(self.path.parent)
-            write_atomic(self.path, body.encode("utf-8"))
+            # a symlink or a committed file in its place is replaced, never written through
+            write_atomic(self.path, body.encode("utf-8"), follow=False)
         except StorageError as exc:
             self._note(f"cache not saved ({exc.message})")
         self._dirty = False
+
+
+def _anchors_cache(path: Path, data: bytes) -> dict[str, Any]:
+    """The JSON object in `data` if it is an anchors cache (of any version); InputError if the
+    file is not one at all, so another program's file is never taken over."""
+    try:
+        doc = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        doc = None
+    if isinstance(doc, dict) and (
+        doc.get("anchors") == _MARK["anchors"] or set(doc) == {"format", "entries"}
+    ):
+        return doc
+    raise InputError(
+        str(path),
+        "is not an anchors cache (another program's file?); move it away, or name another "
+        "folder with --cache-dir",
+    )

@@ -98,6 +98,8 @@ def check(
     save_api: o.SaveApi = None,
     crossref_api: o.CrossrefApi = None,
     arxiv_searches: o.ArxivSearches = None,
+    exclude: o.Exclude = None,
+    accept: o.Accept = None,
     briefing: o.BriefingOpt = None,
     cache_dir: o.CacheDir = None,
     no_cache: o.NoCache = False,

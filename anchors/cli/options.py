@@ -99,6 +99,8 @@ CHECK_SETTINGS = (
     "save_api",
     "crossref_api",
     "arxiv_searches",
+    "exclude",
+    "accept",
 )
 
 
@@ -273,6 +275,26 @@ ArxivSearches = Annotated[
     int | None,
     typer.Option(
         metavar="N", help='Title searches ("did you mean") per run at most; 0 turns them off.'
+    ),
+]
+Exclude = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--exclude",
+        metavar="REGEX",
+        show_default=False,
+        help="Do not check URLs this regular expression matches (searched anywhere in the URL); "
+        "repeatable, added to the config's `exclude`.",
+    ),
+]
+Accept = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--accept",
+        metavar="CODES",
+        show_default=False,
+        help="HTTP statuses that count as fine for every URL (comma-separated, e.g. 403,429); "
+        "added to the config's `accept`.",
     ),
 ]
 BriefingOpt = Annotated[

@@ -57,15 +57,18 @@ def describe(mode: int) -> str:
     return next((name for test, name in _KINDS if test(mode)), "not a regular file")
 
 
-def real_file(path: str | Path, writing: bool = True) -> tuple[Path, os.stat_result | None]:
+def real_file(
+    path: str | Path, writing: bool = True, follow: bool = True
+) -> tuple[Path, os.stat_result | None]:
     """The regular file behind `path` (symlinks followed) and its stat, None if it does not exist.
 
     Raises StorageError for anything that must not be replaced: not a regular file, or (when
     `writing`) a file without any write permission bit, which root would otherwise overwrite.
+    With `follow` False a symlink at `path` counts as no file: it is replaced, not written through.
     """
-    real = Path(os.path.realpath(path))
+    real = Path(os.path.realpath(path)) if follow else Path(os.path.abspath(path))
     try:
-        st = real.stat()
+        st = real.stat() if follow else _no_link(real)
     except FileNotFoundError:
         if not real.parent.is_dir():
             raise StorageError(
@@ -85,9 +88,17 @@ def real_file(path: str | Path, writing: bool = True) -> tuple[Path, os.stat_res
     return real, st
 
 
-def write_atomic(path: str | Path, data: bytes) -> Path:
-    """Replace the file behind `path` with `data`; returns the real path written."""
-    real, st = real_file(path)
+def _no_link(path: Path) -> os.stat_result:
+    st = path.lstat()
+    if stat.S_ISLNK(st.st_mode):
+        raise FileNotFoundError(path)
+    return st
+
+
+def write_atomic(path: str | Path, data: bytes, follow: bool = True) -> Path:
+    """Replace the file behind `path` with `data`; returns the real path written. With `follow`
+    False (anchors' own state files) a symlink at `path` is itself replaced by the file."""
+    real, st = real_file(path, follow=follow)
     try:
         fd, tmp = tempfile.mkstemp(dir=real.parent, prefix=f".{real.name}.", suffix=".tmp")
     except OSError as exc:

@@ -1,0 +1,107 @@
+"""Turning what a flag, a variable or a config file says into a setting's value.
+
+A value that cannot be used is a UsageError that says what is allowed (`concurrency = 0:
+expected a whole number, 1 or more`), and an unknown key names the nearest known one, as ruff
+does, so a typo costs one look at the message.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import re
+from typing import Any
+
+from ..errors import UsageError
+from .settings import Settings
+
+__all__ = ["allowed", "coerce", "unknown_key"]
+
+_DEFAULTS = Settings()
+#: settings for which 0 is a meaningful value (0 searches: none)
+_MAY_BE_ZERO = frozenset({"arxiv_searches"})
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_FALSE = frozenset({"0", "false", "no", "off", ""})
+#: HTTP statuses a server can send
+_STATUSES = range(100, 600)
+
+
+def allowed(name: str) -> str:
+    """What `name` takes, in words, for an error message."""
+    default = getattr(_DEFAULTS, name)
+    if isinstance(default, bool):
+        return "true or false"
+    if isinstance(default, int):
+        return f"a whole number, {0 if name in _MAY_BE_ZERO else 1} or more"
+    if isinstance(default, float):
+        return "a number of seconds, 0 or more"
+    if isinstance(default, tuple):
+        return "a list of regular expressions"
+    if isinstance(default, frozenset):
+        return "a list of HTTP status codes (100 to 599)"
+    return "a string"
+
+
+def coerce(name: str, value: Any, source: str) -> Any:
+    """`value` as setting `name` takes it; `source` (a flag, a variable, a file) names where
+    it was written, for the error."""
+    try:
+        return _coerce(name, value)
+    except (TypeError, ValueError, OverflowError, re.error) as exc:
+        why = f" ({exc})" if isinstance(exc, re.error) else ""
+        raise UsageError(f"{source}: {name} = {value!r}{why}: expected {allowed(name)}") from None
+
+
+def _coerce(name: str, value: Any) -> Any:
+    default = getattr(_DEFAULTS, name)
+    if isinstance(default, bool):
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
+            return value.strip().lower() in _TRUE
+        raise ValueError(value)
+    if isinstance(default, int):
+        if isinstance(value, (bool, float)):  # `true` or `2.5` is not a count
+            raise TypeError(value)
+        out = int(value)
+        if out < (0 if name in _MAY_BE_ZERO else 1):
+            raise ValueError(value)
+        return out
+    if isinstance(default, float):
+        if isinstance(value, bool):
+            raise TypeError(value)
+        number = float(value)
+        if not math.isfinite(number) or number < 0:  # NaN compares false with everything
+            raise ValueError(value)
+        return number
+    if isinstance(default, tuple):
+        items = [value] if isinstance(value, str) else list(value)
+        if not all(isinstance(p, str) for p in items):
+            raise TypeError(value)
+        for p in items:
+            re.compile(p)
+        return tuple(items)
+    if isinstance(default, frozenset):
+        items = [value] if isinstance(value, (str, int)) else list(value)
+        parts = [p for i in items for p in (i.split(",") if isinstance(i, str) else [i])]
+        return frozenset(_status(p) for p in parts)
+    if not isinstance(value, str):
+        raise TypeError(value)
+    return value
+
+
+def _status(item: Any) -> int:
+    if isinstance(item, bool):
+        raise TypeError(item)
+    code = int(item.strip()) if isinstance(item, str) else int(item)
+    if code not in _STATUSES or (not isinstance(item, str) and code != item):
+        raise ValueError(item)
+    return code
+
+
+def unknown_key(key: str, known: list[str], where: str) -> UsageError:
+    """`anchors.toml: unknown setting 'concurency'; did you mean 'concurrency'?`"""
+    spelled = key.replace("-", "_")
+    near = difflib.get_close_matches(spelled, known, n=1, cutoff=0.6)
+    hint = f"; did you mean {near[0]!r}?" if near else f" (settings: {', '.join(sorted(known))})"
+    return UsageError(f"{where}: unknown setting {key!r}{hint}")
