@@ -15,13 +15,13 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from .errors import RegistryError
-from .extract.citations import Briefing, Citation, InvalidCitation
-from .extract.claims import UnbackedClaim, continuity_gap
-from .findings import Code, Finding, Severity, summary
+from .extract.citations import Briefing, Citation
+from .findings import Code, Finding, summary
 from .ids import parse_anchor
 from .ids.model import ArxivId, Doi, InvalidId, cited_url, is_future, issued_after
+from .merge_findings import conflict, duplicate, future, invalid, later, refuse, unbacked_claim
 from .registry import store
+from .registry.claims import record_of, written_at
 from .registry.loader import gc_paused, load
 from .registry.model import Anchor, Entry, Registry, Status
 from .titles import same_title
@@ -92,81 +92,6 @@ def cited_id(c: Citation) -> str:
     return c.key.url  # `owner/repo#N`, or a repository URL followed by `(GitHub Issue N)`
 
 
-def _invalid(i: InvalidCitation) -> Finding:
-    return Finding(Code.INVALID_ID, i.raw, i.path, i.line, f"{i.reason}; not written")
-
-
-def _future(c: Citation, yymm: str, today: date) -> Finding:
-    return Finding(
-        Code.FUTURE_ID,
-        c.raw,
-        c.path,
-        c.line,
-        f"{yymm} is later than today ({today:%Y-%m}): arXiv has not issued it; not written",
-    )
-
-
-def _later(c: Citation, b: Briefing) -> Finding:
-    return Finding(
-        Code.LATER_THAN_BRIEFING,
-        c.raw,
-        c.path,
-        c.line,
-        f"later than the briefing's own month ({b.date:%Y-%m}); written, but check "
-        "the ID and the briefing's date",
-    )
-
-
-def _duplicate(lead: Citation, b: Briefing, lines: list[int]) -> Finding:
-    others = ", ".join(map(str, lines[1:]))
-    return Finding(
-        Code.DUPLICATE,
-        lead.raw,
-        b.path,
-        lines[0],
-        f"listed again on line{'s' if len(lines) > 2 else ''} {others} of the same "
-        "briefing; merged into one entry",
-        {"lines": lines},
-        level=Severity.WARNING,
-    )
-
-
-def _conflict(
-    anchor: str, path: str, line: int, name: str, kept: str, other: str, against: Anchor | None
-) -> Finding:
-    whose = "the first mention's" if against is None else "the registry's"
-    details: dict[str, object] = {
-        "field": name,
-        "kept": kept,
-        "other": other,
-        "against": "briefing" if against is None else "registry",
-    }
-    if against is not None:  # where the kept value is, for the person reconciling the two
-        details["registry_line"] = against.line
-    return Finding(
-        Code.CONFLICT,
-        anchor,
-        path,
-        line,
-        f'{name} "{other}" differs from {whose} "{kept}", which is kept',
-        details,
-    )
-
-
-def _unbacked(u: UnbackedClaim) -> Finding:
-    return Finding(
-        Code.UNBACKED_CLAIM,
-        u.anchor,
-        u.path,
-        u.line,
-        u.message,
-        {
-            "claimed": u.claimed.isoformat() if u.claimed else "continued",
-            "actual": u.registry.isoformat() if u.registry else None,
-        },
-    )
-
-
 @dataclass(frozen=True, slots=True)
 class _Mentions:
     """What one briefing says about one anchor, over all the lines that cite it."""
@@ -215,10 +140,10 @@ def _groups(result: MergeResult, b: Briefing, today: date) -> dict[str, list[Cit
     groups: dict[str, list[Citation]] = {}
     for c in b.citations:
         if isinstance(c.key, ArxivId) and is_future(c.key, today):
-            result.findings.append(_future(c, c.key.yymm, today))
+            result.findings.append(future(c, c.key.yymm, today))
         else:
             groups.setdefault(c.key.key, []).append(c)
-    result.findings.extend(_invalid(i) for i in b.invalid)
+    result.findings.extend(invalid(i) for i in b.invalid)
     return groups
 
 
@@ -228,16 +153,31 @@ def _merge_one(
     m = _Mentions.of(b, cites)
     lead = m.lead
     if len(m.primaries) > 1:
-        result.findings.append(_duplicate(lead, b, [c.line for c in m.primaries]))
+        result.findings.append(duplicate(lead, b, [c.line for c in m.primaries]))
     _briefing_conflicts(result, b, lead.raw, m)
     if isinstance(lead.key, ArxivId) and issued_after(lead.key, b.date):
-        result.findings.append(_later(lead, b))
-    _continuity(result, known, key, cites)
+        result.findings.append(later(lead, b))
+    held, existing = result.entries.get(key), known.get(key)
+    first = held.first_anchored if held else existing.first_anchored if existing else None
+    if (gap := unbacked_claim(cites, first, held is not None or existing is not None)) is not None:
+        result.findings.append(gap)
     entry = result.entries.get(key)
     if entry is None:
         entry = result.entries[key] = _start(result, known.get(key), key, m)
     _registry_conflicts(result, entry, lead, m)
     _fold(entry, b.date, m)
+    _keep_claims(result.registry, b, entry, m)
+
+
+def _keep_claims(registry: str, b: Briefing, entry: Entry, m: _Mentions) -> None:
+    """What this briefing claims about the anchor joins the entry, dated, so a plain `check`
+    compares it later without the briefing (`registry.claims`)."""
+    said = [c.claims for c in m.primaries + m.cites if c.claims is not None]
+    held = [*(entry.existing.claims if entry.existing else ()), *entry.claims]
+    at = (written_at(m.lead.path, registry), m.lead.line)
+    record = record_of(said, b.date, at, entry.title, entry.version, held)
+    if record is not None:
+        entry.claims.append(record)
 
 
 def _start(result: MergeResult, existing: Anchor | None, key: str, m: _Mentions) -> Entry:
@@ -287,28 +227,6 @@ def _fold(entry: Entry, day: date, m: _Mentions) -> None:
         entry.status = derived
 
 
-def _continuity(
-    result: MergeResult, known: dict[str, Anchor], key: str, cites: list[Citation]
-) -> None:
-    """Record the first continuity claim in `cites` that the registry (so far) does not back."""
-    held = result.entries.get(key)
-    existing = known.get(key)
-    first = held.first_anchored if held else existing.first_anchored if existing else None
-    for c in cites:
-        gap = continuity_gap(
-            c.raw,
-            c.path,
-            c.line,
-            c.claim,
-            c.claimed_date,
-            first,
-            held is not None or existing is not None,
-        )
-        if gap is not None:
-            result.findings.append(_unbacked(gap))
-            return
-
-
 def _briefing_conflicts(result: MergeResult, b: Briefing, label: str, m: _Mentions) -> None:
     """Mentions that disagree with the first written title or section (each value once)."""
     seen: set[tuple[str, str]] = set()
@@ -321,7 +239,7 @@ def _briefing_conflicts(result: MergeResult, b: Briefing, label: str, m: _Mentio
                 continue
             if not same_title(other, kept) if name == "title" else other != kept:
                 seen.add((name, other))
-                result.findings.append(_conflict(label, b.path, c.line, name, kept, other, None))
+                result.findings.append(conflict(label, b.path, c.line, name, kept, other, None))
 
 
 def _registry_conflicts(result: MergeResult, entry: Entry, lead: Citation, m: _Mentions) -> None:
@@ -331,20 +249,12 @@ def _registry_conflicts(result: MergeResult, entry: Entry, lead: Citation, m: _M
         return
     if a.title and not a.title_inferred and m.written and not same_title(m.written, a.title):
         result.findings.append(
-            _conflict(a.label, lead.path, lead.line, "title", a.title, m.written, a)
+            conflict(a.label, lead.path, lead.line, "title", a.title, m.written, a)
         )
     if a.section and m.section and m.section != a.section:
         result.findings.append(
-            _conflict(a.label, lead.path, lead.line, "section", a.section, m.section, a)
+            conflict(a.label, lead.path, lead.line, "section", a.section, m.section, a)
         )
-
-
-def _refuse(reg: Registry) -> RegistryError:
-    """Why `add` will not splice into this registry: its first unsafe problem, and how many."""
-    p = reg.unsafe[0]
-    n = len(reg.unsafe) - 1
-    more = f" (and {n} more problem{'s' if n > 1 else ''})" if n else ""
-    return RegistryError(reg.path, f"{p.message}{more}; fix it before adding", p.line)
 
 
 def add(
@@ -366,7 +276,7 @@ def add(
     ):  # all under the lock: linear, not slowed by the collector
         reg = load(registry_path, missing_ok=True)
         if reg.unsafe:
-            raise _refuse(reg)
+            raise refuse(reg)
         result = merge(reg, briefings, today)
         result.new_file = not reg.exists
         if not dry_run and result.changes:

@@ -75,9 +75,14 @@ def test_seed_into_empty_registry(tmp_path: Path, seed: Path, today: date) -> No
 def test_the_committed_registry_is_the_seed_merged(tmp_path: Path, seed: Path) -> None:
     root = Path(__file__).resolve().parent.parent
     committed = (root / "registry.yaml").read_text(encoding="utf-8")
-    shutil.copy(seed, tmp_path / seed.name)
+    (tmp_path / "briefings").mkdir()
+    shutil.copy(seed, tmp_path / "briefings" / "2026-09-24-inference-e1.md")
     reg = tmp_path / "registry.yaml"
-    add(reg, [read_briefing(tmp_path / seed.name)], date(2026, 12, 2))
+    add(
+        reg,
+        [read_briefing(tmp_path / "briefings" / "2026-09-24-inference-e1.md")],
+        date(2026, 12, 2),
+    )
     assert reg.read_text(encoding="utf-8") == committed
 
 
@@ -104,10 +109,15 @@ def test_later_briefing_continues_and_preserves_every_other_byte(
         "    status: new\n",
         "    cited_in: [2026-09-20, 2026-09-21]\n",
     ]
-    assert added[:4] == [
+    assert added[:6] == [
         '    first_anchored: "2026-09-21"\n',
         "    status: continued\n",
         "      - '2026-09-25'\n",
+        "    claims:\n",  # the briefing writes another title: its claim, kept with its date
+        (
+            '      - {said_on: 2026-09-25, title: "DeepSeek-V4.1-Flash: KV Cache Compression", '
+            'at: "briefing-0925.md:4"}\n'
+        ),
         "    cited_in: [2026-09-20, 2026-09-21, 2026-09-25]\n",
     ]
     assert '  - arxiv: "2609.30001"\n' in added

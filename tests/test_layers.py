@@ -35,7 +35,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("identifiers", ("anchors.ids",)),
     ("registry", ("anchors.registry",)),
     ("extraction", ("anchors.extract",)),
-    ("merge", ("anchors.merger",)),
+    ("merge", ("anchors.merger", "anchors.merge_findings")),
     ("history", ("anchors.history",)),
     ("check", ("anchors.check",)),
     ("report", ("anchors.report", "anchors.export", "anchors.fix")),

@@ -119,9 +119,9 @@ def test_state_claim_against_a_merged_pull_request(tmp_path: Path, notes: str, s
 
 
 def test_fixed_claim_on_an_open_or_unmerged_pr_is_stale() -> None:
+    from anchors.check.issues import contradicts as _contradicts
     from anchors.check.links import Outcome
     from anchors.check.resolve.base import Resolution
-    from anchors.check.truth import _contradicts
     from anchors.extract.claims import StateClaim
 
     open_ = Resolution("k", Outcome.OK, state="open")
@@ -412,7 +412,8 @@ def test_cli_compares_a_briefings_claims(tmp_path: Path) -> None:
 
 
 def test_seed_briefing_claims(seed: Path) -> None:
-    from anchors.extract.claims import StateClaim, Venue, briefing_claims
+    from anchors.extract.citations import briefing_claims
+    from anchors.extract.claims import StateClaim, Venue
 
     got = briefing_claims([str(seed)])
     assert got["github:vllm-project/vllm#8242"].state is StateClaim.OPEN
@@ -473,7 +474,8 @@ def test_real_changelog_claims_raise_no_false_alarms() -> None:
     from anchors.check.links import Outcome
     from anchors.check.resolve.base import Resolution
     from anchors.check.truth import findings as truth_findings
-    from anchors.extract.claims import StateClaim, briefing_claims
+    from anchors.extract.citations import briefing_claims
+    from anchors.extract.claims import StateClaim
     from anchors.registry.model import Anchor
 
     data = Path(__file__).parent / "data"
@@ -503,7 +505,7 @@ def test_real_changelog_claims_raise_no_false_alarms() -> None:
         checked += 1
     assert checked == 3
     # the same "fixed" claim on the PR that was closed without merging would be stale
-    from anchors.check.truth import _contradicts
+    from anchors.check.issues import contradicts as _contradicts
 
     assert _contradicts(
         StateClaim.FIXED, Resolution("k", Outcome.OK, state="closed", state_reason="not_planned")
@@ -536,7 +538,7 @@ def test_an_issue_title_is_not_a_state_claim(tmp_path: Path) -> None:
 
 
 def test_a_written_issue_title_is_not_a_state_claim(tmp_path: Path) -> None:
-    from anchors.extract.claims import briefing_claims
+    from anchors.extract.citations import briefing_claims
 
     b = tmp_path / "b-2026-09-24.md"
     b.write_text(

@@ -201,7 +201,7 @@ def check(paths: Sequence[Path], options: CheckOptions, hooks: Hooks = Hooks()) 
     regs = [load(p) for p in paths]
     claims = None
     if not options.offline:
-        from ..extract.claims import briefing_claims
+        from ..extract.citations import briefing_claims
 
         claims = briefing_claims([str(b) for b in options.briefings])
     settings = [options.settings(p) for p in paths]

@@ -8,16 +8,17 @@ speak to produces nothing.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any, assert_never
 
-from ..extract.claims import Claims, StateClaim, Venue, claims_in, venues_in
+from ..extract.claims import claims_in, venues_in
 from ..findings import Code, Finding
 from ..ids.model import AnchorKind
+from ..registry.claims import Claims, Venue, latest
 from ..registry.model import Anchor
 from ..titles import TitleVerdict, compare_titles
+from .issues import state_findings, target_findings
 from .resolve.base import Resolution
 
 __all__ = ["FollowUp", "claims_of", "findings", "is_title_mismatch"]
@@ -57,22 +58,29 @@ class FollowUp:
 
 
 def claims_of(a: Anchor, briefing: Claims | None = None) -> Claims:
-    """The registry entry's own claims (title, version, notes), with a briefing's on top."""
+    """The entry's own claims (title, version, notes), then the latest claims its briefings
+    made (kept in the entry by `add`), then an ad-hoc briefing's (`--briefing`) on top."""
     github = a.key is not None and a.key.kind is AnchorKind.GITHUB
     title = None if (github and a.title_inferred) else a.title
     # an issue's title is not a claim about its state ("Open file leak"); its notes may be
     said = a.notes if github else " ".join(filter(None, [a.title, a.notes]))
-    own = claims_in(said or "", title=title, version=a.version, github=github)
-    if briefing is None:
-        return own
-    return replace(
-        own,
-        **{
-            k: v
-            for k in ("title", "state", "state_text", "date", "venue", "version")
-            if (v := getattr(briefing, k)) is not None
-        },
-    )
+    out = claims_in(said or "", title=title, version=a.version, github=github)
+    for over in (latest(a.claims), briefing):
+        if over is not None:
+            out = _over(out, over)
+    return out
+
+
+def _over(under: Claims, over: Claims) -> Claims:
+    """`over`'s values where it has them; a state keeps its own day and place."""
+    values = {
+        k: v
+        for k in ("title", "state", "state_text", "date", "venue", "version")
+        if (v := getattr(over, k)) is not None
+    }
+    if over.state is not None:
+        values.update(said_on=over.said_on, path=over.path, line=over.line)
+    return replace(under, **values)
 
 
 def is_title_mismatch(written: str | None, actual: str | None) -> bool:
@@ -105,7 +113,7 @@ def findings(
         case AnchorKind.DOI:
             return _title(path, a, r, claims, follow) + _doi_updates(path, a, r)
         case AnchorKind.GITHUB:
-            return _state(path, a, r, claims) + _target(path, a, r, claims)
+            return state_findings(path, a, r, claims) + target_findings(path, a, r, claims)
         case AnchorKind.URL:
             return _repo(path, a, r)
         case _:
@@ -225,154 +233,6 @@ def _agrees(claim: Venue, said: Venue) -> bool:
     return claim.name.casefold() == said.name.casefold() and (
         said.year is None or claim.year is None or said.year == claim.year
     )
-
-
-def _live_state(r: Resolution) -> str:
-    if r.merged:
-        return f"merged on {r.merged_at}" if r.merged_at else "merged"
-    if r.state == "closed":
-        how = f" ({r.state_reason})" if r.state_reason else ""
-        return f"closed{how} on {r.closed_at}" if r.closed_at else f"closed{how}"
-    return "open"
-
-
-def _contradicts(claim: StateClaim, r: Resolution) -> bool:
-    closed = r.state == "closed"
-    if claim is StateClaim.OPEN:
-        return closed
-    if claim is StateClaim.CLOSED:
-        return not closed
-    if claim is StateClaim.MERGED:
-        return not r.merged
-    return not closed or (r.state_reason == "not_planned" and not r.merged)  # fixed
-
-
-def _state(path: str, a: Anchor, r: Resolution, c: Claims) -> list[Finding]:
-    out: list[Finding] = []
-    if c.state and r.state and _contradicts(c.state, r):
-        live = _live_state(r)
-        out.append(
-            _f(
-                Code.STALE_CLAIM,
-                path,
-                a,
-                f"cited as {c.state_text or c.state.value!r}, but it is {live}",
-                claimed=c.state.value,
-                actual=live,
-                state=r.state,
-                state_reason=r.state_reason,
-                closed_at=r.closed_at,
-                merged_at=r.merged_at,
-            )
-        )
-    elif r.state == "closed":
-        kind = "pull request" if r.is_pull else "issue"
-        out.append(
-            _f(
-                Code.ISSUE_STATE,
-                path,
-                a,
-                f"the {kind} is {_live_state(r)}, not open",
-                state=r.state,
-                state_reason=r.state_reason,
-                merged=r.merged,
-            )
-        )
-    if r.moved_to:
-        out.append(_f(Code.REDIRECT, path, a, f"moved to {r.moved_to}", final_url=r.moved_to))
-    return out
-
-
-_STOP = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "and",
-        "or",
-        "of",
-        "for",
-        "in",
-        "on",
-        "to",
-        "with",
-        "from",
-        "by",
-        "at",
-        "as",
-        "is",
-        "are",
-        "be",
-        "was",
-        "were",
-        "it",
-        "its",
-        "this",
-        "that",
-        "these",
-        "those",
-        "not",
-        "no",
-        "via",
-        "vs",
-        "using",
-        "use",
-        "when",
-        "after",
-        "before",
-        "into",
-        "over",
-        "under",
-        "up",
-        "down",
-        "out",
-        "bug",
-        "bugs",
-        "issue",
-        "issues",
-        "pr",
-        "pull",
-        "request",
-        "feature",
-        "fix",
-        "fixed",
-        "add",
-        "adds",
-        "support",
-        "github",
-        "error",
-    ]
-)
-_WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9+]*")
-
-
-def _content(text: str, ignore: set[str]) -> set[str]:
-    words = {w.lower() for w in _WORD_RE.findall(text)}
-    return {
-        w.rstrip("s") if len(w) > 4 else w
-        for w in words
-        if len(w) > 1 and w not in _STOP and w not in ignore
-    }
-
-
-def _target(path: str, a: Anchor, r: Resolution, c: Claims) -> list[Finding]:
-    ref = a.key
-    if not c.title or not r.title or ref is None or ref.kind is not AnchorKind.GITHUB:
-        return []
-    ignore = {ref.owner.lower(), ref.repo.lower(), *ref.repo.lower().split("-")}
-    said, live = _content(c.title, ignore), _content(r.title, ignore)
-    if not said or not live or said & live:
-        return []
-    return [
-        _f(
-            Code.WRONG_TARGET,
-            path,
-            a,
-            f"the briefing calls it {c.title!r}, but #{ref.number} is {r.title!r}",
-            claimed=c.title,
-            actual=r.title,
-        )
-    ]
 
 
 def _repo(path: str, a: Anchor, r: Resolution) -> list[Finding]:

@@ -17,7 +17,9 @@ from pathlib import Path
 
 from ..errors import BriefingError
 from ..ids.model import AnchorKey
+from ..registry.claims import Claims
 from ..registry.model import Status
+from .claims import citation_claims
 from .layout import (
     cells,
     ignored_anchors,
@@ -36,6 +38,7 @@ __all__ = [
     "Citation",
     "InvalidCitation",
     "TitleSource",
+    "briefing_claims",
     "briefing_date",
     "extract",
     "read_briefing",
@@ -68,6 +71,8 @@ class Citation:
     claimed_date: date | None = None
     #: None when there is no title
     title_source: TitleSource | None = None
+    #: what the briefing claims about it (state, dates, venue, version, title), dated
+    claims: Claims | None = None
 
     @property
     def written_title(self) -> str | None:
@@ -91,8 +96,12 @@ class Briefing:
     invalid: list[InvalidCitation] = field(default_factory=list)
 
 
-def read_briefing(path: str | Path, date_override: date | None = None) -> Briefing:
-    """Read, decode and extract one briefing; unusable files raise BriefingError."""
+def read_briefing(
+    path: str | Path, date_override: date | None = None, undated: date | None = None
+) -> Briefing:
+    """Read, decode and extract one briefing; unusable files raise BriefingError.
+
+    A file without a date is unusable unless `undated` says which date to give it."""
     p = str(path)
     try:
         with open(path, "rb") as fh:
@@ -111,7 +120,7 @@ def read_briefing(path: str | Path, date_override: date | None = None) -> Briefi
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise BriefingError(p, "not UTF-8 text", data[: exc.start].count(b"\n") + 1) from None
-    when = date_override or briefing_date(text, p)
+    when = date_override or briefing_date(text, p) or undated
     if when is None:
         raise BriefingError(p, "no date in its title or file name; pass --date YYYY-MM-DD")
     return extract(text, p, when)
@@ -151,6 +160,8 @@ def extract(text: str, path: str, when: date) -> Briefing:
         else:
             found = _prose(out, line, i + 1, blocks[i])
         out.citations.extend(c for c in _one_per_key(found) if c.key.key not in ignored)
+    claims = citation_claims(lines, blocks, out.citations, when)
+    out.citations = [replace(c, claims=k) for c, k in zip(out.citations, claims)]
     return out
 
 
@@ -246,3 +257,33 @@ def _one_per_key(found: list[Citation]) -> list[Citation]:
                 title_source=better.title_source,
             )
     return list(by_key.values())
+
+
+# -- claims of whole briefings (`check --briefing`) ------------------------------------------
+
+
+def briefing_claims(paths: list[str]) -> dict[str, Claims]:
+    """Claims per anchor key in briefing files (the first citation's, filled from the others').
+
+    The claims are dated with the briefing's own date when it has one; a file without one (a
+    changelog, a reading list) still has claims, about an unknown day."""
+    out: dict[str, Claims] = {}
+    for path in paths:
+        for c in read_briefing(path, undated=date.min).citations:
+            if c.claims is None:
+                continue
+            claims = c.claims if c.claims.said_on != date.min else replace(c.claims, said_on=None)
+            prev = out.get(c.key.key)
+            out[c.key.key] = claims if prev is None else _fill(prev, claims)
+    return out
+
+
+def _fill(first: Claims, other: Claims) -> Claims:
+    return replace(
+        first,
+        **{
+            k: getattr(other, k)
+            for k in ("title", "state", "state_text", "date", "venue", "version")
+            if getattr(first, k) is None and getattr(other, k) is not None
+        },
+    )

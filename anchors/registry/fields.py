@@ -11,6 +11,7 @@ from datetime import date
 
 import yaml
 
+from .claims import CLAIM_FIELDS, Claims, StateClaim, Venue
 from .model import _Y, Anchor, Span, Status
 
 __all__ = ["READERS", "FieldError", "content_end", "span"]
@@ -119,7 +120,57 @@ def _read_archived(a: Anchor, v: yaml.Node) -> None:
     a.archived = {"url": url, "date": when.isoformat()}
 
 
+def _read_claims(a: Anchor, v: yaml.Node) -> None:
+    if not isinstance(v, yaml.SequenceNode):
+        raise FieldError("must be a list of {said_on: YYYY-MM-DD, ...} records")
+    a.claims = [_claim(item) for item in v.value]
+
+
+def _claim(node: yaml.Node) -> Claims:
+    """One record of what a briefing claimed (`registry.claims`)."""
+    if not isinstance(node, yaml.MappingNode):
+        raise FieldError("each claim must be a mapping {said_on: YYYY-MM-DD, ...}")
+    got = {k.value: val for k, val in node.value if isinstance(k, yaml.ScalarNode)}
+    unknown = sorted(set(got) - set(CLAIM_FIELDS))
+    if unknown:
+        raise FieldError(f"unknown claim field '{unknown[0]}' (expected {', '.join(CLAIM_FIELDS)})")
+    if "said_on" not in got:
+        raise FieldError("a claim needs said_on (the briefing's date)")
+    state = _text(got["state"]) if "state" in got else None
+    try:
+        claimed = StateClaim(state) if state else None
+    except ValueError:
+        raise FieldError(
+            f"'{state}' is not a claimed state (open, closed, merged, fixed)"
+        ) from None
+    version = _text(got["version"]) if "version" in got else None
+    if version is not None and (not version.isdigit() or int(version) < 1):
+        raise FieldError(f"'{version}' is not a version number (1, 2, ...)")
+    path, line = _place(_text(got["at"]) if "at" in got else None)
+    venue = _text(got["venue"]) if "venue" in got else None
+    return Claims(
+        title=_text(got["title"]) if "title" in got else None,
+        state=claimed,
+        state_text=_text(got["words"]) if "words" in got else None,
+        date=_date(got["submitted"]) if "submitted" in got else None,
+        venue=Venue.parse(venue) if venue else None,
+        version=int(version) if version else None,
+        path=path,
+        line=line,
+        said_on=_date(got["said_on"]),
+    )
+
+
+def _place(at: str | None) -> tuple[str, int | None]:
+    """`briefings/e1.md:30` as (file, line); a file alone has no line."""
+    if not at:
+        return "", None
+    head, sep, tail = at.rpartition(":")
+    return (head, int(tail)) if sep and tail.isdigit() else (at, None)
+
+
 READERS = {
+    "claims": _read_claims,
     "cited_url": _read_cited_url,
     "archived": _read_archived,
     "title": _read_title,

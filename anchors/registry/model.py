@@ -17,6 +17,7 @@ from enum import Enum
 from ..findings import Finding
 from ..ids import parse_anchor
 from ..ids.model import AnchorKey, InvalidId
+from .claims import Claims
 
 __all__ = [
     "ANCHOR_FIELDS",
@@ -49,6 +50,7 @@ ANCHOR_FIELDS = frozenset(
         "accept",
         "cited_url",
         "archived",
+        "claims",
     }
 )
 _FIELD_NAME = {sys.intern(n): sys.intern(n) for n in ANCHOR_FIELDS}
@@ -101,6 +103,8 @@ class Anchor:
     skip: bool = False
     accept: frozenset[int] = frozenset()
     version: int | None = None
+    #: what each briefing claimed about it, with the briefing's date (`registry.claims`)
+    claims: list[Claims] = field(default_factory=list)
     #: spans of the fields as written, for splicing; `_end` is the end of the entry's content
     spans: dict[str, Span] = field(default_factory=dict)
     key_column: int = 4
@@ -188,6 +192,8 @@ class Entry:
     existing: Anchor | None = None
     #: the title came from a heading (stored as `title_from: heading`)
     title_inferred: bool = False
+    #: claims records this merge adds (one per briefing that claims something new)
+    claims: list[Claims] = field(default_factory=list)
 
     @property
     def id_field(self) -> str:
@@ -209,4 +215,6 @@ class Entry:
             out.append("title")
         if not a.section and self.section:
             out.append("section")
+        if self.claims:
+            out.append("claims")
         return out

@@ -19,6 +19,7 @@ from filelock import FileLock, Timeout
 from ..errors import RegistryError, StorageError
 from ..state import lock_path
 from .atomic import CHECKPOINTS, write_atomic
+from .claims import Claims, claim_yaml
 from .model import Anchor, Entry, Registry, Span
 
 __all__ = [
@@ -173,7 +174,36 @@ def _field_edits(reg: Registry, e: Entry) -> list[_Edit]:
             edits.append(_value_edit(text, sp, quote(getattr(e, name))))
         if name == "title" and e.title_inferred:
             missing.append(f"{pad}title_from: heading\n")
+    if "claims" in changed:
+        edits += _claim_edits(reg, a, e.claims, missing)
     return edits + _add_lines(reg, a, missing)
+
+
+def _claim_edits(reg: Registry, a: Anchor, new: list[Claims], missing: list[str]) -> list[_Edit]:
+    """New claim records after the entry's last one (or a new `claims:` list): additive, so
+    every record a person kept or wrote stays byte for byte."""
+    records = [claim_yaml(c, quote) for c in new]
+    sp = a.spans.get("claims")
+    if sp is None:
+        missing.append(_claims_lines(records, a.key_column, a.flow))
+        return []
+    if sp.style == "block" and sp.items:
+        start, end, _ = sp.items[-1]
+        line_start = reg.text.rfind("\n", 0, start) + 1
+        prefix = reg.text[line_start:start]  # e.g. "      - "
+        return [_insert_at_line_end(reg.text, end, "".join(f"{prefix}{r}\n" for r in records))]
+    if sp.style == "flow" and sp.items:  # `claims: [{...}]`: inside the brackets
+        end = sp.items[-1][1]
+        return [_Edit(end, end, "".join(", " + r for r in records))]
+    # `claims:`, `claims: ~` or `claims: []`: the list takes the value's place
+    return [_value_edit(reg.text, sp, "[" + ", ".join(records) + "]")]
+
+
+def _claims_lines(records: list[str], column: int, flow: bool) -> str:
+    if flow:
+        return "claims: [" + ", ".join(records) + "]\n"
+    pad = " " * column
+    return f"{pad}claims:\n" + "".join(f"{pad}  - {r}\n" for r in records)
 
 
 def _add_lines(reg: Registry, a: Anchor, missing: list[str]) -> list[_Edit]:
@@ -254,7 +284,10 @@ def _entry_lines(e: Entry, indent: int) -> str:
     if e.section:
         fields.append(("section", quote(e.section)))
     fields.append(("cited_in", _flow_dates(e.cited_in, DQ)))
-    return "".join(f"{item if i == 0 else pad}{k}: {v}\n" for i, (k, v) in enumerate(fields))
+    lines = "".join(f"{item if i == 0 else pad}{k}: {v}\n" for i, (k, v) in enumerate(fields))
+    if e.claims:
+        lines += _claims_lines([claim_yaml(c, quote) for c in e.claims], indent + 2, False)
+    return lines
 
 
 def _id_value(e: Entry) -> str:

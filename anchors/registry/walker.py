@@ -195,13 +195,15 @@ class Walker:
         for name in REQUIRED_FIELDS:
             if name not in pairs:
                 self.problem(node, f"missing field '{name}'", a.label, unsafe=False)
-        if "cited_in" in pairs and isinstance(pairs["cited_in"][1], yaml.SequenceNode):
-            sp = a.spans["cited_in"]
-            sq = pairs["cited_in"][1]
-            sp.style = "flow" if sq.flow_style else "block"
-            sp.items = [
-                (i.start_mark.index, i.end_mark.index, getattr(i, "style", None)) for i in sq.value
-            ]
+        for name in ("cited_in", "claims"):  # lists `add` appends to
+            if name in pairs and isinstance(pairs[name][1], yaml.SequenceNode):
+                sp = a.spans[name]
+                sq = pairs[name][1]
+                sp.style = "flow" if sq.flow_style else "block"
+                sp.items = [
+                    (i.start_mark.index, content_end(i), getattr(i, "style", None))
+                    for i in sq.value
+                ]
         return a
 
     def _identity(

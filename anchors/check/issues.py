@@ -1,0 +1,211 @@
+"""Claims about a GitHub issue or pull request against its live state: stale or news, and the
+wrong target.
+
+A claim is about the day it was written. A contradiction by a change before the briefing's
+date means the briefing was wrong when written (`stale-claim`, with both dates); a change after
+it is news, which the weekly report tells once ("the 09-24 briefing said open; closed
+09-28"), so `check` does not warn about it every week.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import Any
+
+from ..findings import Code, Finding
+from ..ids.model import AnchorKind
+from ..registry.claims import Claims, StateClaim
+from ..registry.model import Anchor
+from .resolve.base import Resolution
+
+__all__ = ["changed_after", "contradicts", "live_state", "state_findings", "target_findings"]
+
+
+def _f(code: Code, path: str, a: Anchor, message: str, **details: Any) -> Finding:
+    return Finding(
+        code, a.label, path, a.line, message, {k: v for k, v in details.items() if v is not None}
+    )
+
+
+def live_state(r: Resolution) -> str:
+    """The state now, as people say it: `merged on 2024-09-19`, `closed (not_planned)`."""
+    if r.merged:
+        return f"merged on {r.merged_at}" if r.merged_at else "merged"
+    if r.state == "closed":
+        how = f" ({r.state_reason})" if r.state_reason else ""
+        return f"closed{how} on {r.closed_at}" if r.closed_at else f"closed{how}"
+    return "open"
+
+
+def contradicts(claim: StateClaim, r: Resolution) -> bool:
+    closed = r.state == "closed"
+    if claim is StateClaim.OPEN:
+        return closed
+    if claim is StateClaim.CLOSED:
+        return not closed
+    if claim is StateClaim.MERGED:
+        return not r.merged
+    return not closed or (r.state_reason == "not_planned" and not r.merged)  # fixed
+
+
+def changed_after(claim: StateClaim, said_on: date | None, r: Resolution) -> bool:
+    """True when the claim held on its day and a later change contradicts it: news, not an
+    error. Only "open" can be overtaken by a dated change (a close or merge after the day);
+    "closed" by a reopening (GitHub gives no date for it, but says `reopened`)."""
+    if said_on is None:
+        return False
+    if claim is StateClaim.CLOSED:
+        return r.state == "open" and r.state_reason == "reopened"
+    if claim is not StateClaim.OPEN:
+        return False  # merged or fixed never turns false later: it was wrong on its day
+    when = r.merged_at or r.closed_at
+    try:
+        return when is not None and date.fromisoformat(when[:10]) > said_on
+    except ValueError:
+        return False
+
+
+def _said(c: Claims) -> str:
+    words = c.state_text or (c.state.value if c.state else "")
+    if c.said_on is None:
+        return f"cited as {words!r}"
+    return f"the {c.said_on:%Y-%m-%d} briefing says {words!r}"
+
+
+def state_findings(path: str, a: Anchor, r: Resolution, c: Claims) -> list[Finding]:
+    out: list[Finding] = []
+    where = f"{c.path}:{c.line}" if c.path and c.line else c.path or None
+    said_on = c.said_on.isoformat() if c.said_on else None
+    news = c.state is not None and changed_after(c.state, c.said_on, r)
+    if c.state and r.state and contradicts(c.state, r) and not news:
+        live = live_state(r)
+        out.append(
+            _f(
+                Code.STALE_CLAIM,
+                path,
+                a,
+                f"{_said(c)}, but it is {live}",
+                claimed=c.state.value,
+                actual=live,
+                said_on=said_on,
+                briefing=where,
+                state=r.state,
+                state_reason=r.state_reason,
+                closed_at=r.closed_at,
+                merged_at=r.merged_at,
+            )
+        )
+    elif r.state == "closed":
+        kind = "pull request" if r.is_pull else "issue"
+        later = f" (after the {said_on} briefing that said {c.state_text!r})" if news else ""
+        out.append(
+            _f(
+                Code.ISSUE_STATE,
+                path,
+                a,
+                f"the {kind} is {live_state(r)}, not open{later}",
+                state=r.state,
+                state_reason=r.state_reason,
+                merged=r.merged,
+                claimed=c.state.value if news and c.state else None,
+                said_on=said_on if news else None,
+            )
+        )
+    if r.moved_to:
+        out.append(_f(Code.REDIRECT, path, a, f"moved to {r.moved_to}", final_url=r.moved_to))
+    return out
+
+
+#: words that say nothing about which issue it is (GitHub's own vocabulary, stop words)
+_STOP = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "of",
+        "for",
+        "in",
+        "on",
+        "to",
+        "with",
+        "from",
+        "by",
+        "at",
+        "as",
+        "is",
+        "are",
+        "be",
+        "was",
+        "were",
+        "it",
+        "its",
+        "this",
+        "that",
+        "these",
+        "those",
+        "not",
+        "no",
+        "via",
+        "vs",
+        "using",
+        "use",
+        "when",
+        "after",
+        "before",
+        "into",
+        "over",
+        "under",
+        "up",
+        "down",
+        "out",
+        "bug",
+        "bugs",
+        "issue",
+        "issues",
+        "pr",
+        "pull",
+        "request",
+        "feature",
+        "fix",
+        "fixed",
+        "add",
+        "adds",
+        "support",
+        "github",
+        "error",
+    ]
+)
+_WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9+]*")
+
+
+def _content(text: str, ignore: set[str]) -> set[str]:
+    words = {w.lower() for w in _WORD_RE.findall(text)}
+    return {
+        w.rstrip("s") if len(w) > 4 else w
+        for w in words
+        if len(w) > 1 and w not in _STOP and w not in ignore
+    }
+
+
+def target_findings(path: str, a: Anchor, r: Resolution, c: Claims) -> list[Finding]:
+    """`wrong-target`: the title the briefing writes shares no content word with the live one."""
+    ref = a.key
+    if not c.title or not r.title or ref is None or ref.kind is not AnchorKind.GITHUB:
+        return []
+    ignore = {ref.owner.lower(), ref.repo.lower(), *ref.repo.lower().split("-")}
+    said, live = _content(c.title, ignore), _content(r.title, ignore)
+    if not said or not live or said & live:
+        return []
+    return [
+        _f(
+            Code.WRONG_TARGET,
+            path,
+            a,
+            f"the briefing calls it {c.title!r}, but #{ref.number} is {r.title!r}",
+            claimed=c.title,
+            actual=r.title,
+        )
+    ]

@@ -1,0 +1,187 @@
+"""What a briefing claimed about an anchor, as the registry keeps it: one record per briefing.
+
+A claim is about the day it was written. `anchors add` stores each briefing's claims in the
+entry with the briefing's date (`said_on`) and where it was written (`at`, never read again),
+so a plain `anchors check` compares them with the live facts without the briefing at hand:
+the briefing may have moved, been edited or never been committed, and the claim still stands
+as it was made. In the file each record is one flow mapping:
+
+    claims:
+      - {said_on: 2026-09-24, state: open, words: "仍 open", at: "briefings/e1.md:30"}
+      - {said_on: 2026-09-24, submitted: 2026-09-19, venue: "HPDC 2026", at: "briefings/e1.md:196"}
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from datetime import date
+from enum import Enum
+from typing import Any
+
+from ..titles import same_title
+
+__all__ = [
+    "CLAIM_FIELDS",
+    "Claims",
+    "StateClaim",
+    "Venue",
+    "claim_yaml",
+    "latest",
+    "record_of",
+    "written_at",
+]
+
+
+class StateClaim(str, Enum):
+    """What a briefing says a GitHub issue or PR is."""
+
+    OPEN = "open"
+    CLOSED = "closed"
+    MERGED = "merged"
+    FIXED = "fixed"
+
+
+@dataclass(frozen=True, slots=True)
+class Venue:
+    name: str
+    year: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.year}" if self.year else self.name
+
+    @classmethod
+    def parse(cls, text: str) -> Venue:
+        """`HPDC 2026` back from the registry (a name alone has no year)."""
+        name, _, year = text.strip().rpartition(" ")
+        if name and year.isdigit() and len(year) == 4:
+            return cls(name, int(year))
+        return cls(text.strip())
+
+
+@dataclass(frozen=True, slots=True)
+class Claims:
+    """Every claim one citation carries; None means the briefing is silent on it."""
+
+    title: str | None = None
+    state: StateClaim | None = None
+    #: the words that made the state claim, as written ("仍 open")
+    state_text: str | None = None
+    #: a submission date written next to an arXiv ID
+    date: date | None = None
+    venue: Venue | None = None
+    version: int | None = None
+    #: where the claims were read: (file, line)
+    path: str = ""
+    line: int | None = None
+    #: the date of the briefing that made them (None: undated, e.g. the entry's own notes)
+    said_on: datetime.date | None = None
+
+    @property
+    def empty(self) -> bool:
+        """True when it claims nothing a check can compare."""
+        return all(getattr(self, k) is None for k in _VALUES)
+
+    def same_claims(self, other: Claims) -> bool:
+        """The same day and the same values (where they were written aside)."""
+        return self.said_on == other.said_on and all(
+            getattr(self, k) == getattr(other, k) for k in _VALUES
+        )
+
+
+_VALUES = ("title", "state", "state_text", "date", "venue", "version")
+#: the names a record's fields have in the registry, in the order they are written
+CLAIM_FIELDS = ("said_on", "state", "words", "submitted", "venue", "version", "title", "at")
+
+
+def latest(records: Iterable[Claims]) -> Claims | None:
+    """The claims in force: for each value, the one the latest briefing wrote (a later record
+    of one day wins). A state keeps its own day and place, since time decides what it means."""
+    dated = sorted(
+        enumerate(records), key=lambda ir: (ir[1].said_on or date.min, ir[0]), reverse=True
+    )
+    if not dated:
+        return None
+    out = dated[0][1]
+    stated = next((c for _, c in dated if c.state is not None), None)
+    if stated is not None:
+        out = replace(
+            out,
+            state=stated.state,
+            state_text=stated.state_text,
+            said_on=stated.said_on,
+            path=stated.path,
+            line=stated.line,
+        )
+    filled: dict[str, Any] = {}
+    for name in ("title", "date", "venue", "version"):
+        if getattr(out, name) is None:
+            filled[name] = next((v for _, c in dated if (v := getattr(c, name)) is not None), None)
+    return replace(out, **filled)
+
+
+def claim_yaml(c: Claims, q: Callable[[str], str]) -> str:
+    """One record as a YAML flow mapping; `q` is the store's scalar quoting."""
+    parts = []
+    if c.said_on is not None:
+        parts.append(f"said_on: {c.said_on.isoformat()}")
+    if c.state is not None:
+        parts.append(f"state: {c.state.value}")
+    if c.state_text:
+        parts.append(f"words: {q(c.state_text)}")
+    if c.date is not None:
+        parts.append(f"submitted: {c.date.isoformat()}")
+    if c.venue is not None:
+        parts.append(f"venue: {q(str(c.venue))}")
+    if c.version is not None:
+        parts.append(f"version: {c.version}")
+    if c.title:
+        parts.append(f"title: {q(c.title)}")
+    if c.path:
+        parts.append(f"at: {q(f'{c.path}:{c.line}' if c.line else c.path)}")
+    return "{" + ", ".join(parts) + "}"
+
+
+def record_of(
+    said: Iterable[Claims],
+    said_on: date,
+    at: tuple[str, int | None],
+    title: str | None,
+    version: int | None,
+    held: Iterable[Claims] = (),
+) -> Claims | None:
+    """The record a briefing of `said_on` adds for one anchor: what its citations claim (the
+    first word on each value), less what the entry already says (`title`, `version`); None
+    when that is nothing, or when a record of the same day already says the same."""
+    out = Claims(said_on=said_on, path=at[0], line=at[1])
+    for c in said:
+        first: dict[str, Any] = {
+            k: v for k in _VALUES if getattr(out, k) is None and (v := getattr(c, k)) is not None
+        }
+        out = replace(out, **first)
+    if out.state is None:
+        out = replace(out, state_text=None)
+    if out.title is not None and (title is None or same_title(out.title, title)):
+        out = replace(out, title=None)
+    if out.version == version:
+        out = replace(out, version=None)
+    if out.empty or any(out.same_claims(h) for h in held):
+        return None
+    return out
+
+
+def written_at(path: str, registry: str) -> str:
+    """The briefing's path from the registry's folder, for a person to find where the claim
+    was written (anchors never reads it again); a briefing outside that folder is named as
+    given when relative, by its file name when absolute (no machine path in the registry)."""
+    if not path:
+        return path
+    try:
+        rel = os.path.relpath(os.path.abspath(path), os.path.dirname(os.path.abspath(registry)))
+    except ValueError:  # another drive
+        rel = ".."
+    if not rel.startswith(".."):
+        return rel.replace(os.sep, "/")
+    return os.path.basename(path) if os.path.isabs(path) else path.replace(os.sep, "/")
