@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import TYPE_CHECKING
 
@@ -147,6 +147,7 @@ def citation_claims(
     out = []
     for c in found:
         own = lines[c.line - 1]
+        picked: dict[int, None] = {}
         gh = isinstance(c.key, GithubRef)
         if isinstance(c.key, GithubRef):
             near = numbers.get((id(blocks[c.line - 1]), c.key.number), [])
@@ -155,15 +156,17 @@ def citation_claims(
         if c.written_title:  # the issue's own title ("Open file leak") claims no state
             own = own.replace(c.written_title, " ")
         version = c.key.version if c.key.kind is AnchorKind.ARXIV else None
-        out.append(
-            claims_in(
-                own,
-                title=c.written_title,
-                version=version,
-                path=c.path,
-                line=c.line,
-                github=gh,
-                said_on=said_on,
-            )
+        got = claims_in(
+            own,
+            title=c.written_title,
+            version=version,
+            path=c.path,
+            line=c.line,
+            github=gh,
+            said_on=said_on,
         )
+        if gh and got.state_text and got.state_text not in lines[c.line - 1]:
+            said = next((n for n in picked if got.state_text in lines[n - 1]), c.line)
+            got = replace(got, line=said)  # where the words are: "该 issue 已关闭" below it
+        out.append(got)
     return out

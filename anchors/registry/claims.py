@@ -155,7 +155,9 @@ def record_of(
     """The record a briefing of `said_on` adds for one anchor: what its citations claim (the
     first word on each value), less what the entry already says (`title`, `version`); None
     when that is nothing, or when a record of the same day already says the same."""
-    out = Claims(said_on=said_on, path=at[0], line=at[1])
+    said = list(said)
+    line = next((c.line for c in said if c.state is not None), at[1])  # where the words are
+    out = Claims(said_on=said_on, path=at[0], line=line)
     for c in said:
         first: dict[str, Any] = {
             k: v for k in _VALUES if getattr(out, k) is None and (v := getattr(c, k)) is not None
