@@ -377,6 +377,6 @@ def test_report_counts_the_registrys_entries_through_fix_removals_and_blocked_ru
     doc = json.loads(r.stdout)
     assert r.exit_code == 0, r.output
     assert (doc["targets"], doc["rows"]) == (2, [])
-    assert [(p["ok"], p["flaky"], p["dead"]) for p in doc["trend"]] == [(2, 0, 0)] * 3
+    assert [(p["ok"], p["failing"], p["dead"]) for p in doc["trend"]] == [(2, 0, 0)] * 3
     md = CliRunner().invoke(app, ["report", "registry.yaml"]).stdout
     assert "2 links and anchors tracked" in md and "Redirected" not in md and "/gone" not in md

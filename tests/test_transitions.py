@@ -419,7 +419,7 @@ def test_trend_chart_gives_each_run_its_own_label_and_says_which_line_is_which(
         .stdout
     )
     said = out[out.index("### Trend") : out.index("```mermaid")]
-    assert "green OK, amber flaky (failing but not dead), red dead" in said
+    assert "green OK, amber failing (failed, but not found dead), red dead" in said
     chart = out[out.index("```mermaid\n") + 11 :]
     chart = chart[: chart.index("```")].splitlines()
     init = re.fullmatch(r"%%\{init: (.*)\}%%", chart[0])
@@ -432,8 +432,10 @@ def test_trend_chart_gives_each_run_its_own_label_and_says_which_line_is_which(
     x = re.fullmatch(r'    x-axis \[("[^"]*"(?:, "[^"]*")*)\]', chart[3])
     assert x is not None
     labels = re.findall(r'"([^"]*)"', x[1])
-    assert labels == ["09-24 06:00", "09-24 12:00", "09-25 06:00 #1", "09-25 06:00 #2"]
+    # two runs in one minute: told apart by their seconds, in the chart and in the table
+    assert labels == ["09-24 06:00", "09-24 12:00", "09-25 06:00:00", "09-25 06:00:10"]
+    assert "| 2026-09-25 06:00:00 | 0 | 1 | 0 |\n| 2026-09-25 06:00:10 | 1 | 0 | 0 |" in out
     assert re.fullmatch(r'    y-axis "anchors" 0 --> 1', chart[4])
     lines = [re.fullmatch(r'    line "(\w+)" \[(\d+(?:, \d+)*)\]', ln) for ln in chart[5:]]
-    assert all(lines) and [m[1] for m in lines if m] == ["OK", "flaky", "dead"]
+    assert all(lines) and [m[1] for m in lines if m] == ["OK", "failing", "dead"]
     assert [m[2] for m in lines if m] == ["1, 0, 0, 1", "0, 0, 1, 0", "0, 1, 0, 0"]

@@ -45,6 +45,9 @@ class Target:
     registry: str = ""
     #: `export` without `--section`: grouped by section
     grouped: bool = True
+    #: the weekly report: where the full (JSON) report is kept, named in the lines that say
+    #: rows were cut to fit a GitHub issue (a URL or a path); None: the command that prints it
+    full_report: str | None = None
 
 
 Renderer = Callable[[Any, Target], str]
@@ -107,7 +110,7 @@ RENDERERS: dict[tuple[str, str], Renderer] = {
     ("check", "github"): _lazy("github", "check_result"),
     ("check", "markdown"): _lazy("markdown", "check_result"),
     ("check", "sarif"): _lazy("sarif", "check_result"),
-    ("report", "markdown"): _lazy("markdown", "report", "registry"),
+    ("report", "markdown"): _lazy("markdown", "report", "registry", "full_report"),
     ("report", "json"): _lazy("json", "report", "registry"),
     ("export", "markdown"): _lazy("bib", "markdown_list", "grouped"),
     ("export", "bibtex"): _lazy("bib", "bibtex"),

@@ -15,11 +15,22 @@ if TYPE_CHECKING:
     from ..registry.validate import CheckResult
     from ..report.weekly import Report
 
-__all__ = ["SCHEMA_VERSION", "add_result", "check_result", "dumps", "fit", "report"]
+__all__ = [
+    "REPORT_SCHEMA_VERSION",
+    "SCHEMA_VERSION",
+    "add_result",
+    "check_result",
+    "dumps",
+    "fit",
+    "report",
+]
 
 
 #: Bumped when a field changes meaning or goes away; new fields do not bump it.
 SCHEMA_VERSION = 1
+#: `report`'s own: 2 since the trend's middle count is `failing` (it was `flaky`, which is also
+#: a section of the report meaning something else)
+REPORT_SCHEMA_VERSION = 2
 # Text stays readable (§, 中文 as themselves); only controls, bidi and line separators that
 # could act on a terminal or an editor are \u escapes.
 _UNSAFE_RE = re.compile("[\x7f-\x9f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
@@ -161,7 +172,7 @@ def _iso(ts: float | None) -> str | None:
 def report(r: Report, registry: str) -> str:
     return dumps(
         {
-            "schema_version": SCHEMA_VERSION,
+            "schema_version": REPORT_SCHEMA_VERSION,
             "registry": registry,
             "window": {"start": _iso(r.start), "end": _iso(r.now), "runs": r.runs},
             "targets": r.targets,
@@ -187,6 +198,8 @@ def report(r: Report, registry: str) -> str:
                     "archived": {"url": row.archived[0], "date": row.archived[1]}
                     if row.archived
                     else None,
+                    "dead_since": _iso(row.dead_since),
+                    "soft_404": row.soft_404,
                 }
                 for row in r.rows
             ],

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from ..report.weekly import Report, ReportRow, Section
-from .changes import markdown_changes
+from .budget import ISSUE_LIMIT, Part, fit
+from .cells import cited, clip, target_cell, text_cell
+from .changes import transitions_part
 from .escape import markdown, markdown_code, markdown_url
 from .summary import anchor_states, findings_counts, plural
+from .trend import trend_part
 
 if TYPE_CHECKING:
     from ..registry.validate import CheckResult
@@ -46,24 +50,63 @@ def _day(ts: float | None) -> str:
     return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d")
 
 
-def _archive(url: str) -> str:
-    return f"https://web.archive.org/web/*/{markdown_url(url)}"
+def _archive(row: ReportRow) -> str:
+    """A dead link's archived copy: the snapshot the briefing saw, else the archive's index."""
+    if row.archived:
+        return f" ([archived {markdown(row.archived[1])}](<{markdown_url(row.archived[0])}>))"
+    if row.kind == "url":
+        return f" ([archive](<https://web.archive.org/web/*/{markdown_url(row.target)}>))"
+    return ""
 
 
-def _target(row: ReportRow, archive: bool) -> str:
-    cell = markdown_code(row.target)
-    if archive and row.archived:  # the snapshot the briefing saw, not a search page
-        cell += f" ([archived {row.archived[1]}]({markdown_url(row.archived[0])}))"
-    elif archive and row.kind == "url":
-        cell += f" ([archive]({_archive(row.target)}))"
-    return cell
+def _about(row: ReportRow) -> str:
+    return text_cell(row.title, row.registry_section, cited(row.cited_in))
 
 
-def report(r: Report, registry: str) -> str:
-    """The dead-link report as a GitHub issue body: one table per section, no raw HTML."""
+def _failing_row(row: ReportRow, dead: bool) -> str:
+    err = clip(row.last_error or row.last_outcome)
+    since = row.dead_since if dead and row.dead_since is not None else row.first_failure
+    return (
+        f"| {target_cell(row.kind, row.target, row.anchor)}{_archive(row) if dead else ''} | "
+        f"{_about(row)} | {_day(since)} | {_day(row.last_success)} | "
+        f"{markdown(err)} ({row.failing_runs} of {row.runs} runs) |"
+    )
+
+
+def _redirect_row(row: ReportRow) -> str:
+    now_at = target_cell("url", row.final_url, row.final_url) if row.final_url else ""
+    if row.soft_404:  # `check` calls it a soft 404: the page is probably gone
+        now_at = f"**probably gone**: {markdown(row.soft_404)} ({now_at})"
+    return f"| {target_cell(row.kind, row.target, row.anchor)} | {now_at} | {_about(row)} |"
+
+
+def _section_part(section: Section, rows: list[ReportRow]) -> Part:
+    head: tuple[str, ...]
+    if section is Section.REDIRECTED:
+        head = ("| link | now at | title · section · cited |", "|---|---|---|")
+        lines = [_redirect_row(r) for r in rows]
+    else:
+        dead = section in (Section.DEAD, Section.NEWLY_DEAD)
+        since = "dead since" if dead else "first failure"
+        head = (
+            f"| link | title · section · cited | {since} | last success | last error |",
+            "|---|---|---|---|---|",
+        )
+        lines = [_failing_row(r, dead) for r in rows]
+    return Part(
+        (f"### {section.heading}", "", *head), tuple(lines), noun="link", name=section.heading
+    )
+
+
+def report(
+    r: Report, registry: str, full_report: str | None = None, limit: int = ISSUE_LIMIT
+) -> str:
+    """The dead-link report as a GitHub issue body: one table per section, no raw HTML, at most
+    `limit` characters (`budget`): a long section is cut with a count and a pointer to the
+    full report (`full_report`, a link or a path the workflow keeps; else the JSON command)."""
     c = r.counts()
     start, end = datetime.fromtimestamp(r.start, UTC), datetime.fromtimestamp(r.now, UTC)
-    out = [
+    summary = (
         f"## anchors dead-link report: {start:%Y-%m-%d} to {end:%Y-%m-%d}",
         "",
         (
@@ -75,40 +118,22 @@ def report(r: Report, registry: str) -> str:
             f"(registry {markdown_code(registry)})."
         ),
         "",
-    ]
-    for section in Section:
-        rows = r.section(section)
-        if not rows:
-            continue
-        out += [f"### {section.heading}", ""]
-        if section is Section.REDIRECTED:
-            out += ["| link | now at | section | title | cited in |", "|---|---|---|---|---|"]
-            for row in rows:
-                out.append(
-                    f"| {_target(row, False)} | {markdown_code(row.final_url or '')} | "
-                    f"{markdown(row.registry_section or '')} | {markdown(row.title or '')} | "
-                    f"{', '.join(row.cited_in)} |"
-                )
-        else:
-            dead = section in (Section.DEAD, Section.NEWLY_DEAD)
-            out += [
-                (
-                    "| link | first failure | last success | failing runs | last error | section "
-                    "| title | cited in |"
-                ),
-                "|---|---|---|---|---|---|---|---|",
-            ]
-            for row in rows:
-                err = row.last_error or row.last_outcome
-                out.append(
-                    f"| {_target(row, dead)} | {_day(row.first_failure)} | "
-                    f"{_day(row.last_success)} | {row.failing_runs} of {row.runs} | "
-                    f"{markdown(err)} | "
-                    f"{markdown(row.registry_section or '')} | {markdown(row.title or '')} | "
-                    f"{', '.join(row.cited_in)} |"
-                )
-        out.append("")
+    )
+    parts = [Part(summary, tail=())]
+    parts += [_section_part(section, rows) for section in Section if (rows := r.section(section))]
     if not r.rows:
-        out += ["Nothing failed in this window.", ""]
-    out += markdown_changes(r)
-    return "\n".join(out)
+        parts.append(Part(("Nothing failed in this window.",)))
+    parts.append(transitions_part(r.transitions))
+    trend = trend_part(r.trend)
+    if trend is not None:
+        parts.append(trend)
+    return fit(parts, limit, _pointer(full_report, registry))
+
+
+def _pointer(full_report: str | None, registry: str) -> str:
+    """Where every row is: the workflow's copy of the JSON report, else the command."""
+    if full_report is None:
+        return f"the full report, `anchors report -r {markdown_code(registry)[1:-1]} --format json`"
+    if urlsplit(full_report).scheme in ("http", "https"):
+        return f"[the full report](<{markdown_url(full_report)}>)"
+    return f"the full report, {markdown_code(full_report)}"

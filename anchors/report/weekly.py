@@ -13,8 +13,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from ..check.redirects import soft_404
 from ..config import Settings
 from ..errors import HistoryError
+from ..findings import Outcome
 from ..history import History, Row
 from ..ids.model import WebUrl
 from ..registry.model import Anchor, Registry
@@ -46,6 +48,12 @@ class ReportRow:
     line: int | None = None
     #: the registry's dated snapshot (`archived: {url, date}`), linked for dead links
     archived: tuple[str, str] | None = None
+    #: dead links: the first definite dead answer of the current failing stretch, the moment
+    #: "What changed" says it died (a timeout before it only said the check could not tell)
+    dead_since: float | None = None
+    #: a redirect that means the page is gone (to a login wall, to the home page): why, as
+    #: `check` says it (`check.redirects.soft_404`)
+    soft_404: str | None = None
 
 
 @dataclass(slots=True)
@@ -159,8 +167,11 @@ def _row(section: Section, hist: list[Row], start: float, index: dict[str, Ancho
     window = [r for r in rows if r.checked_at >= start]
     fails = [r for r in window if r.outcome not in SUCCESS]
     successes = [r.checked_at for r in rows if r.outcome in SUCCESS]
+    dead_since = None
     if section in (Section.DEAD, Section.NEWLY_DEAD, Section.NOT_DEAD):
-        first_fail: float | None = current_stretch(rows)[0].checked_at
+        stretch = current_stretch(rows)
+        first_fail: float | None = stretch[0].checked_at
+        dead_since = next((r.checked_at for r in stretch if r.outcome == Outcome.DEAD.value), None)
     else:
         first_fail = fails[0].checked_at if fails else None
     last = rows[-1]
@@ -185,6 +196,10 @@ def _row(section: Section, hist: list[Row], start: float, index: dict[str, Ancho
         tuple(d.isoformat() for d in a.cited_in) if a else (),
         a.line if a else None,
         (a.archived["url"], a.archived["date"]) if a and a.archived else None,
+        dead_since,
+        soft_404(last.target, last.final_url)
+        if section is Section.REDIRECTED and last.kind == "url" and last.final_url
+        else None,
     )
 
 

@@ -1,0 +1,136 @@
+"""A size cap for Markdown that is posted where a limit holds: the weekly GitHub issue.
+
+GitHub refuses an issue body over 65,536 characters, so a report that grows with a bad week
+would fail to post in exactly that week. A Markdown document is built as `Part`s (a heading
+and table head that always stay, rows that may be cut, a tail), and `fit` keeps every part and
+as many rows of each as the budget holds: the budget is shared out so that a part with a few
+rows shows them all before a long part shows more, and what is left goes to the parts in
+order. Under each cut table a line says how many rows are not shown and where the full report
+is. A section added later is one more `Part`; the cap holds for it with no change here.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass
+from itertools import accumulate
+
+__all__ = ["ISSUE_LIMIT", "Part", "fit", "size"]
+
+#: the largest body GitHub accepts for an issue or comment is 65,536 characters; the rest is
+#: room for what a workflow writes around the report (a marker, a link to the run)
+ISSUE_LIMIT = 64_000
+
+
+def size(text: str) -> int:
+    """The length as GitHub can count it: UTF-16 code units, never fewer than code points, so
+    a body within this size is within the limit however the service counts characters."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One section of a document: `head` and `tail` lines always kept, `rows` kept as a prefix.
+
+    A row may span lines (a sub-heading with its table head and first row), so a cut never
+    leaves a heading without a table. `noun` names a row in the cut line ("link", "change").
+    """
+
+    head: tuple[str, ...]
+    rows: tuple[str, ...] = ()
+    tail: tuple[str, ...] = ("",)
+    noun: str = "row"
+    #: the section's name, for the line that says it was left out (only when even the heads of
+    #: all parts do not fit)
+    name: str = ""
+
+    def render(self, kept: int, pointer: str) -> list[str]:
+        out = [*self.head, *self.rows[:kept]]
+        if kept < len(self.rows):
+            out += ["", _cut_line(len(self.rows) - kept, self.noun, pointer)]
+        return out + list(self.tail)
+
+
+def _cut_line(n: int, noun: str, pointer: str) -> str:
+    return f"*{n} more {noun if n == 1 else noun + 's'} not shown here: see {pointer}.*"
+
+
+def fit(parts: list[Part], limit: int, pointer: str) -> str:
+    """The parts as one document of at most `limit` (`size`), cut as little as it can be.
+
+    `pointer` is Markdown naming the full report, for the cut lines. Without a cut the text is
+    exactly the parts joined. Where even the parts' heads do not fit, the last parts are left
+    out whole, each with a line saying so.
+    """
+    whole = "\n".join(line for p in parts for line in p.render(len(p.rows), pointer))
+    if size(whole) <= limit:
+        return whole
+    shown, dropped = _heads_that_fit(parts, limit, pointer)
+    fixed = sum(_lines_size(p.render(0, pointer)) for p in shown) + sum(
+        size(_dropped_line(p, pointer)) + 1 for p in dropped
+    )
+    kept = _share([[size(r) + 1 for r in p.rows] for p in shown], max(0, limit - fixed))
+    while True:
+        lines = [line for p, k in zip(shown, kept, strict=True) for line in p.render(k, pointer)]
+        lines += [_dropped_line(p, pointer) for p in dropped]
+        text = "\n".join(lines)
+        if size(text) <= limit or not any(kept):
+            return text
+        # the estimate counts each cut line once at its widest; should it still be over, the
+        # part with most rows kept gives one more
+        i = max(range(len(kept)), key=lambda j: kept[j])
+        kept[i] -= 1
+
+
+def _lines_size(lines: list[str]) -> int:
+    return sum(size(line) + 1 for line in lines)
+
+
+def _dropped_line(p: Part, pointer: str) -> str:
+    what = f"{len(p.rows)} {p.noun if len(p.rows) == 1 else p.noun + 's'}" if p.rows else ""
+    return (
+        f"*{p.name or 'A section'}{f' ({what})' if what else ''} is not shown here: see {pointer}.*"
+    )
+
+
+def _heads_that_fit(parts: list[Part], limit: int, pointer: str) -> tuple[list[Part], list[Part]]:
+    """The parts whose heads, tails and cut lines fit, in order; the rest are left out."""
+    for n in range(len(parts), 0, -1):
+        shown, dropped = parts[:n], parts[n:]
+        fixed = sum(_lines_size(p.render(0, pointer)) for p in shown) + sum(
+            size(_dropped_line(p, pointer)) + 1 for p in dropped
+        )
+        if fixed <= limit:
+            return shown, dropped
+    return parts[:1], parts[1:]
+
+
+def _share(rows: list[list[int]], budget: int) -> list[int]:
+    """How many leading rows of each part to keep, their sizes summing to at most `budget`.
+
+    Every part may spend up to one common allowance `c` (the largest that fits, found by
+    bisection), so short parts are shown whole; what the allowance leaves is then given to
+    the parts in order, a row at a time while it fits.
+    """
+    sums = [list(accumulate(r)) for r in rows]
+
+    def kept(c: int) -> list[int]:
+        return [bisect_right(s, c) for s in sums]
+
+    def spent(k: list[int]) -> int:
+        return sum(s[n - 1] for s, n in zip(sums, k, strict=True) if n)
+
+    lo, hi = 0, max((s[-1] for s in sums if s), default=0)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if spent(kept(mid)) <= budget:
+            lo = mid
+        else:
+            hi = mid - 1
+    k = kept(lo)
+    left = budget - spent(k)
+    for i, s in enumerate(sums):
+        while k[i] < len(s) and s[k[i]] - (s[k[i] - 1] if k[i] else 0) <= left:
+            left -= s[k[i]] - (s[k[i] - 1] if k[i] else 0)
+            k[i] += 1
+    return k
