@@ -114,8 +114,8 @@ def test_check_archive_then_fix_then_report(tmp_path: Path) -> None:
 
     rep = CliRunner().invoke(app, ["report", "-r", str(reg), "--since", "7d"])
     assert rep.exit_code == 1
-    dead = next(ln for ln in rep.stdout.splitlines() if "/gone" in ln and ln.startswith("| `"))
-    assert "([archived 2026-09-01](https://web.archive.org/web/20260901080000/" in dead
+    dead = next(ln for ln in rep.stdout.splitlines() if "/gone" in ln and ln.startswith("| ["))
+    assert "([archived 2026-09-01](<https://web.archive.org/web/20260901080000/" in dead
     assert "web/*/" not in dead  # the snapshot, not the search page
 
 
