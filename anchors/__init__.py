@@ -30,7 +30,7 @@ _EXPORTS = {
     "Finding": "findings",
     "Outcome": "findings",
     "Severity": "findings",
-    "CheckResult": "registry.validate",
+    "CheckResult": "result",
     "check_offline": "registry.validate",
     "Services": "check.run",
     "check_online": "check.run",

@@ -24,8 +24,8 @@ if TYPE_CHECKING:
     from .export import ExportItem
     from .fix import FixKind, FixResult
     from .merger import MergeResult
-    from .registry.validate import CheckResult
     from .report.weekly import Report
+    from .result import CheckResult
 
 __all__ = ["add", "check", "export", "fix", "report"]
 

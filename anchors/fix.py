@@ -20,16 +20,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import Any
 
 from .check.redirects import landing_url, soft_404
-from .check.resolve.github import repo_under
 from .config import Settings
 from .errors import RegistryError, UsageError
-from .findings import Outcome
-from .history import History, Row
+from .history import History, Observation, move_of
 from .ids import parse_anchor
-from .ids.model import InvalidId, WebUrl
+from .ids.model import InvalidId
 from .registry.loader import load
 from .registry.model import Anchor, Registry
 
@@ -37,6 +34,8 @@ __all__ = ["Fix", "FixKind", "FixResult", "fix", "fix_registry", "parse_kinds", 
 
 
 class FixKind(str, Enum):
+    """What a fix does: each kind of move (`history.MoveKind`, by value), or a snapshot."""
+
     REDIRECT = "redirect"
     RENAMED_REPO = "renamed-repo"
     MOVED_ISSUE = "moved-issue"
@@ -79,28 +78,21 @@ class FixResult:
     written: bool = False
 
 
-def _latest(rows: Iterable[Row]) -> dict[str, Row]:
-    out: dict[str, Row] = {}
+def _latest(rows: Iterable[Observation]) -> dict[str, Observation]:
+    """The latest observation of each anchor, by key."""
+    out: dict[str, Observation] = {}
     for r in rows:
-        if r.target not in out or r.checked_at >= out[r.target].checked_at:
-            out[r.target] = r
+        key = r.key.key
+        if key not in out or r.checked_at >= out[key].checked_at:
+            out[key] = r
     return out
-
-
-def _row_key(r: Row) -> str | None:
-    if r.kind != "url":
-        return r.target
-    try:
-        return WebUrl(r.target).key
-    except ValueError:
-        return None
 
 
 def plan(
     reg: Registry,
-    rows: Iterable[Row],
+    rows: Iterable[Observation],
     only: frozenset[FixKind] | None = None,
-    snapshots: Mapping[str, Mapping[str, Any]] | None = None,
+    snapshots: Mapping[str, Mapping[str, object]] | None = None,
 ) -> FixResult:
     """Which entries to change, from the latest observation of each target (pure).
 
@@ -110,9 +102,8 @@ def plan(
     index = reg.by_key()
     position = {id(a): i for i, a in enumerate(reg.anchors)}
     found: list[Fix] = []
-    for row in _latest(rows).values():
-        key = _row_key(row)
-        a = index.get(key) if key else None
+    for key, row in _latest(rows).items():
+        a = index.get(key)
         if a is not None and a.id_field == "url":
             found += _moves(position[id(a)], a, row, result)
     for key, snap in (snapshots or {}).items():
@@ -134,28 +125,18 @@ def plan(
     return result
 
 
-def _moves(entry: int, a: Anchor, row: Row, result: FixResult) -> list[Fix]:
-    out: list[Fix] = []
-    new = None
-    if row.kind == "url" and row.outcome == Outcome.REDIRECT.value and row.final_url:
-        new = landing_url(a.raw_id, row.final_url)
-    elif row.kind == "github" and row.final_url and row.outcome == Outcome.OK.value:
-        new = landing_url(a.raw_id, row.final_url)  # the API's html_url in another repository
-    if new and new != a.raw_id:
-        why = soft_404(a.raw_id, new)
-        if why:
-            result.skipped.append((a.raw_id, a.line, new, why))
-        else:
-            old_repo, new_repo = repo_under(a.raw_id), repo_under(new)
-            kind = (
-                FixKind.MOVED_ISSUE
-                if row.kind == "github"
-                else FixKind.RENAMED_REPO
-                if old_repo and new_repo and old_repo != new_repo
-                else FixKind.REDIRECT
-            )
-            out.append(Fix(kind, entry, a.raw_id, a.line, a.raw_id, new))
-    return out
+def _moves(entry: int, a: Anchor, row: Observation, result: FixResult) -> list[Fix]:
+    """The entry's new URL when its latest observation says it moved (`move_of`), keeping the
+    cited fragment; a move to a login or home page is a soft 404, skipped with why."""
+    move = move_of(row)
+    new = landing_url(a.raw_id, move.to) if move else None
+    if move is None or not new or new == a.raw_id:
+        return []
+    why = soft_404(a.raw_id, new)
+    if why:
+        result.skipped.append((a.raw_id, a.line, new, why))
+        return []
+    return [Fix(FixKind(move.kind.value), entry, a.raw_id, a.line, a.raw_id, new)]
 
 
 def _edits(reg: Registry, res: FixResult) -> str:

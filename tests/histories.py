@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from anchors.history import History, Row
+from anchors.findings import Outcome
+from anchors.history import History, Observation
+from anchors.ids.model import WebUrl
 
 #: two URL entries of the bundled registry
 LMSYS = "https://www.lmsys.org/blog/2026-08-17-advanced-cuda-graph"
@@ -18,5 +20,8 @@ def record_urls(
     """One run of `registry` at `at`: each URL's (url, outcome, HTTP status, final URL)."""
     h = History(db)
     run = h.start_run(str(registry), at)
-    h.record(run, [Row(u, "", "url", o, s, f, checked_at=at) for u, o, s, f in answers])
+    h.record(
+        run,
+        [Observation(WebUrl(u), "", Outcome(o), s, f, checked_at=at) for u, o, s, f in answers],
+    )
     h.close()

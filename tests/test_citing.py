@@ -15,8 +15,9 @@ def _cited_at(tmp_path: Path, briefing: str) -> list[dict[str, object]]:
     (tmp_path / "registry.yaml").write_text("version: 1\nanchors: []\n", encoding="utf-8")
     (tmp_path / "2026-09-24.md").write_text(briefing, encoding="utf-8")
     f = Finding(Code.DEAD_LINK, URL, str(tmp_path / "registry.yaml"), 3, "HTTP 404")
-    add_citing_lines([f])
-    return [w["line"] for w in f.details.get("cited_at", [])]
+    (got,) = add_citing_lines([f])
+    assert f.details == {}  # the finding given is not changed: a new one is returned
+    return [w["line"] for w in got.details.get("cited_at", [])]
 
 
 def test_a_citation_with_tracking_parameters_is_the_same_citation(tmp_path: Path) -> None:

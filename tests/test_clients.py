@@ -36,8 +36,8 @@ def test_github_and_arxiv_lookups_through_the_services_a_check_builds() -> None:
 
         issue, papers = asyncio.run(go())
     (only,) = issue.values()
-    assert only.outcome is Outcome.OK and only.state == "closed"
-    assert papers["arxiv:1706.03762"].title == "Attention Is All You Need"
+    assert only.outcome is Outcome.OK and only.facts.state == "closed"
+    assert papers["arxiv:1706.03762"].facts.title == "Attention Is All You Need"
 
 
 def test_the_online_stack_imports_arxiv_only_when_asked() -> None:

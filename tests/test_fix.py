@@ -19,8 +19,10 @@ from anchors.check.resolve.github import GithubResolver
 from anchors.check.run import Services, check_online
 from anchors.cli.app import app
 from anchors.extract import read_briefing
+from anchors.findings import Outcome
 from anchors.fix import FixKind, plan
-from anchors.history import History, Row
+from anchors.history import History, Observation
+from anchors.ids.model import WebUrl, key_from_text
 from anchors.ids.web import canonical_url
 from anchors.merger import add
 from anchors.registry.loader import load, parse_text
@@ -321,7 +323,11 @@ def test_fix_reads_the_cache_the_check_was_told_to_use(tmp_path: Path) -> None:
     h = History(state / "history.sqlite")
     h.record(
         h.start_run(str(reg), 1.0),
-        [Row("http://docs.example/fine", "", "url", "ok", 200, None, checked_at=1.0)],
+        [
+            Observation(
+                WebUrl("http://docs.example/fine"), "", Outcome.OK, 200, None, checked_at=1.0
+            )
+        ],
     )
     h.close()
     cache = Cache(state / "cache.json")
@@ -343,7 +349,9 @@ def recorded(db: Path, *moves: tuple[str, str], of: tuple[Path, ...] = ()) -> Pa
         h.record(
             h.start_run(str(reg), 1.0),
             [
-                Row(canonical_url(old), "", "url", "redirect", 200, new, checked_at=1.0)
+                Observation(
+                    WebUrl(canonical_url(old)), "", Outcome.REDIRECT, 200, new, checked_at=1.0
+                )
                 for old, new in moves
             ],
         )
@@ -473,11 +481,10 @@ def test_a_move_keeps_the_cited_fragment_unless_the_redirect_names_its_own(tmp_p
     h.record(
         h.start_run(str(reg), 2.0),
         [
-            Row(
-                "github:o/r#1",
+            Observation(
+                key_from_text("github:o/r#1"),
                 "",
-                "github",
-                "ok",
+                Outcome.OK,
                 200,
                 "https://github.com/o/s/issues/1",
                 checked_at=2.0,

@@ -18,7 +18,9 @@ from anchors.cli.app import app
 from anchors.cli.options import FORMATS
 from anchors.export import collect
 from anchors.extract.citations import read_briefing
-from anchors.history import Row
+from anchors.findings import Outcome
+from anchors.history import Observation
+from anchors.ids.model import WebUrl
 from anchors.merger import add
 from anchors.registry.loader import load
 from anchors.render import RENDERERS, Target, render
@@ -62,11 +64,10 @@ def results(tmp_path: Path) -> dict[str, Any]:
     )
     now = time.time()
     rows = [
-        Row(
+        Observation(
+            WebUrl("https://example.org/gone"),
             "https://example.org/gone",
-            "https://example.org/gone",
-            "url",
-            "dead",
+            Outcome.DEAD,
             404,
             None,
             "HTTP 404",

@@ -10,7 +10,9 @@ import pytest
 from typer.testing import CliRunner
 
 from anchors.cli.app import app
-from anchors.history import History, Row
+from anchors.findings import Outcome
+from anchors.history import History, Observation
+from anchors.ids.model import WebUrl
 
 runner = CliRunner()
 NOW = "2026-10-01T00:00Z"
@@ -101,7 +103,8 @@ def test_report_with_no_history_or_no_run_in_the_window_is_exit_2(tmp_path: Path
     db = tmp_path / ".anchors" / "history.sqlite"
     h = History(db, clock=lambda: 0.0)
     h.record(
-        h.start_run(str(reg)), [Row("https://x.example/", "https://x.example/", "url", "dead", 404)]
+        h.start_run(str(reg)),
+        [Observation(WebUrl("https://x.example/"), "https://x.example/", Outcome.DEAD, 404)],
     )
     h.close()  # one run, in 1970: nothing in the last week
     code, out, err = run("report", "-r", str(reg), "--now", NOW)

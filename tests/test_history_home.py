@@ -1,5 +1,5 @@
 """Runs are found again however the history travels: older names read from a subfolder, a
-copied checkout, a history file downloaded elsewhere (`anchors/history.py`, `registry_id`)."""
+copied checkout, a history file downloaded elsewhere (`anchors/history/store.py`, `registry_id`)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from anchors.cli.app import app
-from anchors.history import History, Row
+from anchors.findings import Outcome
+from anchors.history import History, Observation
+from anchors.ids.model import WebUrl
 
 DEAD = "https://example.org/dead"
 MOVED = "https://example.org/old"
@@ -42,8 +44,10 @@ def _project(root: Path, recorded_as: str | None) -> Path:
     h.record(
         run,
         [
-            Row(DEAD, DEAD, "url", "dead", 404, checked_at=at + 1),
-            Row(MOVED, MOVED, "url", "redirect", 301, MOVED + "/new", checked_at=at + 1),
+            Observation(WebUrl(DEAD), DEAD, Outcome.DEAD, 404, checked_at=at + 1),
+            Observation(
+                WebUrl(MOVED), MOVED, Outcome.REDIRECT, 301, MOVED + "/new", checked_at=at + 1
+            ),
         ],
     )
     h.finish_run(run, True, at + 2)

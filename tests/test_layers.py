@@ -23,6 +23,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "anchors.errors",
             "anchors.defaults",
             "anchors.findings",
+            "anchors.result",
             "anchors.catalogue",
             "anchors.streams",
             "anchors.repofiles",

@@ -18,7 +18,9 @@ from anchors.check.netguard import StaticResolver
 from anchors.check.run import Services, check_online
 from anchors.cli.app import app
 from anchors.errors import HistoryError
-from anchors.history import History, Row
+from anchors.findings import Outcome
+from anchors.history import History, Observation
+from anchors.ids.model import WebUrl
 from anchors.registry.loader import parse_text
 from anchors.report.weekly import Section, build
 
@@ -190,7 +192,7 @@ def test_json_report_and_exit_codes(history: Path, tmp_path: Path) -> None:
     h = History(calm, clock=lambda: START)
     h.record(
         h.start_run(str(tmp_path / "calm.yaml")),
-        [Row("https://x.example/", "https://x.example/", "url", "ok", 200)],
+        [Observation(WebUrl("https://x.example/"), "https://x.example/", Outcome.OK, 200)],
     )
     h.close()
     r = runner.invoke(
@@ -228,11 +230,13 @@ def test_corrupt_and_foreign_databases(tmp_path: Path) -> None:
 
 _WRITER = """
 import sys
-from anchors.history import History, Row
+from anchors.findings import Outcome
+from anchors.history import History, Observation
+from anchors.ids.model import WebUrl
 h = History(__import__("pathlib").Path(sys.argv[1]))
 run = h.start_run("r")
 for i in range(200):
-    h.record(run, [Row(f"https://x/{sys.argv[2]}/{i}", "a", "url", "ok")])
+    h.record(run, [Observation(WebUrl(f"https://x/{sys.argv[2]}/{i}"), "a", Outcome.OK)])
 h.finish_run(run, True)
 h.close()
 """
@@ -252,7 +256,7 @@ def test_concurrent_writers_do_not_corrupt(tmp_path: Path) -> None:
 def test_interrupted_run_keeps_recorded_rows(tmp_path: Path) -> None:
     h = History(tmp_path / "h.sqlite")
     run = h.start_run("r")
-    h.record(run, [Row("https://x/1", "a", "url", "dead", 404)])
+    h.record(run, [Observation(WebUrl("https://x/1"), "a", Outcome.DEAD, 404)])
     h.close()  # killed before finish_run
     h = History(tmp_path / "h.sqlite")
     (r,) = h.runs(0, 1e12)
@@ -265,7 +269,7 @@ def test_report_finds_the_history_where_check_writes_it(tmp_path: Path, monkeypa
     h = History(db, clock=lambda: START)
     h.record(
         h.start_run(str(tmp_path / "registry.yaml")),
-        [Row("https://x.example/", "https://x.example/", "url", "ok", 200)],
+        [Observation(WebUrl("https://x.example/"), "https://x.example/", Outcome.OK, 200)],
     )
     h.close()
     # a config file names a path relative to itself, inside its repository

@@ -16,7 +16,9 @@ from typer.testing import CliRunner
 from anchors.check.netguard import StaticResolver
 from anchors.check.run import Services, check_online
 from anchors.cli.app import app
-from anchors.history import History, Row
+from anchors.findings import Outcome
+from anchors.history import History, Observation
+from anchors.ids.model import WebUrl
 from anchors.registry.loader import parse_text
 from anchors.report.classify import FAILING, NEUTRAL, SUCCESS, Section, classify
 from anchors.report.weekly import build
@@ -27,18 +29,7 @@ from .stack import links
 DAY = 86400.0
 START = datetime(2026, 9, 1, 6, 0, tzinfo=UTC).timestamp()
 BLOCKED = "blocked"  # a run without --allow-private
-OUTCOMES = [
-    "ok",
-    "redirect",
-    "dead",
-    "unreachable",
-    "unverifiable",
-    "rate-limited",
-    "tls-error",
-    "blocked",
-    "skipped",
-    "cached",
-]
+OUTCOMES = list(Outcome)  # every outcome a check records, a new one included
 
 
 # --- the rule as a property ---------------------------------------------------------------
@@ -50,17 +41,16 @@ histories = st.lists(  # per target: (day offset, outcome), any order, any mix
 )
 
 
-def _rows(hist: list[list[tuple[int, str]]]) -> list[Row]:
+def _rows(hist: list[list[tuple[int, Outcome]]]) -> list[Observation]:
     out = []
     for t, seq in enumerate(hist):
         for i, (day, outcome) in enumerate(seq):
             # one run per (day, position): distinct times, so "latest" is well defined
             at = START + day * DAY + i
             out.append(
-                Row(
-                    f"https://t{t}.example/",
+                Observation(
+                    WebUrl(f"https://t{t}.example/"),
                     f"t{t}",
-                    "url",
                     outcome,
                     checked_at=at,
                     run_id=day * 100 + i,
@@ -99,7 +89,7 @@ def test_every_target_failing_now_is_in_exactly_one_failing_section(hist, window
             stretch.append(r)
         if latest not in SUCCESS and by[t] is not Section.FLAKY:
             assert (by[t] in (Section.DEAD, Section.NEWLY_DEAD)) == any(
-                r.outcome == "dead" for r in stretch
+                r.outcome is Outcome.DEAD for r in stretch
             )  # a 404 is not washed out by 5xx
         if by.get(t) is Section.FLAKY:  # flaky only for links that also succeeded
             assert any(r.outcome in SUCCESS for r in looked)
@@ -108,8 +98,11 @@ def test_every_target_failing_now_is_in_exactly_one_failing_section(hist, window
 
 def test_dead_in_its_only_run_is_newly_dead_and_mixed_failures_stay_dead() -> None:
     def one(*outcomes: str, before: tuple[str, ...] = ()) -> Section | None:
-        hist = [Row("u", "u", "url", o, checked_at=float(i)) for i, o in enumerate(before)]
-        hist += [Row("u", "u", "url", o, checked_at=100.0 + i) for i, o in enumerate(outcomes)]
+        def seen(o: str, at: float) -> Observation:
+            return Observation(WebUrl("u"), "u", Outcome(o), checked_at=at)
+
+        hist = [seen(o, float(i)) for i, o in enumerate(before)]
+        hist += [seen(o, 100.0 + i) for i, o in enumerate(outcomes)]
         return classify(hist, 100.0)
 
     assert one("dead") is Section.NEWLY_DEAD
@@ -120,10 +113,10 @@ def test_dead_in_its_only_run_is_newly_dead_and_mixed_failures_stay_dead() -> No
     assert one("dead", before=("ok", "dead")) is Section.DEAD  # its stretch began earlier
     assert one("unreachable", "unreachable", before=("dead",)) is Section.DEAD
     assert one("rate-limited", "unreachable") is Section.NOT_DEAD
-    assert one("dead", "blocked", "dead", "skipped") is Section.NEWLY_DEAD
+    assert one("dead", "blocked", "dead", "blocked") is Section.NEWLY_DEAD
     assert one("ok", "dead", "ok", "dead") is Section.FLAKY
     assert one("dead", "ok") is Section.RECOVERED
-    assert one("blocked", "cached") is None
+    assert one("blocked", "blocked") is None
 
 
 # --- through the CLI, on histories written by real checks ----------------------------------
@@ -228,7 +221,7 @@ def test_dead_in_11_of_12_runs_with_one_blocked_run_is_reported(tmp_path: Path) 
     col: list[int | str] = [404] * 12
     col[7] = BLOCKED
     _checks({"/mostly-dead": col}, db)
-    assert [r.outcome for r in History(db).rows(1e12)].count("blocked") == 1
+    assert [r.outcome for r in History(db).rows(1e12)].count(Outcome.BLOCKED) == 1
     code, doc, _ = _report(db, 12)
     assert code == 1
     (row,) = doc["rows"]

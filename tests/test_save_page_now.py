@@ -423,7 +423,6 @@ def test_a_repository_page_that_did_not_answer_is_not_captured() -> None:
         async def resolve(self, keys):
             return {
                 k.key: Resolution(
-                    k.key,
                     Outcome.DEAD if k.key.endswith("gone") else Outcome.OK,
                     status=404 if k.key.endswith("gone") else 200,
                 )

@@ -14,8 +14,9 @@ import pytest
 from typer.testing import CliRunner
 
 from anchors.cli.app import app
-from anchors.findings import Code
-from anchors.history import History, Row
+from anchors.findings import Code, Outcome
+from anchors.history import History, Observation
+from anchors.ids.model import WebUrl
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMAS = ROOT / "anchors" / "schema"
@@ -109,15 +110,16 @@ def test_report_json_matches_its_schema(tmp_path: Path) -> None:
         h.record(
             run,
             [
-                Row(
+                Observation(
+                    WebUrl("https://x.example/gone"),
                     "https://x.example/gone",
-                    "https://x.example/gone",
-                    "url",
-                    "dead",
+                    Outcome.DEAD,
                     404,
                     error="HTTP 404",
                 ),
-                Row("https://x.example/ok", "https://x.example/ok", "url", "ok", 200),
+                Observation(
+                    WebUrl("https://x.example/ok"), "https://x.example/ok", Outcome.OK, 200
+                ),
             ],
         )
         h.finish_run(run, True)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from anchors.history import Row
+from anchors.findings import Outcome
+from anchors.history import Observation
+from anchors.ids.model import WebUrl
 from anchors.registry.model import Anchor
 from anchors.render import Target, render
 from anchors.report.transitions import transitions
@@ -17,7 +19,9 @@ SPELLINGS = ("§1.3 KV Cache", "§ 1.3 KV Cache", "§1.3\u3000KV Cache", "§\uff
 def _headings(*names: str) -> list[str]:
     sections = {f"http://docs.example/{i}": s for i, s in enumerate(names)}
     rows = [
-        Row(url, url, "url", outcome, 200 if outcome == "ok" else 404, checked_at=at)
+        Observation(
+            WebUrl(url), url, Outcome(outcome), 200 if outcome == "ok" else 404, checked_at=at
+        )
         for at, outcome in ((1.0, "ok"), (5.0, "dead"))
         for url in sections
     ]

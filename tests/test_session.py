@@ -25,9 +25,9 @@ from anchors.errors import UsageError
 from anchors.findings import Code, ExitCode, Finding, Outcome, Unchecked, exit_code
 from anchors.history import History
 from anchors.registry.loader import load
-from anchors.registry.validate import CheckResult
 from anchors.render.json import check_result
 from anchors.render.summary import check_line
+from anchors.result import CheckResult
 
 TODAY = date(2026, 12, 2)
 
@@ -70,7 +70,7 @@ class Answers:
     """An arXiv resolver whose every ID is there."""
 
     async def resolve(self, keys: list[Any]) -> dict[str, Resolution]:
-        return {k.key: Resolution(k.key, Outcome.OK, status=200) for k in keys}
+        return {k.key: Resolution(Outcome.OK, status=200) for k in keys}
 
 
 def test_options_are_frozen_and_each_registry_gets_its_own_settings(

@@ -20,7 +20,19 @@ from anchors.check.resolve.arxiv import ArxivResolver
 from anchors.check.resolve.github import GithubResolver
 from anchors.check.run import Services, check_online
 from anchors.cli.app import app
-from anchors.history import APPLICATION_ID, History, Row
+from anchors.findings import Outcome
+from anchors.history import (
+    APPLICATION_ID,
+    ArxivFacts,
+    History,
+    IssueFacts,
+    Move,
+    MoveKind,
+    Observation,
+    RepoFacts,
+    move_of,
+)
+from anchors.ids.model import WebUrl, key_from_text
 from anchors.registry.loader import parse_text
 from anchors.report.transitions import Change, fact_changes, section_order, transitions, trend
 
@@ -246,21 +258,32 @@ def test_golden_report_with_transitions_and_trend(
 
 
 def test_fact_changes_cover_every_kind() -> None:
-    assert fact_changes({"state": "closed"}, {"state": "open"}) == [
+    assert fact_changes(IssueFacts(state="closed"), IssueFacts(state="open")) == [
         (Change.ISSUE_REOPENED, "closed", "open")
     ]
-    assert fact_changes({"title": "A"}, {"title": "A", "journal_ref": "Nature 1 (2026)"}) == [
+    published = ArxivFacts(title="A", journal_ref="Nature 1 (2026)")
+    assert fact_changes(ArxivFacts(title="A"), published) == [
         (Change.PUBLISHED, None, "Nature 1 (2026)")
     ]
-    assert fact_changes({}, {"archived": True}) == [(Change.ARCHIVED_REPO, None, "archived")]
-    assert fact_changes({"renamed_to": "a/b"}, {"renamed_to": "c/d"}) == [
-        (Change.RENAMED, "a/b", "c/d")
+    assert fact_changes(RepoFacts(), RepoFacts(archived=True)) == [
+        (Change.ARCHIVED_REPO, None, "archived")
     ]
+    # a repository's name is not a title: its change is the page's move (one rule with fix)
+    assert fact_changes(RepoFacts(title="a/b"), RepoFacts(title="c/d")) == []
+    renamed = Observation(
+        WebUrl("https://github.com/a/b"), "", Outcome.REDIRECT, final_url="https://github.com/c/d"
+    )
+    assert move_of(renamed) == Move(MoveKind.RENAMED_REPO, "https://github.com/c/d")
     # the same facts, or a title that only changed case, are no change
     assert (
         fact_changes(
-            {"state": "open", "title": "Edge0: X", "version": 2},
-            {"state": "open", "title": "EDGE0 x", "version": 2},
+            IssueFacts(state="open", title="Edge0: X"), IssueFacts(state="open", title="EDGE0 x")
+        )
+        == []
+    )
+    assert (
+        fact_changes(
+            ArxivFacts(title="Edge0: X", version=2), ArxivFacts(title="EDGE0 x", version=2)
         )
         == []
     )
@@ -289,20 +312,19 @@ def test_old_history_file_is_migrated_and_still_reported(tmp_path: Path) -> None
     h.record(
         run,
         [
-            Row(
-                "github:a/b#1",
+            Observation(
+                key_from_text("github:a/b#1"),
                 "x",
-                "github",
-                "ok",
+                Outcome.OK,
                 200,
                 checked_at=START + DAY,
-                facts={"state": "closed"},
+                facts=IssueFacts(state="closed"),
             )
         ],
     )
     rows = list(h.rows(until=START + 2 * DAY))
     h.close()
-    assert [r.facts for r in rows] == [None, {"state": "closed"}]
+    assert [r.facts for r in rows] == [None, IssueFacts(state="closed")]
     assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone() == (2,)
 
 
@@ -409,7 +431,15 @@ def test_trend_chart_gives_each_run_its_own_label_and_says_which_line_is_which(
     for at, outcome in zip((START, START + 6 * 3600, START + DAY, START + DAY + 10), outcomes):
         run = h.start_run(str(reg), at)
         h.record(
-            run, [Row("https://x.example/a", "https://x.example/a", "url", outcome, checked_at=at)]
+            run,
+            [
+                Observation(
+                    WebUrl("https://x.example/a"),
+                    "https://x.example/a",
+                    Outcome(outcome),
+                    checked_at=at,
+                )
+            ],
         )
         h.finish_run(run, True, at)
     h.close()
@@ -439,3 +469,82 @@ def test_trend_chart_gives_each_run_its_own_label_and_says_which_line_is_which(
     lines = [re.fullmatch(r'    line "(\w+)" \[(\d+(?:, \d+)*)\]', ln) for ln in chart[5:]]
     assert all(lines) and [m[1] for m in lines if m] == ["OK", "failing", "dead"]
     assert [m[2] for m in lines if m] == ["1, 0, 0, 1", "0, 0, 1, 0", "0, 1, 0, 0"]
+
+
+def test_the_report_and_fix_read_one_move_rule() -> None:
+    """A redirect, a renamed repository and a transferred issue: the report's "what changed"
+    and `fix` name the same moves, from the same observations (`history.move_of`)."""
+    from anchors.fix import FixKind, plan
+    from anchors.registry.loader import parse_text as load_text
+    from anchors.report.weekly import build
+
+    page, repo = "https://docs.example/a", "https://github.com/o/old"
+    issue = key_from_text("github:o/r#1")
+    moved_issue = "https://github.com/o/s/issues/1"
+    reg = load_text(
+        (
+            "version: 1\nanchors:\n"
+            + "".join(
+                f"  - url: {u}\n    first_anchored: 2026-09-20\n    status: new\n"
+                for u in (page, repo, issue.url)
+            )
+        ).encode(),
+        "r.yaml",
+    )
+    before = [
+        Observation(WebUrl(page), page, Outcome.OK, 200, checked_at=1.0),
+        Observation(WebUrl(repo), repo, Outcome.OK, 200, facts=RepoFacts("o/old"), checked_at=1.0),
+        Observation(issue, issue.url, Outcome.OK, 200, facts=IssueFacts("t"), checked_at=1.0),
+    ]
+    after = [
+        Observation(WebUrl(page), page, Outcome.REDIRECT, 301, page + "/b", checked_at=2.0),
+        Observation(
+            WebUrl(repo),
+            repo,
+            Outcome.REDIRECT,
+            200,
+            "https://github.com/p/new",
+            facts=RepoFacts("p/new", "https://github.com/p/new"),
+            checked_at=2.0,
+        ),
+        Observation(
+            issue,
+            issue.url,
+            Outcome.OK,
+            200,
+            moved_issue,
+            facts=IssueFacts("t", moved_to=moved_issue),
+            checked_at=2.0,
+        ),
+    ]
+    rep = build(before + after, 3.0, 2.0, reg)
+    said = sorted((t.change, t.after) for t in rep.transitions)
+    fixed = sorted(((f.kind, f.new) for f in plan(reg, before + after).fixes), key=str)
+    assert said == [
+        (Change.REDIRECTED, page + "/b"),
+        (Change.RENAMED, moved_issue),
+        (Change.RENAMED, "https://github.com/p/new"),
+    ]
+    assert fixed == sorted(
+        [
+            (FixKind.REDIRECT, page + "/b"),
+            (FixKind.RENAMED_REPO, "https://github.com/p/new"),
+            (FixKind.MOVED_ISSUE, moved_issue),
+        ],
+        key=str,
+    )
+
+
+def test_every_outcome_reads_one_way() -> None:
+    """Each outcome is a success, a failure or says nothing, never two: the report's rule
+    (`classify`) and the trend read a new outcome only once `reading` names it."""
+    from anchors.history import Reading, reading
+    from anchors.history.observation import DEFINITE, NEUTRAL, SUCCESS
+
+    readings = {o: reading(o) for o in Outcome}
+    assert SUCCESS == {o for o, r in readings.items() if r is Reading.WORKS}
+    assert (
+        NEUTRAL == {o for o, r in readings.items() if r is Reading.NOT_LOOKED} == {Outcome.BLOCKED}
+    )
+    assert DEFINITE == SUCCESS | {Outcome.DEAD}
+    assert {r for r in readings.values()} == set(Reading)

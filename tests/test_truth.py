@@ -120,12 +120,11 @@ def test_state_claim_against_a_merged_pull_request(tmp_path: Path, notes: str, s
 
 def test_fixed_claim_on_an_open_or_unmerged_pr_is_stale() -> None:
     from anchors.check.issues import contradicts as _contradicts
-    from anchors.check.links import Outcome
-    from anchors.check.resolve.base import Resolution
     from anchors.extract.claims import StateClaim
+    from anchors.history.facts import IssueFacts
 
-    open_ = Resolution("k", Outcome.OK, state="open")
-    not_planned = Resolution("k", Outcome.OK, state="closed", state_reason="not_planned")
+    open_ = IssueFacts(state="open")
+    not_planned = IssueFacts(state="closed", state_reason="not_planned")
     assert _contradicts(StateClaim.FIXED, open_) and _contradicts(StateClaim.FIXED, not_planned)
     assert _contradicts(StateClaim.MERGED, not_planned) and _contradicts(StateClaim.CLOSED, open_)
     assert not _contradicts(StateClaim.OPEN, open_)
@@ -471,11 +470,10 @@ def test_real_changelog_claims_raise_no_false_alarms() -> None:
     """`Fixed … <PR URL>` lines of a real changelog against the PRs' real live facts."""
     import yaml
 
-    from anchors.check.links import Outcome
-    from anchors.check.resolve.base import Resolution
     from anchors.check.truth import findings as truth_findings
     from anchors.extract.citations import briefing_claims
     from anchors.extract.claims import StateClaim
+    from anchors.history.facts import IssueFacts
     from anchors.registry.model import Anchor
 
     data = Path(__file__).parent / "data"
@@ -487,13 +485,8 @@ def test_real_changelog_claims_raise_no_false_alarms() -> None:
         if c is None:
             continue
         assert c.state is StateClaim.FIXED and c.title is None  # a description is no title
-        res = Resolution(
-            fact["ref"],
-            Outcome.OK,
-            title=fact["title"],
-            state=fact["state"],
-            merged=fact["merged"],
-            is_pull=True,
+        res = IssueFacts(
+            title=fact["title"], state=fact["state"], merged=fact["merged"], is_pull=True
         )
         a = Anchor(line=1, id_field="url", raw_id=fact["ref"])
         from anchors.ids import parse_anchor
@@ -507,24 +500,18 @@ def test_real_changelog_claims_raise_no_false_alarms() -> None:
     # the same "fixed" claim on the PR that was closed without merging would be stale
     from anchors.check.issues import contradicts as _contradicts
 
-    assert _contradicts(
-        StateClaim.FIXED, Resolution("k", Outcome.OK, state="closed", state_reason="not_planned")
-    )
+    assert _contradicts(StateClaim.FIXED, IssueFacts(state="closed", state_reason="not_planned"))
 
 
 def test_update_relations_survive_the_cache() -> None:
     from anchors.check.links import Outcome
     from anchors.check.resolve.base import Resolution
+    from anchors.history.facts import DoiFacts
+    from anchors.ids.model import AnchorKind
 
-    r = Resolution(
-        "doi:10.1/x",
-        Outcome.OK,
-        title="T",
-        updates=(("retraction", "10.1/n"), ("correction", "10.1/c")),
-        archived=True,
-        closed_at="2024-09-19",
-    )
-    back = Resolution.from_cache(r.key, json.loads(json.dumps(r.to_cache())))
+    facts = DoiFacts(title="T", updates=(("retraction", "10.1/n"), ("correction", "10.1/c")))
+    r = Resolution(Outcome.OK, facts, status=200)
+    back = Resolution.from_cache(AnchorKind.DOI, json.loads(json.dumps(r.to_cache())))
     assert back == r
 
 

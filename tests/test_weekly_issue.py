@@ -18,8 +18,9 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from anchors.cli.app import app
-from anchors.history import History, Row
-from anchors.ids.github import GithubRef
+from anchors.findings import Outcome
+from anchors.history import History, Observation
+from anchors.ids.model import WebUrl
 from anchors.ids.urls import key_from_url
 from anchors.render.budget import ISSUE_LIMIT, Part, fit, size
 
@@ -38,7 +39,7 @@ def entry(url: str, title: str = "", section: str = "§1.3 KV Cache") -> str:
     )
 
 
-def write_history(tmp: Path, entries: str, runs: Sequence[tuple[float, list[Row]]]) -> Path:
+def write_history(tmp: Path, entries: str, runs: Sequence[tuple[float, list[Observation]]]) -> Path:
     """A registry and a history of the given runs, each (time, rows)."""
     reg = tmp / "registry.yaml"
     reg.write_text("version: 1\nanchors:\n" + entries, encoding="utf-8")
@@ -51,13 +52,10 @@ def write_history(tmp: Path, entries: str, runs: Sequence[tuple[float, list[Row]
     return reg
 
 
-def row(url: str, outcome: str, at: float, **kw: object) -> Row:
+def row(url: str, outcome: str, at: float, **kw: object) -> Observation:
     """A result as `check` records it: a page by its canonical URL, an issue or PR by its key
     (looked up through the API)."""
-    key = key_from_url(url)
-    if isinstance(key, GithubRef):
-        return Row(key.key, url, "github", outcome, checked_at=at, **kw)  # type: ignore[arg-type]
-    return Row(key.key.split(":", 1)[1], url, "url", outcome, checked_at=at, **kw)  # type: ignore[arg-type]
+    return Observation(key_from_url(url), url, Outcome(outcome), checked_at=at, **kw)  # type: ignore[arg-type]
 
 
 def report(reg: Path, *args: str) -> tuple[int, str]:
@@ -216,11 +214,10 @@ def test_a_target_is_spelt_one_way_in_every_table(tmp_path: Path) -> None:
             (
                 T0 + n * DAY,
                 [
-                    Row(
-                        encoded,
+                    Observation(
+                        WebUrl(encoded),
                         written,
-                        "url",
-                        "ok" if n < 7 else "dead",
+                        Outcome.OK if n < 7 else Outcome.DEAD,
                         404 if n >= 7 else 200,
                         checked_at=T0 + n * DAY,
                     )

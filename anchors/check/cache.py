@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..errors import InputError, StorageError
+from ..ids.kinds import prefix_of
 from ..registry.atomic import write_atomic
 from ..state import ensure, read, untrusted
 
@@ -83,7 +84,7 @@ class Cache:
             self.problem = f"{self.path}: {problem}"
 
     def _fresh(self, key: str, e: dict[str, Any]) -> bool:
-        ttl = self.ttls.get(key.split(":", 1)[0], DAY)
+        ttl = self.ttls.get(prefix_of(key), DAY)
         at = e.get("at")
         return isinstance(at, (int, float)) and 0 <= self.now - at < ttl
 

@@ -5,16 +5,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
 import httpx
 
 from ..config import Settings
+from ..ids.model import ArxivId
 from .links import LinkChecker
 from .netguard import NetGuard, Resolver
-from .resolve.base import Resolution
-from .resolve.base import Resolver as MetadataResolver
+from .resolve.base import ArxivLookup, FollowUp, Mismatch, Resolution
 from .resolve.crossref import CrossrefUpdates
 from .resolve.doi import DoiResolver
 from .resolve.github import GithubResolver
@@ -141,24 +141,24 @@ class _OnFirstUse:
     """A resolver built when first asked: a run without arXiv IDs does not import `arxiv`
     (and `requests` under it), ~60 ms."""
 
-    def __init__(self, build: Callable[[], MetadataResolver]) -> None:
+    def __init__(self, build: Callable[[], ArxivLookup]) -> None:
         self.build = build
-        self.inner: MetadataResolver | None = None
+        self.inner: ArxivLookup | None = None
 
-    async def resolve(self, keys: list[Any]) -> dict[str, Resolution]:
+    def _resolver(self) -> ArxivLookup:
         if self.inner is None:
             self.inner = self.build()
-        return await self.inner.resolve(keys)
+        return self.inner
 
-    async def follow_up(self, wanted: dict[str, Any]) -> dict[str, Any]:
+    async def resolve(self, keys: Iterable[ArxivId]) -> dict[str, Resolution]:
+        return await self._resolver().resolve(keys)
+
+    async def follow_up(self, wanted: Mapping[str, Mismatch]) -> dict[str, FollowUp]:
         """The arXiv follow-ups for title mismatches (only ever after `resolve`)."""
-        if self.inner is None:
-            self.inner = self.build()
-        ask = getattr(self.inner, "follow_up", None)
-        return await ask(wanted) if ask is not None else {}
+        return await self._resolver().follow_up(wanted)
 
 
-def _arxiv(settings: Settings, policy: RetryPolicy) -> MetadataResolver:
+def _arxiv(settings: Settings, policy: RetryPolicy) -> ArxivLookup:
     from .resolve.arxiv import ArxivResolver
 
     return ArxivResolver(

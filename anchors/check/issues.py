@@ -11,24 +11,23 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from typing import Any
 
 from ..findings import Code, Finding
+from ..history.facts import IssueFacts
 from ..ids.model import AnchorKind
 from ..registry.claims import Claims, StateClaim
 from ..registry.model import Anchor
-from .resolve.base import Resolution
 
 __all__ = ["changed_after", "contradicts", "live_state", "state_findings", "target_findings"]
 
 
-def _f(code: Code, path: str, a: Anchor, message: str, **details: Any) -> Finding:
+def _f(code: Code, path: str, a: Anchor, message: str, **details: object) -> Finding:
     return Finding(
         code, a.label, path, a.line, message, {k: v for k, v in details.items() if v is not None}
     )
 
 
-def live_state(r: Resolution) -> str:
+def live_state(r: IssueFacts) -> str:
     """The state now, as people say it: `merged on 2024-09-19`, `closed (not_planned)`."""
     if r.merged:
         return f"merged on {r.merged_at}" if r.merged_at else "merged"
@@ -38,7 +37,7 @@ def live_state(r: Resolution) -> str:
     return "open"
 
 
-def contradicts(claim: StateClaim, r: Resolution) -> bool:
+def contradicts(claim: StateClaim, r: IssueFacts) -> bool:
     closed = r.state == "closed"
     if claim is StateClaim.OPEN:
         return closed
@@ -49,7 +48,7 @@ def contradicts(claim: StateClaim, r: Resolution) -> bool:
     return not closed or (r.state_reason == "not_planned" and not r.merged)  # fixed
 
 
-def changed_after(claim: StateClaim, said_on: date | None, r: Resolution) -> bool:
+def changed_after(claim: StateClaim, said_on: date | None, r: IssueFacts) -> bool:
     """True when the claim held on its day and a later change contradicts it: news, not an
     error. Only "open" can be overtaken by a dated change (a close or merge after the day);
     "closed" by a reopening (GitHub gives no date for it, but says `reopened`)."""
@@ -73,7 +72,7 @@ def _said(c: Claims) -> str:
     return f"the {c.said_on:%Y-%m-%d} briefing says {words!r}"
 
 
-def state_findings(path: str, a: Anchor, r: Resolution, c: Claims) -> list[Finding]:
+def state_findings(path: str, a: Anchor, r: IssueFacts, c: Claims) -> list[Finding]:
     out: list[Finding] = []
     where = f"{c.path}:{c.line}" if c.path and c.line else c.path or None
     said_on = c.said_on.isoformat() if c.said_on else None
@@ -190,7 +189,7 @@ def _content(text: str, ignore: set[str]) -> set[str]:
     }
 
 
-def target_findings(path: str, a: Anchor, r: Resolution, c: Claims) -> list[Finding]:
+def target_findings(path: str, a: Anchor, r: IssueFacts, c: Claims) -> list[Finding]:
     """`wrong-target`: the title the briefing writes shares no content word with the live one."""
     ref = a.key
     if not c.title or not r.title or ref is None or ref.kind is not AnchorKind.GITHUB:

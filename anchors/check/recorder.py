@@ -21,7 +21,7 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from ..findings import Outcome
-from ..history import History, Row
+from ..history import History, Observation
 from .answers import Silence
 from .links import LinkChecker, LinkResult
 
@@ -39,7 +39,7 @@ NO_NAME_RESOLVED = (
 @dataclass(slots=True)
 class _Waiting:
     key: str
-    row: Row
+    row: Observation
     silence: Silence | None
 
 
@@ -51,7 +51,7 @@ class Recorder:
     registry: str
     #: the run's link checker: its answers and its guard's resolved names are the witnesses
     checker: LinkChecker | None = None
-    rows: list[Row] = field(default_factory=list)
+    rows: list[Observation] = field(default_factory=list)
     waiting: list[_Waiting] = field(default_factory=list)
     #: a row with an answer arrived (an API or a link host answered)
     answered: bool = False
@@ -62,11 +62,11 @@ class Recorder:
         if self.history is not None:
             self.started_at = self.history.clock()
 
-    def add(self, key: str, row: Row, silence: Silence | None = None) -> None:
+    def add(self, key: str, row: Observation, silence: Silence | None = None) -> None:
         """One result as it arrives; `silence` is why a link got no answer, if it did not.
 
         Failures are judged even without a history: the check reports what they were worth."""
-        outcome = Outcome(row.outcome)
+        outcome = row.outcome
         if row.status is None and outcome.failed and outcome is not Outcome.BLOCKED:
             self.waiting.append(_Waiting(key, row, silence))
             return

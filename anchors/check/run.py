@@ -13,34 +13,37 @@ from __future__ import annotations
 import asyncio
 import re
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from functools import partial
-from typing import Any, Protocol
+from typing import Protocol, TypeVar, assert_never
 from urllib.parse import urlsplit
 
 from ..errors import NetworkDown
 from ..extract.claims import Claims
 from ..findings import Outcome, Unchecked
-from ..history import History, Row
-from ..ids.model import ArxivId, WebUrl, is_future
+from ..history import History
+from ..history.facts import ArxivFacts
+from ..ids.github import repo_of_url
+from ..ids.model import AnchorKey, ArxivId, Doi, GithubRef, WebUrl, is_future
 from ..registry.model import Anchor, Registry
-from ..registry.validate import CheckResult, check_offline, only
+from ..registry.validate import check_offline
+from ..result import CheckResult, only
 from . import truth
 from .archive import Archiver
 from .cache import Cache
-from .facts import of_resolution
 from .links import LinkChecker, LinkResult
+from .observe import of_link, of_lookup
 from .recorder import Recorder, unproven
-from .resolve.base import Resolution, Resolver
-from .resolve.github import repo_of_url
+from .resolve.base import ArxivLookup, FollowUp, Mismatch, Resolution, Resolver
 from .resolve.savepagenow import SavePageNow
 from .resolve.wayback import WaybackClient
-from .truth import FollowUp
 from .verdicts import compare
 
 __all__ = ["CheckResult", "Progress", "Services", "check_offline", "check_online", "only"]
+
+K = TypeVar("K")
 
 
 class Progress(Protocol):
@@ -54,9 +57,9 @@ class Services:
     """The network clients a check uses; tests and benchmarks inject their own."""
 
     links: LinkChecker | None = None
-    arxiv: Resolver | None = None
-    github: Resolver | None = None
-    doi: Resolver | None = None
+    arxiv: ArxivLookup | None = None
+    github: Resolver[GithubRef | WebUrl] | None = None
+    doi: Resolver[Doi] | None = None
     #: set for `check --archive`: Wayback snapshots are looked up beside the check
     wayback: WaybackClient | None = None
     #: set for `check --archive-save`: captures asked for where the archive has none
@@ -95,6 +98,34 @@ def _targets(
 
 
 @dataclass(slots=True)
+class _Pending:
+    """The anchors the cache did not answer, by the service that answers each."""
+
+    arxiv: list[ArxivId] = field(default_factory=list)
+    github: list[GithubRef | WebUrl] = field(default_factory=list)
+    doi: list[Doi] = field(default_factory=list)
+    links: list[WebUrl] = field(default_factory=list)
+
+    def add(self, key: AnchorKey) -> None:
+        match key:
+            case ArxivId():
+                self.arxiv.append(key)
+            case Doi():
+                self.doi.append(key)
+            case GithubRef():
+                self.github.append(key)
+            case WebUrl():
+                (self.github if _is_repo(key) else self.links).append(key)
+            case _:
+                assert_never(key)
+
+
+def _is_repo(key: WebUrl) -> bool:
+    """A GitHub repository's page is looked up through the API, not fetched."""
+    return repo_of_url(key.url) is not None
+
+
+@dataclass(slots=True)
 class _Run:
     """One online run's answers as they arrive: each is recorded, cached if good, and counted."""
 
@@ -115,14 +146,20 @@ class _Run:
         if self.progress:
             self.progress(self.done, len(self.targets), self.failed, current)
 
-    def from_cache(self) -> dict[str, list[Any]]:
+    def from_cache(self) -> _Pending:
         """Take what the cache still holds; the rest, by the service that answers it."""
-        pending: dict[str, list[Any]] = {"arxiv": [], "github": [], "doi": [], "url": []}
+        pending = _Pending()
         for key, a in self.targets.items():
-            kind = _kind(a)
-            hit = self.cache.get(key, _cached(key, a, kind))
+            assert a.key is not None
+            k = a.key
+            link = k if isinstance(k, WebUrl) and not _is_repo(k) else None
+            hit: LinkResult | Resolution | None = (
+                self.cache.get(key, partial(_cached_link, link))
+                if link is not None
+                else self.cache.get(key, partial(Resolution.from_cache, k.kind))
+            )
             if hit is None:
-                pending[kind].append(a.key)
+                pending.add(k)
                 continue
             self.result.cached += 1
             self.tick()
@@ -132,66 +169,34 @@ class _Run:
                 self.resolutions[key] = hit
         return pending
 
-    async def resolve(self, kind: str, keys: list[Any], resolver: Resolver | None) -> None:
+    async def resolve(self, what: str, keys: list[K], resolver: Resolver[K] | None) -> None:
         if not keys or resolver is None:
             return
         got = await resolver.resolve(keys)
         for key, res in got.items():
             self.resolutions[key] = res
-            self._record(kind, key, res)
+            self.recorder.add(key, of_lookup(self.targets[key], res))
             if res.outcome is Outcome.OK:
                 self.cache.put(key, res.to_cache())
-        self.tick(len(got), sum(r.outcome.failed for r in got.values()), f"{kind} API")
-
-    def _record(self, kind: str, key: str, res: Resolution) -> None:
-        target, row_kind, outcome = key, kind, res.outcome.value
-        page = self.targets[key].key
-        if isinstance(page, WebUrl):  # a repository page, asked of the API, is recorded
-            target, row_kind = page.url, "url"  # as the link it is, a rename as a redirect
-            if res.outcome is Outcome.OK and res.moved_to:
-                outcome = Outcome.REDIRECT.value
-        self.recorder.add(
-            key,
-            Row(
-                target,
-                self.targets[key].label,
-                row_kind,
-                outcome,
-                res.status,
-                res.moved_to,
-                res.error,
-                facts=of_resolution(res),
-            ),
-        )
+        self.tick(len(got), sum(r.outcome.failed for r in got.values()), f"{what} API")
 
     async def check_links(
-        self, keys: list[Any], checker: LinkChecker | None, accept: frozenset[int]
+        self, keys: list[WebUrl], checker: LinkChecker | None, accept: frozenset[int]
     ) -> None:
         # The URL fetched is the one the registry cites; the canonical form is only the key of
         # the cache and the history (so entries written canonically before keep theirs).
         if not keys or checker is None:
             return
-        self.key_of = {fetch_url(self.targets[k.key]): k.key for k in keys}
+        self.key_of = {fetch_url(self.targets[k.key], k): k.key for k in keys}
         urls = [(url, accept | self.targets[key].accept) for url, key in self.key_of.items()]
         await checker.check_many(urls, self.on_link)
 
     def on_link(self, r: LinkResult) -> None:
         key = self.key_of.get(r.url) or WebUrl(r.url).key
         self.links[key] = r
-        self.recorder.add(
-            key,
-            Row(
-                key.split(":", 1)[1],
-                self.targets[key].label,
-                "url",
-                r.outcome.value,
-                r.status,
-                r.final_url,
-                r.error,
-                r.elapsed_ms,
-            ),
-            r.silence,
-        )
+        a = self.targets[key]
+        assert isinstance(a.key, WebUrl)
+        self.recorder.add(key, of_link(a, a.key, r), r.silence)
         if not r.outcome.failed:
             self.cache.put(
                 key, {"outcome": r.outcome.value, "status": r.status, "final_url": r.final_url}
@@ -233,21 +238,20 @@ async def check_online(
     follow: dict[str, FollowUp] = {}
     try:
         await asyncio.gather(
-            run.resolve("arxiv", pending["arxiv"], services.arxiv),
-            run.resolve("github", pending["github"], services.github),
-            run.resolve("doi", pending["doi"], services.doi),
-            run.check_links(pending["url"], services.links, accept),
+            run.resolve("arxiv", pending.arxiv, services.arxiv),
+            run.resolve("github", pending.github, services.github),
+            run.resolve("doi", pending.doi, services.doi),
+            run.check_links(pending.links, services.links, accept),
         )
         if archiving is not None:  # captures are asked for only of pages that answered
+            answered: list[tuple[str, LinkResult | Resolution]] = [
+                *run.links.items(),
+                *run.resolutions.items(),
+            ]
             archiving.checked(
-                [
-                    *(k for k, r in run.links.items() if not r.outcome.failed),
-                    *(
-                        k
-                        for k, r in run.resolutions.items()
-                        if k.startswith("url:") and not r.outcome.failed
-                    ),
-                ]
+                k
+                for k, r in answered
+                if isinstance(targets[k].key, WebUrl) and not r.outcome.failed
             )
         follow = await _follow_up(targets, run.resolutions, services.arxiv, claims or {}, cache)
         complete = True
@@ -271,58 +275,47 @@ async def check_online(
     return result
 
 
-def fetch_url(a: Anchor) -> str:
+def fetch_url(a: Anchor, key: WebUrl) -> str:
     """The URL to request for a link anchor: as written in the registry, if it is a URL."""
-    return a.written_url or a.key.url  # type: ignore[union-attr]
+    return a.written_url or key.url
 
 
-def _cached(key: str, a: Anchor, kind: str) -> Callable[[dict[str, Any]], Resolution | LinkResult]:
-    """How to read `key`'s cache entry back (raising on a damaged one: a cache miss)."""
-    if kind != "url":
-        return lambda hit: Resolution.from_cache(key, hit)
-    return lambda hit: LinkResult(
-        a.key.url,  # type: ignore[union-attr]
+def _cached_link(key: WebUrl, hit: Mapping[str, object]) -> LinkResult:
+    """A link's cache entry read back (raising on a damaged one: a cache miss)."""
+    status, final = hit.get("status"), hit.get("final_url")
+    return LinkResult(
+        key.url,
         Outcome(hit["outcome"]),
-        hit.get("status"),
-        hit.get("final_url"),
+        status if isinstance(status, int) else None,
+        final if isinstance(final, str) else None,
     )
-
-
-def _kind(a: Anchor) -> str:
-    """Which service answers for an anchor: a GitHub repository's page is an API lookup."""
-    assert a.key is not None
-    if isinstance(a.key, WebUrl) and repo_of_url(a.key.url):
-        return "github"
-    return a.key.key.split(":", 1)[0]
 
 
 async def _follow_up(
     targets: dict[str, Anchor],
     resolutions: dict[str, Resolution],
-    arxiv: Resolver | None,
+    arxiv: ArxivLookup | None,
     claims: Mapping[str, Claims],
     cache: Cache,
 ) -> dict[str, FollowUp]:
     """Extra arXiv requests for title mismatches only (the cited version, a title search),
     cached."""
-    ask = getattr(arxiv, "follow_up", None)
     out: dict[str, FollowUp] = {}
-    wanted = {}
+    wanted: dict[str, Mismatch] = {}
     for key, a in targets.items():
         r = resolutions.get(key)
-        if not isinstance(a.key, ArxivId) or r is None or r.outcome is not Outcome.OK:
+        if not isinstance(a.key, ArxivId) or r is None or not isinstance(r.facts, ArxivFacts):
             continue
         title = truth.claims_of(a, claims.get(key)).title
-        if title and truth.is_title_mismatch(title, r.title):
+        if r.outcome is Outcome.OK and title and truth.is_title_mismatch(title, r.facts.title):
             done = cache.get(f"{key}#follow-up", partial(FollowUp.from_cache, written=title))
             if done is not None:
                 out[key] = done
             else:
-                wanted[key] = (a.key, title, r)
-    if wanted and ask is not None:
-        found: dict[str, FollowUp] = await ask(wanted)
-        for key, f in found.items():
+                wanted[key] = Mismatch(a.key, title, r.facts)
+    if wanted and arxiv is not None:
+        for key, f in (await arxiv.follow_up(wanted)).items():
             out[key] = f
             if f.complete:
-                cache.put(f"{key}#follow-up", f.to_cache(wanted[key][1]))
+                cache.put(f"{key}#follow-up", f.to_cache(wanted[key].written))
     return out

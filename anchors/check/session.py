@@ -20,12 +20,13 @@ from typing import TYPE_CHECKING, Any
 from ..config import Settings, load_settings
 from ..errors import StorageError, UsageError
 from ..findings import Code
+from ..ids.model import AnchorKind
 
 if TYPE_CHECKING:  # an offline check imports none of the online machinery (bench/startup.py)
     from ..extract.claims import Claims
     from ..history import History
     from ..registry.model import Registry
-    from ..registry.validate import CheckResult
+    from ..result import CheckResult
     from .cache import Cache
     from .resolve.savepagenow import CaptureQuota
     from .run import Progress, Services
@@ -196,7 +197,8 @@ def check(paths: Sequence[Path], options: CheckOptions, hooks: Hooks = Hooks()) 
     is checked with its own settings; one result, filtered to `options.codes`."""
     from ..extract.citing import add_citing_lines
     from ..registry.loader import load
-    from ..registry.validate import check_offline, combine
+    from ..registry.validate import check_offline
+    from ..result import combine
 
     regs = [load(p) for p in paths]
     claims = None
@@ -221,7 +223,7 @@ def check(paths: Sequence[Path], options: CheckOptions, hooks: Hooks = Hooks()) 
         )
     result = combine(results)
     result.narrow(options.codes)
-    add_citing_lines(result.findings)
+    result.findings = add_citing_lines(result.findings)
     return result
 
 
@@ -242,5 +244,7 @@ def refresh(registry: Path, settings: Settings, today: date, hooks: Hooks = Hook
     from ..registry.loader import load
 
     reg = load(registry)
-    keys = frozenset(k for k in reg.by_key() if not k.startswith("url:"))
+    keys = frozenset(
+        k for k, a in reg.by_key().items() if a.key is not None and a.key.kind is not AnchorKind.URL
+    )
     return hooks.run(check_one(reg, registry, settings, CheckOptions(today, only_keys=keys), hooks))

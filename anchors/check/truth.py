@@ -8,53 +8,21 @@ speak to produces nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import date
-from typing import Any, assert_never
+from typing import assert_never
 
 from ..extract.claims import claims_in, venues_in
 from ..findings import Code, Finding
+from ..history.facts import ArxivFacts, DoiFacts, Facts, IssueFacts, RepoFacts
 from ..ids.model import AnchorKind
 from ..registry.claims import Claims, Venue, latest
 from ..registry.model import Anchor
 from ..titles import TitleVerdict, compare_titles
 from .issues import state_findings, target_findings
-from .resolve.base import Resolution
+from .resolve.base import FollowUp
 
-__all__ = ["FollowUp", "claims_of", "findings", "is_title_mismatch"]
-
-
-@dataclass(frozen=True, slots=True)
-class FollowUp:
-    """What the extra arXiv requests for a title mismatch found."""
-
-    #: the title of the cited (or first) version, when it was asked for
-    cited_title: str | None = None
-    cited_version: int | None = None
-    #: (ID, title) of a paper whose title is the registry's, from a title search
-    suggested: tuple[str, str] | None = None
-    #: False when a request failed: not cached, asked again next run
-    complete: bool = True
-
-    def to_cache(self, written: str) -> dict[str, Any]:
-        return {
-            "written": written,
-            "cited_title": self.cited_title,
-            "cited_version": self.cited_version,
-            "suggested": list(self.suggested) if self.suggested else None,
-        }
-
-    @classmethod
-    def from_cache(cls, data: dict[str, Any], written: str) -> FollowUp | None:
-        """The cached follow-up, if it was made for this same written title."""
-        if data.get("written") != written:
-            return None
-        s = data.get("suggested")
-        return cls(
-            data.get("cited_title"),
-            data.get("cited_version"),
-            (str(s[0]), str(s[1])) if isinstance(s, list) and len(s) == 2 else None,
-        )
+__all__ = ["claims_of", "findings", "is_title_mismatch"]
 
 
 def claims_of(a: Anchor, briefing: Claims | None = None) -> Claims:
@@ -91,41 +59,35 @@ def is_title_mismatch(written: str | None, actual: str | None) -> bool:
     )
 
 
-def _f(code: Code, path: str, a: Anchor, message: str, **details: Any) -> Finding:
+def _f(code: Code, path: str, a: Anchor, message: str, **details: object) -> Finding:
     return Finding(
         code, a.label, path, a.line, message, {k: v for k, v in details.items() if v is not None}
     )
 
 
 def findings(
-    path: str, a: Anchor, r: Resolution, claims: Claims, follow: FollowUp | None = None
+    path: str, a: Anchor, facts: Facts, claims: Claims, follow: FollowUp | None = None
 ) -> list[Finding]:
-    """Every claim-vs-fact finding for one resolved anchor (its outcome is OK)."""
-    if a.key is None:
-        return []
-    match a.key.kind:
-        case AnchorKind.ARXIV:
-            return (
-                _title(path, a, r, claims, follow)
-                + _arxiv(path, a, r, claims)
-                + _doi_updates(path, a, r)
-            )
-        case AnchorKind.DOI:
-            return _title(path, a, r, claims, follow) + _doi_updates(path, a, r)
-        case AnchorKind.GITHUB:
-            return state_findings(path, a, r, claims) + target_findings(path, a, r, claims)
-        case AnchorKind.URL:
-            return _repo(path, a, r)
+    """Every claim-vs-fact finding for one resolved anchor, from the facts its lookup found."""
+    match facts:
+        case ArxivFacts():
+            return _title(path, a, facts.title, claims, follow) + _arxiv(path, a, facts, claims)
+        case DoiFacts():
+            return _title(path, a, facts.title, claims, follow) + _doi_updates(path, a, facts)
+        case IssueFacts():
+            return state_findings(path, a, facts, claims) + target_findings(path, a, facts, claims)
+        case RepoFacts():
+            return _repo(path, a, facts)
         case _:
-            assert_never(a.key)
+            assert_never(facts)
 
 
 def _title(
-    path: str, a: Anchor, r: Resolution, c: Claims, follow: FollowUp | None
+    path: str, a: Anchor, title: str | None, c: Claims, follow: FollowUp | None
 ) -> list[Finding]:
-    if not c.title or not r.title:
+    if not c.title or not title:
         return []
-    verdict = compare_titles(c.title, r.title)
+    verdict = compare_titles(c.title, title)
     if verdict is TitleVerdict.SAME:
         return []
     if verdict is TitleVerdict.UNCONFIRMABLE:
@@ -134,11 +96,10 @@ def _title(
                 Code.TITLE_MISMATCH,
                 path,
                 a,
-                "the registry's title has no English title to "
-                f"confirm; the real title is: {r.title}",
+                f"the registry's title has no English title to confirm; the real title is: {title}",
                 claimed=c.title,
-                actual=r.title,
-                resolved_title=r.title,
+                actual=title,
+                resolved_title=title,
             )
         ]
     if (
@@ -151,15 +112,14 @@ def _title(
                 Code.RETITLED,
                 path,
                 a,
-                f"retitled since v{follow.cited_version}: "
-                f"{follow.cited_title!r} is now {r.title!r}",
+                f"retitled since v{follow.cited_version}: {follow.cited_title!r} is now {title!r}",
                 claimed=c.title,
-                actual=r.title,
+                actual=title,
                 cited_version=follow.cited_version,
                 cited_title=follow.cited_title,
             )
         ]
-    msg = f"the registry's title is not the paper's; the real title is: {r.title}"
+    msg = f"the registry's title is not the paper's; the real title is: {title}"
     suggested = None
     if follow and follow.suggested:
         sid, stitle = follow.suggested
@@ -172,14 +132,14 @@ def _title(
             a,
             msg,
             claimed=c.title,
-            actual=r.title,
-            resolved_title=r.title,
+            actual=title,
+            resolved_title=title,
             suggested=suggested,
         )
     ]
 
 
-def _arxiv(path: str, a: Anchor, r: Resolution, c: Claims) -> list[Finding]:
+def _arxiv(path: str, a: Anchor, r: ArxivFacts, c: Claims) -> list[Finding]:
     out: list[Finding] = []
     if r.journal_ref or r.doi:
         where = "; ".join(filter(None, [r.journal_ref, f"DOI {r.doi}" if r.doi else None]))
@@ -235,7 +195,7 @@ def _agrees(claim: Venue, said: Venue) -> bool:
     )
 
 
-def _repo(path: str, a: Anchor, r: Resolution) -> list[Finding]:
+def _repo(path: str, a: Anchor, r: RepoFacts) -> list[Finding]:
     out: list[Finding] = []
     if r.archived:
         out.append(
@@ -262,7 +222,7 @@ def _repo(path: str, a: Anchor, r: Resolution) -> list[Finding]:
     return out
 
 
-def _doi_updates(path: str, a: Anchor, r: Resolution) -> list[Finding]:
+def _doi_updates(path: str, a: Anchor, r: DoiFacts) -> list[Finding]:
     out: list[Finding] = []
     for kind, notice in r.updates:
         if kind in ("retraction", "withdrawal", "removal"):

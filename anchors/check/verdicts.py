@@ -7,17 +7,15 @@ new way a resolution can disagree with the registry is one function here.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from ..extract.claims import Claims
 from ..findings import Code, Finding, Outcome
-from ..ids.model import ArxivId
+from ..history.facts import ArxivFacts
 from ..registry.model import Anchor, Registry
 from . import truth
 from .links import LinkResult
 from .redirects import landing_url, soft_404
-from .resolve.base import Resolution
-from .truth import FollowUp
+from .resolve.base import FollowUp, Resolution
 
 __all__ = ["compare"]
 
@@ -51,7 +49,7 @@ def compare(
     return out
 
 
-def _f(code: Code, path: str, a: Anchor, message: str, **details: Any) -> Finding:
+def _f(code: Code, path: str, a: Anchor, message: str, **details: object) -> Finding:
     return Finding(
         code, a.label, path, a.line, message, {k: v for k, v in details.items() if v is not None}
     )
@@ -102,31 +100,33 @@ def _cap(r: LinkResult) -> str:
 def _resolution_findings(
     path: str, a: Anchor, r: Resolution, claims: Claims | None, follow: FollowUp | None
 ) -> list[Finding]:
-    key = a.key
     if r.outcome is Outcome.DEAD:
         return [_f(Code.NOT_FOUND, path, a, r.error or "not found", status=r.status)]
     if r.outcome is not Outcome.OK:
         return [_f(_OUTCOME_CODE[r.outcome], path, a, r.error or r.outcome.value, status=r.status)]
-    out = truth.findings(path, a, r, truth.claims_of(a, claims), follow)
-    if isinstance(key, ArxivId):
-        if r.withdrawn:
+    if r.facts is None:
+        return []
+    out = truth.findings(path, a, r.facts, truth.claims_of(a, claims), follow)
+    if isinstance(r.facts, ArxivFacts):
+        f = r.facts
+        if f.withdrawn:
             out.append(
                 _f(
                     Code.WITHDRAWN,
                     path,
                     a,
-                    f"arXiv marks it withdrawn: {r.withdrawn}",
-                    comment=r.withdrawn,
+                    f"arXiv marks it withdrawn: {f.withdrawn}",
+                    comment=f.withdrawn,
                 )
             )
-        if a.version and r.version and a.version > r.version:
+        if a.version and f.version and a.version > f.version:
             out.append(
                 _f(
                     Code.NOT_FOUND,
                     path,
                     a,
-                    f"version v{a.version} does not exist; the latest is v{r.version}",
-                    latest_version=r.version,
+                    f"version v{a.version} does not exist; the latest is v{f.version}",
+                    latest_version=f.version,
                 )
             )
     return out

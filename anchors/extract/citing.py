@@ -10,7 +10,8 @@ match is the one `anchors add` makes (as cited, tracking parameters aside), not 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -52,24 +53,32 @@ def _shown(p: Path) -> str:
         return str(p)
 
 
-def add_citing_lines(findings: Iterable[Finding]) -> None:
-    """Set `details["cited_at"] = [{"file", "line"}, …]` on dead-link findings (in place).
-
-    Each finding's repository is its own registry file's.
-    """
-    by_registry: dict[str, list[Finding]] = {}
+def add_citing_lines(findings: Sequence[Finding]) -> list[Finding]:
+    """The findings, each dead-link one with `details["cited_at"] = [{"file", "line"}, …]`
+    when a briefing cites its URL. Each finding's repository is its own registry file's."""
+    by_registry: dict[str, set[str]] = {}
     for f in findings:
         if f.code in _CODES and f.anchor:
-            by_registry.setdefault(f.file, []).append(f)
-    for registry, group in by_registry.items():
-        _annotate(registry, {f.anchor: f for f in group})
+            by_registry.setdefault(f.file, set()).add(f.anchor)
+    cited = {
+        (registry, anchor): where
+        for registry, anchors in by_registry.items()
+        for anchor, where in _citing(registry, anchors).items()
+    }
+    return [
+        replace(f, details={**f.details, "cited_at": where})
+        if f.code in _CODES and (where := cited.get((f.file, f.anchor)))
+        else f
+        for f in findings
+    ]
 
 
-def _annotate(registry: str, wanted: dict[str, Finding]) -> None:
-    keys: dict[str, Finding] = {}
-    for url, f in wanted.items():
+def _citing(registry: str, wanted: set[str]) -> dict[str, list[dict[str, object]]]:
+    """Where the briefings of `registry`'s repository cite each of the `wanted` URLs."""
+    keys: dict[str, str] = {}
+    for url in wanted:
         try:
-            keys[parse_anchor(url).key] = f
+            keys[parse_anchor(url).key] = url
         except InvalidId:
             continue
     # a file that does not name a dead URL's host cannot cite it: skip it unparsed
@@ -87,6 +96,4 @@ def _annotate(registry: str, wanted: dict[str, Finding]) -> None:
         for c in extract(text, str(path), date.today()).citations:
             if c.key.key in hits:
                 hits[c.key.key].append({"file": _shown(path), "line": c.line})
-    for key, where in hits.items():
-        if where:
-            keys[key].details["cited_at"] = where
+    return {keys[key]: where for key, where in hits.items() if where}

@@ -5,14 +5,36 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import ClassVar, Literal
+from urllib.parse import urlsplit
 
 from .kinds import AnchorKind, InvalidId
 
-__all__ = ["GithubRef"]
+__all__ = ["GithubRef", "repo_of_url", "repo_under"]
 
 _GITHUB_TEXT_RE = re.compile(
     r"^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))/([A-Za-z0-9_.-]{1,100})#([0-9]{1,9})$"
 )
+_REPO_URL_RE = re.compile(
+    r"https?://(?:www\.)?github\.com/([A-Za-z0-9][A-Za-z0-9-]{0,38})/"
+    r"([A-Za-z0-9_.-]{1,100}?)(?:\.git)?/?",
+    re.IGNORECASE,
+)
+
+
+def repo_of_url(url: str) -> tuple[str, str] | None:
+    """(owner, repo) for a repository's own page; None for anything else (a file, an issue)."""
+    m = _REPO_URL_RE.fullmatch(url)
+    return (m[1], m[2]) if m else None
+
+
+def repo_under(url: str) -> tuple[str, str] | None:
+    """(owner, repo), lower-cased, of any github.com page under a repository (its root, issues,
+    files): two of these differing is what makes a move a rename or a transfer."""
+    p = urlsplit(url)
+    parts = p.path.strip("/").split("/")
+    if p.hostname not in ("github.com", "www.github.com") or len(parts) < 2:
+        return None
+    return parts[0].lower(), parts[1].lower()
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-__all__ = ["AnchorKind", "InvalidId", "kind_of", "split_key"]
+__all__ = ["AnchorKind", "InvalidId", "kind_of", "prefix_of", "split_key"]
 
 
 class InvalidId(ValueError):
@@ -51,3 +51,10 @@ def split_key(key: str) -> tuple[AnchorKind, str]:
 def kind_of(key: str) -> AnchorKind:
     """The kind a key string names."""
     return split_key(key)[0]
+
+
+def prefix_of(text: str) -> str:
+    """The part before the first `:` of a key, or of a name built on one (the cache's
+    `wayback:<key>`); "" when there is none."""
+    prefix, sep, _ = text.partition(":")
+    return prefix if sep else ""

@@ -8,6 +8,8 @@ stored under, so callers ask the key instead of testing its class or cutting its
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from .arxiv import OLD_ARCHIVES, ArxivId, is_future, issued_after
 from .doi import Doi
 from .github import GithubRef
@@ -27,8 +29,29 @@ __all__ = [
     "cited_url",
     "is_future",
     "issued_after",
+    "key_from_text",
     "kind_of",
     "split_key",
 ]
 
 AnchorKey = ArxivId | GithubRef | Doi | WebUrl
+
+
+def key_from_text(text: str) -> AnchorKey:
+    """A key's string form (`AnchorKey.key`, as the history and the cache store it) read back as
+    the key; InvalidId (a ValueError) for text that is no key of a known kind."""
+    try:
+        kind, identity = split_key(text)
+    except ValueError:
+        raise InvalidId(text, "not an anchor key (kind:identity)") from None
+    match kind:
+        case AnchorKind.ARXIV:
+            return ArxivId.parse(identity)
+        case AnchorKind.DOI:
+            return Doi.parse(identity)
+        case AnchorKind.GITHUB:
+            return GithubRef.parse(identity)
+        case AnchorKind.URL:
+            return WebUrl(identity)
+        case _:
+            assert_never(kind)

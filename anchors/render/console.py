@@ -15,7 +15,7 @@ from rich.console import Console
 
 if TYPE_CHECKING:
     from ..check.session import Hooks
-    from ..registry.validate import CheckResult
+    from ..result import CheckResult
 
 __all__ = ["configure", "hooks", "notice", "progress", "report_console", "stderr", "warn"]
 

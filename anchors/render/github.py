@@ -8,7 +8,7 @@ from ..findings import Severity
 from .escape import annotation
 
 if TYPE_CHECKING:
-    from ..registry.validate import CheckResult
+    from ..result import CheckResult
 
 __all__ = ["check_result"]
 

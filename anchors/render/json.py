@@ -12,8 +12,8 @@ from .changes import json_changes
 
 if TYPE_CHECKING:
     from ..merger import MergeResult
-    from ..registry.validate import CheckResult
     from ..report.weekly import Report
+    from ..result import CheckResult
 
 __all__ = [
     "REPORT_SCHEMA_VERSION",

@@ -15,7 +15,7 @@ from .summary import anchor_states, findings_counts, plural
 from .trend import trend_part
 
 if TYPE_CHECKING:
-    from ..registry.validate import CheckResult
+    from ..result import CheckResult
 
 __all__ = ["check_result", "report"]
 
@@ -64,7 +64,7 @@ def _about(row: ReportRow) -> str:
 
 
 def _failing_row(row: ReportRow, dead: bool) -> str:
-    err = clip(row.last_error or row.last_outcome)
+    err = clip(row.last_error or row.last_outcome.value)
     since = row.dead_since if dead and row.dead_since is not None else row.first_failure
     return (
         f"| {target_cell(row.kind, row.target, row.anchor)}{_archive(row) if dead else ''} | "

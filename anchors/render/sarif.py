@@ -17,7 +17,7 @@ from .escape import plain
 from .json import dumps
 
 if TYPE_CHECKING:
-    from ..registry.validate import CheckResult
+    from ..result import CheckResult
 
 __all__ = ["RULES", "check_result"]
 

@@ -13,8 +13,8 @@ if TYPE_CHECKING:
     from ..extract.citations import Briefing
     from ..fix import FixResult
     from ..merger import MergeResult
-    from ..registry.validate import CheckResult
     from ..report.weekly import Report
+    from ..result import CheckResult
 
 __all__ = [
     "add_line",

@@ -20,7 +20,7 @@ from .escape import plain
 
 if TYPE_CHECKING:
     from ..merger import MergeResult
-    from ..registry.validate import CheckResult
+    from ..result import CheckResult
 
 __all__ = ["add_result", "check_result", "clip", "concise", "findings"]
 

@@ -5,9 +5,10 @@ in the window is a failure lands in exactly one failing section (flaky, newly de
 dead), and a target whose current failing stretch holds a definite dead answer is dead or newly
 dead, so the report exits 1. In order:
 
-- Only checked outcomes count. A run that skipped, excluded, blocked (`blocked-url`: a run
-  without `--allow-private`) or answered a target from the cache says nothing about the link,
-  so it counts neither as a success nor as a failure, and does not split a failing stretch.
+- Only checked outcomes count. A run that did not look at the target (blocked: a run without
+  `--allow-private`) says nothing about the link, so it counts neither as a success nor as a
+  failure, and does not split a failing stretch; skipped, excluded and cached anchors are not
+  recorded at all. How each outcome reads is `history.observation.reading`.
 - flaky: two or more separate failing stretches in the window, so it also succeeded in between.
 - The *current failing stretch* is the trailing run of failures (it may begin before the window).
   If it holds a definite dead answer (404/410, NXDOMAIN, refused, a loop: outcome `dead`), 5xx,
@@ -25,9 +26,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import Enum
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from ..findings import Outcome
+from ..history.observation import DEFINITE, NEUTRAL, SUCCESS
 
 __all__ = [
     "DEFINITE",
@@ -39,13 +41,6 @@ __all__ = [
     "classify",
     "current_stretch",
 ]
-
-SUCCESS = frozenset({Outcome.OK.value, Outcome.REDIRECT.value})
-#: outcomes of runs that did not look at the target; anything else that is not a success fails
-NEUTRAL = frozenset({Outcome.BLOCKED.value, "skipped", "excluded", "cached"})
-#: checked outcomes that say what the link is (works, moved, gone); a timeout, 5xx or 429 only
-#: says the check could not tell, so a link's state changes only from one of these to another
-DEFINITE = SUCCESS | {Outcome.DEAD.value}
 
 
 class Section(str, Enum):
@@ -74,18 +69,21 @@ FAILING = frozenset({Section.FLAKY, Section.NEWLY_DEAD, Section.DEAD, Section.NO
 
 class _Checked(Protocol):
     @property
-    def outcome(self) -> str: ...
+    def outcome(self) -> Outcome: ...
 
     @property
     def checked_at(self) -> float: ...
 
 
-def checked(history: Sequence[_Checked]) -> list[_Checked]:
+C = TypeVar("C", bound=_Checked)
+
+
+def checked(history: Sequence[C]) -> list[C]:
     """The rows of runs that actually looked at the target, in the order given."""
     return [r for r in history if r.outcome not in NEUTRAL]
 
 
-def current_stretch(rows: Sequence[_Checked]) -> Sequence[_Checked]:
+def current_stretch(rows: Sequence[C]) -> Sequence[C]:
     """The trailing failures of checked rows (empty when the latest one succeeded)."""
     i = len(rows)
     while i > 0 and rows[i - 1].outcome not in SUCCESS:
@@ -110,11 +108,11 @@ def classify(history: Sequence[_Checked], start: float) -> Section | None:
     latest = window[-1]
     if latest.outcome not in SUCCESS:
         stretch = current_stretch(rows)
-        if any(r.outcome == Outcome.DEAD.value for r in stretch):
+        if any(r.outcome is Outcome.DEAD for r in stretch):
             return Section.NEWLY_DEAD if stretch[0].checked_at >= start else Section.DEAD
         return Section.NOT_DEAD
     if any(failed):
         return Section.RECOVERED
-    if latest.outcome == Outcome.REDIRECT.value:
+    if latest.outcome is Outcome.REDIRECT:
         return Section.REDIRECTED
     return None

@@ -5,25 +5,33 @@ reported when an observation inside the window differs from the same target's pr
 (which may be older than the window): an issue closed or reopened, a PR merged, a new arXiv
 version or title, a preprint published (a venue DOI or journal reference appeared), a
 repository archived or renamed, a new permanent redirect, a link that died or recovered.
-Facts are compared with the last observation that had facts, and a link's outcome with its
-last definite one (worked, moved or dead: `classify.DEFINITE`), so a failed or skipped check in
-between (which learns nothing) neither hides nor invents a change.
+Facts are compared with the last observation that had facts, a link's outcome with its last
+definite one (worked, moved or dead: `DEFINITE`), and a move (`move_of`, the one rule `fix`
+applies too) with the last observation that told where the anchor was, so a failed or
+skipped check in between (which learns nothing) neither hides nor invents a change.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
 
-from ..check.resolve.github import repo_of_url, repo_under
 from ..findings import Outcome
-from ..history import Row
+from ..history.facts import ArxivFacts, DoiFacts, Facts, IssueFacts, RepoFacts
+from ..history.observation import (
+    DEFINITE,
+    NEUTRAL,
+    SUCCESS,
+    MoveKind,
+    Observation,
+    move_of,
+    tells_place,
+)
+from ..ids.model import AnchorKind
 from ..registry.model import Anchor
 from ..sections import section_order
 from ..titles import same_title
-from .classify import DEFINITE, NEUTRAL, SUCCESS
 
 __all__ = [
     "TREND_POINTS",
@@ -64,7 +72,7 @@ class Transition:
     change: Change
     target: str
     anchor: str
-    kind: str
+    kind: AnchorKind
     at: float
     before: str | None = None
     after: str | None = None
@@ -89,111 +97,116 @@ class TrendPoint:
     dead: int
 
 
-def _s(v: Any) -> str | None:
-    return None if v is None or v == "" else str(v)
+#: one change an observation shows: (what, was, is)
+Found = tuple[Change, str | None, str | None]
 
 
-def _github_state(
-    before: Mapping[str, Any], after: Mapping[str, Any]
-) -> list[tuple[Change, Any, Any]]:
-    out: list[tuple[Change, Any, Any]] = []
-    b, a = before.get("state"), after.get("state")
-    if after.get("merged") and not before.get("merged"):
-        out.append((Change.PR_MERGED, b, "merged"))
-    elif b == "open" and a == "closed":
-        out.append(
-            (
-                Change.ISSUE_CLOSED,
-                b,
-                f"closed ({after['state_reason']})" if after.get("state_reason") else "closed",
-            )
-        )
-    elif b == "closed" and a == "open":
-        out.append((Change.ISSUE_REOPENED, b, a))
-    return out
+def _github_state(before: IssueFacts, after: IssueFacts) -> list[Found]:
+    b, a = before.state, after.state
+    if after.merged and not before.merged:
+        return [(Change.PR_MERGED, b, "merged")]
+    if b == "open" and a == "closed":
+        why = f"closed ({after.state_reason})" if after.state_reason else "closed"
+        return [(Change.ISSUE_CLOSED, b, why)]
+    if b == "closed" and a == "open":
+        return [(Change.ISSUE_REOPENED, b, a)]
+    return []
 
 
-def fact_changes(
-    before: Mapping[str, Any], after: Mapping[str, Any]
-) -> list[tuple[Change, Any, Any]]:
-    """What differs between two observations' facts, as (change, before, after)."""
-    out = _github_state(before, after)
-    bv, av = before.get("version"), after.get("version")
-    if isinstance(bv, int) and isinstance(av, int) and av > bv:
-        out.append((Change.NEW_VERSION, f"v{bv}", f"v{av}"))
-    bt, at = _s(before.get("title")), _s(after.get("title"))
-    if bt and at and bt != at and not same_title(bt, at):  # equal strings are one title
-        out.append((Change.RETITLED, bt, at))
-    for name in ("doi", "journal_ref"):
-        if after.get(name) and not before.get(name):
-            out.append((Change.PUBLISHED, None, after[name]))
-            break
-    if after.get("archived") and not before.get("archived"):
-        out.append((Change.ARCHIVED_REPO, None, "archived"))
-    for name in ("renamed_to", "moved_to"):
-        if after.get(name) and after.get(name) != before.get(name):
-            out.append((Change.RENAMED, before.get(name), after[name]))
-            break
-    return out
+def _retitled(before: str | None, after: str | None) -> list[Found]:
+    if before and after and before != after and not same_title(before, after):
+        return [(Change.RETITLED, before, after)]  # equal strings are one title
+    return []
 
 
-def _link_changes(prev: Row, cur: Row) -> list[tuple[Change, Any, Any]]:
-    """What changed between two definite observations of a link (worked, moved or dead)."""
-    out: list[tuple[Change, Any, Any]] = []
-    if prev.outcome in SUCCESS and cur.outcome == Outcome.DEAD.value:
-        out.append((Change.DIED, prev.outcome, cur.error or cur.outcome))
-    elif prev.outcome == Outcome.DEAD.value and cur.outcome in SUCCESS:
-        out.append((Change.RECOVERED, prev.error or prev.outcome, cur.outcome))
-    if cur.kind == "url" and cur.outcome == Outcome.REDIRECT.value and cur.final_url:
-        was = prev.final_url if prev.outcome == Outcome.REDIRECT.value else None
-        if cur.final_url != was:
-            old, new = repo_under(cur.target), repo_under(cur.final_url)
-            renamed = old is not None and new is not None and old != new
-            out.append((Change.RENAMED if renamed else Change.REDIRECTED, was, cur.final_url))
-    return out
+def _published(before: Sequence[str | None], after: Sequence[str | None]) -> list[Found]:
+    """The first venue fact (a DOI, a journal reference) that appeared."""
+    new = next((a for b, a in zip(before, after, strict=True) if a and not b), None)
+    return [(Change.PUBLISHED, None, new)] if new else []
 
 
-def _observed(
-    prev_definite: Row | None, facts: Mapping[str, Any] | None, cur: Row
-) -> list[tuple[Change, Any, Any]]:
-    """The changes one observation shows, each once.
+def fact_changes(before: Facts, after: Facts) -> list[Found]:
+    """What differs between two observations' facts (of one anchor: of one kind).
 
-    A repository's page is checked through the API and recorded as a link whose rename is a
-    redirect with a `moved_to` fact: the move is one change, not a link change plus a fact
-    change; and its `title` is the repository's full name, which a rename changes too, not a
-    title (`retitled` is for papers and issues).
+    A move is not a fact change but the one rule `move_of`; a repository's `title` is its full
+    name, which a rename changes too, not a title (`retitled` is for papers and issues).
     """
-    found = (
-        _link_changes(prev_definite, cur)
-        if prev_definite is not None and cur.outcome in DEFINITE
-        else []
-    )
-    if facts and cur.facts:
-        repo_page = cur.kind == "url" and repo_of_url(cur.target) is not None
-        found += [
-            c for c in fact_changes(facts, cur.facts) if not (repo_page and c[0] is Change.RETITLED)
-        ]
-    out: list[tuple[Change, Any, Any]] = []
-    moves: set[Any] = set()
-    for change, before, after in found:
-        if change in (Change.RENAMED, Change.REDIRECTED):
-            if after in moves:
-                continue
-            moves.add(after)
-        out.append((change, before, after))
-    return out
+    if isinstance(after, IssueFacts) and isinstance(before, IssueFacts):
+        return _github_state(before, after) + _retitled(before.title, after.title)
+    if isinstance(after, ArxivFacts) and isinstance(before, ArxivFacts):
+        bv, av = before.version, after.version
+        newer = [(Change.NEW_VERSION, f"v{bv}", f"v{av}")] if bv and av and av > bv else []
+        return (
+            newer
+            + _retitled(before.title, after.title)
+            + _published((before.doi, before.journal_ref), (after.doi, after.journal_ref))
+        )
+    if isinstance(after, DoiFacts) and isinstance(before, DoiFacts):
+        return _retitled(before.title, after.title) + _published(
+            (before.journal_ref,), (after.journal_ref,)
+        )
+    if isinstance(after, RepoFacts) and isinstance(before, RepoFacts):
+        archived = after.archived and not before.archived
+        return [(Change.ARCHIVED_REPO, None, "archived")] if archived else []
+    return []
 
 
-def _target(row: Row) -> str:
+def _link_changes(prev: Observation, cur: Observation) -> list[Found]:
+    """What changed between two definite observations of a link: it died or recovered."""
+    if prev.outcome in SUCCESS and cur.outcome is Outcome.DEAD:
+        return [(Change.DIED, prev.outcome.value, cur.error or cur.outcome.value)]
+    if prev.outcome is Outcome.DEAD and cur.outcome in SUCCESS:
+        return [(Change.RECOVERED, prev.error or prev.outcome.value, cur.outcome.value)]
+    return []
+
+
+def _moved(prev: Observation, cur: Observation) -> list[Found]:
+    """A move (`move_of`) that the previous observation telling the anchor's place had not."""
+    was, now = move_of(prev), move_of(cur)
+    if now is None or (was is not None and was.to == now.to):
+        return []
+    change = Change.REDIRECTED if now.kind is MoveKind.REDIRECT else Change.RENAMED
+    return [(change, was.to if was else None, now.to)]
+
+
+@dataclass(slots=True)
+class _Last:
+    """A target's observations so far that a change is measured from."""
+
+    #: the latest definite one (worked, moved or dead)
+    definite: Observation | None = None
+    #: the latest facts
+    facts: Facts | None = None
+    #: the latest one that told where the anchor is (`tells_place`)
+    place: Observation | None = None
+
+    def changes(self, cur: Observation) -> list[Found]:
+        """The changes `cur` shows, each once."""
+        found: list[Found] = []
+        if self.definite is not None and cur.outcome in DEFINITE:
+            found += _link_changes(self.definite, cur)
+        if self.facts is not None and cur.facts is not None:
+            found += fact_changes(self.facts, cur.facts)
+        if self.place is not None and tells_place(cur):
+            found += _moved(self.place, cur)
+        return found
+
+    def saw(self, cur: Observation) -> None:
+        self.definite = cur if cur.outcome in DEFINITE else self.definite
+        self.facts = cur.facts or self.facts
+        self.place = cur if tells_place(cur) else self.place
+
+
+def _target(row: Observation) -> str:
     return row.target
 
 
 def transitions(
-    rows: Iterable[Row],
+    rows: Iterable[Observation],
     start: float,
     now: float,
-    anchor_of: Any = None,
-    entry_of: Callable[[Row], str | None] = _target,
+    anchor_of: Callable[[Observation], Anchor | None] | None = None,
+    entry_of: Callable[[Observation], str | None] = _target,
 ) -> list[Transition]:
     """Every transition at an observation in [start, now], grouped by registry section.
 
@@ -201,7 +214,7 @@ def transitions(
     title and citing briefings. `entry_of(row)` says which rows are one thing observed (a
     moved entry's old and new URL are one; None: not tracked); by default each target.
     """
-    per: dict[str, list[Row]] = {}
+    per: dict[str, list[Observation]] = {}
     for r in rows:
         entry = entry_of(r)
         if r.checked_at <= now and entry is not None:
@@ -209,13 +222,11 @@ def transitions(
     out: list[Transition] = []
     for hist in per.values():
         hist.sort(key=lambda r: r.checked_at)
-        definite: Row | None = None
-        facts: Mapping[str, Any] | None = None
+        last = _Last()
         for cur in hist:
-            found = _observed(definite, facts, cur) if cur.checked_at >= start else []
-            definite = cur if cur.outcome in DEFINITE else definite
-            facts = cur.facts or facts
-            a: Anchor | None = anchor_of(cur) if anchor_of and found else None
+            found = last.changes(cur) if cur.checked_at >= start else []
+            last.saw(cur)
+            a = anchor_of(cur) if anchor_of and found else None
             for change, before, after in found:
                 out.append(
                     Transition(
@@ -224,8 +235,8 @@ def transitions(
                         cur.anchor,
                         cur.kind,
                         cur.checked_at,
-                        _s(before),
-                        _s(after),
+                        before or None,
+                        after or None,
                         a.section if a else None,
                         a.title if a else None,
                         tuple(d.isoformat() for d in a.cited_in) if a else (),
@@ -237,25 +248,25 @@ def transitions(
 
 
 def trend(
-    rows: Sequence[Row],
+    rows: Sequence[Observation],
     now: float,
     span: float = TREND_SPAN,
     points: int = TREND_POINTS,
-    entry_of: Callable[[Row], str | None] = _target,
+    entry_of: Callable[[Observation], str | None] = _target,
 ) -> list[TrendPoint]:
     """Per run of the last `span` seconds (at most `points`, the latest): OK, flaky, dead.
 
     Each tracked thing (`entry_of`, as in `transitions`: the registry's entries, a moved
     entry's old URL counting as the entry) counts with its latest checked outcome by that run;
-    a run that skipped, blocked or took it from the cache changes nothing (`classify.NEUTRAL`).
+    a run that did not look at it (`NEUTRAL`) changes nothing.
     """
-    state: dict[str, str] = {}
+    state: dict[str, Outcome] = {}
     out: list[TrendPoint] = []
     ordered = sorted(
         ((r, e) for r in rows if r.checked_at <= now and (e := entry_of(r)) is not None),
         key=lambda x: x[0].checked_at,
     )
-    by_run: dict[int, list[tuple[Row, str]]] = {}
+    by_run: dict[int, list[tuple[Observation, str]]] = {}
     for r, e in ordered:
         by_run.setdefault(r.run_id, []).append((r, e))
     for run_id, run_rows in sorted(by_run.items(), key=lambda kv: kv[1][0][0].checked_at):
@@ -265,7 +276,7 @@ def trend(
         at = run_rows[0][0].checked_at
         if at < now - span:
             continue
-        dead = sum(1 for o in state.values() if o == Outcome.DEAD.value)
+        dead = sum(1 for o in state.values() if o is Outcome.DEAD)
         ok = sum(1 for o in state.values() if o in SUCCESS)
         out.append(TrendPoint(run_id, at, ok, len(state) - ok - dead, dead))
     return out[-points:]

@@ -17,8 +17,8 @@ from ..check.redirects import soft_404
 from ..config import Settings
 from ..errors import HistoryError
 from ..findings import Outcome
-from ..history import History, Row
-from ..ids.model import WebUrl
+from ..history import History, Observation
+from ..ids.model import AnchorKind
 from ..registry.model import Anchor, Registry
 from .classify import FAILING, SUCCESS, Section, checked, classify, current_stretch
 from .transitions import Transition, TrendPoint, transitions, trend
@@ -33,12 +33,12 @@ class ReportRow:
     section: Section
     target: str
     anchor: str
-    kind: str
+    kind: AnchorKind
     runs: int
     failing_runs: int
     first_failure: float | None
     last_success: float | None
-    last_outcome: str
+    last_outcome: Outcome
     last_status: int | None
     last_error: str | None
     final_url: str | None
@@ -87,57 +87,49 @@ def _registry_index(reg: Registry | None) -> dict[str, Anchor]:
     return reg.by_cited_key() if reg is not None else {}
 
 
-def _anchor_for(index: dict[str, Anchor], row: Row) -> Anchor | None:
-    if row.kind == "url":
-        try:
-            return index.get(WebUrl(row.target).key)
-        except ValueError:
-            return None
-    return index.get(row.target)
-
-
 def _lookups(
     reg: Registry | None, index: dict[str, Anchor]
-) -> tuple[Callable[[Row], Anchor | None], Callable[[Row], str | None]]:
+) -> tuple[Callable[[Observation], Anchor | None], Callable[[Observation], str | None]]:
     """Which registry anchor, and which entry (its key), a row observed; None for a target
     the registry does not hold (an entry since removed). A moved entry's old URL, kept as
     `cited_url`, is the entry, so its history, count and trend continue. Without a registry
     each target is its own.
 
-    Both are asked of every row by `build`, `transitions` and `trend`, and each asking costs
-    a URL parse and a key built anew: the answer is worked out once per (kind, target), all
-    that it depends on.
+    Both are asked of every row by `build`, `transitions` and `trend`: the answer is worked
+    out once per key, all that it depends on.
     """
     if reg is None:
         return (lambda row: None), (lambda row: row.target)
-    seen: dict[tuple[str, str], tuple[Anchor | None, str | None]] = {}
+    seen: dict[str, tuple[Anchor | None, str | None]] = {}
 
-    def look(row: Row) -> tuple[Anchor | None, str | None]:
-        at = (row.kind, row.target)
-        got = seen.get(at)
+    def look(row: Observation) -> tuple[Anchor | None, str | None]:
+        got = seen.get(row.key.key)
         if got is None:
-            a = _anchor_for(index, row)
-            got = seen[at] = (a, a.key.key if a is not None and a.key is not None else None)
+            a = index.get(row.key.key)
+            got = seen[row.key.key] = (a, a.key.key if a is not None and a.key else None)
         return got
 
-    def anchor(row: Row) -> Anchor | None:
+    def anchor(row: Observation) -> Anchor | None:
         return look(row)[0]
 
-    def entry(row: Row) -> str | None:
+    def entry(row: Observation) -> str | None:
         return look(row)[1]
 
     return anchor, entry
 
 
 def build(
-    rows: Iterable[Row], now: float, since: float = DEFAULT_WINDOW, registry: Registry | None = None
+    rows: Iterable[Observation],
+    now: float,
+    since: float = DEFAULT_WINDOW,
+    registry: Registry | None = None,
 ) -> Report:
     """The report of the window ending at `now`; with `registry`, of its entries only."""
     start = now - since
     index = _registry_index(registry)
     anchor_of, entry_of = _lookups(registry, index)
-    per: dict[str, list[Row]] = defaultdict(list)
-    kept: list[Row] = []
+    per: dict[str, list[Observation]] = defaultdict(list)
+    kept: list[Observation] = []
     runs: set[int] = set()
     for r in rows:
         entry = entry_of(r)
@@ -152,7 +144,7 @@ def build(
         hist.sort(key=lambda r: r.checked_at)
         section = classify(hist, start)
         if section is not None:
-            report.rows.append(_row(section, hist, start, index))
+            report.rows.append(_row(section, hist, start, anchor_of))
     order = list(Section)
     report.rows.sort(key=lambda r: (order.index(r.section), r.target))
     report.transitions = transitions(kept, start, now, anchor_of, entry_of)
@@ -160,10 +152,15 @@ def build(
     return report
 
 
-def _row(section: Section, hist: list[Row], start: float, index: dict[str, Anchor]) -> ReportRow:
+def _row(
+    section: Section,
+    hist: list[Observation],
+    start: float,
+    anchor_of: Callable[[Observation], Anchor | None],
+) -> ReportRow:
     """One entry's row, named by the URL it was last checked at: counts and the failure shown
     are over checked rows only."""
-    rows: list[Row] = checked(hist)  # type: ignore[assignment]
+    rows = checked(hist)
     window = [r for r in rows if r.checked_at >= start]
     fails = [r for r in window if r.outcome not in SUCCESS]
     successes = [r.checked_at for r in rows if r.outcome in SUCCESS]
@@ -171,13 +168,13 @@ def _row(section: Section, hist: list[Row], start: float, index: dict[str, Ancho
     if section in (Section.DEAD, Section.NEWLY_DEAD, Section.NOT_DEAD):
         stretch = current_stretch(rows)
         first_fail: float | None = stretch[0].checked_at
-        dead_since = next((r.checked_at for r in stretch if r.outcome == Outcome.DEAD.value), None)
+        dead_since = next((r.checked_at for r in stretch if r.outcome is Outcome.DEAD), None)
     else:
         first_fail = fails[0].checked_at if fails else None
     last = rows[-1]
     # a recovered or flaky link is described by its last failure, not by its last success
     shown = fails[-1] if fails and section in (Section.RECOVERED, Section.FLAKY) else last
-    a = _anchor_for(index, last)
+    a = anchor_of(last)
     return ReportRow(
         section,
         last.target,
@@ -198,7 +195,7 @@ def _row(section: Section, hist: list[Row], start: float, index: dict[str, Ancho
         (a.archived["url"], a.archived["date"]) if a and a.archived else None,
         dead_since,
         soft_404(last.target, last.final_url)
-        if section is Section.REDIRECTED and last.kind == "url" and last.final_url
+        if section is Section.REDIRECTED and last.kind is AnchorKind.URL and last.final_url
         else None,
     )
 

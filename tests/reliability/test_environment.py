@@ -137,12 +137,14 @@ def test_changed_since_never_passes_an_option_to_git(tmp_path: Path) -> None:
 def _history(db: Path, at: float = 1790000000.0) -> None:
     """A history with one finished run, of the registry.yaml it sits beside (`_reg`), that found
     its blog post dead (a report reads only its registry's runs and entries)."""
-    from anchors.history import History, Row
+    from anchors.findings import Outcome
+    from anchors.history import History, Observation
+    from anchors.ids.model import WebUrl
 
     h = History(db, clock=lambda: at)
     run = h.start_run(str(db.parent.parent / "registry.yaml"))
     post = "https://example.com/blog/post"
-    h.record(run, [Row(post, post, "url", "dead", 404)])
+    h.record(run, [Observation(WebUrl(post), post, Outcome.DEAD, 404)])
     h.finish_run(run, True)
     h.close()
 
@@ -307,8 +309,8 @@ def test_locked_history_is_waited_for_bounded_and_announced(
 
     from typer.testing import CliRunner
 
-    from anchors import history
     from anchors.cli.app import app
+    from anchors.history import store as history
 
     reg = _online_registry(tmp_path, site)
     _history(tmp_path / ".anchors" / "history.sqlite")

@@ -18,9 +18,9 @@ from anchors.cli.app import app
 from anchors.extract import extract
 from anchors.findings import Code, Finding
 from anchors.ids import ArxivId, InvalidId, canonical_url, parse_anchor
-from anchors.registry.validate import CheckResult
 from anchors.render import github, markdown, text
 from anchors.render import json as rjson
+from anchors.result import CheckResult
 
 from ..cassettes import load
 

@@ -34,11 +34,11 @@ def test_batch_is_matched_by_id_not_position() -> None:
         got, r = resolve(srv, ids("1706.03762", "2309.06180v1", "2312.07104"))
     assert r.requests == 1 and sum(srv.counts.values()) == 1
     assert (
-        got["arxiv:2312.07104"].title
+        got["arxiv:2312.07104"].facts.title
         == "SGLang: Efficient Execution of Structured Language Model Programs"
     )
-    assert got["arxiv:1706.03762"].title == "Attention Is All You Need"
-    assert got["arxiv:1706.03762"].version == 7
+    assert got["arxiv:1706.03762"].facts.title == "Attention Is All You Need"
+    assert got["arxiv:1706.03762"].facts.version == 7
     assert got["arxiv:2309.06180"].outcome is Outcome.OK
 
 
@@ -61,21 +61,21 @@ def test_sporadic_empty_feed_is_not_proof() -> None:
 def test_old_style_id() -> None:
     with load("arxiv/old-style-id").serve() as srv:
         got, _ = resolve(srv, ids("astro-ph/0601001"))
-    assert got["arxiv:astro-ph/0601001"].title.startswith("Frequency of Hot Jupiters")
+    assert got["arxiv:astro-ph/0601001"].facts.title.startswith("Frequency of Hot Jupiters")
 
 
 def test_error_feed_is_never_read_as_a_paper() -> None:
     with load("arxiv/error-400").serve() as srv:
         got, _ = resolve(srv, ids("2609.18063"))
     res = got["arxiv:2609.18063"]
-    assert res.outcome is Outcome.UNVERIFIABLE and res.title is None and res.status == 400
+    assert res.outcome is Outcome.UNVERIFIABLE and res.facts is None and res.status == 400
     assert sum(srv.counts.values()) == 1  # a 400 is not retried (anchors.check.retry)
 
 
 def test_withdrawn_comment() -> None:
     with load("arxiv/withdrawn").serve() as srv:
         got, _ = resolve(srv, ids("1706.03762"))
-    assert "withdrawn" in (got["arxiv:1706.03762"].withdrawn or "")
+    assert "withdrawn" in (got["arxiv:1706.03762"].facts.withdrawn or "")
 
 
 def _feed(ids_: list[str]) -> bytes:

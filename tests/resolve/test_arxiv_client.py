@@ -82,7 +82,7 @@ def test_an_arxiv_503_then_the_feed_is_retried_by_the_policy() -> None:
     with serve(503) as srv:
         res = resolve(srv, VirtualTime(), waits)
         sent = sum(srv.counts.values())
-    assert res.outcome is Outcome.OK and res.title and sent == 2
+    assert res.outcome is Outcome.OK and res.facts.title and sent == 2
     assert len(waits) == 1 and 0 < waits[0] <= 0.25  # the policy's backoff, in this thread
 
 

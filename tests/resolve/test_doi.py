@@ -30,7 +30,7 @@ def test_doi_title_through_content_negotiation() -> None:
     res = run("doi/found-csl", "10.1145/3600006.3613165")
     assert res.outcome is Outcome.OK
     assert (
-        res.title
+        res.facts.title
         == "Efficient Memory Management for Large Language Model Serving with PagedAttention"
     )
 
@@ -55,4 +55,4 @@ def test_doi_with_url_syntax_characters_is_looked_up_whole() -> None:
 
     got = asyncio.run(go())
     assert seen == ["/10.1006/rwei.1999%23.0001%25x"]
-    assert got[doi.key].title == "SICI-era paper"
+    assert got[doi.key].facts.title == "SICI-era paper"

@@ -40,7 +40,13 @@ def run(
 def test_closed_issue_with_reason() -> None:
     got, calls = run("github/issue-closed", "PyGithub/PyGithub#28", token="t0ken")
     res = got["github:pygithub/pygithub#28"]
-    assert (res.outcome, res.title, res.state, res.state_reason, res.is_pull) == (
+    assert (
+        res.outcome,
+        res.facts.title,
+        res.facts.state,
+        res.facts.state_reason,
+        res.facts.is_pull,
+    ) == (
         Outcome.OK,
         "Issue created by PyGithub",
         "closed",
@@ -56,7 +62,12 @@ def test_closed_issue_with_reason() -> None:
 def test_merged_pull_request() -> None:
     got, _ = run("github/pull-merged", "ZcashFoundation/zebra#8868")
     res = got["github:zcashfoundation/zebra#8868"]
-    assert res.is_pull and res.merged and res.state == "closed" and res.state_reason is None
+    assert (
+        res.facts.is_pull
+        and res.facts.merged
+        and res.facts.state == "closed"
+        and res.facts.state_reason is None
+    )
 
 
 def test_missing_issue_is_not_found() -> None:
@@ -69,7 +80,7 @@ def test_renamed_repo_is_followed_on_the_api_host_only() -> None:
     res = got["github:jacquev6/pygithub#28"]
     assert (
         res.outcome is Outcome.OK
-        and res.moved_to == "https://github.com/PyGithub/PyGithub/issues/28"
+        and res.facts.moved_to == "https://github.com/PyGithub/PyGithub/issues/28"
     )
     assert all(c.request.url.host == "api.github.com" for c in calls)
 
@@ -128,5 +139,5 @@ def test_secondary_limit_with_retry_after_is_honoured() -> None:
                 return await GithubResolver(c, policy=vt.policy()).resolve([GithubRef("o", "r", 2)])
 
         got = asyncio.run(go())
-    assert route.call_count == 2 and got["github:o/r#2"].state == "open"
+    assert route.call_count == 2 and got["github:o/r#2"].facts.state == "open"
     assert vt.waits == [7.0]  # GitHub's Retry-After, waited exactly (in virtual time)

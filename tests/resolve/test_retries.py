@@ -36,7 +36,7 @@ def doi(*answers: httpx.Response | Exception, vt: VirtualTime, **kw: object):
 def test_a_doi_5xx_then_200_is_retried_and_resolves() -> None:
     vt = VirtualTime()
     res, calls, sent = doi(httpx.Response(503), httpx.Response(200, json=CSL), vt=vt)
-    assert (res.outcome, res.title) == (Outcome.OK, CSL["title"])
+    assert (res.outcome, res.facts.title) == (Outcome.OK, CSL["title"])
     assert calls == sent == 2 and len(vt.waits) == 1 and 0 < vt.waits[0] <= 0.25
 
 
@@ -86,7 +86,7 @@ def test_a_secondary_rate_limit_waits_a_minute_through_the_injected_sleep() -> N
     """No Retry-After: GitHub's docs say wait at least a minute; the policy's sleep waits it."""
     vt = VirtualTime(speed=1e6)
     res, calls = github(httpx.Response(403, json=SECONDARY), httpx.Response(200, json=OPEN), vt=vt)
-    assert (res.outcome, res.state, calls) == (Outcome.OK, "open", 2)
+    assert (res.outcome, res.facts.state, calls) == (Outcome.OK, "open", 2)
     assert vt.waits == [60.0]
 
 

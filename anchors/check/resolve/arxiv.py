@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import re
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 import arxiv
@@ -23,12 +23,12 @@ import requests
 from ...defaults import ARXIV_API, ARXIV_BATCH, ARXIV_MAX_SEARCHES, ARXIV_MIN_INTERVAL
 from ...errors import UsageError
 from ...findings import Outcome
+from ...history.facts import ArxivFacts
 from ...ids.model import ArxivId, InvalidId
 from ...titles import TitleVerdict, compare_titles, normalise
 from ..retry import RetryPolicy, retryable_error, retryable_status
-from ..truth import FollowUp
 from .arxiv_client import NotAFeed, answered_a_feed, make_client
-from .base import Resolution
+from .base import FollowUp, Mismatch, Resolution
 
 __all__ = ["ARXIV_API", "ARXIV_BATCH", "ARXIV_MAX_SEARCHES", "ARXIV_MIN_INTERVAL", "ArxivResolver"]
 
@@ -113,15 +113,17 @@ class ArxivResolver:
         return self.policy.run_sync(attempt, self.sleep, give_up=lambda _: self.stopped.is_set())
 
     async def resolve(self, keys: Iterable[ArxivId]) -> dict[str, Resolution]:
-        ids = list(dict.fromkeys(k.canonical for k in keys))
+        key_of = {k.canonical: k.key for k in keys}  # a cited version is the same paper
         try:
-            return await asyncio.to_thread(self._resolve_all, ids)
+            return await asyncio.to_thread(self._resolve_all, key_of)
         except asyncio.CancelledError:
             self.stopped.set()  # the thread finishes its current request, then stops
             raise
 
-    def _resolve_all(self, ids: list[str]) -> dict[str, Resolution]:
+    def _resolve_all(self, key_of: dict[str, str]) -> dict[str, Resolution]:
+        """Resolutions by key of the papers `key_of` names by canonical ID, in batches."""
         out: dict[str, Resolution] = {}
+        ids = list(key_of)
         for i in range(0, len(ids), self.batch_size):
             if self.stopped.is_set():
                 break
@@ -132,39 +134,35 @@ class ArxivResolver:
                 again, failure = self._query(missing)
                 found.update(again)
             for canon in batch:
-                key = f"arxiv:{canon}"
+                key = key_of[canon]
                 if canon in found:
                     out[key] = found[canon]
                 elif failure is not None:  # the request failed: say why, for every ID in it
-                    out[key] = replace(failure, key=key)
+                    out[key] = failure
                 else:
                     out[key] = Resolution(
-                        key,
                         Outcome.DEAD,
                         status=200,
                         error="arXiv has no paper with this ID (asked twice)",
                     )
         return out
 
-    async def follow_up(
-        self, wanted: dict[str, tuple[ArxivId, str, Resolution]]
-    ) -> dict[str, FollowUp]:
+    async def follow_up(self, wanted: Mapping[str, Mismatch]) -> dict[str, FollowUp]:
         """For each title mismatch: the cited version's title, else a search by the written title.
 
         Both go through the same client, so they are spaced like every other arXiv request.
         """
         return await asyncio.to_thread(self._follow_all, wanted)
 
-    def _follow_all(
-        self, wanted: dict[str, tuple[ArxivId, str, Resolution]]
-    ) -> dict[str, FollowUp]:
+    def _follow_all(self, wanted: Mapping[str, Mismatch]) -> dict[str, FollowUp]:
         out: dict[str, FollowUp] = {}
-        for key, (aid, written, res) in wanted.items():
+        for key, m in wanted.items():
             if self.stopped.is_set():
                 break
+            aid, written, latest = m.cited, m.written, m.facts.version
             follow = FollowUp()
-            cited = aid.version or (1 if (res.version or 1) > 1 else None)
-            if cited and cited != res.version:
+            cited = aid.version or (1 if (latest or 1) > 1 else None)
+            if cited and cited != latest:
                 got = self._results(
                     arxiv.Search(id_list=[f"{aid.canonical}v{cited}"], max_results=1)
                 )
@@ -205,9 +203,9 @@ class ArxivResolver:
             return None
         out = []
         for result in page.results:
-            r = _resolution(result)
-            if r is not None and r.title:
-                out.append((r.key[6:], r.title))
+            got = _paper(result)
+            if got is not None and got[1].title:
+                out.append((got[0].canonical, got[1].title))
         return out
 
     def _query(self, ids: list[str]) -> tuple[dict[str, Resolution], Resolution | None]:
@@ -216,9 +214,9 @@ class ArxivResolver:
         asked = set(ids)
         found: dict[str, Resolution] = {}
         for result in page.results:
-            r = _resolution(result)
-            if r is not None and r.key[6:] in asked:
-                found.setdefault(r.key[6:], r)
+            got = _paper(result)
+            if got is not None and got[0].canonical in asked:
+                found.setdefault(got[0].canonical, Resolution(Outcome.OK, got[1], status=200))
         exc = page.error
         if isinstance(exc, arxiv.HTTPError):
             if exc.status in (404, 405, 410):
@@ -236,14 +234,12 @@ class ArxivResolver:
                 else Outcome.UNREACHABLE
             )
             return found, Resolution(
-                "",
                 outcome,
                 status=exc.status,
                 error=f"arXiv API answered HTTP {exc.status} after {page.tries} tries",
             )
         if isinstance(exc, NotAFeed):
             return found, Resolution(
-                "",
                 Outcome.UNVERIFIABLE,
                 status=200,
                 error=f"arXiv API answered 200 with no Atom feed "
@@ -251,12 +247,13 @@ class ArxivResolver:
             )
         if exc is not None:
             return found, Resolution(
-                "", Outcome.UNREACHABLE, error=f"arXiv API unreachable ({type(exc).__name__})"
+                Outcome.UNREACHABLE, error=f"arXiv API unreachable ({type(exc).__name__})"
             )
         return found, None
 
 
-def _resolution(result: arxiv.Result) -> Resolution | None:
+def _paper(result: arxiv.Result) -> tuple[ArxivId, ArxivFacts] | None:
+    """The ID (with the version returned) and facts of one API result; None for no paper."""
     entry = result.entry_id or ""
     if "/api/errors" in entry:  # the API's fake "Error" entry; never trust the title
         return None
@@ -266,13 +263,10 @@ def _resolution(result: arxiv.Result) -> Resolution | None:
         return None
     comment = result.comment or ""
     withdrawn = comment if _WITHDRAWN_RE.search(comment) else None
-    return Resolution(
-        parsed.key,
-        Outcome.OK,
+    return parsed, ArxivFacts(
         title=" ".join(result.title.split()),
         version=parsed.version,
         withdrawn=withdrawn,
-        status=200,
         authors=tuple(a.name for a in result.authors),
         published=result.published.date().isoformat() if result.published else None,
         journal_ref=result.journal_ref or None,

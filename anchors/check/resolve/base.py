@@ -1,74 +1,106 @@
-"""What a resolver returns: one `Resolution` per anchor key, failures included as values."""
+"""What a resolver returns: one `Resolution` per anchor key, failures included as values.
+
+A resolution is the lookup's outcome plus the facts it learnt, typed per kind of anchor
+(`history.facts`); the protocols say what each service's resolver offers the check.
+"""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Any, Protocol
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
 from ...findings import Outcome
+from ...history.facts import ArxivFacts, Facts, facts_from_json, facts_to_json
+from ...ids.model import AnchorKind, ArxivId
 
-__all__ = ["Resolution", "Resolver"]
+__all__ = ["ArxivLookup", "FollowUp", "Mismatch", "Resolution", "Resolver"]
+
+K_contra = TypeVar("K_contra", contravariant=True)
 
 
 @dataclass(frozen=True, slots=True)
 class Resolution:
-    """Metadata for one anchor, or why there is none (`outcome` is not OK)."""
+    """One anchor's lookup: what it learnt, or why it learnt nothing (`outcome` is not OK)."""
 
-    key: str
     outcome: Outcome
-    title: str | None = None
-    #: latest version (arXiv)
-    version: int | None = None
-    #: the withdrawal comment, when arXiv's latest version is a withdrawal notice
-    withdrawn: str | None = None
-    #: GitHub: open | closed; with state_reason and merged for PRs
-    state: str | None = None
-    state_reason: str | None = None
-    merged: bool = False
-    is_pull: bool = False
-    #: the canonical page now (a transferred issue, a renamed repository)
-    moved_to: str | None = None
-    #: bibliographic facts, for `anchors export`: authors as written, first-version date
-    #: (YYYY-MM-DD), the venue (arXiv journal_ref, a DOI's container title) and a venue DOI
-    authors: tuple[str, ...] = ()
-    published: str | None = None
-    journal_ref: str | None = None
-    doi: str | None = None
-    #: GitHub: when an issue/PR was closed or merged (YYYY-MM-DD); a repository is archived
-    closed_at: str | None = None
-    merged_at: str | None = None
-    archived: bool = False
-    #: arXiv: the date of the returned version (YYYY-MM-DD) and the Comments line (venue hints)
-    updated: str | None = None
-    comment: str | None = None
-    #: DOI: Crossref update relations (`retraction`, `correction`...) with the notice's DOI
-    updates: tuple[tuple[str, str], ...] = ()
+    #: None for a failed lookup (and for an answer that held no metadata)
+    facts: Facts | None = None
     status: int | None = None
     error: str | None = None
 
-    def to_cache(self) -> dict[str, Any]:
+    def to_cache(self) -> dict[str, object]:
+        """The cache's flat object: the outcome, the status and the facts by name."""
+        head: dict[str, object] = {"outcome": self.outcome.value}
+        if self.status is not None:
+            head["status"] = self.status
+        return head | (facts_to_json(self.facts) if self.facts is not None else {})
+
+    @classmethod
+    def from_cache(cls, kind: AnchorKind, data: Mapping[str, object]) -> Resolution:
+        """`to_cache` read back for an anchor of `kind`; ValueError for an unknown outcome."""
+        status = data.get("status")
+        return cls(
+            Outcome(data.get("outcome", "ok")),
+            facts_from_json(kind, data),
+            status if isinstance(status, int) and not isinstance(status, bool) else None,
+        )
+
+
+class Resolver(Protocol[K_contra]):
+    """A service that looks anchors up (arXiv, GitHub, DOI)."""
+
+    async def resolve(self, keys: Iterable[K_contra]) -> dict[str, Resolution]:
+        """Resolutions keyed by anchor key; every key asked for is in the answer."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Mismatch:
+    """An arXiv paper whose written title is not its title: what a follow-up starts from."""
+
+    cited: ArxivId
+    written: str
+    facts: ArxivFacts
+
+
+@dataclass(frozen=True, slots=True)
+class FollowUp:
+    """What the extra arXiv requests for a title mismatch found."""
+
+    #: the title of the cited (or first) version, when it was asked for
+    cited_title: str | None = None
+    cited_version: int | None = None
+    #: (ID, title) of a paper whose title is the registry's, from a title search
+    suggested: tuple[str, str] | None = None
+    #: False when a request failed: not cached, asked again next run
+    complete: bool = True
+
+    def to_cache(self, written: str) -> dict[str, object]:
         return {
-            k: (list(map(_plain, v)) if isinstance(v, tuple) else v)
-            for k, v in asdict(self).items()
-            if v not in (None, False, ()) and k != "key"
+            "written": written,
+            "cited_title": self.cited_title,
+            "cited_version": self.cited_version,
+            "suggested": list(self.suggested) if self.suggested else None,
         }
 
     @classmethod
-    def from_cache(cls, key: str, data: dict[str, Any]) -> Resolution:
-        fields = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
-        fields["outcome"] = Outcome(fields.get("outcome", "ok"))
-        if isinstance(fields.get("authors"), list):
-            fields["authors"] = tuple(str(a) for a in fields["authors"])
-        if isinstance(fields.get("updates"), list):
-            fields["updates"] = tuple((str(u[0]), str(u[1])) for u in fields["updates"])
-        return cls(key=key, **fields)
+    def from_cache(cls, data: Mapping[str, object], written: str) -> FollowUp | None:
+        """The cached follow-up, if it was made for this same written title."""
+        if data.get("written") != written:
+            return None
+        title, version = data.get("cited_title"), data.get("cited_version")
+        s = data.get("suggested")
+        return cls(
+            title if isinstance(title, str) else None,
+            version if isinstance(version, int) and not isinstance(version, bool) else None,
+            (str(s[0]), str(s[1])) if isinstance(s, list) and len(s) == 2 else None,
+        )
 
 
-def _plain(v: Any) -> Any:
-    return list(v) if isinstance(v, tuple) else v
+class ArxivLookup(Resolver[ArxivId], Protocol):
+    """The arXiv resolver, which can also look further into title mismatches."""
 
-
-class Resolver(Protocol):
-    async def resolve(self, keys: list[Any]) -> dict[str, Resolution]:
-        """Resolutions keyed by anchor key; every key asked for is in the answer."""
+    async def follow_up(self, wanted: Mapping[str, Mismatch]) -> dict[str, FollowUp]:
+        """For each mismatch (by key): the cited version's title, or a paper of that title."""
         ...

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 import httpx
 
 from ...defaults import DOI_API, USER_AGENT
 from ...findings import Outcome
+from ...history.facts import DoiFacts
 from ...ids.model import Doi
 from ..netguard import Blocked, GuardError
 from ..redirects import follow, location_of
@@ -69,34 +69,23 @@ class DoiResolver:
         resp, url = got.resp, got.url
         assert resp is not None and url is not None
         if resp.status_code == 404:
-            return Resolution(
-                d.key, Outcome.DEAD, status=404, error=f"doi.org does not know {d.doi}"
-            )
+            return Resolution(Outcome.DEAD, status=404, error=f"doi.org does not know {d.doi}")
         if resp.status_code != 200:
             return Resolution(
-                d.key,
                 Outcome.UNVERIFIABLE,
                 status=resp.status_code,
                 error=f"DOI metadata answered HTTP {resp.status_code}",
             )
         try:
             data = resp.json()
-            title = data.get("title")
         except ValueError:
-            return Resolution(d.key, Outcome.OK, status=200)
-        if isinstance(title, list):  # Crossref's own API gives lists
-            title = title[0] if title else None
+            return Resolution(Outcome.OK, status=200)
+        if not isinstance(data, dict):
+            return Resolution(Outcome.OK, status=200)
         updates: tuple[tuple[str, str], ...] = ()
         if self.crossref is not None and "crossref" in (url.host or ""):
             updates = await self.crossref.updates(d.doi) or ()
-        return Resolution(
-            d.key,
-            Outcome.OK,
-            title=str(title) if title else None,
-            status=200,
-            updates=updates,
-            **_csl_facts(data),
-        )
+        return Resolution(Outcome.OK, _csl_facts(data, updates), status=200)
 
     async def _try(self, d: Doi) -> _Answer:
         """doi.org and the agency it sends us to; a 5xx or a timeout is worth another try."""
@@ -110,13 +99,9 @@ class DoiResolver:
                 if isinstance(exc, GuardError)
                 else f"DOI lookup failed ({type(exc).__name__})"
             )
-            return _Answer(
-                failed=Resolution(d.key, outcome, error=error), retryable=retryable_error(exc)
-            )
+            return _Answer(failed=Resolution(outcome, error=error), retryable=retryable_error(exc))
         if end.stop is not None:
-            return _Answer(
-                failed=Resolution(d.key, Outcome.UNREACHABLE, error=end.reason(_MAX_REDIRECTS))
-            )
+            return _Answer(failed=Resolution(Outcome.UNREACHABLE, error=end.reason(_MAX_REDIRECTS)))
         status = end.answer.status_code
         return _Answer(
             end.answer,
@@ -138,25 +123,28 @@ def _first(v: object) -> str | None:
     return str(v) if v else None
 
 
-def _csl_facts(data: dict[str, Any]) -> dict[str, Any]:
-    """Authors, issue date and container title from a CSL-JSON item (all optional)."""
+def _csl_facts(data: dict[str, object], updates: tuple[tuple[str, str], ...]) -> DoiFacts:
+    """Title, authors, issue date and container title from a CSL-JSON item (all optional)."""
     authors = []
-    for a in data.get("author") or []:
+    for a in _list(data.get("author")):
         if isinstance(a, dict):
             name = a.get("literal") or " ".join(str(a[k]) for k in ("given", "family") if a.get(k))
             if name:
                 authors.append(str(name))
-    parts = (
-        (data.get("issued") or {}).get("date-parts")
-        if isinstance(data.get("issued"), dict)
-        else None
-    )
+    issued = data.get("issued")
+    parts = issued.get("date-parts") if isinstance(issued, dict) else None
     published = None
     if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
         nums = [int(x) for x in parts[0][:3] if str(x).isdigit()]
         published = "-".join(f"{n:02d}" if i else str(n) for i, n in enumerate(nums)) or None
-    return {
-        "authors": tuple(authors),
-        "published": published,
-        "journal_ref": _first(data.get("container-title")),
-    }
+    return DoiFacts(
+        title=_first(data.get("title")),  # Crossref's own API gives lists
+        authors=tuple(authors),
+        published=published,
+        journal_ref=_first(data.get("container-title")),
+        updates=updates,
+    )
+
+
+def _list(v: object) -> list[object]:
+    return v if isinstance(v, list) else []

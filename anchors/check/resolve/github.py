@@ -14,47 +14,25 @@ A repository cited by URL (`https://github.com/owner/repo`) is one `GET /repos/{
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
-from urllib.parse import urlsplit
 
 import httpx
 
 from ...defaults import GITHUB_API, USER_AGENT
 from ...errors import UsageError
 from ...findings import Outcome
+from ...history.facts import IssueFacts, RepoFacts
+from ...ids.github import repo_of_url
 from ...ids.model import GithubRef, WebUrl
 from ..redirects import Stop, follow, location_of
 from ..retry import RetryPolicy, parse_retry_after, retryable_error, retryable_status
 from .base import Resolution
 
-__all__ = ["GITHUB_API", "GithubResolver", "repo_of_url", "repo_under"]
+__all__ = ["GITHUB_API", "GithubResolver"]
 
 _MAX_API_REDIRECTS = 3
-_REPO_URL_RE = re.compile(
-    r"https?://(?:www\.)?github\.com/([A-Za-z0-9][A-Za-z0-9-]{0,38})/"
-    r"([A-Za-z0-9_.-]{1,100}?)(?:\.git)?/?",
-    re.IGNORECASE,
-)
-
-
-def repo_of_url(url: str) -> tuple[str, str] | None:
-    """(owner, repo) for a repository's own page; None for anything else (a file, an issue)."""
-    m = _REPO_URL_RE.fullmatch(url)
-    return (m[1], m[2]) if m else None
-
-
-def repo_under(url: str) -> tuple[str, str] | None:
-    """(owner, repo), lower-cased, of any github.com page under a repository (its root, issues,
-    files): two of these differing is what makes a move a rename or a transfer."""
-    p = urlsplit(url)
-    parts = p.path.strip("/").split("/")
-    if p.hostname not in ("github.com", "www.github.com") or len(parts) < 2:
-        return None
-    return parts[0].lower(), parts[1].lower()
 
 
 class GithubResolver:
@@ -80,17 +58,17 @@ class GithubResolver:
         for ref in dict.fromkeys(keys):
             if isinstance(ref, GithubRef):
                 url = self.api.join(f"repos/{ref.owner}/{ref.repo}/issues/{ref.number}")
-                r = await self._one(ref.key, url)
+                r = await self._one(url)
                 out[ref.key] = r if isinstance(r, Resolution) else _from_response(ref, *r)
             elif (repo := repo_of_url(ref.url)) is not None:
-                out[ref.key] = await self._repo(ref, *repo)
+                out[ref.key] = await self._repo(*repo)
         return out
 
-    async def _repo(self, ref: WebUrl, owner: str, name: str) -> Resolution:
-        got = await self._one(ref.key, self.api.join(f"repos/{owner}/{name}"))
+    async def _repo(self, owner: str, name: str) -> Resolution:
+        got = await self._one(self.api.join(f"repos/{owner}/{name}"))
         if isinstance(got, Resolution):
             return got
-        return _repo_from_response(ref, f"{owner}/{name}", *got)
+        return _repo_from_response(f"{owner}/{name}", *got)
 
     def _headers(self, url: httpx.URL) -> dict[str, str]:
         h = {
@@ -107,13 +85,11 @@ class GithubResolver:
             h["Authorization"] = f"Bearer {self.token}"
         return h
 
-    async def _one(self, key: str, url: httpx.URL) -> Resolution | tuple[int, httpx.Response]:
+    async def _one(self, url: httpx.URL) -> Resolution | tuple[int, httpx.Response]:
         """One API answer for `url` after retries and redirects, or the failure as a Resolution."""
         if self._limited is not None:
-            return Resolution(
-                key, self._limited.outcome, status=self._limited.status, error=self._limited.error
-            )
-        got = await self.policy.run(lambda: self._try(key, url))
+            return self._limited
+        got = await self.policy.run(lambda: self._try(url))
         if got.failed is not None:
             if got.failed.outcome is Outcome.RATE_LIMITED:
                 self._limited = got.failed
@@ -128,7 +104,7 @@ class GithubResolver:
             )
         return status, resp
 
-    async def _try(self, key: str, url: httpx.URL) -> _Answer:
+    async def _try(self, url: httpx.URL) -> _Answer:
         """One try: the answer, or a failure the retry policy may try again (limits, 5xx)."""
         try:
             end = await follow(
@@ -141,7 +117,7 @@ class GithubResolver:
         except httpx.HTTPError as exc:
             return _Answer(
                 failed=Resolution(
-                    key, Outcome.UNREACHABLE, error=f"GitHub API unreachable ({type(exc).__name__})"
+                    Outcome.UNREACHABLE, error=f"GitHub API unreachable ({type(exc).__name__})"
                 ),
                 retryable=retryable_error(exc),
             )
@@ -149,7 +125,6 @@ class GithubResolver:
         if end.stop is Stop.REFUSED:
             return _Answer(
                 failed=Resolution(
-                    key,
                     Outcome.UNVERIFIABLE,
                     status=resp.status_code,
                     error=f"GitHub API redirected off {self.api.host}; not followed",
@@ -158,7 +133,7 @@ class GithubResolver:
         if end.stop is not None:
             return _Answer(
                 failed=Resolution(
-                    key, Outcome.UNREACHABLE, error=f"GitHub API: {end.reason(_MAX_API_REDIRECTS)}"
+                    Outcome.UNREACHABLE, error=f"GitHub API: {end.reason(_MAX_API_REDIRECTS)}"
                 )
             )
         status, wait = resp.status_code, _rate_wait(resp)
@@ -167,7 +142,7 @@ class GithubResolver:
             return _Answer(resp)
         outcome = Outcome.RATE_LIMITED if status in (403, 429) else Outcome.UNREACHABLE
         return _Answer(
-            failed=Resolution(key, outcome, status=status, error=_limit_text(status, wait)),
+            failed=Resolution(outcome, status=status, error=_limit_text(status, wait)),
             retryable=True,
             retry_after=wait,
         )
@@ -223,62 +198,59 @@ def _limit_text(status: int, wait: float | None) -> str:
     return f"GitHub API rate limit (HTTP {status}); it asks to wait {wait:.0f} s"
 
 
-def _not_ok(key: str, status: int, what: str) -> Resolution | None:
+def _not_ok(status: int, what: str) -> Resolution | None:
     """The failure an answer other than 200 means for `what` (an issue, a repository)."""
     if status in (404, 410):
         how = "was deleted" if status == 410 else "does not exist (or the repository is private)"
-        return Resolution(key, Outcome.DEAD, status=status, error=f"{what} {how}")
+        return Resolution(Outcome.DEAD, status=status, error=f"{what} {how}")
     if status == 403:
         return Resolution(
-            key, Outcome.UNVERIFIABLE, status=status, error="GitHub API refused access (HTTP 403)"
+            Outcome.UNVERIFIABLE, status=status, error="GitHub API refused access (HTTP 403)"
         )
     if status != 200:
         return Resolution(
-            key, Outcome.UNVERIFIABLE, status=status, error=f"GitHub API answered HTTP {status}"
+            Outcome.UNVERIFIABLE, status=status, error=f"GitHub API answered HTTP {status}"
         )
     return None
 
 
-def _json(key: str, resp: httpx.Response, *fields: str) -> dict[str, Any] | Resolution:
+def _json(resp: httpx.Response, *fields: str) -> dict[str, object] | Resolution:
+    """The answer's JSON object, when it has `fields`; else the failure."""
     try:
-        data: dict[str, Any] = resp.json()
-        for f in fields:
-            str(data[f])
-        return data
-    except (ValueError, KeyError, TypeError):
-        return Resolution(
-            key,
-            Outcome.UNVERIFIABLE,
-            status=resp.status_code,
-            error=f"GitHub API answer has no {', '.join(fields)}",
-        )
+        data = resp.json()
+        if isinstance(data, dict) and all(f in data for f in fields):
+            return data
+    except ValueError:
+        pass
+    return Resolution(
+        Outcome.UNVERIFIABLE,
+        status=resp.status_code,
+        error=f"GitHub API answer has no {', '.join(fields)}",
+    )
 
 
 def _from_response(ref: GithubRef, status: int, resp: httpx.Response) -> Resolution:
-    failed = _not_ok(ref.key, status, str(ref))
+    failed = _not_ok(status, str(ref))
     if failed is not None:
         return failed
-    data = _json(ref.key, resp, "title", "state")
+    data = _json(resp, "title", "state")
     if isinstance(data, Resolution):
         return data
-    title, state = str(data["title"]), str(data["state"])
     pr = data.get("pull_request") or None
     html = str(data.get("html_url") or "")
-    moved = html if html and not _same_repo(html, ref) else None
-    merged_at = pr.get("merged_at") if pr else None
-    return Resolution(
-        ref.key,
-        Outcome.OK,
-        title=title,
-        state=state,
-        state_reason=data.get("state_reason"),
-        merged=bool(merged_at),
+    merged_at = pr.get("merged_at") if isinstance(pr, dict) else None
+    reason = data.get("state_reason")
+    facts = IssueFacts(
+        title=str(data["title"]),
+        state=str(data["state"]),
+        state_reason=reason if isinstance(reason, str) else None,
         is_pull=pr is not None,
-        moved_to=moved,
-        status=200,
+        merged=bool(merged_at),
+        moved_to=html if html and not _same_repo(html, ref) else None,
         closed_at=_day(data.get("closed_at")),
         merged_at=_day(merged_at),
     )
+    return Resolution(Outcome.OK, facts, status=200)
 
 
 def _day(stamp: object) -> str | None:
@@ -286,24 +258,21 @@ def _day(stamp: object) -> str | None:
     return stamp[:10] if isinstance(stamp, str) and len(stamp) >= 10 else None
 
 
-def _repo_from_response(ref: WebUrl, cited: str, status: int, resp: httpx.Response) -> Resolution:
-    failed = _not_ok(ref.key, status, f"repository {cited}")
+def _repo_from_response(cited: str, status: int, resp: httpx.Response) -> Resolution:
+    failed = _not_ok(status, f"repository {cited}")
     if failed is not None:
         return failed
-    data = _json(ref.key, resp, "full_name")
+    data = _json(resp, "full_name")
     if isinstance(data, Resolution):
         return data
     full = str(data["full_name"])
     html = str(data.get("html_url") or f"https://github.com/{full}")
-    moved = html if full.lower() != cited.lower() else None
-    return Resolution(
-        ref.key,
-        Outcome.OK,
+    facts = RepoFacts(
         title=full,
-        moved_to=moved,
+        moved_to=html if full.lower() != cited.lower() else None,
         archived=data.get("archived") is True,
-        status=200,
     )
+    return Resolution(Outcome.OK, facts, status=200)
 
 
 def _same_repo(html_url: str, ref: GithubRef) -> bool:

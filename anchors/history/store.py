@@ -1,4 +1,4 @@
-"""Check history in SQLite: one row per URL or anchor per run, for `anchors report`.
+"""Check history in SQLite: one observation per URL or anchor per run, for `anchors report`.
 
 WAL mode and a bounded, announced wait for the write lock let two checks write at once; rows
 are committed in small batches, so a check that is interrupted keeps what it finished. The file
@@ -12,13 +12,17 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
-from .errors import HistoryError, StorageError
-from .state import STATE_DIR, ensure, untrusted
+from ..errors import HistoryError, StorageError
+from ..findings import Outcome
+from ..ids.model import AnchorKey, AnchorKind, InvalidId, WebUrl, key_from_text
+from ..state import STATE_DIR, ensure, untrusted
+from .facts import Facts, facts_from_json, facts_to_json
+from .observation import Observation
 
 T = TypeVar("T")
 
@@ -27,7 +31,6 @@ __all__ = [
     "LOCK_TIMEOUT",
     "SCHEMA_VERSION",
     "History",
-    "Row",
     "Run",
     "history_home",
     "registry_id",
@@ -53,22 +56,6 @@ _MIGRATIONS: dict[int, tuple[str, ...]] = {
     # 2: the resolved facts of each observation (JSON), for the report's transitions
     2: ("ALTER TABLE results ADD COLUMN facts TEXT",),
 }
-
-
-@dataclass(frozen=True, slots=True)
-class Row:
-    target: str
-    anchor: str
-    kind: str
-    outcome: str
-    status: int | None = None
-    final_url: str | None = None
-    error: str | None = None
-    elapsed_ms: int | None = None
-    checked_at: float = 0.0
-    run_id: int = 0
-    #: what the lookup found (GitHub state, arXiv version and title...); see `facts.py`
-    facts: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,28 +304,28 @@ class History:
             0,
         )
 
-    def record(self, run_id: int, rows: Iterable[Row]) -> None:
+    def record(self, run_id: int, observations: Iterable[Observation]) -> None:
         now = self.clock()
         data = [
             (
                 run_id,
-                r.checked_at or now,
-                r.target,
-                r.anchor,
-                r.kind,
-                r.outcome,
-                r.status,
-                r.final_url,
-                r.error,
-                r.elapsed_ms,
-                _dump(r.facts),
+                o.checked_at or now,
+                o.target,
+                o.anchor,
+                o.kind.value,
+                o.outcome.value,
+                o.status,
+                o.final_url,
+                o.error,
+                o.elapsed_ms,
+                _dump(o.facts),
             )
-            for r in rows
+            for o in observations
         ]
         if data:
             self._write(lambda: self._insert(data), None)
 
-    def _insert(self, data: list[tuple[Any, ...]]) -> None:
+    def _insert(self, data: Sequence[tuple[object, ...]]) -> None:
         self.db.execute("BEGIN IMMEDIATE")
         try:
             self.db.executemany(
@@ -367,9 +354,11 @@ class History:
         )
         return [Run(i, s, f, bool(c)) for i, s, f, c in self.db.execute(q, (since, until))]
 
-    def rows(self, until: float, registry: str | os.PathLike[str] | None = None) -> Iterator[Row]:
-        """Every result up to `until`, oldest first (the report needs history before the window);
-        with `registry`, only the results of that registry's runs (see `registry_id`).
+    def rows(
+        self, until: float, registry: str | os.PathLike[str] | None = None
+    ) -> Iterator[Observation]:
+        """Every observation up to `until`, oldest first (the report needs history before the
+        window); with `registry`, only the results of that registry's runs (see `registry_id`).
 
         A recorded name that means `registry` (see `_recorded`) picks its runs. When none does
         but every run is of one registry (all names resolve to one file in the home), the
@@ -380,7 +369,7 @@ class History:
             "r.elapsed_ms, r.checked_at, r.run_id, r.facts FROM results r "
             "JOIN runs u ON u.id = r.run_id WHERE u.started_at <= ?"
         )
-        args: list[Any] = [until]
+        args: list[object] = [until]
         if registry is not None:
             home, want = history_home(self.path), os.path.realpath(registry)
             recorded = [n for (n,) in self.db.execute("SELECT DISTINCT registry FROM runs")]
@@ -390,9 +379,10 @@ class History:
                 args += names
         for t in self.db.execute(q + " ORDER BY u.started_at, r.checked_at", args):
             target, anchor, kind, outcome, status, final, error, ms, at, run, facts = t
-            yield Row(
-                target, anchor, kind, outcome, status, final, error, ms, at, run, _load(facts)
-            )
+            read = _read(kind, target, outcome, facts)
+            if read is not None:
+                key, verdict, known = read
+                yield Observation(key, anchor, verdict, status, final, error, ms, at, run, known)
 
 
 def _rollback(db: sqlite3.Connection) -> None:
@@ -400,16 +390,36 @@ def _rollback(db: sqlite3.Connection) -> None:
         db.execute("ROLLBACK")
 
 
-def _dump(facts: Mapping[str, Any] | None) -> str | None:
-    return json.dumps(dict(facts), ensure_ascii=False, sort_keys=True) if facts else None
+def _dump(facts: Facts | None) -> str | None:
+    data = facts_to_json(facts) if facts is not None else None
+    return json.dumps(data, ensure_ascii=False, sort_keys=True) if data else None
 
 
-def _load(text: str | None) -> Mapping[str, Any] | None:
-    """Facts of a row; rows from schema 1, or unreadable JSON, have none (never an error)."""
+def _read(
+    kind: str, target: str, outcome: str, facts: str | None
+) -> tuple[AnchorKey, Outcome, Facts | None] | None:
+    """A stored observation's key, outcome and facts, parsed once; None for one this anchors
+    cannot read (an unknown kind or outcome, a damaged key): it says nothing.
+
+    A page's target is its URL, anything else's its key. Facts of schema-1 rows, and
+    unreadable JSON, are None (never an error).
+    """
+    try:
+        kind_ = AnchorKind(kind)
+        verdict = Outcome(outcome)
+        key = WebUrl(target) if kind_ is AnchorKind.URL else key_from_text(target)
+    except (ValueError, InvalidId):
+        return None
+    if key.kind is not kind_:
+        return None
+    return key, verdict, _load(kind_, facts)
+
+
+def _load(kind: AnchorKind, text: str | None) -> Facts | None:
     if not text:
         return None
     try:
         got = json.loads(text)
     except ValueError:
         return None
-    return got if isinstance(got, dict) else None
+    return facts_from_json(kind, got) if isinstance(got, dict) and got else None

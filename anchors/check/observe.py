@@ -1,0 +1,38 @@
+"""An answer of this run as the observation the history keeps: a link's verdict, or a lookup's
+outcome with the facts it learnt."""
+
+from __future__ import annotations
+
+from ..findings import Outcome
+from ..history.facts import Facts, IssueFacts, RepoFacts
+from ..history.observation import Observation
+from ..ids.model import WebUrl
+from ..registry.model import Anchor
+from .links import LinkResult
+from .resolve.base import Resolution
+
+__all__ = ["of_link", "of_lookup"]
+
+
+def of_link(a: Anchor, key: WebUrl, r: LinkResult) -> Observation:
+    return Observation(key, a.label, r.outcome, r.status, r.final_url, r.error, r.elapsed_ms)
+
+
+def of_lookup(a: Anchor, res: Resolution) -> Observation:
+    """A lookup of `a`. A repository's page, asked of the API, is observed as the link it is:
+    a rename is its permanent redirect. A failed lookup learnt nothing, so it has no facts."""
+    assert a.key is not None
+    moved = _moved_to(res.facts)
+    outcome = res.outcome
+    if isinstance(a.key, WebUrl) and outcome is Outcome.OK and moved:
+        outcome = Outcome.REDIRECT
+    facts = res.facts if not res.outcome.failed and not _empty(res.facts) else None
+    return Observation(a.key, a.label, outcome, res.status, moved, res.error, facts=facts)
+
+
+def _moved_to(facts: Facts | None) -> str | None:
+    return facts.moved_to if isinstance(facts, IssueFacts | RepoFacts) else None
+
+
+def _empty(facts: Facts | None) -> bool:
+    return facts is None or facts == type(facts)()

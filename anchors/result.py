@@ -1,0 +1,112 @@
+"""What a check found: the findings, and each anchor counted in one state; every renderer's
+input. Beside `findings`, below every command that makes or reads one."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date
+
+from .findings import Code, Finding, Severity, State, Unchecked, state_of, summary
+
+__all__ = ["CheckResult", "combine", "only"]
+
+
+@dataclass(slots=True)
+class CheckResult:
+    """What a check found; the renderers' input."""
+
+    registry: str
+    today: date
+    anchors: int
+    findings: list[Finding] = field(default_factory=list)
+    online: bool = False
+    checked: int = 0
+    cached: int = 0
+    #: entries marked `check: skip`, and those left out by `--changed-since`
+    skipped: int = 0
+    #: URLs matching an `exclude` pattern
+    excluded: int = 0
+    #: wall-clock seconds the check took
+    elapsed: float = 0.0
+    #: every registry checked, as named; `registry` joins them when there are several
+    registries: list[str] = field(default_factory=list)
+    #: each entry's place (file, line), in registry order: what `states` counts
+    entries: list[tuple[str, int]] = field(default_factory=list)
+    #: the entries this run did not look at, and why
+    unchecked: dict[tuple[str, int], Unchecked] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.registries:
+            self.registries = [self.registry]
+
+    # The counts every output shows, defined here once so the JSON summary and the stderr
+    # line can never disagree.
+    def counts(self) -> dict[str, int]:
+        """Findings by severity: `{"error": n, "warning": n, "info": n}`."""
+        return summary(self.findings)
+
+    def states(self) -> dict[State, int]:
+        """Anchors by state: each entry in exactly one, so they sum to the entries."""
+        return self._tally()[0]
+
+    def not_checked(self) -> dict[Unchecked, int]:
+        """The `not-checked` anchors by why."""
+        return self._tally()[1]
+
+    def _tally(self) -> tuple[dict[State, int], dict[Unchecked, int]]:
+        found: dict[tuple[str, int], list[Finding]] = {}
+        for f in self.findings:
+            if f.line is not None:
+                found.setdefault((f.file, f.line), []).append(f)
+        states, why = dict.fromkeys(State, 0), dict.fromkeys(Unchecked, 0)
+        for at in self.entries:
+            if at in found:
+                states[state_of(found[at])] += 1
+            elif at in self.unchecked:
+                states[State.NOT_CHECKED] += 1
+                why[self.unchecked[at]] += 1
+            else:
+                states[State.OK] += 1
+        return states, why
+
+    def narrow(self, codes: frozenset[Code] | None) -> None:
+        """Keep only the findings of `codes` (`--only`): an anchor whose warnings or errors all
+        go is `not-checked` (filtered), never OK; one with only notes stays OK."""
+        if codes is None:
+            return
+        kept = only(self.findings, codes)
+        shown = {(f.file, f.line) for f in kept}
+        for f in self.findings:
+            at = (f.file, f.line)
+            if f.line is not None and f.severity is not Severity.INFO and at not in shown:
+                self.unchecked.setdefault((f.file, f.line), Unchecked.FILTERED)
+        self.findings = kept
+
+
+def combine(results: list[CheckResult]) -> CheckResult:
+    """One result for several registries (a pre-commit hook passes every file it touched).
+
+    Each finding already names its file, so the findings are simply concatenated in order.
+    """
+    if len(results) == 1:
+        return results[0]
+    return CheckResult(
+        ", ".join(r.registry for r in results),
+        results[0].today,
+        sum(r.anchors for r in results),
+        [f for r in results for f in r.findings],
+        online=any(r.online for r in results),
+        checked=sum(r.checked for r in results),
+        cached=sum(r.cached for r in results),
+        skipped=sum(r.skipped for r in results),
+        excluded=sum(r.excluded for r in results),
+        elapsed=sum(r.elapsed for r in results),
+        registries=[r.registry for r in results],
+        entries=[at for r in results for at in r.entries],
+        unchecked={at: why for r in results for at, why in r.unchecked.items()},
+    )
+
+
+def only(findings: Iterable[Finding], codes: frozenset[Code] | None) -> list[Finding]:
+    return [f for f in findings if codes is None or f.code in codes]
