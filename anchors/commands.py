@@ -22,7 +22,6 @@ from .findings import Code
 if TYPE_CHECKING:
     from .check.session import Hooks
     from .export import ExportItem
-    from .findings import CheckResult
     from .fix import FixKind, FixResult
     from .merger import MergeResult
     from .report.weekly import Report
