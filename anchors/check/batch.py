@@ -1,10 +1,13 @@
-"""Running many link checks: which URL starts when, so memory stays flat and no slot idles.
+"""Which URL starts when: the link checker's scheduler, so memory stays flat and no slot idles.
 
 URLs start in the order given, at most `window` of them live at once; a URL whose host already
 has `per_host` checks under way waits in that host's queue, not as a task, so one busy host
-cannot hold the others' slots. A check that is resting (waiting out a backoff or Retry-After)
-does not count against its host: the next URL of that host starts meanwhile, as an ideal
-client would, and the host semaphore in the checker still bounds what is in flight.
+cannot hold the others' slots. A check that is resting (waiting out a backoff or Retry-After,
+through `rest`) does not count against its host: the next URL of that host starts meanwhile, as
+an ideal client would, and the host semaphore in the checker still bounds what is in flight.
+
+The checker owns its scheduler and hands it the one call that checks a URL; the scheduler
+knows nothing else of the checker (no import of it), so the two are not a cycle.
 """
 
 from __future__ import annotations
@@ -12,43 +15,105 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
-from typing import TYPE_CHECKING
+from typing import Generic, TypeVar
 
 import httpx
 
-from ..errors import NetworkDown
+__all__ = ["Job", "Scheduler"]
 
-if TYPE_CHECKING:
-    from .links import LinkChecker, LinkResult
-
-__all__ = ["run_batch"]
-
+R = TypeVar("R")
+#: a URL, the statuses accepted for it, and the URL parsed (None: it does not parse)
 Job = tuple[str, frozenset[int], httpx.URL | None]
-OnResult = Callable[["LinkResult"], Awaitable[None] | None]
 
 
-class _Batch:
-    def __init__(self, checker: LinkChecker, window: int) -> None:
-        self.checker = checker
+class Scheduler(Generic[R]):
+    """Runs `check(*job)` for many jobs under a window and a per-host limit."""
+
+    def __init__(
+        self,
+        check: Callable[[str, frozenset[int], httpx.URL | None], Awaitable[R]],
+        *,
+        per_host: int,
+        window: int,
+        sleep: Callable[[float], Awaitable[None]],
+    ) -> None:
+        self._check = check
+        self.per_host = per_host
         self.window = window
+        self._sleep = sleep
+        #: checks resting right now, by host (they hold none of the host's slots)
+        self._resting: dict[str, int] = {}
+        self._run: _Run[R] | None = None
+
+    async def rest(self, host: str, seconds: float) -> None:
+        """A check of `host` waits before its next try; its host's next URL may start."""
+        self._resting[host] = self._resting.get(host, 0) + 1
+        if self._run is not None:
+            self._run.events.put_nowait(host)
+        try:
+            await self._sleep(seconds)
+        finally:
+            self._resting[host] -= 1
+
+    def resting(self, host: str) -> int:
+        """How many checks of `host` are waiting out a backoff or Retry-After right now."""
+        return self._resting.get(host, 0)
+
+    async def run(
+        self,
+        urls: Iterable[tuple[str, frozenset[int]]],
+        on_result: Callable[[R], Awaitable[None]],
+    ) -> list[R]:
+        """Check every URL; `on_result` is awaited for each result, and may raise to stop."""
+        run = self._run = _Run(self)
+        pending = deque(urls)
+        results: list[R] = []
+        try:
+            while pending or run.running:
+                run.admit(pending)
+                if not run.running:
+                    break
+                event = await run.events.get()
+                if isinstance(event, str):
+                    run.release(event)
+                    continue
+                host = run.running.pop(event)
+                run.active[host] -= 1
+                run.release(host)
+                r = event.result()
+                results.append(r)
+                await on_result(r)
+        finally:
+            self._run = None
+            for t in run.running:
+                t.cancel()
+            await asyncio.gather(*run.running, return_exceptions=True)
+        return results
+
+
+class _Run(Generic[R]):
+    """One `Scheduler.run`: what is waiting, live and finished."""
+
+    def __init__(self, scheduler: Scheduler[R]) -> None:
+        self.s = scheduler
         self.waiting: dict[str, deque[Job]] = {}
         self.active: dict[str, int] = {}
-        self.running: dict[asyncio.Task[LinkResult], str] = {}
-        #: finished tasks, and hosts where a check started resting
-        self.events: asyncio.Queue[asyncio.Task[LinkResult] | str] = asyncio.Queue()
+        self.running: dict[asyncio.Future[R], str] = {}
+        #: finished checks, and hosts where a check started resting
+        self.events: asyncio.Queue[asyncio.Future[R] | str] = asyncio.Queue()
 
     def room(self, host: str) -> bool:
-        busy = self.active.get(host, 0) - self.checker.hosts.resting(host)
-        return busy < self.checker.per_host and len(self.running) < self.window
+        busy = self.active.get(host, 0) - self.s.resting(host)
+        return busy < self.s.per_host and len(self.running) < self.s.window
 
     def start(self, job: Job, host: str) -> None:
         self.active[host] = self.active.get(host, 0) + 1
-        task = asyncio.ensure_future(self.checker.check(*job))
+        task = asyncio.ensure_future(self.s._check(*job))
         self.running[task] = host
         task.add_done_callback(self.events.put_nowait)
 
     def admit(self, pending: deque[tuple[str, frozenset[int]]]) -> None:
-        while pending and len(self.running) < self.window:
+        while pending and len(self.running) < self.s.window:
             u, a = pending.popleft()
             parsed = _parse(u)
             host = parsed.host if parsed is not None else ""
@@ -61,47 +126,6 @@ class _Batch:
         queue = self.waiting.get(host)
         while queue and self.room(host):
             self.start(queue.popleft(), host)
-
-
-async def run_batch(
-    checker: LinkChecker,
-    urls: Iterable[tuple[str, frozenset[int]]],
-    on_result: OnResult | None,
-    window: int,
-) -> list[LinkResult]:
-    pending = deque(urls)
-    b = _Batch(checker, window)
-    checker.hosts.on_rest = b.events.put_nowait
-    results: list[LinkResult] = []
-    try:
-        while pending or b.running:
-            b.admit(pending)
-            if not b.running:
-                break
-            event = await b.events.get()
-            if isinstance(event, str):
-                b.release(event)
-                continue
-            host = b.running.pop(event)
-            b.active[host] -= 1
-            b.release(host)
-            r = event.result()
-            results.append(r)
-            if on_result is not None:
-                maybe = on_result(r)
-                if maybe is not None:
-                    await maybe
-            if checker.network_down():
-                raise NetworkDown(
-                    "no host could be reached (name resolution or connections "
-                    "fail everywhere); is this machine offline?"
-                )
-    finally:
-        checker.hosts.on_rest = None
-        for t in b.running:
-            t.cancel()
-        await asyncio.gather(*b.running, return_exceptions=True)
-    return results
 
 
 def _parse(url: str) -> httpx.URL | None:

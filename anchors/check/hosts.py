@@ -5,16 +5,14 @@ Kept apart from the checker so the rules about a host read in one place:
 - a host that answers with `Retry-After` three times in a row is limiting us, not one URL:
   every URL of it waits out the pause (`not_before`), not only the one that was told;
 - a host that failed at the network level three times in a row gets no more retries (one try
-  per URL), so a dead host costs one request per URL, not `attempts`;
-- how many checks of a host are resting (waiting out a backoff or Retry-After) right now, so
-  the scheduler (anchors.check.batch) can start the host's next URL meanwhile.
-Waits use the retry policy's sleep and clock, so tests run them in virtual time.
+  per URL), so a dead host costs one request per URL, not `attempts`.
+Waits use the retry policy's sleep and clock, so tests run them in virtual time. (Which checks
+are resting, and so free their host's turn, is the scheduler's: anchors.check.batch.)
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from .retry import RetryPolicy
@@ -34,7 +32,6 @@ class Host:
     not_before: float = 0.0
     failures: int = 0  # network failures in a row
     limited: int = 0  # answers with Retry-After in a row
-    resting: int = 0  # checks waiting out a backoff or Retry-After
 
 
 class Hosts:
@@ -42,8 +39,6 @@ class Hosts:
         self.per_host = per_host
         self.policy = policy
         self._hosts: dict[str, Host] = {}
-        #: called with a host when one of its checks starts resting (anchors.check.batch listens)
-        self.on_rest: Callable[[str], None] | None = None
 
     def get(self, name: str) -> Host:
         h = self._hosts.get(name)
@@ -56,22 +51,6 @@ class Hosts:
         wait = host.not_before - self.policy.clock()
         if wait > 0:
             await self.policy.sleep(wait)
-
-    def resting(self, name: str) -> int:
-        """How many checks of `name` are waiting out a backoff or Retry-After right now."""
-        h = self._hosts.get(name)
-        return h.resting if h is not None else 0
-
-    async def rest(self, name: str, seconds: float) -> None:
-        """A check of `name` waits before its next try, holding none of the host's slots."""
-        h = self.get(name)
-        h.resting += 1
-        if self.on_rest is not None:
-            self.on_rest(name)
-        try:
-            await self.policy.sleep(seconds)
-        finally:
-            h.resting -= 1
 
     def failing(self, name: str) -> bool:
         """The host failed at the network level too often in a row to be worth a retry."""

@@ -4,9 +4,9 @@ HEAD first, GET (streamed, at most `body_cap` bytes read) when HEAD is refused o
 This module sends; the rest is elsewhere, one concern each: what an answer or an error means
 (`answers`), whether and when to try again (`retry`), redirects (`redirects`: each hop
 screened, loops caught, the first permanent hop reported), what is known about each host
-(`hosts`) and which URL starts when (`batch`). A global and a per-host semaphore bound what
-is in flight; they are held only while a request runs, never during a backoff, so a slow or
-rate-limited host waits on its own without stalling the others.
+(`hosts`) and which URL starts when (`batch`, the checker's own scheduler). A global and a
+per-host semaphore bound what is in flight; they are held only while a request runs, never
+during a backoff, so a slow or rate-limited host waits on its own without stalling the others.
 """
 
 from __future__ import annotations
@@ -25,8 +25,10 @@ from ..defaults import (
     DEFAULT_TIMEOUT,
     USER_AGENT,
 )
+from ..errors import NetworkDown
 from ..findings import Outcome
 from .answers import Answer, Silence, error_answer, guard_answer, status_answer, timeout_answer
+from .batch import Scheduler
 from .hosts import Hosts
 from .netguard import Blocked, NameNotFound, NetGuard, ResolveFailed
 from .redirects import Stop, follow
@@ -104,10 +106,16 @@ class LinkChecker:
         self.max_redirects = max_redirects
         self.body_cap = body_cap
         self.stats = Stats()
-        self._concurrency = concurrency
         self._global = asyncio.Semaphore(concurrency)
         #: per-host slots, pauses and failures (anchors.check.hosts)
         self.hosts = Hosts(per_host, self.policy)
+        #: which URL starts when, and who is resting (anchors.check.batch)
+        self.scheduler: Scheduler[LinkResult] = Scheduler(
+            self.check,
+            per_host=per_host,
+            window=max(4 * concurrency, per_host),
+            sleep=self.policy.sleep,
+        )
         self._extensions = {"timeout": httpx.Timeout(timeout).as_dict()}
 
     async def check(
@@ -125,7 +133,7 @@ class LinkChecker:
         host = (parsed.host if parsed is not None else _parse(url)) or ""
         last = await self.policy.run(
             attempt,
-            lambda s: self.hosts.rest(host, s),
+            lambda s: self.scheduler.rest(host, s),
             give_up=lambda t: self.hosts.failing(t.host),
         )
         after = last.retry_after if last.outcome.failed else None
@@ -147,10 +155,20 @@ class LinkChecker:
         urls: Iterable[tuple[str, frozenset[int]]],
         on_result: Callable[[LinkResult], Awaitable[None] | None] | None = None,
     ) -> list[LinkResult]:
-        """Check all URLs (scheduled by anchors.batch); NetworkDown if the network is down."""
-        from .batch import run_batch
+        """Check all URLs (in the scheduler's order); NetworkDown if the network is down."""
 
-        return await run_batch(self, urls, on_result, max(4 * self._concurrency, self.per_host))
+        async def each(r: LinkResult) -> None:
+            if on_result is not None:
+                maybe = on_result(r)
+                if maybe is not None:
+                    await maybe
+            if self.network_down():
+                raise NetworkDown(
+                    "no host could be reached (name resolution or connections "
+                    "fail everywhere); is this machine offline?"
+                )
+
+        return await self.scheduler.run(urls, each)
 
     def network_down(self) -> bool:
         """Nothing answered and three or more hosts failed at the network level.
