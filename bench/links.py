@@ -56,7 +56,7 @@ def run_anchors(items, plan: Plan, conc: int, per_host: int, profile: str | None
         folder = Path(tmp)
         reg, _, _ = write_inputs(items, srv.port, folder)
         prefix = (
-            [sys.executable, "-m", "cProfile", "-o", profile, "-m"]
+            [sys.executable, "-m", "pyinstrument", "-o", profile, "-r", _renderer(profile), "-m"]
             if profile
             else [sys.executable, "-m"]
         )
@@ -97,6 +97,13 @@ def run_anchors(items, plan: Plan, conc: int, per_host: int, profile: str | None
             "max_per_host": max(srv.per_host_max.values()),
             "code": r.exit,
         }
+
+
+def _renderer(path: str) -> str:
+    """pyinstrument's renderer for a profile file: text, or what its extension says."""
+    return {".html": "html", ".json": "speedscope", ".pstats": "pstats"}.get(
+        Path(path).suffix, "text"
+    )
 
 
 def row(n: int, conc: int, per_host: int, key: str, fl: float, runs: list[dict]) -> dict:
@@ -205,7 +212,11 @@ def main() -> None:
     ap.add_argument("--tools", help="with --others: only these (comma-separated)")
     ap.add_argument("--peer-urls", default="2000")
     ap.add_argument("--other-timeout", type=float, default=600)
-    ap.add_argument("--profile", metavar="FILE", help="run anchors under cProfile (stats to FILE)")
+    ap.add_argument(
+        "--profile",
+        metavar="FILE",
+        help="run anchors under pyinstrument (a text report, or .html/.json/.pstats, to FILE)",
+    )
     args = ap.parse_args()
     print(
         f"{len(HOSTS)} loopback hosts, {LATENCY * 1000:.0f} ms per answer; {args.runs} runs per "

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
+from anchors.check.hosts import Hosts
 from anchors.check.links import Outcome
+from anchors.check.retry import RetryPolicy
 
 from .loopback import LoopbackServer, respond
 from .stack import links
@@ -42,3 +44,17 @@ def test_an_answer_from_the_host_gives_it_its_retries_back() -> None:
         got = run_in_order(srv, ["/r1", "/r2", "/ok", "/r3"])
     assert [r.requests for r in got] == [3, 1, 1, 3]
     assert got[2].outcome is Outcome.OK and got[3].outcome is Outcome.UNREACHABLE
+
+
+def test_a_url_told_to_wait_again_does_not_make_its_host_limiting() -> None:
+    """Retries refused again are the same URLs' limits; only new URLs refused in a row pause
+    the host (in the benchmark's last second this held every URL of a host for nothing)."""
+    hosts = Hosts(8, RetryPolicy(clock=lambda: 100.0))
+    h = hosts.get("h")
+    for retry in (False, False, True, True, True):  # two URLs refused, then their retries
+        hosts.note(h, responded=True, failed=False, retry_after=1.0, retry=retry)
+    assert hosts.pause_left(h) == 0
+    hosts.note(h, responded=True, failed=False, retry_after=1.0)  # a third new URL refused
+    assert hosts.pause_left(h) == 1.0
+    hosts.note(h, responded=True, failed=False, retry_after=None)  # served: the run is over
+    assert h.limited == 0

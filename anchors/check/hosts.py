@@ -2,8 +2,10 @@
 
 Kept apart from the checker so the rules about a host read in one place:
 - at most `per_host` requests to a host at once (a semaphore held only while a request runs);
-- a host that answers with `Retry-After` three times in a row is limiting us, not one URL:
-  every URL of it waits out the pause (`not_before`), not only the one that was told;
+- a host that answers the first requests of three URLs in a row with `Retry-After` is limiting
+  us, not one URL: every URL of it waits out the pause (`not_before`), not only the one that
+  was told. (A retry told to wait again says nothing new: it is the same URL's limit, so it
+  neither counts nor breaks the run);
 - a host that failed at the network level three times in a row gets no more retries (one try
   per URL), so a dead host costs one request per URL, not `attempts`.
 Waits use the retry policy's sleep and clock, so tests run them in virtual time. (Which checks
@@ -21,7 +23,8 @@ __all__ = ["HOST_FAILURE_LIMIT", "HOST_PAUSE_AFTER", "Host", "Hosts"]
 
 #: after this many network failures in a row, a host gets one try per URL and no retries
 HOST_FAILURE_LIMIT = 3
-#: after this many Retry-After answers in a row, the pause applies to every URL of the host
+#: after this many URLs in a row are first answered with Retry-After, the pause applies to every
+#: URL of the host
 HOST_PAUSE_AFTER = 3
 
 
@@ -31,7 +34,7 @@ class Host:
     #: no request to this host before this instant (the policy's clock)
     not_before: float = 0.0
     failures: int = 0  # network failures in a row
-    limited: int = 0  # answers with Retry-After in a row
+    limited: int = 0  # URLs in a row whose first answer carried Retry-After
 
 
 class Hosts:
@@ -46,24 +49,33 @@ class Hosts:
             h = self._hosts[name] = Host(asyncio.Semaphore(self.per_host))
         return h
 
-    async def wait_turn(self, host: Host) -> None:
-        """Wait out a pause the host asked of all its URLs, if one is running."""
-        wait = host.not_before - self.policy.clock()
-        if wait > 0:
-            await self.policy.sleep(wait)
+    def pause_left(self, host: Host) -> float:
+        """Seconds left of a pause the host asked of all its URLs (0: none is running)."""
+        return host.not_before - self.policy.clock() if host.not_before else 0.0
 
     def failing(self, name: str) -> bool:
         """The host failed at the network level too often in a row to be worth a retry."""
         h = self._hosts.get(name)
         return h is not None and h.failures >= HOST_FAILURE_LIMIT
 
-    def note(self, host: Host, *, responded: bool, failed: bool, retry_after: float | None) -> None:
-        """What one request to `host` said about it."""
+    def note(
+        self,
+        host: Host,
+        *,
+        responded: bool,
+        failed: bool,
+        retry_after: float | None,
+        retry: bool = False,
+    ) -> None:
+        """What one request to `host` said about it (`retry`: a URL's second or later try)."""
         if responded:
             host.failures = 0
         elif failed:
             host.failures += 1
-        host.limited = host.limited + 1 if retry_after is not None else 0
+        if retry_after is None:
+            host.limited = 0
+        elif not retry:
+            host.limited += 1
         if (
             host.limited >= HOST_PAUSE_AFTER
             and retry_after is not None

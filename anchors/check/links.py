@@ -12,6 +12,7 @@ during a backoff, so a slow or rate-limited host waits on its own without stalli
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
@@ -116,7 +117,12 @@ class LinkChecker:
             window=max(4 * concurrency, per_host),
             sleep=self.policy.sleep,
         )
-        self._extensions = {"timeout": httpx.Timeout(timeout).as_dict()}
+        #: how a request is sent: straight to the transport, or through the client's `send`
+        self._open: Callable[[httpx.Request], Awaitable[httpx.Response]] = (
+            functools.partial(client.send, stream=True, follow_redirects=False)
+            if isinstance(client, httpx.AsyncClient)
+            else client.handle_async_request
+        )
 
     async def check(
         self, url: str, accept: frozenset[int] = frozenset(), parsed: httpx.URL | None = None
@@ -126,7 +132,7 @@ class LinkChecker:
 
         async def attempt() -> Answer:
             nonlocal sent, tries
-            t = await self._try(url, accept, parsed)
+            t = await self._try(url, accept, parsed, retry=tries > 0)
             sent, tries = sent + t.requests, tries + 1
             return t
 
@@ -179,7 +185,9 @@ class LinkChecker:
         s = self.stats
         return s.responses == 0 and len(s.evidence_hosts) >= NETWORK_DOWN_HOSTS
 
-    async def _try(self, url: str, accept: frozenset[int], parsed: httpx.URL | None) -> Answer:
+    async def _try(
+        self, url: str, accept: frozenset[int], parsed: httpx.URL | None, retry: bool = False
+    ) -> Answer:
         """One try at `url`, its redirects followed (anchors.check.redirects), each hop screened."""
         if parsed is None:
             try:
@@ -190,7 +198,7 @@ class LinkChecker:
 
         async def fetch(u: httpx.URL) -> Answer:
             nonlocal requests
-            t = await self._hop(url if u is first else str(u), u)
+            t = await self._hop(url if u is first else str(u), u, retry)
             requests += t.requests
             return t
 
@@ -212,14 +220,16 @@ class LinkChecker:
             t.outcome = Outcome.OK
         return t
 
-    async def _hop(self, url: str, parsed: httpx.URL) -> Answer:
+    async def _hop(self, url: str, parsed: httpx.URL, retry: bool = False) -> Answer:
         """One URL, no redirects followed: HEAD, then GET if HEAD is refused."""
         try:
             self.guard.check_scheme(parsed)
         except Blocked as exc:
             return Answer(Outcome.BLOCKED, error=exc.reason)
         host = self.hosts.get(parsed.host)
-        await self.hosts.wait_turn(host)
+        pause = self.hosts.pause_left(host)
+        if pause > 0:
+            await self.policy.sleep(pause)
         async with host.sem, self._global:
             self._enter()
             try:
@@ -233,6 +243,7 @@ class LinkChecker:
         t.host = parsed.host
         self.hosts.note(
             host,
+            retry=retry,
             responded=t.responded,
             retry_after=t.retry_after,
             failed=t.outcome in (Outcome.UNREACHABLE, Outcome.DEAD),
@@ -249,14 +260,17 @@ class LinkChecker:
         s.max_in_flight = max(s.max_in_flight, s.in_flight)
 
     async def _send(self, url: str, parsed: httpx.URL, method: str) -> Answer:
+        """One request; a GET reads at most `body_cap` bytes of the body (a challenge page's
+        marks are in its head), a HEAD none."""
         self.stats.requests += 1
+        # No timeout extension: the one deadline is this one, body included, and a transport
+        # given none starts no timers of its own (~15 us a request; bench/README.md).
+        request = httpx.Request(method, parsed, headers=_HEADERS)
         try:
             async with asyncio.timeout(self.timeout):
-                resp = await self._open(
-                    httpx.Request(method, parsed, headers=_HEADERS, extensions=self._extensions)
-                )
+                resp = await self._open(request)
                 try:
-                    body = await self._head_of_body(resp) if method == "GET" else b""
+                    body = await self._head_of_body(resp, self.body_cap) if method == "GET" else b""
                 finally:
                     await resp.aclose()
         except TimeoutError:
@@ -267,18 +281,15 @@ class LinkChecker:
             return error_answer(exc, self.timeout)
         return status_answer(url, resp, body)
 
-    async def _open(self, request: httpx.Request) -> httpx.Response:
-        if isinstance(self.client, httpx.AsyncClient):
-            return await self.client.send(request, stream=True, follow_redirects=False)
-        return await self.client.handle_async_request(request)
-
-    async def _head_of_body(self, resp: httpx.Response) -> bytes:
+    @staticmethod
+    async def _head_of_body(resp: httpx.Response, cap: int) -> bytes:
+        """At most `cap` bytes of the body: what a verdict (or a reader of the page) needs."""
         got = bytearray()
         async for chunk in resp.aiter_raw():
             got += chunk
-            if len(got) >= self.body_cap:
+            if len(got) >= cap:
                 break
-        return bytes(got[: self.body_cap])
+        return bytes(got[:cap])
 
 
 def _target(t: Answer) -> tuple[int, httpx.URL] | None:
