@@ -14,8 +14,9 @@ __all__ = ["markdown_to_text", "useful_title"]
 
 _IMAGE_RE = re.compile(r"!\[[^\]]{0,300}\]\([^)\s]{0,2000}(?:\s[^)]{0,300})?\)")
 _BACKLINK_RE = re.compile(r"\(?\s*\[[^\]]{0,100}\]\(#[^)]{0,200}\)\s*\)?")
-_LINK_RE = re.compile(r"\[([^\]]{0,500})\](?:\([^)]{0,2000}\)|\[[^\]]{0,100}\])")
+_LINK_RE = re.compile(r"\[([^\]]{0,500})\]\([^)]{0,2000}\)")
 _BRACKETS_RE = re.compile(r"\[([^\[\]]{0,300})\]")
+_MARKED_RE = re.compile(r"\*|__|`|~~|[^\w\s.,:;'’/+&()\[\]-]")
 _TAG_RE = re.compile(r"<[^<>]{0,500}>")
 _EMPHASIS_RE = re.compile(r"\*\*|__|~~|`|(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w)")
 _SPACE_RE = re.compile(r"\s+")
@@ -92,7 +93,9 @@ def markdown_to_text(md: str) -> str:
         if new == text:
             break
         text = new
-    text = _BRACKETS_RE.sub(lambda m: m[1], text)  # `[**Name**] Title`: a tag, not a link
+    # `[**Name**] Title` is a name in brackets, unwrapped; a plain tag (`[CI]`, `[Technical
+    # Report]`) is part of the title as written
+    text = _BRACKETS_RE.sub(lambda m: m[1] if _MARKED_RE.search(m[1]) else m[0], text)
     text = _TAG_RE.sub(" ", text)
     text = _EMPHASIS_RE.sub("", text)
     text = "".join(
@@ -101,7 +104,7 @@ def markdown_to_text(md: str) -> str:
     )
     text = text.replace("\\", "")
     text = _SPACE_RE.sub(" ", text)
-    text = re.sub(r"[(（\[]\s*[)）\]]", " ", text)
+    text = re.sub(r"(?<!\w)[(（\[]\s*[)）\]]", " ", text)
     return _SPACE_RE.sub(" ", text).strip(_EDGE + " ")
 
 

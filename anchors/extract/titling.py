@@ -7,8 +7,10 @@ day's heading is no conflict.
 
 from __future__ import annotations
 
+import re
 from enum import Enum
 
+from .phrases import venue_claim
 from .plaintext import useful_title
 from .scan import Hit
 
@@ -30,6 +32,7 @@ class TitleSource(str, Enum):
 
 
 Found = tuple[str, TitleSource] | None
+_VENUE_ONLY_RE = re.compile(r"[(（\[]?\s*[A-Za-z]+\s*[’']?\s*[0-9]{2,4}\s*[)）\]]?")
 
 
 def _as(title: str | None, source: TitleSource) -> Found:
@@ -74,6 +77,14 @@ def line_title(line: str, idx: int, hits: list[Hit], start: int | None, listed: 
     if h.link_text is not None:
         near = max(start, h.start - len(h.link_text) - 4)  # `[text](` or `[text](<` just before
         end = max(line.rfind("[" + h.link_text + "]", near, h.start), start)
-    if useful_title(line[h.end :], urls) is None:
+    if _nothing_but_venue(useful_title(line[h.end :], urls)):
         return _as(useful_title(line[start:end], urls), TitleSource.BEFORE_ID)
     return None
+
+
+def _nothing_but_venue(tail: str | None) -> bool:
+    """After the links: nothing, or only where it appeared (`(SOSP 2023)`, `[OSDI'24]`)."""
+    if tail is None:
+        return True
+    tail = tail.strip(" )）]")
+    return _VENUE_ONLY_RE.fullmatch(tail) is not None and venue_claim(tail) is not None
