@@ -78,14 +78,10 @@ _BARE_STATE = {
 _AFTER_STATE = frozenset(
     [
         "issue",
-        "issues",
         "pr",
-        "prs",
         "pull",
         "bug",
-        "bugs",
         "ticket",
-        "tickets",
         "in",
         "into",
         "on",
@@ -113,13 +109,19 @@ _AFTER_STATE = frozenset(
         "for",
     ]
 )
+#: what a state word describes when it is about the cited thing (one of them: "closed PRs" is
+#: about others)
+_THING = frozenset(["issue", "pr", "pull", "bug", "ticket"])
 #: after "open" these make an imperative ("open a PR", "open the file"), not a state; after
 #: "fixed"/"merged"/"closed" a past tense ("Fixed a crash", "merged the patch"), a state
 _VERB_AFTER = frozenset(
     ["a", "an", "the", "this", "that", "it", "its", "your", "my", "our", "some", "several", "two"]
 )
 _OPEN_VERB_AFTER = _VERB_AFTER | {"in", "on", "with"}
-_LINE_START = re.compile(r"\s*(?:[-*+]|[0-9]{1,3}[.)])?\s*")
+#: where a line's first word may stand: after a list marker, `[Tag]`s and a `(scope):` prefix
+_LINE_START = re.compile(
+    r"\s*(?:[-*+]|[0-9]{1,3}[.)])?\s*(?:\[[^\]\n]{1,40}\]\s*)*(?:\([^)\n]{1,30}\):?\s*)?"
+)
 _WORD_AFTER = re.compile(r"\s*([A-Za-z][A-Za-z'’]*)")
 _WORD_BEFORE = re.compile(r"([A-Za-z]+)\s*$")
 #: words before "open" that make it a verb or a name ("to open", "Open in", "OpenAI")
@@ -144,12 +146,13 @@ def _bare_states(text: str) -> dict[StateClaim, str]:
         prev = before[1].lower() if before else None
         opened = text[max(0, m.start() - 1) : m.start()] in ("(", "[", "（", "【", "`")
         first = _LINE_START.fullmatch(text, text.rfind("\n", 0, m.start()) + 1, m.start())
-        if word == "open":
-            if nxt in _OPEN_VERB_AFTER or prev in _OPEN_VERB_BEFORE:
-                continue
-            if first and not opened:
-                continue  # a line that starts "Open ..." is an instruction
-        elif first:
+        if word == "open" and (nxt in _OPEN_VERB_AFTER or prev in _OPEN_VERB_BEFORE):
+            continue  # "open a PR", "to open": a verb
+        if word == "open" and first and not opened:
+            continue  # a line that starts "Open ..." is an instruction
+        if word == "open" and prev in ("a", "an", "the") and nxt not in _THING:
+            continue  # "an open `<channel>`": something else that is open
+        if first and word != "open":
             pass  # a changelog's "- Fixed infinite loop …": the verb, so a state
         elif nxt is not None and nxt not in _AFTER_STATE and nxt not in _VERB_AFTER:
             continue  # an adjective: "merged attention", "fixed point", "closed source"
