@@ -18,6 +18,7 @@ import difflib
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from datetime import date
 from enum import Enum
 from pathlib import Path
 
@@ -108,21 +109,24 @@ def plan(
             found += _moves(position[id(a)], a, row, result)
     for key, snap in (snapshots or {}).items():
         a = index.get(key)
-        if a is not None and a.archived is None and snap.get("url") and snap.get("date"):
-            found.append(
-                Fix(
-                    FixKind.ARCHIVE,
-                    position[id(a)],
-                    a.raw_id,
-                    a.line,
-                    None,
-                    str(snap["url"]),
-                    str(snap["date"]),
-                )
-            )
+        got = _snapshot(snap)
+        if a is not None and a.archived is None and got is not None:
+            found.append(Fix(FixKind.ARCHIVE, position[id(a)], a.raw_id, a.line, None, *got))
     result.fixes = [f for f in found if only is None or f.kind in only]
     result.fixes.sort(key=lambda f: (f.entry, f.kind.value))
     return result
+
+
+def _snapshot(snap: Mapping[str, object]) -> tuple[str, str] | None:
+    """A cached snapshot's (url, date) if both are what they claim; the cache is a file, and a
+    tampered one must not put anything else into the registry."""
+    url, when = snap.get("url"), snap.get("date")
+    if not isinstance(url, str) or not url.startswith(("https://", "http://")):
+        return None
+    try:
+        return url, date.fromisoformat(str(when)).isoformat()
+    except ValueError:
+        return None
 
 
 def _moves(entry: int, a: Anchor, row: Observation, result: FixResult) -> list[Fix]:
@@ -150,7 +154,7 @@ def _edits(reg: Registry, res: FixResult) -> str:
             if f.kind is FixKind.ARCHIVE:
                 values["archived"] = f"{{url: {store.quote(f.new)}, date: {f.date}}}"
             else:
-                quoted = a.spans["url"].style in ('"', "'")
+                quoted = a.flow or a.spans["url"].style in ('"', "'")
                 values["url"] = store.quote(f.new) if quoted else store.url_value(f.new)
                 if a.cited_url is None:
                     values["cited_url"] = (

@@ -21,6 +21,7 @@ from ..state import lock_path
 from .atomic import CHECKPOINTS, write_atomic
 from .claims import Claims, claim_yaml
 from .model import Anchor, Entry, Registry, Span
+from .scalars import quote, reads_back, url_value
 
 __all__ = [
     "CHECKPOINTS",
@@ -224,17 +225,16 @@ def set_fields(reg: Registry, a: Anchor, values: dict[str, str]) -> list[_Edit]:
     """
     edits, missing, pad = [], [], " " * a.key_column
     for name, value in values.items():
+        if not reads_back(name, value, a.flow):
+            raise RegistryError(
+                reg.path, f"refusing to write {name}: {value!r}: it would not read back", a.line
+            )
         sp = a.spans.get(name)
         if sp is None:
             missing.append(f"{pad}{name}: {value}\n")
         else:
             edits.append(_value_edit(reg.text, sp, value))
     return edits + _add_lines(reg, a, missing)
-
-
-def url_value(url: str) -> str:
-    """A URL as a YAML value: plain when that reads back the same, quoted otherwise."""
-    return _plain_url(url)
 
 
 def _value_edit(text: str, sp: Span, value: str) -> _Edit:
@@ -292,14 +292,9 @@ def _entry_lines(e: Entry, indent: int) -> str:
 
 def _id_value(e: Entry) -> str:
     if e.id_field == "url":
-        return _plain_url(e.raw_id)  # as cited (`merge.cited_id`), not the canonical key
+        return url_value(e.raw_id)  # as cited (`merge.cited_id`), not the canonical key
     canonical = getattr(e.key, "canonical", None) or str(e.key)
     return quote(canonical)
-
-
-def _plain_url(url: str) -> str:
-    safe = url.isascii() and not any(c in url for c in " #'\"{}[],&*!|>%@`") and ": " not in url
-    return url if safe else quote(url)
 
 
 def _append(reg: Registry, new: list[Entry]) -> list[_Edit]:
@@ -319,35 +314,3 @@ def _append(reg: Registry, new: list[Entry]) -> list[_Edit]:
         )
     # `anchors:`, `anchors: ~` or `anchors: []`: drop the empty value, start a block list
     return [_Edit(seq.start, seq.end, ""), _insert_at_line_end(text, seq.end, body)]
-
-
-_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
-
-
-def quote(s: str) -> str:
-    """A YAML double-quoted scalar that reads back as exactly `s`."""
-    out = ['"']
-    for ch in s:
-        if ch in _ESCAPES:
-            out.append(_ESCAPES[ch])
-        elif _printable(ch):
-            out.append(ch)
-        else:
-            cp = ord(ch)
-            out.append(
-                f"\\x{cp:02x}" if cp < 0x100 else f"\\u{cp:04x}" if cp < 0x10000 else f"\\U{cp:08x}"
-            )
-    out.append('"')
-    return "".join(out)
-
-
-def _printable(ch: str) -> bool:
-    cp = ord(ch)
-    if cp in (0x85, 0x2028, 0x2029, 0xFEFF):
-        return False
-    return (
-        0x20 <= cp <= 0x7E
-        or 0xA0 <= cp <= 0xD7FF
-        or 0xE000 <= cp <= 0xFFFD
-        or 0x10000 <= cp <= 0x10FFFF
-    )

@@ -17,6 +17,9 @@ import yaml
 __all__ = ["compose_streaming"]
 
 _NULL = "tag:yaml.org,2002:null"
+#: collections nested deeper than this are refused: a registry entry needs three levels, and
+#: composing recurses once a level (600 nested mappings were a RecursionError)
+MAX_DEPTH = 64
 
 
 _Scalar, _SeqStart, _MapStart = yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent
@@ -29,6 +32,7 @@ class _Composer:
         # NOTE: bound once: this loop runs for every event of a file of millions of lines
         self._get, self._peek = self.loader.get_event, self.loader.peek_event
         self._resolve = self.loader.resolve
+        self._depth = 0
 
     def node(self) -> yaml.Node:
         """The node starting at the next event (PyYAML's Composer.compose_node, without aliases)."""
@@ -39,19 +43,28 @@ class _Composer:
             if tag is None or tag == "!":
                 tag = self._resolve(yaml.ScalarNode, ev.value, ev.implicit)
             return yaml.ScalarNode(tag, ev.value, ev.start_mark, ev.end_mark, style=ev.style)
-        if kind is _SeqStart:
-            seq = yaml.SequenceNode(
-                self._tag(yaml.SequenceNode, ev), [], ev.start_mark, None, flow_style=ev.flow_style
-            )
-            items, peek, node = seq.value, self._peek, self.node
-            while type(peek()) is not _SeqEnd:
-                items.append(node())
-            seq.end_mark = self._get().end_mark
-            return seq
-        if kind is _MapStart:
-            return self._mapping(ev, None)
+        if kind is _SeqStart or kind is _MapStart:
+            self._depth += 1
+            if self._depth > MAX_DEPTH:
+                raise yaml.composer.ComposerError(
+                    None, None, f"nested more than {MAX_DEPTH} levels deep", ev.start_mark
+                )
+            try:
+                return self._sequence(ev) if kind is _SeqStart else self._mapping(ev, None)
+            finally:
+                self._depth -= 1
         # an alias: a null placeholder, never the aliased value
         return yaml.ScalarNode(_NULL, "", ev.start_mark, ev.end_mark)
+
+    def _sequence(self, ev: yaml.SequenceStartEvent) -> yaml.SequenceNode:
+        seq = yaml.SequenceNode(
+            self._tag(yaml.SequenceNode, ev), [], ev.start_mark, None, flow_style=ev.flow_style
+        )
+        items, peek, node = seq.value, self._peek, self.node
+        while type(peek()) is not _SeqEnd:
+            items.append(node())
+        seq.end_mark = self._get().end_mark
+        return seq
 
     def _tag(self, kind: type[yaml.Node], ev: yaml.CollectionStartEvent) -> str:
         tag = ev.tag

@@ -339,3 +339,16 @@ def test_a_config_file_that_is_a_device_is_refused(tmp_path: Path) -> None:
     reg = _registry(repo, "https://example.org/")
     (repo / "anchors.toml").symlink_to("/dev/zero")
     _one_error(_cli("check", str(reg), "--offline"), "anchors.toml")
+
+
+@pytest.mark.parametrize("style", ["flow", "block"])
+def test_a_registry_nested_600_deep_is_one_line(tmp_path: Path, seed: Path, style: str) -> None:
+    head = "version: 1\nanchors:\n  - url: https://a.example/\n    first_anchored: 2026-09-20\n"
+    if style == "flow":
+        notes = "    notes: " + "{a: " * 600 + "1" + "}" * 600 + "\n"
+    else:
+        notes = "    notes:\n" + "".join("  " * (i + 3) + f"k{i}:\n" for i in range(600))
+    reg = tmp_path / "registry.yaml"
+    reg.write_text(head + notes, encoding="utf-8")
+    _one_error(_cli("check", str(reg), "--offline"), "nested more than 64 levels deep")
+    _one_error(_cli("add", str(seed), "-r", str(reg)), "nested more than 64 levels deep")
