@@ -118,6 +118,8 @@ RENDERERS: dict[tuple[str, str], Renderer] = {
 }
 #: JSON a stream must be able to hold: non-ASCII becomes \u escapes where it cannot.
 _FITTED = frozenset({("add", "json"), ("check", "json"), ("check", "sarif"), ("report", "json")})
+#: JSON outputs: `escape.inert_json` keeps the runner from reading a command in them
+_JSON = _FITTED | {("export", "csl-json")}
 
 
 def render(command: str, fmt: str, result: Any, target: Target) -> str:
@@ -127,6 +129,10 @@ def render(command: str, fmt: str, result: Any, target: Target) -> str:
     if getattr(result, "findings", None) is not None:
         result = replace(result, findings=ordered(result.findings))
     text = RENDERERS[command, fmt](result, target)
+    if (command, fmt) in _JSON:
+        from .escape import inert_json
+
+        text = inert_json(text)
     if (command, fmt) in _FITTED and target.out is not None:
         from .json import fit
 

@@ -35,7 +35,9 @@ def warn(message: str) -> None:
 
 def notice(message: str) -> None:
     """A notice that shows even with --quiet: a silent wait (for a lock) looks like a hang."""
-    sys.stderr.write(f"anchors: {message}\n")
+    from .escape import plain
+
+    sys.stderr.write(f"anchors: {plain(message)}\n")
 
 
 def hooks(run: Callable[[Coroutine[Any, Any, CheckResult]], CheckResult]) -> Hooks:

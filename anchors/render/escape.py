@@ -8,13 +8,27 @@ from __future__ import annotations
 import re
 from urllib.parse import quote
 
-__all__ = ["annotation", "diff_lines", "markdown", "markdown_code", "markdown_url", "plain"]
+__all__ = [
+    "annotation",
+    "diff_lines",
+    "inert",
+    "inert_json",
+    "markdown",
+    "markdown_code",
+    "markdown_url",
+    "plain",
+]
 
 # C0/C1 controls (ANSI escape sequences start with ESC), bidi overrides and zero-width marks.
 _CONTROL_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
 # Parentheses only matter after `]`, which is escaped, so "(new)" stays as written.
 _MD_SPECIAL_RE = re.compile(r"([\\`*_{}\[\]<>#+!|~])")
 _MENTION_RE = re.compile(r"@(?=[A-Za-z0-9])")
+# NOTE: GitHub links issue references in rendered Markdown text after cmark-gfm has parsed it:
+# `#123`, `GH-123` and `owner/repo#123`, each posting a cross-reference into that tracker. A
+# backslash before `#` does not stop it (github/cmark-gfm#181: the escape is gone by then); a
+# word joiner between `#` (or `GH-`) and the number does, as after `@`, and reads the same.
+_REFERENCE_RE = re.compile(r"(?<=#)(?=[0-9])|(?<=\bGH-)(?=[0-9])", re.IGNORECASE)
 # NOTE: GitHub's autolink extension links bare `http://`, `https://`, `ftp://` URLs when the
 # inline parser reaches their `:`, and `www.` names when it reaches the `w` they begin with
 # (github/cmark-gfm extensions/autolink.c: url_match, www_match). A backslash escape is consumed
@@ -24,9 +38,31 @@ _MENTION_RE = re.compile(r"@(?=[A-Za-z0-9])")
 _AUTOLINK_RE = re.compile(r":(?=//)|(?<=www)\.", re.IGNORECASE)
 
 
+# NOTE: the Actions runner acts on a line of a step's output (stdout or stderr) that starts with
+# `::` after leading spaces, and on one holding the legacy `##[` anywhere (actions/runner,
+# src/Runner.Common/ActionCommand.cs: TryParseV2, TryParse). A zero-width non-joiner between the
+# two characters leaves the text as it reads and the runner blind.
+_COMMAND_RE = re.compile(r":(?=:)|#(?=#\[)")
+
+
+def inert(text: str) -> str:
+    """`text` with every `::` and `##[` broken: the workflow-command neutraliser, for any string
+    from a file or the network on its way to a stream (`plain` includes it)."""
+    return _COMMAND_RE.sub("\\g<0>\u200c", text)
+
+
+def inert_json(text: str) -> str:
+    """JSON text with `##[` written `#\\u0023[`: the same string to every JSON reader, no
+    command to the runner (in JSON `#` only ever occurs inside strings, and no line starts
+    with `::`)."""
+    return text.replace("##[", "#\\u0023[")
+
+
 def plain(text: str) -> str:
-    """One line with no control characters: safe for a terminal once rich markup is escaped."""
-    return _CONTROL_RE.sub("", text.replace("\r\n", " ").replace("\n", " ").replace("\t", " "))
+    """One line with no control characters and no workflow command: safe for a terminal once
+    rich markup is escaped, and for a CI log."""
+    one = text.replace("\r\n", " ").replace("\n", " ").replace("\t", " ")
+    return inert(_CONTROL_RE.sub("", one))
 
 
 # what `diff_lines` shows as an escape: `_CONTROL_RE`'s characters (so a lone CR, which would
@@ -45,6 +81,8 @@ def diff_lines(text: str) -> str:
 
     The registry is YAML, which allows no C0 or C1 control but the tab, CR, LF and NEL, so an
     escape only ever stands for NEL, a lone CR, or a bidi or zero-width mark: a reader sees it.
+    A line that the Actions runner would act on (`##[`, or `::` first) has those characters
+    broken as `inert` breaks them: the only lines a patch would not apply to unchanged.
     """
     out = []
     for line in text.split("\n"):
@@ -52,12 +90,13 @@ def diff_lines(text: str) -> str:
         # the file's own BOM (right after the diff's marker of its first line) is kept
         bom = "\ufeff" if body[1:2] == "\ufeff" and body[:1] in " +-" else ""
         body = body[:1] + body[2:] if bom else body
-        out.append(
+        line = (
             _DIFF_CONTROL_RE.sub(_escaped, body[:1])
             + bom
             + _DIFF_CONTROL_RE.sub(_escaped, body[1:])
             + cr
         )
+        out.append(inert(line) if "##[" in line or line.lstrip().startswith("::") else line)
     return "\n".join(out)
 
 
@@ -68,11 +107,12 @@ def _escaped(m: re.Match[str]) -> str:
 
 def markdown(text: str) -> str:
     """Inline Markdown that renders as the literal text: no HTML, links (autolinks included),
-    tables or @mentions."""
+    tables, @mentions or issue references (`#1`, `GH-1`, `owner/repo#1`)."""
     t = _MD_SPECIAL_RE.sub(r"\\\1", plain(text))
     t = _AUTOLINK_RE.sub(r"\\\g<0>", t.replace("&", "&amp;"))
-    # A word joiner after @ stops GitHub from notifying a user or team.
-    return _MENTION_RE.sub("@\u2060", t)
+    # A word joiner after @ stops GitHub from notifying a user or team; after `#` or `GH-`,
+    # from linking (and cross-referencing) an issue.
+    return _REFERENCE_RE.sub("\u2060", _MENTION_RE.sub("@\u2060", t))
 
 
 def markdown_code(text: str) -> str:

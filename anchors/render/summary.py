@@ -1,10 +1,16 @@
-"""The one-line summaries each command prints once, on stderr, with plurals that agree."""
+"""The one-line summaries each command prints once, on stderr, with plurals that agree.
+
+Each line names files the repository chose (a registry path from a config file may hold a
+newline and `::error::`), so each is passed through `escape.plain` before it is returned: one
+line, no control character, no workflow command.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from ..findings import Severity, State
+from .escape import plain
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -77,7 +83,7 @@ def check_line(r: CheckResult) -> str:
         if r.cached:
             extra.append(f"{r.cached} from cache")
     extra.append(f"{r.elapsed:.1f} s")
-    return f"{head}: {anchor_states(r)}; findings: {findings_counts(r)}; {', '.join(extra)}"
+    return plain(f"{head}: {anchor_states(r)}; findings: {findings_counts(r)}; {', '.join(extra)}")
 
 
 def add_line(r: MergeResult, dry_run: bool = False, gate: bool = False) -> str:
@@ -89,12 +95,12 @@ def add_line(r: MergeResult, dry_run: bool = False, gate: bool = False) -> str:
     dup, con = plural(n["duplicates"], "duplicate"), plural(n["conflicts"], "conflict")
     if gate and not r.up_to_date:
         what = "does not exist" if r.new_file else "is not up to date with the briefings"
-        return (
+        return plain(
             f"{r.registry} {what}: {len(r.added)} would be added, {len(r.extended)} "
             f"continued; run `anchors add` with these briefings and commit the registry"
         )
     if r.up_to_date and not r.new_file:
-        return (
+        return plain(
             f"{r.registry} is already up to date: its {plural(len(r.entries), 'cited anchor')}"
             f" {'is' if len(r.entries) == 1 else 'are'} all recorded, nothing to add or "
             f"continue ({dup}, {con}, {n['invalid']} invalid)"
@@ -103,7 +109,7 @@ def add_line(r: MergeResult, dry_run: bool = False, gate: bool = False) -> str:
         verb = "would create" if dry_run else "created" if r.written else "did not create"
     else:
         verb = "would change" if dry_run else "wrote" if r.written else "no change to"
-    return (
+    return plain(
         f"{verb} {r.registry}: {n['added']} added, {n['continued']} continued, {dup}, "
         f"{con}, {n['invalid']} invalid, {plural(n['unbacked_claims'], 'unbacked claim')}"
     )
@@ -119,13 +125,14 @@ def report_line(rep: Report) -> str:
 
 def fix_line(res: FixResult, registry: Path, dry_run: bool) -> str:
     verb = "would fix" if dry_run else "fixed" if res.written else "nothing to fix in"
-    return f"{verb} {registry}: {plural(len(res.fixes), 'change')}"
+    return plain(f"{verb} {registry}: {plural(len(res.fixes), 'change')}")
 
 
 def fix_skipped(res: FixResult, registry: Path) -> list[str]:
     """One warning per redirect not applied, saying why (a soft 404 is not a move)."""
     return [
-        f"{registry}:{line}: not moved: {url} {why} ({new})" for url, line, new, why in res.skipped
+        plain(f"{registry}:{line}: not moved: {url} {why} ({new})")
+        for url, line, new, why in res.skipped
     ]
 
 
@@ -136,8 +143,10 @@ def export_line(items: list[ExportItem]) -> str:
 def export_warnings(items: list[ExportItem], registry: Path) -> list[str]:
     """Two entries that met on one citation key: both are written, the later under a longer key."""
     return [
-        f"{registry}:{it.line}: citation key {it.clash[0]} is also the key of the entry on "
-        f"line {it.clash[1]}; this one is written as {it.cite_key}"
+        plain(
+            f"{registry}:{it.line}: citation key {it.clash[0]} is also the key of the entry on "
+            f"line {it.clash[1]}; this one is written as {it.cite_key}"
+        )
         for it in items
         if it.clash
     ]
@@ -145,4 +154,8 @@ def export_warnings(items: list[ExportItem], registry: Path) -> list[str]:
 
 def add_warnings(briefings: list[Briefing]) -> list[str]:
     """A briefing where nothing looked like a citation: often the wrong file, or a new format."""
-    return [f"{b.path}: no citations found" for b in briefings if not b.citations and not b.invalid]
+    return [
+        plain(f"{b.path}: no citations found")
+        for b in briefings
+        if not b.citations and not b.invalid
+    ]

@@ -18,7 +18,9 @@ from typer.testing import CliRunner
 
 from anchors.check.cache import Cache
 from anchors.cli.app import app
-from anchors.history import History, Row
+from anchors.findings import Outcome
+from anchors.history import History, Observation
+from anchors.ids import WebUrl
 from anchors.ids.web import canonical_url
 from anchors.registry.scalars import quote, reads_back, url_value
 
@@ -61,7 +63,7 @@ def _moved(tmp_path: Path, old: str, new: str, flow: bool) -> tuple[Path, Path]:
     h = History(db)
     h.record(
         h.start_run(str(reg), 1.0),
-        [Row(canonical_url(old), "", "url", "redirect", 200, new, checked_at=1.0)],
+        [Observation(WebUrl(canonical_url(old)), "", Outcome.REDIRECT, 200, new, checked_at=1.0)],
     )
     h.close()
     return reg, db
@@ -100,7 +102,8 @@ def test_a_tampered_cached_snapshot_date_adds_nothing_to_the_registry(
     )
     state = tmp_path / "state"
     h = History(state / "history.sqlite")
-    h.record(h.start_run(str(reg), 1.0), [Row("http://docs.example/fine", "", "url", "ok", 200)])
+    fine = Observation(WebUrl("http://docs.example/fine"), "", Outcome.OK, 200)
+    h.record(h.start_run(str(reg), 1.0), [fine])
     h.close()
     cache = Cache(state / "cache.json")
     snap = "https://web.archive.org/web/20260919000000/http://docs.example/fine"
