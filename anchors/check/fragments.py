@@ -31,6 +31,8 @@ __all__ = [
 #: Bytes of a page read to look for a cited fragment; past it the fragment is unverifiable.
 FRAGMENT_BODY_LIMIT = 2 * 1024 * 1024
 
+#: GitHub's rendered Markdown puts this before every id it generates
+_GH = "user-content-"
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _ROUTE_RE = re.compile(r"^(?:/|!|narrow/)")
 _COMMENT_RE = re.compile(r"^issuecomment-([0-9]{1,20})$")
@@ -124,8 +126,8 @@ class _Finder(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         for name, value in attrs:
             names_place = name == "id" or (name == "name" and tag == "a")
-            if value and names_place and value.removeprefix("user-content-") in self.wanted:
-                self.found = True
+            if value and names_place:
+                self.found |= not self.wanted.isdisjoint({value, value.removeprefix(_GH)})
         if tag in _HEADINGS:
             self._heading = []
 
