@@ -47,6 +47,7 @@ def add(
     gate: o.Gate = False,
     fmt: o.AddFormatOpt = o.AddFormat.TEXT,
     strict: o.Strict = False,
+    document: o.DocumentOpt = None,
     quiet: o.QuietOpt = False,
 ) -> None:
     """Merge briefings into the registry: new vs continued, earliest date, duplicates.
@@ -57,16 +58,19 @@ def add(
 
     In CI: anchors add --check briefings/*.md
     """
+    from ..document import read_documents, refs
     from ..extract.citations import read_briefing
     from ..merger import add as do_add
     from ..render import summary, write
 
     configure(quiet)
-    _, path = one_registry(o.named([], registry), {}, config)
+    settings, path = one_registry(o.named([], registry), {"document": document}, config)
     override = _date(when, "--date")
     day = _date(today, "--today") or date.today()
     parsed = [read_briefing(b, override) for b in briefings]
+    docs = read_documents(settings.document)
     result = do_add(path, parsed, day, dry_run=dry_run or gate, on_wait=notice)
+    result.findings += refs(parsed, docs)
     for line in summary.add_warnings(parsed):
         warn(line)
     write("add", fmt.value, result, sys.stdout, dry_run=dry_run or gate)
@@ -105,6 +109,8 @@ def check(
     no_cache: o.NoCache = False,
     history: o.HistoryOpt = None,
     changed_since: o.ChangedSince = None,
+    document: o.DocumentOpt = None,
+    pending_days: o.PendingDays = None,
     today: o.TodayOpt = None,
     quiet: o.QuietOpt = False,
 ) -> None:

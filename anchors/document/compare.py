@@ -1,65 +1,84 @@
-"""The registry against its living document: what is waiting, misfiled or missing.
+"""The registry against its living documents: what is waiting, misfiled or missing.
 
-Every registry entry names the section it is meant for; the document says where each anchor
+Every registry entry names the section it is meant for; the documents say where each anchor
 stands. The rules, one finding per entry at most (the first that applies):
 - cited in its section (or a section inside it): nothing;
-- the section is a heading, the anchor is cited only under others: `section-mismatch`;
+- the section is a heading, the anchor is cited only under others: `section-mismatch`, at the
+  document's line;
 - the section is a heading, the anchor is not cited: `not-in-document`, or `overdue` once the
   entry's latest citation is older than the pending days;
 - the section is no heading, but its name stands under another number (a renumbering):
-  `unknown-section`, with the heading to move to (`anchors fix` rewrites it);
+  `unknown-section`, with the heading to move to when there is one (`anchors fix` rewrites it);
 - the section is no heading and no heading has its name: `new-section` (a section a briefing
-  proposed), or `overdue` as above when the document does not cite the anchor at all.
-And every anchor the document cites that the registry does not hold is `unregistered`.
+  proposed), or `overdue` as above when no document cites the anchor at all.
+And every anchor a document cites that no registry holds is `unregistered`, once, at its first
+citation. Several documents are one body of text: an anchor cited in any of them is cited.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
-from pathlib import PurePath
 
-from .. import sections
+from ..defaults import DEFAULT_PENDING_DAYS
 from ..findings import Code, Finding
 from ..registry.model import Anchor, Registry
 from .model import Heading, LivingDocument, Mention, same_section
 
-__all__ = ["DEFAULT_PENDING_DAYS", "DocumentRef", "check_refs", "compare", "document_refs"]
-
-#: Days an entry may wait for its section before it is `overdue` (`--pending-days`).
-DEFAULT_PENDING_DAYS = 14
-
-#: `inference.md §1.1`, `inference.md §1.3（KV Cache）`: a briefing saying what the document holds
-_REF_RE = re.compile(
-    r"(?P<file>[\w.-]+\.md)\s*(?P<section>§\s*[0-9０-９]+(?:\s*[.．]\s*[0-9０-９]+)*)"
-    r"(?:\s*[（(](?P<name>[^（()）\n]{1,40})[）)])?"
-)
+__all__ = [
+    "DEFAULT_PENDING_DAYS",
+    "Standing",
+    "compare",
+    "standings",
+    "unregistered",
+    "unregistered_anchors",
+]
 
 
 @dataclass(frozen=True, slots=True)
-class DocumentRef:
-    """A briefing line naming a section of a document by file name."""
+class Standing:
+    """One registry entry that its section does not cite yet, and the finding that says so."""
 
-    file: str
+    anchor: Anchor
+    #: the entry's section, as the registry writes it
     section: str
-    line: int
+    finding: Finding
+    #: the date its waiting counts from (its latest citation), and the days since
+    since: date | None
+    days: int | None
+    #: cited under the heading its section was renumbered to: placed, only the number is stale
+    placed: bool = False
 
 
 def compare(
-    registry: Registry, documents: Sequence[LivingDocument], today: date, pending_days: int
+    registries: Sequence[Registry],
+    documents: Sequence[LivingDocument],
+    today: date,
+    pending_days: int,
 ) -> list[Finding]:
-    """The findings of `registry` against `documents` (see the module docstring)."""
-    out = list(_unregistered(registry, documents))
+    """The findings of `registries` against `documents` (see the module docstring)."""
+    found = standings(registries, documents, today, pending_days)
+    return [*unregistered(registries, documents), *(s.finding for s in found)]
+
+
+def standings(
+    registries: Sequence[Registry],
+    documents: Sequence[LivingDocument],
+    today: date,
+    pending_days: int,
+) -> list[Standing]:
+    """Each entry with a section that is not cited there, once per anchor, in registry order."""
+    out = []
     seen: set[str] = set()
-    for anchor in registry.anchors:
-        if anchor.key is None or not anchor.section or anchor.key.key in seen:
-            continue
-        seen.add(anchor.key.key)
-        finding = _judge(registry.path, anchor, anchor.section, documents, today, pending_days)
-        if finding is not None:
-            out.append(finding)
+    for reg in registries:
+        for anchor in reg.anchors:
+            if anchor.key is None or not anchor.section or anchor.key.key in seen:
+                continue
+            seen.add(anchor.key.key)
+            judged = _judge(reg.path, anchor, anchor.section, documents, today, pending_days)
+            if judged is not None:
+                out.append(judged)
     return out
 
 
@@ -70,164 +89,184 @@ def _judge(
     documents: Sequence[LivingDocument],
     today: date,
     pending_days: int,
-) -> Finding | None:
+) -> Standing | None:
     keys = {k.key for k in (anchor.key, anchor.cited_key) if k is not None}
-    mentions = [m for d in documents for m in d.mentions if m.key.key in keys]
-    if any(same_section(s, target) for m in mentions for s in m.within):
+    mentions = [(d, m) for d in documents for m in d.mentions if m.key.key in keys]
+    if any(same_section(s, target) for _, m in mentions for s in m.within):
         return None
+    since = _latest(anchor)
     holder = next((d for d in documents if d.has_section(target)), None)
-    waited = _waited(anchor, today)
-    late = waited is not None and waited > pending_days
-    facts = {"section": target, "document": (holder or documents[0]).path}
+    e = _Entry(path, anchor, target, holder or _home(documents, target), since, today)
+    late = e.days is not None and e.days > pending_days
     if holder is not None and mentions:
-        first = mentions[0]
-        doc = next(d for d in documents if first in d.mentions)
+        doc, first = mentions[0]
         where = first.section or "outside any numbered section"
-        return Finding(
+        return e.standing(
             Code.SECTION_MISMATCH,
-            anchor.label,
-            doc.path,
-            first.line,
-            f"registered for {target}, but {doc.path} cites it only under {where}",
-            {"section": target, "document_section": first.section, "document": doc.path},
+            f"registered for {target} ({path}:{anchor.line}), but {doc.path} cites it only "
+            f"under {where}; move the citation, or correct the entry's section",
+            at=(doc.path, first.line),
+            document=doc.path,
+            document_section=first.section,
+            registry=path,
+            registry_line=anchor.line,
         )
     if holder is not None:
         if late:
-            return _overdue(path, anchor, target, waited, pending_days, facts)
-        return Finding(
+            return e.overdue(pending_days)
+        return e.standing(
             Code.NOT_IN_DOCUMENT,
-            anchor.label,
-            path,
-            anchor.line,
-            f"registered for {target}, which {holder.path} has, but not cited there yet"
-            + _since(anchor),
-            facts,
+            f"registered for {target}, which {holder.path} has, but not cited there yet" + e.last,
         )
-    moved = _renamed(documents, target)
-    if moved is not None:
-        doc, heading = moved
-        return Finding(
-            Code.UNKNOWN_SECTION,
-            anchor.label,
-            path,
-            anchor.line,
-            f"{target} is no heading of {doc.path}; did you mean {heading.section} "
-            f"(line {heading.line})? `anchors fix --document {doc.path}` rewrites the section",
-            {**facts, "document": doc.path, "suggestion": heading.section},
-        )
+    moved = [(d, h) for d in documents for h in d.renamings(target)]
+    if moved:
+        return e.renumbered(moved, mentions)
     if late and not mentions:
-        return _overdue(path, anchor, target, waited, pending_days, facts)
-    return Finding(
+        return e.overdue(pending_days)
+    return e.standing(
         Code.NEW_SECTION,
-        anchor.label,
-        path,
-        anchor.line,
-        f"{target} is not a section of the document yet: a section a briefing proposed",
-        facts,
+        f"{target} is not a section of the document yet: a section a briefing proposed{e.last}",
     )
 
 
-def _overdue(
-    path: str,
-    anchor: Anchor,
-    target: str,
-    waited: int | None,
-    pending_days: int,
-    facts: dict[str, str],
-) -> Finding:
-    return Finding(
-        Code.OVERDUE,
-        anchor.label,
-        path,
-        anchor.line,
-        f"registered for {target} and not in the document after {waited} days"
-        f"{_since(anchor)} (the limit is {pending_days}, --pending-days)",
-        {**facts, "days": waited},
-    )
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    """One entry being judged: what every finding about it says."""
+
+    registry: str
+    anchor: Anchor
+    target: str
+    #: the document that has its section, else the one it belongs in
+    document: LivingDocument
+    since: date | None
+    today: date
+
+    @property
+    def days(self) -> int | None:
+        return None if self.since is None else (self.today - self.since).days
+
+    @property
+    def last(self) -> str:
+        return f" (last cited {self.since.isoformat()})" if self.since else ""
+
+    def standing(
+        self,
+        code: Code,
+        message: str,
+        at: tuple[str, int] | None = None,
+        placed: bool = False,
+        **facts: object,
+    ) -> Standing:
+        """The finding, at `at` (a document's line) or at the entry's registry line."""
+        details: dict[str, object] = {"section": self.target, "document": self.document.path}
+        details.update(facts)
+        if self.since is not None:
+            details.update(since=self.since.isoformat(), days=self.days)
+        file, line = at or (self.registry, self.anchor.line)
+        f = Finding(code, self.anchor.label, file, line, message, details)
+        return Standing(self.anchor, self.target, f, self.since, self.days, placed)
+
+    def overdue(self, limit: int) -> Standing:
+        return self.standing(
+            Code.OVERDUE,
+            f"registered for {self.target} and not in the document after {self.days} days"
+            f"{self.last}; the limit is {limit} (--pending-days)",
+            limit=limit,
+        )
+
+    def renumbered(
+        self,
+        moved: list[tuple[LivingDocument, Heading]],
+        mentions: list[tuple[LivingDocument, Mention]],
+    ) -> Standing:
+        if len(moved) > 1:
+            where = ", ".join(f"{h.section} ({d.path}:{h.line})" for d, h in moved)
+            return self.standing(
+                Code.UNKNOWN_SECTION,
+                f"{self.target} is no heading of the document; its name stands under {where}: "
+                "correct the entry's section by hand",
+                document=moved[0][0].path,
+                candidates=[h.section for _, h in moved],
+            )
+        doc, heading = moved[0]
+        return self.standing(
+            Code.UNKNOWN_SECTION,
+            f"{self.target} is no heading of {doc.path}; did you mean {heading.section} "
+            f"(line {heading.line})? `anchors fix --document {doc.path}` rewrites the section",
+            placed=any(same_section(s, heading.section) for _, m in mentions for s in m.within),
+            document=doc.path,
+            suggestion=heading.section,
+            heading_line=heading.line,
+        )
 
 
 def _latest(anchor: Anchor) -> date | None:
+    """When the entry was last cited (its latest briefing), the day its waiting counts from."""
     dates = [d for d in (*anchor.cited_in, anchor.first_anchored) if d is not None]
     return max(dates) if dates else None
 
 
-def _waited(anchor: Anchor, today: date) -> int | None:
-    latest = _latest(anchor)
-    return None if latest is None else (today - latest).days
+def _home(documents: Sequence[LivingDocument], target: str) -> LivingDocument:
+    """The document a missing section belongs in: the one with a heading above its number
+    (§2 for §2.5), else the first."""
+    from ..sections import number
 
-
-def _since(anchor: Anchor) -> str:
-    latest = _latest(anchor)
-    return f" (last cited {latest.isoformat()})" if latest else ""
-
-
-def _renamed(
-    documents: Sequence[LivingDocument], target: str
-) -> tuple[LivingDocument, Heading] | None:
+    num = number(target)
     for doc in documents:
-        heading = doc.renamed(target)
-        if heading is not None:
-            return doc, heading
-    return None
+        for h in doc.headings:
+            n = h.number
+            if num is not None and n is not None and len(n) < len(num) and num[: len(n)] == n:
+                return doc
+    return documents[0]
 
 
-def _unregistered(registry: Registry, documents: Sequence[LivingDocument]) -> Iterable[Finding]:
-    held = registry.by_cited_key()
-    reported: set[str] = set()
-    for doc in documents:
-        for m in doc.mentions:
-            if m.key.key in held or m.key.key in reported:
-                continue
-            reported.add(m.key.key)
-            yield _unregistered_finding(doc, m)
-
-
-def _unregistered_finding(doc: LivingDocument, m: Mention) -> Finding:
-    where = f" under {m.section}" if m.section else ""
-    return Finding(
-        Code.UNREGISTERED,
-        m.raw,
-        doc.path,
-        m.line,
-        f"the document cites {m.raw}{where}, which the registry does not hold; "
-        "`anchors add` the briefing it came from",
-        {"section": m.section, "document": doc.path},
-    )
-
-
-def document_refs(text: str) -> list[DocumentRef]:
-    """Each `inference.md §1.1` a briefing writes, with its line (`§1.3（KV Cache）` keeps
-    the name, so a renumbered heading can be found)."""
-    refs = []
-    for lineno, line in enumerate(text.splitlines(), 1):
-        for m in _REF_RE.finditer(line):
-            written = m["section"] + (f" {m['name']}" if m["name"] else "")
-            refs.append(DocumentRef(m["file"], sections.normal(written), lineno))
-    return refs
-
-
-def check_refs(
-    briefing: str, refs: Iterable[DocumentRef], documents: Sequence[LivingDocument]
+def unregistered(
+    registries: Sequence[Registry], documents: Sequence[LivingDocument]
 ) -> list[Finding]:
-    """`unknown-section` for each reference to a section its document does not have; a
-    reference to a document that is not among `documents` is not judged."""
-    by_name = {PurePath(d.path).name: d for d in documents}
+    """Each anchor the documents cite that no registry holds, at its first citation."""
     out = []
-    for ref in refs:
-        doc = by_name.get(ref.file)
-        if doc is None or doc.has_section(ref.section):
-            continue
-        heading = doc.renamed(ref.section)
-        hint = f"; did you mean {heading.section} (line {heading.line})?" if heading else ""
+    for doc, m in _unheld(registries, documents):
+        where = f" under {m.section}" if m.section else ""
         out.append(
             Finding(
-                Code.UNKNOWN_SECTION,
-                f"{ref.file} {ref.section}",
-                briefing,
-                ref.line,
-                f"the briefing says {ref.file} has {ref.section}, which is no heading of "
-                f"{doc.path}{hint}",
-                {"section": ref.section, "document": doc.path},
+                Code.UNREGISTERED,
+                m.raw,
+                doc.path,
+                m.line,
+                f"{doc.path} cites it{where}, but the registry does not hold it; "
+                "`anchors add` the briefing it came from",
+                {"section": m.section, "document": doc.path},
             )
         )
     return out
+
+
+def unregistered_anchors(
+    registries: Sequence[Registry], documents: Sequence[LivingDocument]
+) -> list[Anchor]:
+    """The same citations as anchors written in their document (`Anchor.file`), for an online
+    check to look at once each beside the registry's."""
+    return [
+        Anchor(line=m.line, id_field=m.key.id_field, raw_id=m.raw, key=m.key, file=doc.path)
+        for doc, m in _unheld(registries, documents)
+    ]
+
+
+def _unheld(
+    registries: Sequence[Registry], documents: Sequence[LivingDocument]
+) -> list[tuple[LivingDocument, Mention]]:
+    held: set[str] = set()
+    for reg in registries:
+        held.update(reg.by_cited_key())
+    return [(d, m) for d, m in _first_mentions(documents) if m.key.key not in held]
+
+
+def _first_mentions(
+    documents: Sequence[LivingDocument],
+) -> Iterable[tuple[LivingDocument, Mention]]:
+    seen: set[str] = set()
+    for doc in documents:
+        for m in doc.mentions:
+            if m.key.key not in seen:
+                seen.add(m.key.key)
+                yield doc, m

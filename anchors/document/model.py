@@ -8,7 +8,6 @@ section numbers (`## §1.3 KV Cache`, `### 1.3 KV Cache`). A section is its whol
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .. import sections
@@ -68,15 +67,15 @@ class LivingDocument:
     def has_section(self, section: str) -> bool:
         return any(same_section(h.section, section) for h in self.headings)
 
-    def renamed(self, section: str) -> Heading | None:
-        """The heading that has `section`'s name under another number (a renumbering)."""
+    def renamings(self, section: str) -> list[Heading]:
+        """The headings that have `section`'s name under another number (a renumbering); two
+        or more leave the new number in doubt."""
         name = sections.name(section).casefold()
         if not name:
-            return None
-        return next((h for h in self.headings if h.name_key == name), None)
-
-    def mentions_of(self, key: AnchorKey) -> Iterator[Mention]:
-        return (m for m in self.mentions if m.key.key == key.key)
+            return []
+        return [
+            h for h in self.headings if h.name_key == name and h.number != sections.number(section)
+        ]
 
 
 def same_section(heading: str, section: str) -> bool:

@@ -23,6 +23,8 @@ __all__ = ["parse_document"]
 
 _ATX_RE = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _SETEXT_RE = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
+#: a line that cannot be a setext heading's text: a list item, a table row, a quote, a fence
+_NOT_SETEXT_RE = re.compile(r"^ {0,3}(?:[-*+][ \t]|[0-9]{1,9}[.)][ \t]|\||>|```|~~~)")
 #: a dotted section number at the start of a heading: `1.3`, `1.3.`, `2.10.4` (NFKC digits)
 _DOTTED_RE = re.compile(r"^([0-9]+(?:\.[0-9]+)+)\.?(?=\s|$)")
 #: emphasis or code around a whole heading (`## **§1.3 KV Cache**`) is presentation
@@ -58,7 +60,7 @@ def _heading(lines: list[str], i: int) -> tuple[int, str] | None:
     m = _ATX_RE.match(lines[i])
     if m:
         return len(m[1]), (m[2] or "").strip()
-    if i + 1 < len(lines) and lines[i].strip() and not lines[i].lstrip().startswith(("|", ">")):
+    if i + 1 < len(lines) and lines[i].strip() and not _NOT_SETEXT_RE.match(lines[i]):
         under = _SETEXT_RE.match(lines[i + 1])
         if under and not _SETEXT_RE.match(lines[i]):
             return (1 if under[1][0] == "=" else 2), lines[i].strip()
