@@ -226,10 +226,11 @@ def fix(
     only: o.FixKinds = None,
     history: o.HistoryOpt = None,
     cache_dir: o.CacheDir = None,
+    document: o.DocumentOpt = None,
     quiet: o.QuietOpt = False,
 ) -> None:
     """Apply what the latest check learnt: permanent redirects, renamed repos, moved issues,
-    snapshots.
+    snapshots; with --document, the sections a renumbering of the document moved.
 
     Exit 0 when written or nothing to fix; with --dry-run, 1 when there is something to fix.
     Example: anchors fix --dry-run --only redirect,renamed-repo
@@ -240,9 +241,8 @@ def fix(
 
     configure(quiet)
     kinds = parse_kinds(only)
-    settings, path = one_registry(
-        o.named(registries, registry), {"history": history, "cache_dir": cache_dir}, config
-    )
+    flags = {"history": history, "cache_dir": cache_dir, "document": document}
+    settings, path = one_registry(o.named(registries, registry), flags, config)
     res = fix_registry(path, settings, dry_run=dry_run, only=kinds)
     sys.stdout.write(diff_lines(res.diff))
     for line in fix_skipped(res, path):

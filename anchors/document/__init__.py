@@ -15,12 +15,14 @@ from .load import read_documents
 from .model import Heading, LivingDocument, Mention, same_section
 from .reader import parse_document
 from .refs import check_refs
+from .renumber import Renumbering, renumberings
 
 __all__ = [
     "DEFAULT_PENDING_DAYS",
     "Heading",
     "LivingDocument",
     "Mention",
+    "Renumbering",
     "Standing",
     "check_refs",
     "compare",
@@ -28,6 +30,7 @@ __all__ = [
     "parse_document",
     "read_documents",
     "refs",
+    "renumberings",
     "same_section",
     "standings",
     "unregistered",

@@ -25,6 +25,7 @@ from ..defaults import DEFAULT_PENDING_DAYS
 from ..findings import Code, Finding
 from ..registry.model import Anchor, Registry
 from .model import Heading, LivingDocument, Mention, same_section
+from .renumber import moved_to
 
 __all__ = [
     "DEFAULT_PENDING_DAYS",
@@ -118,7 +119,7 @@ def _judge(
             Code.NOT_IN_DOCUMENT,
             f"registered for {target}, which {holder.path} has, but not cited there yet" + e.last,
         )
-    moved = [(d, h) for d in documents for h in d.renamings(target)]
+    moved = moved_to(documents, target)
     if moved:
         return e.renumbered(moved, mentions)
     if late and not mentions:
