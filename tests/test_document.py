@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from anchors.document import parse_document
-from anchors.document import check_refs, compare
+from anchors.document import check_refs, compare, parse_document
 from anchors.extract.docrefs import document_refs
 from anchors.findings import Code
 from anchors.registry.loader import load

@@ -151,6 +151,8 @@ def report(
     fmt: o.ReportFormatOpt = o.ReportFormat.MARKDOWN,
     output: o.ReportOutput = None,
     history: o.HistoryOpt = None,
+    document: o.DocumentOpt = None,
+    pending_days: o.PendingDays = None,
     quiet: o.QuietOpt = False,
 ) -> None:
     """Dead-link report from the check history, ready for a GitHub issue.
@@ -165,7 +167,8 @@ def report(
 
     configure(quiet)
     window, at = _duration(since), _instant(now)
-    settings, path = one_registry(o.named(registries, registry), {"history": history}, config)
+    flags = {"history": history, "document": document, "pending_days": pending_days}
+    settings, path = one_registry(o.named(registries, registry), flags, config)
     rep = for_registry(path, settings, at, window)
     to = None if output is None or str(output) == "-" else output
     write("report", fmt.value, rep, sys.stdout, to, registry=str(path))
