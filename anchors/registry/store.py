@@ -246,10 +246,11 @@ _TYPED_RE = re.compile(r"[-+.0-9_:\s]+|true|false|yes|no|on|off|y|n|null|~", re.
 
 
 def scalar(value: str, style: str | None) -> str:
-    """`value` written as the scalar it replaces was: plain where that was plain and `value`
-    reads back the same, double-quoted otherwise (`fix` rewriting a `section:`)."""
+    """`value` written as the scalar it replaces was (`style`: its span's; "" or None is plain):
+    plain where that was plain and `value` reads back the same, double-quoted otherwise (`fix`
+    rewriting a `section:`)."""
     plain = _PLAIN_RE.fullmatch(value) and not _TYPED_RE.fullmatch(value)
-    if style is None and plain and all(map(_printable, value)):
+    if not style and plain and all(map(_printable, value)):
         return value
     return quote(value)
 

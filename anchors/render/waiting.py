@@ -24,12 +24,13 @@ _HEAD = ("| anchor | title | waiting since | age | why |", "|---|---|---|---|---
 
 
 def _why(w: Waiting) -> str:
+    """Why it waits, as Markdown (the sections it names escaped)."""
     if w.code is Code.OVERDUE:
         return "**overdue**"
     if w.code is Code.SECTION_MISMATCH:
-        return f"cited under {w.elsewhere or 'no numbered section'}"
+        return f"cited under {markdown(w.elsewhere or 'no numbered section')}"
     if w.code is Code.UNKNOWN_SECTION:
-        return f"renumbered to {w.elsewhere}" if w.elsewhere else "no such heading"
+        return f"renumbered to {markdown(w.elsewhere)}" if w.elsewhere else "no such heading"
     if w.code is Code.NEW_SECTION:
         return "section not written yet"
     return "not cited yet"
@@ -40,7 +41,7 @@ def _row(w: Waiting) -> str:
     since = w.since.isoformat() if w.since else ""
     return (
         f"| {target_cell(w.kind, w.anchor, w.anchor)} | {text_cell(w.title)} | {since} | "
-        f"{age} | {markdown(_why(w))} |"
+        f"{age} | {_why(w)} |"
     )
 
 
