@@ -32,6 +32,7 @@ from .ids.model import InvalidId
 from .registry.loader import load
 from .registry.model import Anchor, Registry
 from .registry.patch import unified_diff
+from .registry.scalars import like
 
 __all__ = ["Fix", "FixKind", "FixResult", "fix", "fix_registry", "parse_kinds", "plan"]
 
@@ -176,7 +177,7 @@ def _edits(reg: Registry, res: FixResult) -> str:
             if f.kind is FixKind.ARCHIVE:
                 values["archived"] = f"{{url: {store.quote(f.new)}, date: {f.date}}}"
             elif f.kind is FixKind.SECTION:
-                values["section"] = store.scalar(f.new, a.spans["section"].style)
+                values["section"] = like(f.new, a.spans["section"].style, a.flow)
             else:
                 quoted = a.flow or a.spans["url"].style in ('"', "'")
                 values["url"] = store.quote(f.new) if quoted else store.url_value(f.new)

@@ -9,7 +9,6 @@ process leaves the old file and two concurrent `anchors add` both land.
 from __future__ import annotations
 
 import contextlib
-import re
 from collections.abc import Callable, Iterator
 from datetime import date
 from pathlib import Path
@@ -32,7 +31,6 @@ __all__ = [
     "quote",
     "render",
     "save",
-    "scalar",
     "set_fields",
     "splice",
     "url_value",
@@ -237,22 +235,6 @@ def set_fields(reg: Registry, a: Anchor, values: dict[str, str]) -> list[_Edit]:
         else:
             edits.append(_value_edit(reg.text, sp, value))
     return edits + _add_lines(reg, a, missing)
-
-
-#: a plain YAML scalar that reads back as itself: no indicator first, no `: ` or ` #` inside
-_PLAIN_RE = re.compile(r"[^\s\-?:,\[\]{}#&*!|>'\"%@`](?:(?!: | #)[^\n])*(?<![\s:])")
-#: plain text YAML would read as something else than a string
-_TYPED_RE = re.compile(r"[-+.0-9_:\s]+|true|false|yes|no|on|off|y|n|null|~", re.IGNORECASE)
-
-
-def scalar(value: str, style: str | None) -> str:
-    """`value` written as the scalar it replaces was (`style`: its span's; "" or None is plain):
-    plain where that was plain and `value` reads back the same, double-quoted otherwise (`fix`
-    rewriting a `section:`)."""
-    plain = _PLAIN_RE.fullmatch(value) and not _TYPED_RE.fullmatch(value)
-    if not style and plain and all(map(_printable, value)):
-        return value
-    return quote(value)
 
 
 def _value_edit(text: str, sp: Span, value: str) -> _Edit:
