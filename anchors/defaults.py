@@ -1,4 +1,4 @@
-"""Named defaults (mostly the network side's), in one place that imports nothing heavy.
+"""Named defaults for the network side, in one place that imports nothing heavy.
 
 The CLI's help, the config loader and the clients all read these, so a default is stated once.
 """
@@ -16,7 +16,6 @@ __all__ = [
     "DEFAULT_ATTEMPTS",
     "DEFAULT_CONCURRENCY",
     "DEFAULT_MAX_REDIRECTS",
-    "DEFAULT_PENDING_DAYS",
     "DEFAULT_PER_HOST",
     "DEFAULT_RETRY_AFTER_CAP",
     "DEFAULT_TIMEOUT",
@@ -61,10 +60,6 @@ SAVE_API = "https://web.archive.org/save"
 SAVE_MIN_INTERVAL = 10.0
 #: captures asked for in one run at most; an account may make a few thousand a day
 SAVE_PER_RUN = 5
-
-#: days a registry entry may wait for its section of the living document before it is
-#: `overdue` (`--pending-days`)
-DEFAULT_PENDING_DAYS = 14
 
 #: how every request anchors sends introduces itself
 USER_AGENT = f"anchors/{__version__} (citation link checker; python-httpx)"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field, replace
-from datetime import date
+from datetime import UTC, date, datetime
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, assert_never
@@ -53,10 +53,12 @@ class ExportItem:
     kind: str
     anchor: str
     url: str
+    #: the bibliographic title: the resolved one, else one a briefing wrote (never a heading's)
     title: str | None
     authors: tuple[str, ...]
     published: str | None
-    venue: str | None
+    #: a DOI's journal or proceedings, with its volume, issue and pages (Crossref's)
+    container: str | None
     doi: str | None
     arxiv_id: str | None
     version: int | None
@@ -70,6 +72,16 @@ class ExportItem:
     line: int = 0
     #: (the key this entry would have had, the line of the entry that has it), when two met
     clash: tuple[str, int] | None = None
+    #: arXiv's journal reference, as the authors wrote it (free text, not a container title)
+    journal_ref: str | None = None
+    volume: str | None = None
+    issue: str | None = None
+    pages: str | None = None
+    #: what the DOI's agency says the work is, in CSL's words (`article-journal`,
+    #: `paper-conference`...); None when unknown
+    work_type: str | None = None
+    #: why `check` last found it gone (`dead-link`, `not-found`), for the warning export gives
+    gone: str | None = None
 
     @property
     def year(self) -> str | None:
@@ -130,21 +142,35 @@ def _names(authors: Any) -> tuple[str, ...]:
     return tuple(n for n in authors or () if isinstance(n, str) and n.strip())
 
 
+def _text(v: Any) -> str | None:
+    """A cached value as text, where it is text or a number (a hand-edited cache is untrusted)."""
+    if isinstance(v, bool) or not isinstance(v, (str, int)):
+        return None
+    return str(v).strip() or None
+
+
 def _item(a: Anchor, cite: str, meta: dict[str, Any]) -> ExportItem:
     assert a.key is not None
     k = a.key
     archived = a.archived
+    venue = _text(meta.get("journal_ref"))
     return ExportItem(
         key=k.key,
         cite_key=cite,
         kind=k.kind.value,
         anchor=a.raw_id,
         url=_url(a),
-        # the resolved title is the paper's; the registry's may be a briefing's shorthand
-        title=meta.get("title") or a.title,
+        # the resolved title is the work's; a title written for the citation comes next; a
+        # heading's is the briefing's (two pages under one heading would get one title)
+        title=_text(meta.get("title")) or (None if a.title_inferred else a.title),
         authors=_names(meta.get("authors")),
         published=meta.get("published"),
-        venue=meta.get("journal_ref"),
+        container=venue if k.kind is AnchorKind.DOI else None,
+        journal_ref=venue if k.kind is AnchorKind.ARXIV else None,
+        volume=_text(meta.get("volume")),
+        issue=_text(meta.get("issue")),
+        pages=_text(meta.get("page")),
+        work_type=_text(meta.get("work_type")),
         doi=k.doi if k.kind is AnchorKind.DOI else meta.get("doi"),
         arxiv_id=k.canonical if k.kind is AnchorKind.ARXIV else None,
         version=a.version or (meta.get("version") if k.kind is AnchorKind.ARXIV else None),
@@ -260,7 +286,7 @@ def export(
         from .check.session import refresh as refresh_cache
 
         refresh_cache(registry, settings, today, hooks or Hooks())
-    return select(
+    items = select(
         registry,
         settings.cache_path(registry),
         section=section,
@@ -268,6 +294,42 @@ def export(
         status=status,
         today=today,
     )
+    return _gone(items, settings.history_path(registry), registry)
+
+
+def _gone(items: list[ExportItem], history: Path, registry: Path) -> list[ExportItem]:
+    """The items, each the latest check found gone (a dead link, an ID that does not exist)
+    marked with why, so `export` can warn instead of citing it silently. No history, or one
+    that cannot be read, marks nothing: an export is not a check."""
+    from .errors import AnchorsError
+    from .findings import Outcome
+    from .history import History
+    from .history.observation import NEUTRAL
+
+    if not items or not history.is_file():
+        return items
+    latest: dict[str, tuple[str, float]] = {}
+    try:
+        h = History.read_only(history)
+        try:
+            for obs in h.rows(until=float("inf"), registry=registry):
+                if obs.outcome in NEUTRAL:
+                    continue
+                dead = obs.outcome is Outcome.DEAD
+                why = obs.error or obs.outcome.value
+                latest[obs.key.key] = (why, obs.checked_at) if dead else ("", 0.0)
+        finally:
+            h.close()
+    except AnchorsError:
+        return items
+    out = []
+    for it in items:
+        why, at = latest.get(it.key, ("", 0.0))
+        if why:
+            day = datetime.fromtimestamp(at, UTC).date().isoformat()
+            it = replace(it, gone=f"{why}, {day}")
+        out.append(it)
+    return out
 
 
 #: an export uses cached metadata of any age: a title or author list does not expire

@@ -58,7 +58,13 @@ def test_bibtex_keys_are_stable_and_parse_back() -> None:
     assert len(keys) == len(set(keys)) == 43
     assert "arxiv-2609.18063" in keys and "gh-vllm-project-vllm-8242" in keys
     e = bib.entries["arxiv-2609.18063"]
-    assert e.fields["eprint"] == "2609.18063" and e.fields["archivePrefix"] == "arXiv"
+    assert e.fields["howpublished"] == "arXiv:2609.18063"
+    full = parse_string(
+        run("-r", str(BUNDLED), "-f", "bibtex", "--bib-style", "biblatex").stdout, "bibtex"
+    )
+    assert list(full.entries) == keys  # one key per entry in either family
+    e = full.entries["arxiv-2609.18063"]
+    assert e.fields["eprint"] == "2609.18063" and e.fields["eprinttype"] == "arxiv"
     assert re.fullmatch(r"url-huggingface\.co-[0-9a-f]{8}", next(k for k in keys if "hugging" in k))
 
 
@@ -171,9 +177,10 @@ def test_refresh_then_offline_csl_json_validates_against_the_csl_schema(papers: 
     jsonschema.Draft7Validator(CSL_SCHEMA).validate(doc)
     vllm = doc[0]
     assert vllm["id"] == "arxiv-2309.06180" and vllm["type"] == "article"
-    assert (
-        vllm["title"]
-        == "Efficient Memory Management for Large Language Model Serving with PagedAttention"
+    # a word title-casing would change is marked as written (CSL's nocase)
+    assert vllm["title"] == (
+        "Efficient Memory Management for Large Language Model Serving with "
+        '<span class="nocase">PagedAttention</span>'
     )
     assert vllm["author"][0] == {"family": "Kwon", "given": "Woosuk"}
     assert vllm["issued"] == {"date-parts": [[2023, 9, 12]]}
@@ -184,7 +191,7 @@ def test_refresh_then_offline_csl_json_validates_against_the_csl_schema(papers: 
         "gh-pygithub-pygithub-28",
         "arxiv-2312.07104",
     ]  # §1.3 before §1.10
-    assert doc[1]["title"] == "Issue created by PyGithub"
+    assert doc[1]["title"] == 'Issue created by <span class="nocase">PyGithub</span>'
     # what is asked for, and nothing else
     new = json.loads(
         run(
@@ -206,7 +213,7 @@ def test_refresh_then_offline_csl_json_validates_against_the_csl_schema(papers: 
     )
     e = bib.entries["arxiv-2312.07104"]
     assert [str(p) for p in e.persons["author"]][:2] == ["Zheng, Lianmin", "Yin, Liangsheng"]
-    assert e.fields["year"] == "2023" and e.fields["version"] == "2"
+    assert e.fields["year"] == "2023" and e.fields["howpublished"] == "arXiv:2312.07104v2"
 
 
 def test_a_csl_item_the_schema_refuses_is_caught() -> None:
@@ -248,8 +255,8 @@ def test_a_doi_link_is_hex_encoded_in_every_format(tmp_path: Path) -> None:
     )
     for fmt, good in (
         ("markdown", "<https://doi.org/10.1006/rwei.1999%23.0001>"),
-        # verbatim: biblatex and url.sty take `%23` as it is, `\\%23` would be in the link
-        ("bibtex", 'url = "https://doi.org/10.1006/rwei.1999%23.0001"'),
+        # in \\url{} the % is escaped: hyperref reads `\\%23` as `%23`
+        ("bibtex", "\\url{https://doi.org/10.1006/rwei.1999\\%23.0001}"),
         ("csl-json", '"URL": "https://doi.org/10.1006/rwei.1999%23.0001"'),
     ):
         out = CliRunner().invoke(app, ["export", "-r", str(reg), "-f", fmt]).stdout
@@ -414,7 +421,7 @@ def test_a_key_survives_fix_moving_the_entry(tmp_path: Path, cited: str, moved: 
         reg.read_text("utf-8").replace(f"url: {cited}", f"url: {moved}\n    cited_url: {cited}"),
         encoding="utf-8",
     )
-    r = run("-r", str(reg), "-f", "bibtex")
+    r = run("-r", str(reg), "-f", "bibtex", "--bib-style", "biblatex")
     bib = parse_string(r.stdout, "bibtex")
     assert list(bib.entries) == before
     assert (
@@ -444,13 +451,21 @@ def test_urls_are_verbatim_in_bibtex(tmp_path: Path) -> None:
         "https://github.com/o/r/issues/1#issuecomment-9_x",
     )
     reg = _registry(tmp_path, *(f"url: {u}" for u in urls), 'doi: "10.1000/a_b%c&d~e"')
-    out = run("-r", str(reg), "-f", "bibtex").stdout
+    out = run("-r", str(reg), "-f", "bibtex", "--bib-style", "biblatex").stdout
     for u in urls:
         assert f'url = "{u}"' in out, out
     assert 'doi = "10.1000/a_b%c&d~e"' in out
-    assert "\\" not in out  # no escape anywhere
     fields = [e.fields for e in parse_string(out, "bibtex").entries.values()]
-    assert [f["url"] for f in fields][:3] == list(urls)
+    assert [f["url"] for f in fields[:3]] == list(urls)
+    # classic styles print a link from `\url{}`, where only % and # are escaped (hyperref
+    # reads them back); `~`, `_` and `&` stay as they are
+    classic_bib = parse_string(run("-r", str(reg), "-f", "bibtex").stdout, "bibtex")
+    classic = [e.fields for e in classic_bib.entries.values()]
+    assert [f["howpublished"] for f in classic][:3] == [
+        "\\url{https://www.cs.example.edu/~alice/paper_v2.pdf}",
+        "\\url{https://example.org/a\\%20b?x=1&y=2}",
+        "\\url{https://github.com/o/r/issues/1\\#issuecomment-9_x}",
+    ]
 
 
 def test_what_a_bib_cannot_hold_in_a_url_is_percent_encoded(tmp_path: Path) -> None:
@@ -462,7 +477,7 @@ def test_what_a_bib_cannot_hold_in_a_url_is_percent_encoded(tmp_path: Path) -> N
         'doi: "10.1000/x}{\\\\y"',
         'doi: "10.1000/{balanced}"',
     )
-    r = run("-r", str(reg), "-f", "bibtex")
+    r = run("-r", str(reg), "-f", "bibtex", "--bib-style", "biblatex")
     assert r.exit_code == 0, r.stderr
     fields = [e.fields for e in parse_string(r.stdout, "bibtex").entries.values()]
     assert fields[0]["url"] == "https://github.com/o/r/issues/1#a%7Bb"
@@ -526,7 +541,8 @@ def test_odd_author_names_never_crash_and_stay_one_author_each(tmp_path: Path) -
 @settings(max_examples=150, deadline=None)
 def test_any_author_list_exports_one_author_per_name(authors: list[str]) -> None:
     from anchors.export import ExportItem
-    from anchors.render.bib import bibtex, csl_json
+    from anchors.render.bib import bibtex
+    from anchors.render.csl import csl_json
 
     item = ExportItem(
         key="arxiv:2312.07104",
@@ -537,7 +553,7 @@ def test_any_author_list_exports_one_author_per_name(authors: list[str]) -> None
         title="T",
         authors=tuple(authors),
         published=None,
-        venue=None,
+        container=None,
         doi=None,
         arxiv_id="2312.07104",
         version=None,
@@ -725,3 +741,147 @@ def test_a_link_is_the_url_the_registry_writes(tmp_path: Path) -> None:
     assert [it["URL"] for it in csl] == urls
     for u in urls:
         assert f"<{u}>" in md, md
+
+
+def test_a_heading_is_never_a_bibliographic_title(tmp_path: Path) -> None:
+    """Two unrelated pages under one heading got the heading as their title; the resolved
+    title comes first, then a title written for the citation."""
+    from anchors.check.cache import Cache
+
+    reg = _registry(
+        tmp_path,
+        'url: https://a.example/one\n    title: "TGI 进入维护模式"\n    title_from: heading',
+        'url: https://b.example/two\n    title: "TGI 进入维护模式"\n    title_from: heading',
+        'url: https://c.example/three\n    title: "A title the briefing wrote"',
+        'arxiv: "2309.06180"\n    title: "vLLM paper"',
+    )
+    cache = Cache(tmp_path / ".anchors" / "cache.json")
+    cache.put("arxiv:2309.06180", {"outcome": "ok", "title": "Efficient Memory Management"})
+    cache.save()
+    titles = {
+        d["URL"]: d.get("title") for d in json.loads(run("-r", str(reg), "-f", "csl-json").stdout)
+    }
+    assert titles == {
+        "https://a.example/one": None,
+        "https://b.example/two": None,
+        "https://c.example/three": "A title the briefing wrote",
+        "https://arxiv.org/abs/2309.06180": "Efficient Memory Management",
+    }
+    bib = parse_string(run("-r", str(reg), "-f", "bibtex").stdout, "bibtex")
+    assert [e.fields.get("title") for e in bib.entries.values()] == [
+        None,
+        None,
+        "{A title the briefing wrote}",
+        "{Efficient Memory Management}",
+    ]
+    assert "维护" not in run("-r", str(reg), "-f", "bibtex").stdout
+
+
+def test_an_anchor_check_found_gone_is_exported_with_a_warning(tmp_path: Path) -> None:
+    from anchors.findings import Outcome
+    from anchors.history import History, Observation
+    from anchors.ids import parse_anchor
+
+    def seen(anchor: str, outcome: Outcome, status: int, error: str | None = None) -> Observation:
+        return Observation(
+            parse_anchor(anchor), anchor, outcome, status, error=error, checked_at=1_790_000_000.0
+        )
+
+    reg = _registry(
+        tmp_path,
+        "url: https://a.example/gone",
+        "url: https://a.example/fine",
+        'arxiv: "2309.99999"',
+    )
+    h = History(tmp_path / ".anchors" / "history.sqlite")
+    run_id = h.start_run(str(reg), 1_790_000_000.0)
+    h.record(
+        run_id,
+        [
+            seen("https://a.example/gone", Outcome.DEAD, 404, "HTTP 404"),
+            seen("https://a.example/fine", Outcome.OK, 200),
+            seen("2309.99999", Outcome.DEAD, 200, "arXiv has no 2309.99999"),
+        ],
+    )
+    h.finish_run(run_id, True, 1_790_000_000.0)
+    h.close()
+    r = run("-r", str(reg), "-f", "bibtex")
+    assert r.exit_code == 0 and len(parse_string(r.stdout, "bibtex").entries) == 3
+    warned = [ln for ln in r.stderr.splitlines() if "found gone" in ln]
+    assert len(warned) == 2
+    assert (
+        f"{reg}:3: https://a.example/gone was found gone by the latest check (HTTP 404, 2026-09-21)"
+        in warned[0]
+    )
+    assert f"{reg}:9: 2309.99999" in warned[1] and "arXiv has no 2309.99999" in warned[1]
+
+
+def test_a_journal_doi_exports_its_journal_volume_issue_and_pages(tmp_path: Path) -> None:
+    """`@article` got `booktitle` (bibtex drops it, pybtex refuses the bibliography), and
+    Crossref's volume, issue and pages were dropped in both formats."""
+    from anchors.check.cache import Cache
+
+    reg = _registry(tmp_path, 'doi: "10.1038/s41586-021-03819-2"', 'arxiv: "astro-ph/0601001"')
+    cache = Cache(tmp_path / ".anchors" / "cache.json")
+    cache.put(
+        "doi:10.1038/s41586-021-03819-2",
+        {
+            "outcome": "ok",
+            "title": "Protein structure",
+            "authors": ["John Jumper"],
+            "published": "2021-07-15",
+            "journal_ref": "Nature",
+            "volume": "596",
+            "issue": "7873",
+            "page": "583-589",
+            "work_type": "article-journal",
+        },
+    )
+    cache.put(
+        "arxiv:astro-ph/0601001",
+        {"outcome": "ok", "title": "OGLE", "journal_ref": "ActaAstron.56:1-50,2006"},
+    )
+    cache.save()
+    bib = parse_string(run("-r", str(reg), "-f", "bibtex").stdout, "bibtex")
+    article, paper = bib.entries.values()
+    assert article.type == "article" and "booktitle" not in article.fields
+    assert {k: article.fields[k] for k in ("journal", "volume", "number", "pages")} == {
+        "journal": "Nature",
+        "volume": "596",
+        "number": "7873",
+        "pages": "583--589",
+    }
+    # a journal reference is free text about the paper, not a journal field on @misc
+    assert paper.type == "misc" and "journal" not in paper.fields
+    assert paper.fields["note"] == "Published in ActaAstron.56:1-50,2006"
+    csl = json.loads(run("-r", str(reg), "-f", "csl-json").stdout)
+    assert {k: csl[0][k] for k in ("type", "container-title", "volume", "issue", "page")} == {
+        "type": "article-journal",
+        "container-title": "Nature",
+        "volume": "596",
+        "issue": "7873",
+        "page": "583-589",
+    }
+    assert (
+        "container-title" not in csl[1] and csl[1]["note"] == "Published in ActaAstron.56:1-50,2006"
+    )
+
+
+def test_bookkeeping_is_not_printed_and_adds_no_character(tmp_path: Path) -> None:
+    """`note` carried "first anchored …; §1.1 框架格局", printed by every style, and the section's
+    Chinese made an all-English entry fail pdflatex."""
+    p = tmp_path / "registry.yaml"
+    p.write_text(
+        'version: 1\nanchors:\n  - arxiv: "2309.06180"\n    title: "An English title"\n'
+        '    first_anchored: 2026-09-20\n    status: new\n    section: "§1.1 框架格局"\n'
+        '    cited_in: ["2026-09-20"]\n',
+        encoding="utf-8",
+    )
+    for style in ("classic", "biblatex"):
+        out = run("-r", str(p), "-f", "bibtex", "--bib-style", style).stdout
+        assert out.isascii(), out
+        entry = next(iter(parse_string(out, "bibtex").entries.values()))
+        assert "note" not in entry.fields
+        assert entry.fields["annote"] == "first anchored 2026-09-20; new; cited in 2026-09-20"
+    csl = json.loads(run("-r", str(p), "-f", "csl-json").stdout)[0]
+    assert "note" not in csl and csl["custom"]["section"] == "§1.1 框架格局"

@@ -47,7 +47,6 @@ def add(
     gate: o.Gate = False,
     fmt: o.AddFormatOpt = o.AddFormat.TEXT,
     strict: o.Strict = False,
-    document: o.DocumentOpt = None,
     quiet: o.QuietOpt = False,
 ) -> None:
     """Merge briefings into the registry: new vs continued, earliest date, duplicates.
@@ -58,19 +57,16 @@ def add(
 
     In CI: anchors add --check briefings/*.md
     """
-    from ..document import read_documents, refs
     from ..extract.citations import read_briefing
     from ..merger import add as do_add
     from ..render import summary, write
 
     configure(quiet)
-    settings, path = one_registry(o.named([], registry), {"document": document}, config)
+    _, path = one_registry(o.named([], registry), {}, config)
     override = _date(when, "--date")
     day = _date(today, "--today") or date.today()
     parsed = [read_briefing(b, override) for b in briefings]
-    docs = read_documents(settings.document)
     result = do_add(path, parsed, day, dry_run=dry_run or gate, on_wait=notice)
-    result.findings += refs(parsed, docs)
     for line in summary.add_warnings(parsed):
         warn(line)
     write("add", fmt.value, result, sys.stdout, dry_run=dry_run or gate)
@@ -109,8 +105,6 @@ def check(
     no_cache: o.NoCache = False,
     history: o.HistoryOpt = None,
     changed_since: o.ChangedSince = None,
-    document: o.DocumentOpt = None,
-    pending_days: o.PendingDays = None,
     today: o.TodayOpt = None,
     quiet: o.QuietOpt = False,
 ) -> None:
@@ -151,8 +145,6 @@ def report(
     fmt: o.ReportFormatOpt = o.ReportFormat.MARKDOWN,
     output: o.ReportOutput = None,
     history: o.HistoryOpt = None,
-    document: o.DocumentOpt = None,
-    pending_days: o.PendingDays = None,
     quiet: o.QuietOpt = False,
 ) -> None:
     """Dead-link report from the check history, ready for a GitHub issue.
@@ -167,8 +159,7 @@ def report(
 
     configure(quiet)
     window, at = _duration(since), _instant(now)
-    flags = {"history": history, "document": document, "pending_days": pending_days}
-    settings, path = one_registry(o.named(registries, registry), flags, config)
+    settings, path = one_registry(o.named(registries, registry), {"history": history}, config)
     rep = for_registry(path, settings, at, window)
     to = None if output is None or str(output) == "-" else output
     write("report", fmt.value, rep, sys.stdout, to, registry=str(path))
@@ -185,6 +176,7 @@ def export(
     since: o.CitedWithin = None,
     status: o.StatusOpt = None,
     fmt: o.ExportFormatOpt = o.ExportFormat.MARKDOWN,
+    bib_style: o.BibStyleOpt = o.BibStyle.CLASSIC,
     output: o.ExportOutput = None,
     refresh: o.Refresh = False,
     cache_dir: o.CacheDir = None,
@@ -213,7 +205,15 @@ def export(
         since=window,
         status=status,
     )
-    write("export", fmt.value, items, sys.stdout, output, grouped=section is None)
+    write(
+        "export",
+        fmt.value,
+        items,
+        sys.stdout,
+        output,
+        grouped=section is None,
+        bib_style=bib_style.value,
+    )
     for line in export_warnings(items, path):
         warn(line)
     stderr.print(export_line(items))
@@ -229,11 +229,10 @@ def fix(
     only: o.FixKinds = None,
     history: o.HistoryOpt = None,
     cache_dir: o.CacheDir = None,
-    document: o.DocumentOpt = None,
     quiet: o.QuietOpt = False,
 ) -> None:
     """Apply what the latest check learnt: permanent redirects, renamed repos, moved issues,
-    snapshots; with --document, the sections a renumbering of the document moved.
+    snapshots.
 
     Exit 0 when written or nothing to fix; with --dry-run, 1 when there is something to fix.
     Example: anchors fix --dry-run --only redirect,renamed-repo
@@ -244,8 +243,9 @@ def fix(
 
     configure(quiet)
     kinds = parse_kinds(only)
-    flags = {"history": history, "cache_dir": cache_dir, "document": document}
-    settings, path = one_registry(o.named(registries, registry), flags, config)
+    settings, path = one_registry(
+        o.named(registries, registry), {"history": history, "cache_dir": cache_dir}, config
+    )
     res = fix_registry(path, settings, dry_run=dry_run, only=kinds)
     sys.stdout.write(diff_lines(res.diff))
     for line in fix_skipped(res, path):

@@ -15,7 +15,6 @@ import typer
 from ..config import CONFIG_ENV, ENV
 from ..defaults import (
     DEFAULT_CONCURRENCY,
-    DEFAULT_PENDING_DAYS,
     DEFAULT_PER_HOST,
     DEFAULT_RETRY_AFTER_CAP,
     DEFAULT_TIMEOUT,
@@ -56,6 +55,13 @@ class ExportFormat(str, Enum):
     MARKDOWN = "markdown"
     BIBTEX = "bibtex"
     CSL_JSON = "csl-json"
+
+
+class BibStyle(str, Enum):
+    """The choices of `render.bib.STYLES`, here so `--help` does not import the exporter."""
+
+    CLASSIC = "classic"
+    BIBLATEX = "biblatex"
 
 
 #: Each command's `--format` choices; `render.RENDERERS` has a renderer for each and no more
@@ -102,8 +108,6 @@ CHECK_SETTINGS = (
     "arxiv_searches",
     "exclude",
     "accept",
-    "document",
-    "pending_days",
 )
 
 
@@ -324,27 +328,6 @@ ChangedSince = Annotated[
     ),
 ]
 
-DocumentOpt = Annotated[
-    list[Path] | None,
-    typer.Option(
-        "--document",
-        metavar="FILE",
-        show_default=False,
-        help="The living document (Markdown) the registry feeds: its numbered sections are "
-        "compared with the entries' `section`; repeatable, replaces the config's `document`. "
-        "Never written.",
-    ),
-]
-PendingDays = Annotated[
-    int | None,
-    typer.Option(
-        metavar="DAYS",
-        min=0,
-        help=f"Days an entry may wait for its section of the --document before it is overdue "
-        f"(default {DEFAULT_PENDING_DAYS}), counted to --today.",
-    ),
-]
-
 BriefingsArg = Annotated[
     list[Path], typer.Argument(metavar="BRIEFING", help="Briefing files (Markdown).")
 ]
@@ -408,6 +391,16 @@ CitedWithin = Annotated[
 StatusOpt = Annotated[
     str | None, typer.Option(metavar="STATUS", help="Only new or continued anchors.")
 ]
+BibStyleOpt = Annotated[
+    BibStyle,
+    typer.Option(
+        "--bib-style",
+        help=(
+            "BibTeX for classic styles (plain, unsrt, alpha, natbib's; links in howpublished "
+            "and note) or for biblatex/biber (url, urldate, doi, eprint)."
+        ),
+    ),
+]
 ExportOutput = Annotated[
     Path | None, typer.Option("--output", "-o", metavar="FILE", help="Write here, not stdout.")
 ]
@@ -422,8 +415,7 @@ FixDryRun = Annotated[bool, typer.Option("--dry-run", help="Print the diff, writ
 FixKinds = Annotated[
     str | None,
     typer.Option(
-        metavar="KINDS",
-        help="Only these fixes: redirect,renamed-repo,moved-issue,archive,section.",
+        metavar="KINDS", help="Only these fixes: redirect,renamed-repo,moved-issue,archive."
     ),
 ]
 

@@ -26,8 +26,7 @@ class FileRule(str, Enum):
 
     #: tunes or narrows the run; a file may set it
     POLICY = "policy"
-    #: a path (or a list of them), relative to the file, that must stay inside the file's
-    #: repository
+    #: a path, relative to the file, that must stay inside the file's repository
     PATH = "path"
     #: an endpoint: flags and the environment only (a file would choose where requests go)
     ENDPOINT = "endpoint"
@@ -58,8 +57,6 @@ FILE_RULES: dict[str, FileRule] = {
     "cache_dir": FileRule.PATH,
     "history": FileRule.PATH,
     "registry": FileRule.PATH,
-    "document": FileRule.PATH,
-    "pending_days": FileRule.POLICY,
     "allow_private": FileRule.GUARD,
     "arxiv_api": FileRule.ENDPOINT,
     "github_api": FileRule.ENDPOINT,
@@ -99,12 +96,8 @@ def from_file(name: str, value: Any, config: Path, root: Path) -> Any:
             f"set it with {_flag(name)}"
         )
     if rule is FileRule.PATH:
-        paths = value if isinstance(value, tuple) else (value,)
         try:
-            kept = tuple(
-                str(confine(str(p), config.parent, root, f"{config}: {name}")) for p in paths
-            )
+            return str(confine(str(value), config.parent, root, f"{config}: {name}"))
         except RepoFileError as exc:
             raise UsageError(str(exc)) from None
-        return kept if isinstance(value, tuple) else kept[0]
     return value

@@ -87,6 +87,12 @@ class DoiFacts:
     journal_ref: str | None = None
     #: (type, notice DOI) for each update relation (`retraction`, `correction`...)
     updates: tuple[tuple[str, str], ...] = ()
+    #: where in the container, for a bibliography (`export`): volume, issue, page range
+    volume: str | None = None
+    issue: str | None = None
+    page: str | None = None
+    #: what the work is, in CSL's words (`article-journal`, `paper-conference`...)
+    work_type: str | None = None
 
 
 Facts = ArxivFacts | IssueFacts | RepoFacts | DoiFacts
@@ -148,6 +154,10 @@ def facts_from_json(kind: AnchorKind, data: Mapping[str, object]) -> Facts:
                 published=text(get("published")),
                 journal_ref=text(get("journal_ref")),
                 updates=_pairs(get("updates")),
+                volume=text(get("volume")),
+                issue=text(get("issue")),
+                page=text(get("page")),
+                work_type=text(get("work_type")),
             )
         case _:
             assert_never(kind)

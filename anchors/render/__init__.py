@@ -45,6 +45,8 @@ class Target:
     registry: str = ""
     #: `export` without `--section`: grouped by section
     grouped: bool = True
+    #: `export --format bibtex`: the family of styles the entries are for (`bib.STYLES`)
+    bib_style: str = "classic"
     #: the weekly report: where the full (JSON) report is kept, named in the lines that say
     #: rows were cut to fit a GitHub issue (a URL or a path); None: the command that prints it
     full_report: str | None = None
@@ -95,7 +97,7 @@ def _lazy(module: str, name: str, *args: str) -> Renderer:
 def _csl_json(items: Any, t: Target) -> str:
     import json
 
-    from .bib import csl_json
+    from .csl import csl_json
 
     return json.dumps(csl_json(items), ensure_ascii=False, indent=2) + "\n"
 
@@ -112,8 +114,8 @@ RENDERERS: dict[tuple[str, str], Renderer] = {
     ("check", "sarif"): _lazy("sarif", "check_result"),
     ("report", "markdown"): _lazy("markdown", "report", "registry", "full_report"),
     ("report", "json"): _lazy("json", "report", "registry"),
-    ("export", "markdown"): _lazy("bib", "markdown_list", "grouped"),
-    ("export", "bibtex"): _lazy("bib", "bibtex"),
+    ("export", "markdown"): _lazy("reading", "markdown_list", "grouped"),
+    ("export", "bibtex"): _lazy("bib", "bibtex", "bib_style"),
     ("export", "csl-json"): _csl_json,
 }
 #: JSON a stream must be able to hold: non-ASCII becomes \u escapes where it cannot.

@@ -1,31 +1,41 @@
-"""Export formats: BibTeX (through pybtex), CSL-JSON, and Markdown to paste under a section.
+"""BibTeX, written through pybtex, for the two families of styles people typeset with.
 
-pybtex writes the BibTeX: it owns the syntax (quoting, brace balance, `&`/`%`/`#`/`_` escapes,
-"Last, First and ..." name lists), which is easy to get subtly wrong by hand. Text from the
-network can still carry LaTeX (`\\input{...}`, unbalanced braces), so every value is made
-inert first: backslashes, braces, `$`, `^` and `~` become their text commands. The verbatim
-fields (`url`, `doi`, `eprint`) are the exception: biblatex reads them verbatim and url.sty's
-`\\url` typesets them as they are, so an escape would end up in the link (`\\%20`, `\\_`);
-they are written as they are, and what a .bib cannot hold is percent-encoded instead.
+pybtex owns the syntax (quoting, brace balance, "Last, First and ..." name lists). Each value
+is encoded here, once: text from the network can carry LaTeX (`\\input{...}`, braces, `$`) and
+characters that typeset as something else (`--` as a dash, `<` as "¡" under OT1, `|` as a
+dash, a backtick as a quote), so text is made inert; URLs, DOIs and arXiv IDs are written as
+they are (url.sty and biblatex read them verbatim), with only what a .bib cannot hold
+percent-encoded.
+
+The families (docs/export.md):
+- `classic`, the default: what bibtex's plain, abbrv, alpha and unsrt, natbib's styles and
+  pybtex print, which biblatex prints too. A link is `howpublished = {\\url{...}}` (a web page)
+  or a `note` (a DOI, an archived copy), an arXiv paper `howpublished = {arXiv:ID}`, and an
+  entry without authors has a `key`, which these styles sort and label by.
+- `biblatex`: biber's data model: `@online` with `url`/`urldate`, `doi`, `eprint` with
+  `eprinttype`, an archived copy as a linked `addendum`.
+Both give a journal article `journal`, `volume`, `number` and `pages`, keep the registry's
+bookkeeping in `annote` (which no standard style prints), and add no character the source did
+not have.
 """
 
 from __future__ import annotations
 
+import codecs
 import re
-from itertools import groupby
 from typing import TYPE_CHECKING, Any
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
-from ..sections import key as section_key
-from ..sections import normal
-from .escape import markdown, markdown_url, plain
+from .escape import plain
 
 if TYPE_CHECKING:
     from ..export import ExportItem
 
-__all__ = ["bibtex", "csl_json", "markdown_list"]
+__all__ = ["STYLES", "bibtex", "parsed_name"]
 
-_NO_SECTION = "(no section)"
+#: the families of styles `--bib-style` chooses between
+STYLES = ("classic", "biblatex")
+
 _TEX = {
     "\\": r"\textbackslash{}",
     "{": r"\textbraceleft{}",
@@ -35,14 +45,37 @@ _TEX = {
     "~": r"\textasciitilde{}",
     '"': '{"}',
 }
+#: under OT1 (pdflatex's default) `<`, `>`, `|` and a backtick print as "¡", "¿", a dash and a
+#: quote. bibtex copies text commands as they are; biber decodes them back to the character, so
+#: for biblatex they are math symbols and a TS1 glyph, which biber leaves alone
+_GLYPHS = {
+    "classic": {
+        "<": r"\textless{}",
+        ">": r"\textgreater{}",
+        "|": r"\textbar{}",
+        "`": r"\textasciigrave{}",
+    },
+    "biblatex": {
+        "<": r"\ensuremath{<}",
+        ">": r"\ensuremath{>}",
+        "|": r"\ensuremath{|}",
+        "`": r"\UseTextSymbol{TS1}{\textasciigrave}",
+    },
+}
 
 
-def _tex(s: str) -> str:
-    return "".join(_TEX.get(ch, ch) for ch in plain(s))
+def _latex(text: str, style: str = "classic") -> str:
+    """Text that typesets as itself: TeX's specials as text commands, `--` not a dash, then
+    pybtex's own encoding (`%`, `&`, `#`, `_`)."""
+    glyphs = _GLYPHS[style]
+    t = "".join(_TEX.get(ch) or glyphs.get(ch, ch) for ch in plain(text))
+    t = t.replace("--", "-{}-").replace("--", "-{}-")
+    import latexcodec  # noqa: F401  (registers the codec pybtex's writer uses)
+
+    # the codec is text to text (typeshed types codecs.encode as bytes)
+    return str(codecs.encode(t, "ulatex+utf8"))
 
 
-#: fields biblatex declares verbatim (and classic styles pass to url.sty's `\\url`)
-_VERBATIM = frozenset({"url", "doi", "eprint"})
 #: what a verbatim field cannot hold as itself: a backslash, white space, control characters
 _NOT_VERBATIM = re.compile(r"[\\\s\x00-\x1f\x7f-\x9f]")
 
@@ -64,27 +97,34 @@ def _verbatim(value: str) -> str:
     return v if _balanced(v) else v.replace("{", "%7B").replace("}", "%7D")
 
 
+def _url(value: str) -> str:
+    r"""A link as `\url{...}` (url.sty's, or hyperref's, which links it), breaking lines at
+    slashes. `%` and `#` are escaped: biblatex stores a field in a macro first, and pybtex
+    reads LaTeX, where a bare `%` ends the line; hyperref's `\url` reads them back as `%` and
+    `#` (url.sty alone prints the backslash, docs/export.md)."""
+    return r"\url{" + _verbatim(value).replace("%", r"\%").replace("#", r"\#") + "}"
+
+
 def _writer() -> Any:
-    """pybtex's BibTeX writer, with the verbatim fields left as they are.
+    """pybtex's BibTeX writer, writing each value as this module encoded it.
 
     NOTE: pybtex has no option for this: `Writer._write_field` LaTeX-encodes every value
-    (latexcodec: `%` `&` `#` `_` `~` become `\\%` `\\&` `\\#` `\\_` `\\textasciitilde`).
-    The override is the one place that depends on that private method (pybtex pinned <0.27);
+    (latexcodec), which would escape the `\\` of `\\url{}` and the `_` of a URL. The override
+    is the one place that depends on that private method (pybtex pinned <0.27);
     tests/test_export.py::test_urls_are_verbatim_in_bibtex fails if it stops being called.
     """
     from pybtex.database.output.bibtex import Writer  # type: ignore[import-untyped]
 
-    class VerbatimWriter(Writer):  # type: ignore[misc]
+    class EncodedWriter(Writer):  # type: ignore[misc]
         def _write_field(self, stream: Any, type: str, value: str) -> None:
-            if type in _VERBATIM:
-                stream.write(f",\n    {type} = {self.quote(value)}")
-            else:
-                super()._write_field(stream, type, value)
+            stream.write(f",\n    {type} = {self.quote(value)}")
 
-    return VerbatimWriter()
+    return EncodedWriter()
 
 
-def _note(it: ExportItem) -> str:
+def _bookkeeping(it: ExportItem) -> str:
+    """The registry's record of the entry, for `annote`: plain ASCII, no section name (that is
+    the registry's own text, in whatever script, and never printed)."""
     parts = []
     if it.first_anchored:
         parts.append(f"first anchored {it.first_anchored.isoformat()}")
@@ -92,50 +132,125 @@ def _note(it: ExportItem) -> str:
         parts.append(it.status)
     if it.cited_in:
         parts.append("cited in " + ", ".join(d.isoformat() for d in it.cited_in))
-    if it.section:
-        parts.append(plain(it.section))
     return "; ".join(parts)
 
 
-def _bib_fields(it: ExportItem) -> list[tuple[str, str]]:
+def _entry_type(it: ExportItem, style: str) -> str:
+    """`@article`/`@inproceedings` for a DOI whose metadata has all those need (else a
+    standard style leaves a gap or, as pybtex does, refuses the whole bibliography)."""
+    if it.kind == "doi" and it.container and it.authors and it.title and it.year:
+        proceedings = it.work_type == "paper-conference" or (
+            it.work_type is None and "proceedings" in it.container.lower()
+        )
+        if proceedings:
+            return "inproceedings"
+        if it.work_type in (None, "article-journal", "article"):
+            return "article"
+    return "online" if style == "biblatex" and it.kind in ("url", "github") else "misc"
+
+
+def _key(it: ExportItem, style: str) -> str:
+    """What an authorless entry sorts and is labelled by: its title's words, else what it is."""
+    words = " ".join(re.sub(r"[^\w\s-]|_", " ", it.title or "").split())
+    if words:
+        return _latex(words, style)
+    if it.arxiv_id:
+        return f"arXiv:{it.arxiv_id}"
+    if it.kind == "doi" and it.doi:
+        return _latex(it.doi, style)
+    parts = urlsplit(it.url)
+    if it.kind == "github":  # owner/repo#N, as GitHub writes a reference
+        owner, repo, _, number = [*parts.path.strip("/").split("/"), "", "", "", ""][:4]
+        return _latex(f"{owner}/{repo}#{number}", style)
+    return _latex((parts.hostname or it.anchor).removeprefix("www."), style)
+
+
+def _pages(p: str) -> str:
+    """A page range with BibTeX's en dash (`583--589`), whatever dash it came with."""
+    return "--".join(_latex(x) for x in re.split(r"\s*[-\u2010-\u2015]+\s*", p))
+
+
+def _common(it: ExportItem, kind: str, style: str) -> list[tuple[str, str]]:
     f: list[tuple[str, str]] = []
-    if it.title:
-        f.append(("title", "{" + _tex(it.title) + "}"))  # braces keep the title's case
+    if it.title:  # braces keep the title's case
+        f.append(("title", "{" + _latex(it.title, style) + "}"))
+    if not it.authors:
+        f.append(("key", _key(it, style)))
     if it.year:
         f.append(("year", it.year))
-    if it.arxiv_id:
-        f += [("eprint", _verbatim(it.arxiv_id)), ("archivePrefix", "arXiv")]
-        if it.version:
-            f.append(("version", str(it.version)))
-    if it.venue:
-        f.append(("journal" if it.kind == "arxiv" else "booktitle", _tex(it.venue)))
-    if it.doi:
-        f.append(("doi", _verbatim(it.doi)))
-    f.append(("url", _verbatim(it.url)))
-    if it.first_anchored:
-        f.append(("urldate", it.first_anchored.isoformat()))
-    if it.archived:
-        f.append(("addendum", _tex(f"archived {it.archived[1]}: {it.archived[0]}")))
-    f.append(("note", _tex(_note(it))))
+    if kind in ("article", "inproceedings"):
+        assert it.container is not None
+        f.append(("journal" if kind == "article" else "booktitle", _latex(it.container, style)))
+        f += [(k, _latex(v)) for k, v in (("volume", it.volume), ("number", it.issue)) if v]
+        if it.pages:
+            f.append(("pages", _pages(it.pages)))
     return f
 
 
-def bibtex(items: list[ExportItem]) -> str:
+def _classic(it: ExportItem, kind: str) -> list[tuple[str, str]]:
+    f = _common(it, kind, "classic")
+    if not it.year:  # author-year styles (natbib's) label by year and warn without one
+        f.append(("year", "n.d."))
+    note = []
+    if kind == "misc":
+        if it.arxiv_id:
+            f.append(
+                ("howpublished", f"arXiv:{it.arxiv_id}" + (f"v{it.version}" if it.version else ""))
+            )
+        elif it.kind == "doi" and it.container:
+            f.append(("howpublished", _latex(it.container)))
+            note.append(_url(it.url))
+        else:
+            f.append(("howpublished", _url(it.url)))
+            if it.first_anchored and it.kind != "doi":
+                note.append(f"Accessed {it.first_anchored.isoformat()}")
+    else:
+        note.append(_url(it.url))
+    if it.journal_ref:
+        note.append("Published in " + _latex(it.journal_ref))
+    if it.archived:
+        note.append(f"Archived {_latex(it.archived[1])}: {_url(it.archived[0])}")
+    if note:
+        f.append(("note", ". ".join(note)))
+    return f
+
+
+def _biblatex(it: ExportItem, kind: str) -> list[tuple[str, str]]:
+    f = _common(it, kind, "biblatex")
+    if it.arxiv_id:
+        f += [("eprint", _verbatim(it.arxiv_id)), ("eprinttype", "arxiv")]
+        if it.version:
+            f.append(("version", str(it.version)))
+    if it.doi:
+        f.append(("doi", _verbatim(it.doi)))
+    if it.kind != "doi":  # a DOI's link is its `doi`
+        f.append(("url", _verbatim(it.url)))
+        if it.first_anchored:
+            f.append(("urldate", it.first_anchored.isoformat()))
+    if it.kind == "doi" and kind == "misc" and it.container:
+        f.append(("howpublished", _latex(it.container, "biblatex")))
+    if it.journal_ref:
+        f.append(("note", "Published in " + _latex(it.journal_ref, "biblatex")))
+    if it.archived:
+        snapshot = _url(it.archived[0])
+        f.append(("addendum", f"Archived {_latex(it.archived[1], 'biblatex')}: {snapshot}"))
+    return f
+
+
+def bibtex(items: list[ExportItem], style: str = "classic") -> str:
     from pybtex.database import BibliographyData, Entry  # type: ignore[import-untyped]
 
+    fields = _biblatex if style == "biblatex" else _classic
     # a list, not a dict: pybtex refuses a repeated key (case-insensitively, as BibTeX reads
     # them) where a dict would keep the last entry silently; `export` makes keys unique
     entries = []
     for it in items:
-        kind = (
-            "article"
-            if it.kind == "doi" and it.venue and "proceedings" not in it.venue.lower()
-            else "inproceedings"
-            if it.kind == "doi" and it.venue
-            else "misc"
-        )
-        persons = {"author": [_bib_person(a) for a in it.authors]} if it.authors else None
-        entries.append((it.cite_key, Entry(kind, fields=_bib_fields(it), persons=persons)))
+        kind = _entry_type(it, style)
+        f = fields(it, kind)
+        if note := _bookkeeping(it):
+            f.append(("annote", note))
+        persons = {"author": [_bib_person(a, style) for a in it.authors]} if it.authors else None
+        entries.append((it.cite_key, Entry(kind, fields=f, persons=persons)))
     if not entries:
         return ""
     text = str(_writer().to_string(BibliographyData(entries=entries)))
@@ -146,7 +261,7 @@ def bibtex(items: list[ExportItem]) -> str:
 _AND = re.compile(r"(?:^|[\s,])and(?:[\s,]|$)", re.IGNORECASE)
 
 
-def _parsed(name: str) -> Any:
+def parsed_name(name: str) -> Any:
     """pybtex's reading of one name as one person, or None where it is not one: a string
     pybtex refuses (`Smith, Jr., John, III`: too many commas), one BibTeX would split into two
     people (` and `) or read as "et al." (`others`), or one without a last name."""
@@ -162,110 +277,10 @@ def _parsed(name: str) -> Any:
     return p if p.last_names else None
 
 
-def _bib_person(name: str) -> Any:
+def _bib_person(name: str, style: str) -> Any:
     """An author for BibTeX: parsed as Last, First where it is one person, else the whole name
     as one braced literal (`{Alice and Bob}`), which BibTeX never splits or reorders."""
     from pybtex.database import Person
 
-    t = _tex(name).strip()
-    return _parsed(t) or Person(last="{" + t + "}")
-
-
-def _csl_name(name: str) -> dict[str, str]:
-    p = _parsed(name)
-    family = " ".join(p.prelast_names + p.last_names) if p else ""
-    given = " ".join(p.first_names + p.middle_names) if p else ""
-    if not family or not given:
-        return {"literal": name}
-    out = {"family": family, "given": given}
-    if p.lineage_names:
-        out["suffix"] = " ".join(p.lineage_names)
-    return out
-
-
-def _date(iso: str) -> dict[str, Any]:
-    return {"date-parts": [[int(x) for x in iso.split("-")[:3]]]}
-
-
-_CSL_TYPE = {"arxiv": "article", "doi": "article-journal", "github": "webpage", "url": "webpage"}
-
-
-def _csl_item(it: ExportItem) -> dict[str, Any]:
-    d: dict[str, Any] = {"id": it.cite_key, "type": _CSL_TYPE[it.kind]}
-    if it.kind == "doi" and it.venue and "proceedings" in it.venue.lower():
-        d["type"] = "paper-conference"
-    if it.title:
-        d["title"] = it.title
-    if it.authors:
-        d["author"] = [_csl_name(a) for a in it.authors]
-    if it.published:
-        d["issued"] = _date(it.published)
-    if it.first_anchored:
-        d["accessed"] = _date(it.first_anchored.isoformat())
-    if it.arxiv_id:
-        d.update(publisher="arXiv", number=it.arxiv_id)
-        if it.version:
-            d["version"] = str(it.version)
-    if it.venue:
-        d["container-title"] = it.venue
-    if it.doi:
-        d["DOI"] = it.doi
-    d["URL"] = it.url
-    if it.archived:
-        d.update(archive="Internet Archive", archive_location=it.archived[0])
-    d["note"] = _note(it)
-    d["custom"] = {
-        "anchor": it.key,
-        "section": it.section,
-        "status": it.status,
-        "cited_in": [c.isoformat() for c in it.cited_in],
-        "first_anchored": it.first_anchored.isoformat() if it.first_anchored else None,
-    }
-    return d
-
-
-def csl_json(items: list[ExportItem]) -> list[dict[str, Any]]:
-    return [_csl_item(it) for it in items]
-
-
-def _md_line(it: ExportItem) -> str:
-    who = ", ".join(markdown(a) for a in it.authors[:3]) + (
-        " et al." if len(it.authors) > 3 else ""
-    )
-    link = f"<{markdown_url(it.url)}>"
-    # an untitled web page is its own link; anything else is named, then linked
-    head = (
-        f"**{markdown(it.title)}**"
-        if it.title
-        else link
-        if it.kind == "url"
-        else markdown(it.anchor)
-    )
-    bits = [head + (f" — {who}" if who else "") + (f" ({it.year})" if it.year else "")]
-    if it.arxiv_id:
-        bits.append(f"arXiv:{it.arxiv_id}" + (f"v{it.version}" if it.version else ""))
-    if it.venue:
-        bits.append(markdown(it.venue))
-    if it.doi and it.kind != "doi":
-        bits.append(f"doi:{markdown(it.doi)}")
-    if head != link:
-        bits.append(link)
-    if it.archived:  # a Robust Link: the original, its version date and the snapshot
-        bits.append(f"[archived {markdown(it.archived[1])}](<{markdown_url(it.archived[0])}>)")
-    line = "- " + ". ".join(bits) + "."
-    return (
-        line + f" First anchored {it.first_anchored or '?'} ({it.status or '?'}); cited in "
-        f"{', '.join(d.isoformat() for d in it.cited_in) or '—'}."
-    )
-
-
-def markdown_list(items: list[ExportItem], grouped: bool = True) -> str:
-    out: list[str] = []
-    if not grouped:
-        return "\n".join(_md_line(it) for it in items) + ("\n" if items else "")
-    # one heading per section however its entries spell it, in the first entry's spelling
-    for _, group in groupby(items, key=lambda it: section_key(it.section or "")):
-        entries = list(group)
-        heading = normal(entries[0].section or "") or _NO_SECTION
-        out += [f"### {markdown(heading)}", ""] + [_md_line(it) for it in entries] + [""]
-    return "\n".join(out)
+    t = _latex(name, style).strip()
+    return parsed_name(t) or Person(last="{" + t + "}")

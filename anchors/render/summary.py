@@ -141,15 +141,21 @@ def export_line(items: list[ExportItem]) -> str:
 
 
 def export_warnings(items: list[ExportItem], registry: Path) -> list[str]:
-    """Two entries that met on one citation key: both are written, the later under a longer key."""
-    return [
-        plain(
-            f"{registry}:{it.line}: citation key {it.clash[0]} is also the key of the entry on "
-            f"line {it.clash[1]}; this one is written as {it.cite_key}"
-        )
-        for it in items
-        if it.clash
-    ]
+    """Two entries that met on one citation key: both are written, the later under a longer key.
+    An entry the latest check found gone is written too, but not silently."""
+    out = []
+    for it in items:
+        if it.clash:
+            out.append(
+                f"{registry}:{it.line}: citation key {it.clash[0]} is also the key of the entry "
+                f"on line {it.clash[1]}; this one is written as {it.cite_key}"
+            )
+        if it.gone:
+            out.append(
+                f"{registry}:{it.line}: {it.anchor} was found gone by the latest check "
+                f"({it.gone}); exported anyway, fix or remove it before citing it"
+            )
+    return [plain(line) for line in out]
 
 
 def add_warnings(briefings: list[Briefing]) -> list[str]:

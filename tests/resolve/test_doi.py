@@ -56,3 +56,27 @@ def test_doi_with_url_syntax_characters_is_looked_up_whole() -> None:
     got = asyncio.run(go())
     assert seen == ["/10.1006/rwei.1999%23.0001%25x"]
     assert got[doi.key].facts.title == "SICI-era paper"
+
+
+def test_doi_facts_hold_what_a_bibliography_needs() -> None:
+    """Volume, issue and pages (and what the work is) were dropped: a journal article was
+    exported without them, and as a proceedings paper's `booktitle`."""
+    from anchors.check.resolve.crossref import CrossrefUpdates
+
+    cas = load("doi/retracted-crossref")
+
+    async def go():
+        async with httpx.AsyncClient(transport=cas.transport()) as c:
+            resolver = DoiResolver(c, crossref=CrossrefUpdates(c))
+            return await resolver.resolve([Doi("10.1016/S0140-6736(97)11096-0")])
+
+    (res,) = asyncio.run(go()).values()
+    facts = res.facts
+    assert (facts.journal_ref, facts.volume, facts.issue, facts.page, facts.work_type) == (
+        "The Lancet",
+        "351",
+        "9103",
+        "637-641",
+        "article-journal",
+    )
+    assert run("doi/found-csl", "10.1145/3600006.3613165").facts.work_type == "paper-conference"

@@ -143,6 +143,13 @@ def _csl_facts(data: dict[str, object], updates: tuple[tuple[str, str], ...]) ->
         published=published,
         journal_ref=_first(data.get("container-title")),
         updates=updates,
+        volume=_first(data.get("volume")),
+        issue=_first(data.get("issue")),
+        page=_first(data.get("page")),
+        # CSL's word, though Crossref's own API says `journal-article`
+        work_type={"journal-article": "article-journal"}.get(t, t)
+        if (t := _first(data.get("type")))
+        else None,
     )
 
 

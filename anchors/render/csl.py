@@ -1,0 +1,106 @@
+"""CSL-JSON: the export citeproc processors (Zotero, pandoc, citeproc-py) format in any style.
+
+Titles carry CSL's own markup: a technical token (`fp8_e4m3`, `@vllm-team`, `--swap-space`,
+`vLLM`) is wrapped in `<span class="nocase">`, so a style that title-cases (Chicago) does not
+print "Fp8_E4M3". The registry's bookkeeping stays in `custom`, which no style prints; an arXiv
+journal reference is a note, not a container title ("In ActaAstron.56:1-50,2006").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from .bib import parsed_name
+
+if TYPE_CHECKING:
+    from ..export import ExportItem
+
+__all__ = ["csl_json", "protect"]
+
+#: a word a title-casing style must leave as written: one with a digit beside letters, a
+#: capital after its first letter, or a character no English word has (`_ @ / . : # + = ~`),
+#: or one that starts with `-` (a command-line flag)
+_TECHNICAL = re.compile(
+    r"(?:\S*[A-Za-z]\S*\d|\S*\d\S*[A-Za-z]|\S*[_@/:#+=~\\|<>`$%^*&]|\S+\.\S*[A-Za-z]|-"
+    r"|\S*[a-z]\S*[A-Z])\S*"
+)
+_WORD = re.compile(r"\S+")
+_MARKUP = re.compile(r"<(/?)(i|b|sup|sub|span)\b", re.IGNORECASE)
+
+
+def protect(title: str) -> str:
+    """The title with each technical word in a nocase span; markup-like text in the title
+    itself (`<i>`, `</span>`) has its `<` made a look-alike so it stays text."""
+    t = _MARKUP.sub(lambda m: "\u2039" + m[1] + m[2], title)
+    return _WORD.sub(
+        lambda m: f'<span class="nocase">{m[0]}</span>' if _TECHNICAL.fullmatch(m[0]) else m[0], t
+    )
+
+
+def _name(name: str) -> dict[str, str]:
+    p = parsed_name(name)
+    family = " ".join(p.prelast_names + p.last_names) if p else ""
+    given = " ".join(p.first_names + p.middle_names) if p else ""
+    if not family or not given:
+        return {"literal": name}
+    out = {"family": family, "given": given}
+    if p.lineage_names:
+        out["suffix"] = " ".join(p.lineage_names)
+    return out
+
+
+def _date(iso: str) -> dict[str, Any]:
+    return {"date-parts": [[int(x) for x in iso.split("-")[:3]]]}
+
+
+_TYPE = {"arxiv": "article", "doi": "article-journal", "github": "webpage", "url": "webpage"}
+#: the DOI work types (CSL's own words, from the agency) exported as they are
+_DOI_TYPES = frozenset(
+    {"article-journal", "paper-conference", "chapter", "book", "dataset", "report"}
+)
+
+
+def _item(it: ExportItem) -> dict[str, Any]:
+    d: dict[str, Any] = {"id": it.cite_key, "type": _TYPE[it.kind]}
+    if it.kind == "doi":
+        if it.work_type in _DOI_TYPES:
+            d["type"] = it.work_type
+        elif it.work_type is None and it.container and "proceedings" in it.container.lower():
+            d["type"] = "paper-conference"
+    if it.title:
+        d["title"] = protect(it.title)
+    if it.authors:
+        d["author"] = [_name(a) for a in it.authors]
+    if it.published:
+        d["issued"] = _date(it.published)
+    if it.first_anchored:
+        d["accessed"] = _date(it.first_anchored.isoformat())
+    if it.arxiv_id:
+        d.update(publisher="arXiv", number=it.arxiv_id)
+        if it.version:
+            d["version"] = str(it.version)
+    if it.container:
+        d["container-title"] = it.container
+    for field, value in (("volume", it.volume), ("issue", it.issue), ("page", it.pages)):
+        if value:
+            d[field] = value
+    if it.journal_ref:
+        d["note"] = f"Published in {it.journal_ref}"
+    if it.doi:
+        d["DOI"] = it.doi
+    d["URL"] = it.url
+    if it.archived:
+        d.update(archive="Internet Archive", archive_location=it.archived[0])
+    d["custom"] = {
+        "anchor": it.key,
+        "section": it.section,
+        "status": it.status,
+        "cited_in": [c.isoformat() for c in it.cited_in],
+        "first_anchored": it.first_anchored.isoformat() if it.first_anchored else None,
+    }
+    return d
+
+
+def csl_json(items: list[ExportItem]) -> list[dict[str, Any]]:
+    return [_item(it) for it in items]
