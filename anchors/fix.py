@@ -240,10 +240,10 @@ def fix(
         if reg.unsafe:
             p = reg.unsafe[0]
             raise RegistryError(reg.path, f"{p.message}; fix it before `anchors fix`", p.line)
-        h = History(history)
+        h = History.read_only(history)
         try:
             snaps = cached_snapshots(Cache(cache, ttls={"wayback": float("inf")})) if cache else {}
-            res = plan(reg, h.rows(time.time() if now is None else now, registry), only, snaps)
+            res = plan(reg, h.latest(time.time() if now is None else now, registry), only, snaps)
         finally:
             h.close()
         if not res.fixes:

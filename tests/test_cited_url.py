@@ -127,6 +127,6 @@ def test_check_fetches_what_was_cited_and_keys_the_history_canonically(tmp_path:
         assert json.loads(out)["findings"] == []  # no "moved permanently … cite the new URL"
         assert srv.counts["/dir/"] >= 1 and srv.counts["/dir"] == 0
     con = sqlite3.connect(tmp_path / ".anchors" / "history.sqlite")
-    (target,) = {t for (t,) in con.execute("SELECT target FROM results")}
+    (target,) = {t for (t,) in con.execute("SELECT target FROM targets")}
     con.close()
     assert target == canonical_url(cited)  # the same key an earlier version recorded

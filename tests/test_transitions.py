@@ -325,7 +325,7 @@ def test_old_history_file_is_migrated_and_still_reported(tmp_path: Path) -> None
     rows = list(h.rows(until=START + 2 * DAY))
     h.close()
     assert [r.facts for r in rows] == [None, IssueFacts(state="closed")]
-    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone() == (2,)
+    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone() == (3,)
 
 
 def test_the_weekly_workflows_check_sees_a_new_version_the_cache_would_hide(tmp_path: Path) -> None:

@@ -12,17 +12,18 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
 from ..errors import HistoryError, StorageError
-from ..findings import Outcome
-from ..ids.model import AnchorKey, AnchorKind, InvalidId, WebUrl, key_from_text
-from ..state import STATE_DIR, ensure, untrusted
-from .facts import Facts, facts_from_json, facts_to_json
+from ..state import ensure, untrusted
+from .facts import Facts, facts_to_json
+from .names import history_home, registry_id, selected
 from .observation import Observation
+from .read import Reader
+from .schema import APPLICATION_ID, SCHEMA_VERSION, check_owner, digest, migrate, register
 
 T = TypeVar("T")
 
@@ -36,27 +37,6 @@ __all__ = [
     "registry_id",
 ]
 
-APPLICATION_ID = 0x616E6368  # "anch"
-SCHEMA_VERSION = 2
-_MIGRATIONS: dict[int, tuple[str, ...]] = {
-    1: (
-        (
-            "CREATE TABLE runs (id INTEGER PRIMARY KEY, started_at REAL NOT NULL, "
-            "finished_at REAL, registry TEXT NOT NULL, complete INTEGER NOT NULL DEFAULT 0)"
-        ),
-        (
-            "CREATE TABLE results (run_id INTEGER NOT NULL REFERENCES runs(id), "
-            "checked_at REAL NOT NULL, target TEXT NOT NULL, anchor TEXT NOT NULL, "
-            "kind TEXT NOT NULL, outcome TEXT NOT NULL, status INTEGER, final_url TEXT, "
-            "error TEXT, elapsed_ms INTEGER)"
-        ),
-        "CREATE INDEX results_by_target ON results (target, checked_at)",
-        "CREATE INDEX runs_by_time ON runs (started_at)",
-    ),
-    # 2: the resolved facts of each observation (JSON), for the report's transitions
-    2: ("ALTER TABLE results ADD COLUMN facts TEXT",),
-}
-
 
 @dataclass(frozen=True, slots=True)
 class Run:
@@ -68,7 +48,6 @@ class Run:
 
 #: Longest wait for another writer (a concurrent check) before the history is given up on.
 LOCK_TIMEOUT = 15.0
-_TABLES = frozenset({"runs", "results"})
 #: sqlite errors that mean the environment refused (not a damaged or foreign file)
 _ENVIRONMENT = (
     "unable to open",
@@ -80,35 +59,6 @@ _ENVIRONMENT = (
     "no such file",
     "permission",
 )
-
-
-def history_home(history: str | os.PathLike[str]) -> Path:
-    """The folder a history belongs to: the one holding `.anchors/` for `.anchors/history.sqlite`,
-    else the history file's own folder (real paths)."""
-    folder = Path(os.path.realpath(history)).parent
-    return folder.parent if folder.name == STATE_DIR else folder
-
-
-def registry_id(registry: str | os.PathLike[str], home: Path) -> str:
-    """How a run names its registry: its real path (`..` and symlinks resolved), relative to the
-    history's `home` when it lies under it, else absolute.
-
-    Every registry in a folder shares that folder's history, so a reader must tell their runs
-    apart, and `a.yaml`, `./a.yaml`, its absolute path and a symlink to it are one registry.
-    Relative to the home, the name still holds when the checkout is copied or renamed, or the
-    history is downloaded elsewhere (see `_recorded` for how names are read back).
-    """
-    real = Path(os.path.realpath(registry))
-    return real.relative_to(home).as_posix() if real.is_relative_to(home) else str(real)
-
-
-def _recorded(name: str, home: Path) -> set[str]:
-    """The real paths a recorded name may mean: a relative name is the home's (as new runs
-    write it) or, from an older anchors that stored it as typed, the folder the check ran in,
-    which is the home or the current folder as often as not."""
-    if os.path.isabs(name):
-        return {os.path.realpath(name)}
-    return {os.path.realpath(home / name), os.path.realpath(name)}
 
 
 def _trusted(path: Path) -> None:
@@ -146,8 +96,12 @@ class History:
         self.problem: str | None = None
         _trusted(path)
         ensure(path.parent)
+        self._ids: dict[tuple[str, str, str], int] = {}
+        self._details: dict[bytes, int] = {}
+        self._names: dict[int, str] = {}
         try:
             self.db = sqlite3.connect(path, isolation_level=None, timeout=0)
+            register(self.db)
             self._patiently(self._prepare)
         except sqlite3.Error as exc:
             self._close_quietly()
@@ -155,39 +109,41 @@ class History:
         except BaseException:
             self._close_quietly()
             raise
+        self.reader = Reader(self.db)
 
     @classmethod
     def read_only(cls, path: Path) -> History:
-        """A private in-memory copy, for `report`: the file is opened read-only and is never
-        created, migrated or locked, so reading works in a read-only checkout, on an older
-        schema, and while a check is writing."""
+        """The file opened read-only, for `report` and `fix`: never created, migrated, written
+        or locked, so reading works in a read-only checkout, beside a running check and on an
+        older schema (read as schema 3 through this connection's temporary tables)."""
         _trusted(path)
         self = cls.__new__(cls)
         self.path, self.clock, self.problem = path, time.time, None
         self.lock_timeout, self.on_wait = 0.0, None
         self._sleep, self._monotonic = time.sleep, time.monotonic
-        self.db = sqlite3.connect(":memory:", isolation_level=None)
-        try:
-            self._copy_from(path)
-            self._prepare()
-        except sqlite3.Error as exc:
-            self.db.close()
-            raise self._error(exc) from None
-        return self
-
-    def _copy_from(self, path: Path) -> None:
+        self._ids, self._details, self._names = {}, {}, {}
         uri = path.resolve().as_uri()
         # NOTE: a WAL file in a read-only folder cannot get its -shm; `immutable` reads it as is.
         for query in ("?mode=ro", "?mode=ro&immutable=1"):
-            src = sqlite3.connect(uri + query, uri=True)
+            self.db = sqlite3.connect(uri + query, uri=True, isolation_level=None)
             try:
-                src.backup(self.db)
-                return
-            except sqlite3.OperationalError:
+                register(self.db)
+                version = check_owner(self.db, str(path))
+                if version < SCHEMA_VERSION:
+                    migrate(self.db, version, into="temp.")
+                break
+            except sqlite3.OperationalError as exc:
+                self.db.close()
                 if query.endswith("immutable=1"):
-                    raise
-            finally:
-                src.close()
+                    raise self._error(exc) from None
+            except sqlite3.Error as exc:
+                self.db.close()
+                raise self._error(exc) from None
+            except BaseException:
+                self.db.close()
+                raise
+        self.reader = Reader(self.db)
+        return self
 
     def _error(self, exc: sqlite3.Error) -> Exception:
         text = str(exc)
@@ -236,40 +192,9 @@ class History:
         if db is not None:
             db.close()
 
-    def _check_owner(self) -> int:
-        """Refuse foreign, newer or damaged files; returns the schema version found.
-
-        One statement reads all three facts, so a concurrent first run that is creating the
-        schema is seen either before or after its commit, never half-way.
-        """
-        app, version, tables = self.db.execute(
-            "SELECT (SELECT application_id FROM pragma_application_id), "
-            "(SELECT user_version FROM pragma_user_version), "
-            "(SELECT group_concat(name) FROM sqlite_master WHERE type='table')"
-        ).fetchone()
-        names = set((tables or "").split(",")) - {""}
-        if app not in (0, APPLICATION_ID) or (app == 0 and names):
-            raise HistoryError(
-                str(self.path),
-                "this SQLite file belongs to another program; pass --history with another path",
-            )
-        if version > SCHEMA_VERSION:
-            raise HistoryError(
-                str(self.path),
-                f"made by a newer anchors (schema {version}); upgrade anchors to read it",
-            )
-        if version and not _TABLES <= names:
-            missing = ", ".join(sorted(_TABLES - names))
-            raise HistoryError(
-                str(self.path),
-                f"damaged: its table {missing} is missing; move "
-                "the file away to start a new history",
-            )
-        return int(version)
-
     def _prepare(self) -> None:
         db = self.db
-        version = self._check_owner()
+        version = check_owner(db, str(self.path))
         db.execute("PRAGMA journal_mode=WAL")
         # NOTE: in WAL mode NORMAL keeps the file consistent through a crash of the process
         # (the case that matters for an interrupted check) without an fsync per commit.
@@ -277,12 +202,11 @@ class History:
         if version < SCHEMA_VERSION:
             db.execute("BEGIN IMMEDIATE")
             try:
-                version = self._check_owner()  # again, now that no one else can write
-                for v in range(version + 1, SCHEMA_VERSION + 1):
-                    for stmt in _MIGRATIONS[v]:
-                        db.execute(stmt)
-                db.execute(f"PRAGMA application_id={APPLICATION_ID}")
-                db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+                version = check_owner(db, str(self.path))  # again, now no one else can write
+                if version < SCHEMA_VERSION:
+                    migrate(db, version, into="main.")
+                    db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+                    db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
                 db.execute("COMMIT")
             except BaseException:
                 _rollback(db)
@@ -293,50 +217,82 @@ class History:
 
     def start_run(self, registry: str, started_at: float | None = None) -> int:
         at = self.clock() if started_at is None else started_at
-        return self._write(
-            lambda: int(
-                self.db.execute(
-                    "INSERT INTO runs (started_at, registry) VALUES (?, ?)",
-                    (at, registry_id(registry, history_home(self.path))),
-                ).lastrowid
-                or 0
-            ),
-            0,
-        )
+        name = registry_id(registry, history_home(self.path))
+
+        def start() -> int:
+            run = self.db.execute(
+                "INSERT INTO runs (started_at, registry) VALUES (?, ?)", (at, name)
+            ).lastrowid
+            self._names[run or 0] = name
+            return int(run or 0)
+
+        return self._write(start, 0)
 
     def record(self, run_id: int, observations: Iterable[Observation]) -> None:
         now = self.clock()
-        data = [
-            (
-                run_id,
-                o.checked_at or now,
-                o.target,
-                o.anchor,
-                o.kind.value,
-                o.outcome.value,
-                o.status,
-                o.final_url,
-                o.error,
-                o.elapsed_ms,
-                _dump(o.facts),
-            )
-            for o in observations
-        ]
-        if data:
-            self._write(lambda: self._insert(data), None)
+        rows = list(observations)
+        if rows:
+            self._write(lambda: self._insert(run_id, rows, now), None)
 
-    def _insert(self, data: Sequence[tuple[object, ...]]) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
+    def _insert(self, run_id: int, rows: list[Observation], now: float) -> None:
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")
         try:
-            self.db.executemany(
-                "INSERT INTO results (run_id, checked_at, target, anchor, kind, outcome, status, "
-                "final_url, error, elapsed_ms, facts) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            name = self._names.get(run_id) or self._run_name(run_id)
+            data = [
+                (
+                    self._target(name, o),
+                    o.checked_at or now,
+                    run_id,
+                    o.outcome.value,
+                    o.status,
+                    o.elapsed_ms,
+                    self._detail(o.anchor, o.final_url, o.error, _dump(o.facts)),
+                )
+                for o in rows
+            ]
+            db.executemany(
+                "INSERT OR IGNORE INTO observations (target_id, checked_at, run_id, outcome, "
+                "status, elapsed_ms, detail_id) VALUES (?,?,?,?,?,?,?)",
                 data,
             )
-            self.db.execute("COMMIT")
+            db.execute("COMMIT")
         except BaseException:
-            _rollback(self.db)
+            _rollback(db)
+            self._ids.clear()  # ids made in a transaction that did not commit are not there
+            self._details.clear()
             raise
+
+    def _run_name(self, run_id: int) -> str:
+        row = self.db.execute("SELECT registry FROM runs WHERE id = ?", (run_id,)).fetchone()
+        self._names[run_id] = name = str(row[0]) if row else ""
+        return name
+
+    def _target(self, registry: str, o: Observation) -> int:
+        at = (registry, o.kind.value, o.target)
+        tid = self._ids.get(at)
+        if tid is None:
+            self.db.execute(
+                "INSERT OR IGNORE INTO targets (registry, kind, target) VALUES (?, ?, ?)", at
+            )
+            (tid,) = self.db.execute(
+                "SELECT id FROM targets WHERE registry = ? AND kind = ? AND target = ?", at
+            ).fetchone()
+            self._ids[at] = tid
+        return tid
+
+    def _detail(self, anchor: str, final: str | None, error: str | None, facts: str | None) -> int:
+        d = digest(anchor, final, error, facts)
+        did = self._details.get(d)
+        if did is None:
+            self.db.execute(
+                "INSERT OR IGNORE INTO details (digest, anchor, final_url, error, facts) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (d, anchor, final, error, facts),
+            )
+            (did,) = self.db.execute("SELECT id FROM details WHERE digest = ?", (d,)).fetchone()
+            self._details[d] = did
+        return did
 
     def finish_run(self, run_id: int, complete: bool, finished_at: float | None = None) -> None:
         at = self.clock() if finished_at is None else finished_at
@@ -354,35 +310,40 @@ class History:
         )
         return [Run(i, s, f, bool(c)) for i, s, f, c in self.db.execute(q, (since, until))]
 
+    def _registries(self, registry: str | os.PathLike[str] | None) -> list[str] | None:
+        """The recorded names of `registry`'s runs (`names.selected`); None: every run."""
+        recorded = [n for (n,) in self.db.execute("SELECT DISTINCT registry FROM runs")]
+        return selected(recorded, history_home(self.path), registry)
+
     def rows(
         self, until: float, registry: str | os.PathLike[str] | None = None
     ) -> Iterator[Observation]:
-        """Every observation up to `until`, oldest first (the report needs history before the
-        window); with `registry`, only the results of that registry's runs (see `registry_id`).
+        """Every observation up to `until`, oldest first; with `registry`, only those of that
+        registry's runs (`names.selected`). The whole past: readers that need a window use
+        `window`."""
+        targets = self.reader.targets(self._registries(registry))
+        return iter(sorted(self.reader.all(targets, until), key=_order))
 
-        A recorded name that means `registry` (see `_recorded`) picks its runs. When none does
-        but every run is of one registry (all names resolve to one file in the home), the
-        history was moved or copied with it (another checkout, a CI artifact) and is all of
-        it; only a history that holds several registries is filtered."""
-        q = (
-            "SELECT r.target, r.anchor, r.kind, r.outcome, r.status, r.final_url, r.error, "
-            "r.elapsed_ms, r.checked_at, r.run_id, r.facts FROM results r "
-            "JOIN runs u ON u.id = r.run_id WHERE u.started_at <= ?"
-        )
-        args: list[object] = [until]
-        if registry is not None:
-            home, want = history_home(self.path), os.path.realpath(registry)
-            recorded = [n for (n,) in self.db.execute("SELECT DISTINCT registry FROM runs")]
-            names = [n for n in recorded if want in _recorded(n, home)]
-            if names or len({os.path.realpath(home / n) for n in recorded}) > 1:
-                q += f" AND u.registry IN ({', '.join('?' * len(names)) or 'NULL'})"
-                args += names
-        for t in self.db.execute(q + " ORDER BY u.started_at, r.checked_at", args):
-            target, anchor, kind, outcome, status, final, error, ms, at, run, facts = t
-            read = _read(kind, target, outcome, facts)
-            if read is not None:
-                key, verdict, known = read
-                yield Observation(key, anchor, verdict, status, final, error, ms, at, run, known)
+    def window(
+        self, since: float, until: float, registry: str | os.PathLike[str] | None = None
+    ) -> list[Observation]:
+        """The observations in [since, until], after those before `since` that say where each
+        target stood then (`Reader.before`), oldest first: what a report of the window needs,
+        read by index whatever the history's age."""
+        targets = self.reader.targets(self._registries(registry))
+        got = [*self.reader.before(targets, since), *self.reader.window(targets, since, until)]
+        return sorted(got, key=_order)
+
+    def latest(
+        self, until: float, registry: str | os.PathLike[str] | None = None
+    ) -> list[Observation]:
+        """Each target's latest observation up to `until` (what `fix` applies)."""
+        targets = self.reader.targets(self._registries(registry))
+        return list(self.reader.latest(targets, until))
+
+
+def _order(o: Observation) -> tuple[float, int]:
+    return o.checked_at, o.run_id
 
 
 def _rollback(db: sqlite3.Connection) -> None:
@@ -393,33 +354,3 @@ def _rollback(db: sqlite3.Connection) -> None:
 def _dump(facts: Facts | None) -> str | None:
     data = facts_to_json(facts) if facts is not None else None
     return json.dumps(data, ensure_ascii=False, sort_keys=True) if data else None
-
-
-def _read(
-    kind: str, target: str, outcome: str, facts: str | None
-) -> tuple[AnchorKey, Outcome, Facts | None] | None:
-    """A stored observation's key, outcome and facts, parsed once; None for one this anchors
-    cannot read (an unknown kind or outcome, a damaged key): it says nothing.
-
-    A page's target is its URL, anything else's its key. Facts of schema-1 rows, and
-    unreadable JSON, are None (never an error).
-    """
-    try:
-        kind_ = AnchorKind(kind)
-        verdict = Outcome(outcome)
-        key = WebUrl(target) if kind_ is AnchorKind.URL else key_from_text(target)
-    except (ValueError, InvalidId):
-        return None
-    if key.kind is not kind_:
-        return None
-    return key, verdict, _load(kind_, facts)
-
-
-def _load(kind: AnchorKind, text: str | None) -> Facts | None:
-    if not text:
-        return None
-    try:
-        got = json.loads(text)
-    except ValueError:
-        return None
-    return facts_from_json(kind, got) if isinstance(got, dict) and got else None

@@ -21,7 +21,7 @@ from ..history import History, Observation
 from ..ids.model import AnchorKind
 from ..registry.model import Anchor, Registry
 from .classify import FAILING, SUCCESS, Section, checked, classify, current_stretch
-from .transitions import Transition, TrendPoint, transitions, trend
+from .transitions import TREND_SPAN, Transition, TrendPoint, transitions, trend
 
 __all__ = ["FAILING", "Report", "ReportRow", "Section", "build", "for_registry", "from_history"]
 
@@ -223,7 +223,9 @@ def from_history(
         )
     h = History.read_only(db)
     try:
-        rep = build(h.rows(until=now, registry=runs_of), now, since, registry)
+        # the window, and the trend's weeks, after where each target stood before them
+        read_from = now - max(since, TREND_SPAN)
+        rep = build(h.window(read_from, now, runs_of), now, since, registry)
     finally:
         h.close()
     if rep.runs == 0:

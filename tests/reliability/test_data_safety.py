@@ -252,6 +252,6 @@ def test_two_checks_at_once_share_history_and_cache_safely(tmp_path: Path) -> No
     db = sqlite3.connect(tmp_path / ".anchors" / "history.sqlite")
     assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert db.execute("SELECT count(*), sum(complete) FROM runs").fetchone() == (4, 4)
-    assert db.execute("SELECT count(*) FROM results").fetchone()[0] >= 2 * 30 + 2 * 3
+    assert db.execute("SELECT count(*) FROM observations").fetchone()[0] >= 2 * 30 + 2 * 3
     db.close()
     assert len(Cache(tmp_path / ".anchors" / "cache.json").entries) == 27  # the live links

@@ -203,10 +203,10 @@ def test_history_with_missing_tables_is_one_line(tmp_path: Path) -> None:
     db = tmp_path / ".anchors" / "history.sqlite"
     _history(db)
     con = sqlite3.connect(db)
-    con.execute("DROP TABLE results")
+    con.execute("DROP TABLE observations")
     con.commit()
     con.close()
-    one_error_line(anchors("report", "-r", str(reg), "--now", NOW), str(db), "results", "missing")
+    one_error_line(anchors("report", "-r", str(reg), "--now", NOW), str(db), "observations", "missing")
 
 
 def test_cache_dir_that_is_a_file_is_one_line(tmp_path: Path) -> None:

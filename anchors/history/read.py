@@ -1,0 +1,194 @@
+"""Reading the history by window: what a report, its trend and `fix` need, by index.
+
+A report over the last week needs that week's observations and, for each target, the few
+observations before it that say where the target stood when the week began (`before`): its
+last success, the first failure and first definite death of the failing stretch it may be in,
+its last definite outcome, its last facts, its last checked and its last observation at all.
+With those in front of the window, the report's rules (`report.classify`, the transitions, the
+trend) give what they give on the whole history, and the work is the same after three years as
+after three months: every question is an index look-up (`schema`), none reads the past.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from ..findings import Outcome
+from ..ids.github import repo_of_url
+from ..ids.model import AnchorKey, AnchorKind, InvalidId, WebUrl, key_from_text
+from .facts import Facts, facts_from_json
+from .observation import DEFINITE, NEUTRAL, SUCCESS, Observation
+
+__all__ = ["Reader", "Stats"]
+
+_ROW = (
+    "SELECT o.target_id, o.checked_at, o.run_id, o.outcome, o.status, o.elapsed_ms, d.id, "
+    "d.anchor, d.final_url, d.error, d.facts FROM observations o "
+    "JOIN details d ON d.id = o.detail_id "
+)
+_OUTCOMES = tuple(Outcome)
+#: outcomes that fail: a failing stretch is a run of these (neutral ones do not break it)
+_FAILING = tuple(o for o in Outcome if o not in SUCCESS and o not in NEUTRAL)
+
+
+@dataclass(slots=True)
+class Stats:
+    """What a reader asked of the database: the bound a test holds it to."""
+
+    queries: int = 0
+    #: observations read (rows of `observations` returned)
+    rows: int = 0
+
+
+@dataclass(slots=True)
+class Reader:
+    """Observations of a history's targets, parsed once: each target's key when it is first
+    named, each `details` row's facts when first met."""
+
+    db: sqlite3.Connection
+    stats: Stats = field(default_factory=Stats)
+    _facts: dict[int, Facts | None] = field(default_factory=dict)
+
+    def targets(self, registries: Sequence[str] | None) -> dict[int, AnchorKey]:
+        """The targets observed in runs of these registries (as runs name them; None: all),
+        each by id; a target this anchors cannot read (an unknown kind, a damaged key) is
+        left out: it says nothing."""
+        q, args = "SELECT id, kind, target FROM targets", list(registries or ())
+        if registries is not None:
+            q += f" WHERE registry IN ({', '.join('?' * len(args)) or 'NULL'})"
+        out = {}
+        for tid, kind, target in self._run(q, args):
+            key = _key(kind, target)
+            if key is not None:
+                out[tid] = key
+        return out
+
+    def window(
+        self, targets: Mapping[int, AnchorKey], since: float, until: float
+    ) -> Iterator[Observation]:
+        """Every observation of `targets` in [since, until]."""
+        for tid in targets:
+            q = _ROW + "WHERE o.target_id = ? AND o.checked_at >= ? AND o.checked_at <= ?"
+            yield from self._observations(targets, q, (tid, since, until))
+
+    def all(self, targets: Mapping[int, AnchorKey], until: float) -> Iterator[Observation]:
+        """Every observation of `targets` up to `until` (the whole past: for tools and tests)."""
+        return self.window(targets, float("-inf"), until)
+
+    def latest(self, targets: Mapping[int, AnchorKey], until: float) -> Iterator[Observation]:
+        """Each target's latest observation up to `until` (what `fix` applies)."""
+        for tid in targets:
+            q = _ROW + (
+                "WHERE o.target_id = ? AND o.checked_at = (SELECT MAX(checked_at) FROM "
+                "observations WHERE target_id = ? AND checked_at <= ?)"
+            )
+            yield from self._observations(targets, q, (tid, tid, until))
+
+    def before(self, targets: Mapping[int, AnchorKey], since: float) -> Iterator[Observation]:
+        """For each target, the observations before `since` that say where it stood then (see
+        the module's docstring), oldest first; a few per target, whatever the past holds."""
+        for tid, key in targets.items():
+            times = self._standing(tid, since, _has_facts(key))
+            for at in sorted(times):
+                q = _ROW + "WHERE o.target_id = ? AND o.checked_at = ?"
+                yield from self._observations(targets, q, (tid, at))
+
+    def _standing(self, tid: int, since: float, facts: bool) -> set[float]:
+        last: dict[Outcome, float] = {}
+        for o in _OUTCOMES:
+            at = self._one(
+                "SELECT MAX(checked_at) FROM observations WHERE target_id = ? AND outcome = ? "
+                "AND checked_at < ?",
+                (tid, o.value, since),
+            )
+            if at is not None:
+                last[o] = at
+        if not last:
+            return set()
+        success = _latest(last, SUCCESS)
+        checked = _latest(last, frozenset(_OUTCOMES) - NEUTRAL)
+        found = [max(last.values()), success, checked, _latest(last, DEFINITE)]
+        if success is not None and facts:
+            found.append(self._last_facts(tid, success))
+        if checked is not None and checked != success:  # failing when the window begins
+            after = float("-inf") if success is None else success
+            for group in (_FAILING, (Outcome.DEAD,)):
+                first = [self._first(tid, o, after, since) for o in group]
+                found.append(min((at for at in first if at is not None), default=None))
+        return {at for at in found if at is not None}
+
+    def _first(self, tid: int, outcome: Outcome, after: float, before: float) -> float | None:
+        return self._one(
+            "SELECT MIN(checked_at) FROM observations WHERE target_id = ? AND outcome = ? "
+            "AND checked_at > ? AND checked_at < ?",
+            (tid, outcome.value, after, before),
+        )
+
+    def _last_facts(self, tid: int, at_or_before: float) -> float | None:
+        """The latest observation with facts at or before a success (itself, unless that
+        answer held no metadata)."""
+        return self._one(
+            "SELECT o.checked_at FROM observations o JOIN details d ON d.id = o.detail_id "
+            "WHERE o.target_id = ? AND o.checked_at <= ? AND d.facts IS NOT NULL "
+            "ORDER BY o.checked_at DESC LIMIT 1",
+            (tid, at_or_before),
+        )
+
+    def _one(self, q: str, args: Sequence[object]) -> float | None:
+        row = self._run(q, args).fetchone()
+        return None if row is None else row[0]
+
+    def _run(self, q: str, args: Iterable[object]) -> sqlite3.Cursor:
+        self.stats.queries += 1
+        return self.db.execute(q, tuple(args))
+
+    def _observations(
+        self, targets: Mapping[int, AnchorKey], q: str, args: Sequence[object]
+    ) -> Iterator[Observation]:
+        for tid, at, run, outcome, status, ms, did, anchor, final, error, facts in self._run(
+            q, args
+        ):
+            self.stats.rows += 1
+            try:
+                verdict = Outcome(outcome)
+            except ValueError:
+                continue  # an outcome this anchors does not know says nothing
+            key = targets[tid]
+            if did not in self._facts:
+                self._facts[did] = _load(key.kind, facts)
+            yield Observation(
+                key, anchor, verdict, status, final, error, ms, at, run, self._facts[did]
+            )
+
+
+def _latest(last: Mapping[Outcome, float], outcomes: frozenset[Outcome]) -> float | None:
+    return max((at for o, at in last.items() if o in outcomes), default=None)
+
+
+def _key(kind: str, target: str) -> AnchorKey | None:
+    """A stored target read back: a page by its URL, anything else by its key."""
+    try:
+        kind_ = AnchorKind(kind)
+        key = WebUrl(target) if kind_ is AnchorKind.URL else key_from_text(target)
+    except (ValueError, InvalidId):
+        return None
+    return key if key.kind is kind_ else None
+
+
+def _has_facts(key: AnchorKey) -> bool:
+    """Whether a target's lookups learn facts: every ID, and a repository's page."""
+    return not isinstance(key, WebUrl) or repo_of_url(key.url) is not None
+
+
+def _load(kind: AnchorKind, text: str | None) -> Facts | None:
+    """Facts stored as JSON; none for schema-1 rows and unreadable JSON (never an error)."""
+    if not text:
+        return None
+    try:
+        got = json.loads(text)
+    except ValueError:
+        return None
+    return facts_from_json(kind, got) if isinstance(got, dict) and got else None

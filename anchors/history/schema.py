@@ -1,0 +1,139 @@
+"""The history's SQLite schema: what a file must hold to be ours, and how an older one is read.
+
+Schema 3 keeps each observation small, because a weekly check adds one per anchor for years:
+`targets` names each thing observed once (per registry), `details` keeps each distinct
+(label, final URL, error, facts) once, and an observation is a few numbers pointing at both,
+clustered by target and time, so a reader asks for a window and the last observations before
+it by index instead of reading the past. Schemas 1 and 2 kept one wide `results` row per
+observation; `migrate` turns them into schema 3, in the file for a writer and in the
+connection's temporary database for a reader (the file is never written, so a read-only
+checkout, an older file and a running check can all be read).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+
+from ..errors import HistoryError
+
+__all__ = [
+    "APPLICATION_ID",
+    "SCHEMA_VERSION",
+    "check_owner",
+    "digest",
+    "migrate",
+    "register",
+]
+
+APPLICATION_ID = 0x616E6368  # "anch"
+SCHEMA_VERSION = 3
+
+_RUNS = (
+    "CREATE TABLE IF NOT EXISTS runs (id INTEGER PRIMARY KEY, started_at REAL NOT NULL, "
+    "finished_at REAL, registry TEXT NOT NULL, complete INTEGER NOT NULL DEFAULT 0)"
+)
+_RUNS_BY_TIME = "CREATE INDEX IF NOT EXISTS runs_by_time ON runs (started_at)"
+#: schema 3 in a schema `{s}` ("main." or "temp.")
+_TABLES_V3 = (
+    (
+        "CREATE TABLE {s}targets (id INTEGER PRIMARY KEY, registry TEXT NOT NULL, "
+        "kind TEXT NOT NULL, target TEXT NOT NULL, UNIQUE (registry, kind, target))"
+    ),
+    (
+        "CREATE TABLE {s}details (id INTEGER PRIMARY KEY, digest BLOB NOT NULL UNIQUE, "
+        "anchor TEXT NOT NULL, final_url TEXT, error TEXT, facts TEXT)"
+    ),
+    (
+        "CREATE TABLE {s}observations (target_id INTEGER NOT NULL, checked_at REAL NOT NULL, "
+        "run_id INTEGER NOT NULL, outcome TEXT NOT NULL, status INTEGER, elapsed_ms INTEGER, "
+        "detail_id INTEGER NOT NULL, PRIMARY KEY (target_id, checked_at, run_id)) WITHOUT ROWID"
+    ),
+    "CREATE INDEX {s}observations_by_outcome ON observations (target_id, outcome, checked_at)",
+)
+#: the schema-1/2 rows, as schema 3 (`{facts}` is NULL for schema 1, which had none)
+_FROM_RESULTS = (
+    (
+        "INSERT OR IGNORE INTO {s}targets (registry, kind, target) SELECT DISTINCT u.registry, "
+        "r.kind, r.target FROM main.results r JOIN main.runs u ON u.id = r.run_id"
+    ),
+    (
+        "INSERT OR IGNORE INTO {s}details (digest, anchor, final_url, error, facts) SELECT "
+        "anchors_digest(anchor, final_url, error, {facts}), anchor, final_url, error, {facts} "
+        "FROM main.results"
+    ),
+    (
+        "INSERT OR IGNORE INTO {s}observations (target_id, checked_at, run_id, outcome, status, "
+        "elapsed_ms, detail_id) SELECT t.id, r.checked_at, r.run_id, r.outcome, r.status, "
+        "r.elapsed_ms, d.id FROM main.results r JOIN main.runs u ON u.id = r.run_id "
+        "JOIN {s}targets t ON t.registry = u.registry AND t.kind = r.kind AND t.target = r.target "
+        "JOIN {s}details d ON d.digest = anchors_digest(r.anchor, r.final_url, r.error, {facts})"
+    ),
+)
+#: the tables each schema version must hold
+_REQUIRED = {
+    1: frozenset({"runs", "results"}),
+    2: frozenset({"runs", "results"}),
+    3: frozenset({"runs", "targets", "details", "observations"}),
+}
+
+
+def digest(anchor: str, final_url: str | None, error: str | None, facts: str | None) -> bytes:
+    """What makes two observations' details one `details` row."""
+    text = json.dumps([anchor, final_url, error, facts], ensure_ascii=False)
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest()
+
+
+def register(db: sqlite3.Connection) -> None:
+    """The SQL functions the schema's statements use."""
+    db.create_function("anchors_digest", 4, digest, deterministic=True)
+
+
+def check_owner(db: sqlite3.Connection, path: str) -> int:
+    """Refuse foreign, newer or damaged files; returns the schema version found.
+
+    One statement reads all three facts, so a concurrent first run that is creating the
+    schema is seen either before or after its commit, never half-way.
+    """
+    app, version, tables = db.execute(
+        "SELECT (SELECT application_id FROM pragma_application_id), "
+        "(SELECT user_version FROM pragma_user_version), "
+        "(SELECT group_concat(name) FROM sqlite_master WHERE type='table')"
+    ).fetchone()
+    names = set((tables or "").split(",")) - {""}
+    if app not in (0, APPLICATION_ID) or (app == 0 and names):
+        raise HistoryError(
+            path, "this SQLite file belongs to another program; pass --history with another path"
+        )
+    if version > SCHEMA_VERSION:
+        raise HistoryError(
+            path, f"made by a newer anchors (schema {version}); upgrade anchors to read it"
+        )
+    required = _REQUIRED.get(version, frozenset())
+    if version and not required <= names:
+        missing = ", ".join(sorted(required - names))
+        raise HistoryError(
+            path,
+            f"damaged: its table {missing} is missing; move the file away to start a new history",
+        )
+    return int(version)
+
+
+def migrate(db: sqlite3.Connection, version: int, *, into: str) -> None:
+    """Bring a schema-`version` file to schema 3: `into="main."` rewrites the file (a writer,
+    inside its transaction), `into="temp."` builds schema 3 beside it for this connection only.
+    """
+    s = into
+    if into == "main.":
+        db.execute(_RUNS)
+        db.execute(_RUNS_BY_TIME)
+    for stmt in _TABLES_V3:
+        db.execute(stmt.format(s=s))
+    if version in (1, 2):
+        columns = {row[1] for row in db.execute("PRAGMA main.table_info(results)")}
+        facts = "facts" if "facts" in columns else "NULL"
+        for stmt in _FROM_RESULTS:
+            db.execute(stmt.format(s=s, facts=facts))
+        if into == "main.":
+            db.execute("DROP TABLE main.results")
