@@ -548,3 +548,35 @@ def test_every_outcome_reads_one_way() -> None:
     )
     assert DEFINITE == SUCCESS | {Outcome.DEAD}
     assert {r for r in readings.values()} == set(Reading)
+
+
+def test_a_schema_2_history_keeps_its_facts_through_the_migration(tmp_path: Path) -> None:
+    """A check opening a schema-2 file rewrites it as schema 3; what it held reads the same."""
+    db = tmp_path / "h.sqlite"
+    con = sqlite3.connect(db)
+    con.executescript(
+        "CREATE TABLE runs (id INTEGER PRIMARY KEY, started_at REAL NOT NULL, finished_at REAL,"
+        " registry TEXT NOT NULL, complete INTEGER NOT NULL DEFAULT 0);"
+        "CREATE TABLE results (run_id INTEGER NOT NULL, checked_at REAL NOT NULL, target TEXT NOT"
+        " NULL, anchor TEXT NOT NULL, kind TEXT NOT NULL, outcome TEXT NOT NULL, status INTEGER,"
+        " final_url TEXT, error TEXT, elapsed_ms INTEGER, facts TEXT);"
+        f"PRAGMA application_id={APPLICATION_ID}; PRAGMA user_version=2;"
+    )
+    con.execute("INSERT INTO runs VALUES (1, 1.0, 2.0, 'r.yaml', 1)")
+    for at, state in ((1.0, "open"), (2.0, "closed")):
+        con.execute(
+            "INSERT INTO results VALUES (1, ?, 'github:a/b#1', 'a/b#1', 'github', 'ok', 200,"
+            " NULL, NULL, 3, ?)",
+            (at, json.dumps({"state": state, "title": "T"})),
+        )
+    con.commit()
+    con.close()
+    h = History(db)
+    rows = list(h.rows(until=10.0))
+    h.close()
+    assert [(r.target, r.outcome, r.facts) for r in rows] == [
+        ("github:a/b#1", Outcome.OK, IssueFacts(title="T", state=s)) for s in ("open", "closed")
+    ]
+    con = sqlite3.connect(db)
+    assert con.execute("PRAGMA user_version").fetchone() == (3,)
+    assert "results" not in {n for (n,) in con.execute("SELECT name FROM sqlite_master")}

@@ -178,7 +178,7 @@ async def check_one(
             services=services,
             quota=quota,
         ) as s:
-            return await check_online(
+            result = await check_online(
                 reg,
                 options.today,
                 s.services,
@@ -190,6 +190,9 @@ async def check_one(
                 progress=bar,
                 claims=claims,
             )
+            if s.history is not None and settings.history_days:
+                s.history.prune(settings.history_days)  # `history_days`: what is kept
+            return result
 
 
 def check(paths: Sequence[Path], options: CheckOptions, hooks: Hooks = Hooks()) -> CheckResult:

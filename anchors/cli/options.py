@@ -163,7 +163,10 @@ HistoryOpt = Annotated[
     typer.Option(
         metavar="FILE",
         **_env("history"),
-        help="History database (default: .anchors/history.sqlite beside the registry).",
+        help=(
+            "History database (default: .anchors/history.sqlite beside the registry); "
+            "ANCHORS_HISTORY_DAYS=N keeps N days of observations (check)."
+        ),
     ),
 ]
 

@@ -74,6 +74,8 @@ class Settings:
     cache: bool = True
     cache_dir: str | None = None
     history: str | None = None
+    #: days of observations `check` keeps in the history (0: all); see `History.prune`
+    history_days: int = 0
     #: the registry when none is named, relative to the config file that says so
     registry: str | None = None
     #: where the values came from, nearest first (for error messages and `--verbose` one day)
@@ -143,6 +145,7 @@ ENV = {
     "save_api": "ANCHORS_SAVE_API",
     "crossref_api": "ANCHORS_CROSSREF_API",
     "history": "ANCHORS_HISTORY",
+    "history_days": "ANCHORS_HISTORY_DAYS",
     "cache_dir": "ANCHORS_CACHE_DIR",
     "concurrency": "ANCHORS_CONCURRENCY",
     "per_host": "ANCHORS_PER_HOST",

@@ -32,6 +32,8 @@ class FileRule(str, Enum):
     ENDPOINT = "endpoint"
     #: relaxes the address guard: flags and the environment only
     GUARD = "guard"
+    #: drops recorded evidence (the history's retention): the environment only
+    EVIDENCE = "evidence"
 
 
 #: Every setting a config file may name, and what it may do with it. A setting missing here is
@@ -56,6 +58,7 @@ FILE_RULES: dict[str, FileRule] = {
     "cache": FileRule.POLICY,
     "cache_dir": FileRule.PATH,
     "history": FileRule.PATH,
+    "history_days": FileRule.EVIDENCE,
     "registry": FileRule.PATH,
     "allow_private": FileRule.GUARD,
     "arxiv_api": FileRule.ENDPOINT,
@@ -70,6 +73,8 @@ _WHY = {
     FileRule.ENDPOINT: "an endpoint decides where requests (and the GitHub token or archive.org "
     "keys with them) are sent",
     FileRule.GUARD: "it lets requests reach loopback and private addresses",
+    FileRule.EVIDENCE: "it drops recorded observations, which a pull request could use to "
+    "erase the record of a dead link",
 }
 
 

@@ -19,7 +19,7 @@ __all__ = ["allowed", "coerce", "unknown_key"]
 
 _DEFAULTS = Settings()
 #: settings for which 0 is a meaningful value (0 searches: none)
-_MAY_BE_ZERO = frozenset({"arxiv_searches"})
+_MAY_BE_ZERO = frozenset({"arxiv_searches", "history_days"})
 _TRUE = frozenset({"1", "true", "yes", "on"})
 _FALSE = frozenset({"0", "false", "no", "off", ""})
 #: HTTP statuses a server can send

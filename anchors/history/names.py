@@ -4,11 +4,22 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..state import STATE_DIR
 
-__all__ = ["history_home", "registry_id", "selected"]
+__all__ = ["Run", "history_home", "registry_id", "selected"]
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """One `check` of a registry, as `runs` holds it."""
+
+    id: int
+    started_at: float
+    finished_at: float | None
+    complete: bool
 
 
 def history_home(history: str | os.PathLike[str]) -> Path:

@@ -91,12 +91,13 @@ class Reader:
         """For each target, the observations before `since` that say where it stood then (see
         the module's docstring), oldest first; a few per target, whatever the past holds."""
         for tid, key in targets.items():
-            times = self._standing(tid, since, _has_facts(key))
+            times = self.standing(tid, key, since)
             for at in sorted(times):
                 q = _ROW + "WHERE o.target_id = ? AND o.checked_at = ?"
                 yield from self._observations(targets, q, (tid, at))
 
-    def _standing(self, tid: int, since: float, facts: bool) -> set[float]:
+    def standing(self, tid: int, key: AnchorKey, since: float) -> set[float]:
+        """When the observations of target `tid` before `since` that `before` gives were made."""
         last: dict[Outcome, float] = {}
         for o in _OUTCOMES:
             at = self._one(
@@ -111,7 +112,7 @@ class Reader:
         success = _latest(last, SUCCESS)
         checked = _latest(last, frozenset(_OUTCOMES) - NEUTRAL)
         found = [max(last.values()), success, checked, _latest(last, DEFINITE)]
-        if success is not None and facts:
+        if success is not None and _has_facts(key):
             found.append(self._last_facts(tid, success))
         if checked is not None and checked != success:  # failing when the window begins
             after = float("-inf") if success is None else success

@@ -16,13 +16,14 @@ import hashlib
 import json
 import sqlite3
 
-from ..errors import HistoryError
+from ..errors import HistoryError, StorageError
 
 __all__ = [
     "APPLICATION_ID",
     "SCHEMA_VERSION",
     "check_owner",
     "digest",
+    "error_for",
     "migrate",
     "register",
 ]
@@ -60,8 +61,8 @@ _FROM_RESULTS = (
     ),
     (
         "INSERT OR IGNORE INTO {s}details (digest, anchor, final_url, error, facts) SELECT "
-        "anchors_digest(anchor, final_url, error, {facts}), anchor, final_url, error, {facts} "
-        "FROM main.results"
+        "anchors_digest(r.anchor, r.final_url, r.error, {facts}), r.anchor, r.final_url, "
+        "r.error, {facts} FROM main.results r"
     ),
     (
         "INSERT OR IGNORE INTO {s}observations (target_id, checked_at, run_id, outcome, status, "
@@ -77,6 +78,28 @@ _REQUIRED = {
     2: frozenset({"runs", "results"}),
     3: frozenset({"runs", "targets", "details", "observations"}),
 }
+
+
+#: sqlite errors that mean the environment refused (not a damaged or foreign file)
+_ENVIRONMENT = (
+    "unable to open",
+    "readonly",
+    "read-only",
+    "disk i/o",
+    "full",
+    "locked",
+    "no such file",
+    "permission",
+)
+
+
+def error_for(exc: sqlite3.Error, path: str) -> Exception:
+    """What a failing statement means: the environment refused (StorageError), or the file is
+    not a history we can read (HistoryError)."""
+    text = str(exc)
+    if isinstance(exc, sqlite3.OperationalError) and any(w in text.lower() for w in _ENVIRONMENT):
+        return StorageError(path, f"cannot use the history: {text}")
+    return HistoryError(path, f"not an anchors history database ({text})")
 
 
 def digest(anchor: str, final_url: str | None, error: str | None, facts: str | None) -> bytes:
@@ -132,7 +155,7 @@ def migrate(db: sqlite3.Connection, version: int, *, into: str) -> None:
         db.execute(stmt.format(s=s))
     if version in (1, 2):
         columns = {row[1] for row in db.execute("PRAGMA main.table_info(results)")}
-        facts = "facts" if "facts" in columns else "NULL"
+        facts = "r.facts" if "facts" in columns else "NULL"
         for stmt in _FROM_RESULTS:
             db.execute(stmt.format(s=s, facts=facts))
         if into == "main.":

@@ -8,22 +8,21 @@ anchors, is an error, never silently reset.
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from ..errors import HistoryError, StorageError
+from ..errors import StorageError
 from ..state import ensure, untrusted
-from .facts import Facts, facts_to_json
-from .names import history_home, registry_id, selected
+from .names import Run, history_home, registry_id, selected
 from .observation import Observation
 from .read import Reader
-from .schema import APPLICATION_ID, SCHEMA_VERSION, check_owner, digest, migrate, register
+from .retention import DAY, Pruned, prune
+from .schema import APPLICATION_ID, SCHEMA_VERSION, check_owner, error_for, migrate, register
+from .write import Ids
 
 T = TypeVar("T")
 
@@ -38,27 +37,8 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class Run:
-    id: int
-    started_at: float
-    finished_at: float | None
-    complete: bool
-
-
 #: Longest wait for another writer (a concurrent check) before the history is given up on.
 LOCK_TIMEOUT = 15.0
-#: sqlite errors that mean the environment refused (not a damaged or foreign file)
-_ENVIRONMENT = (
-    "unable to open",
-    "readonly",
-    "read-only",
-    "disk i/o",
-    "full",
-    "locked",
-    "no such file",
-    "permission",
-)
 
 
 def _trusted(path: Path) -> None:
@@ -96,9 +76,6 @@ class History:
         self.problem: str | None = None
         _trusted(path)
         ensure(path.parent)
-        self._ids: dict[tuple[str, str, str], int] = {}
-        self._details: dict[bytes, int] = {}
-        self._names: dict[int, str] = {}
         try:
             self.db = sqlite3.connect(path, isolation_level=None, timeout=0)
             register(self.db)
@@ -110,6 +87,7 @@ class History:
             self._close_quietly()
             raise
         self.reader = Reader(self.db)
+        self._ids = Ids(self.db)
 
     @classmethod
     def read_only(cls, path: Path) -> History:
@@ -121,7 +99,6 @@ class History:
         self.path, self.clock, self.problem = path, time.time, None
         self.lock_timeout, self.on_wait = 0.0, None
         self._sleep, self._monotonic = time.sleep, time.monotonic
-        self._ids, self._details, self._names = {}, {}, {}
         uri = path.resolve().as_uri()
         # NOTE: a WAL file in a read-only folder cannot get its -shm; `immutable` reads it as is.
         for query in ("?mode=ro", "?mode=ro&immutable=1"):
@@ -143,15 +120,11 @@ class History:
                 self.db.close()
                 raise
         self.reader = Reader(self.db)
+        self._ids = Ids(self.db)
         return self
 
     def _error(self, exc: sqlite3.Error) -> Exception:
-        text = str(exc)
-        if isinstance(exc, sqlite3.OperationalError) and any(
-            w in text.lower() for w in _ENVIRONMENT
-        ):
-            return StorageError(str(self.path), f"cannot use the history: {text}")
-        return HistoryError(str(self.path), f"not an anchors history database ({text})")
+        return error_for(exc, str(self.path))
 
     def _patiently(self, write: Callable[[], T]) -> T:
         """Run `write`; while another writer holds the file, say so once and wait, bounded."""
@@ -223,7 +196,7 @@ class History:
             run = self.db.execute(
                 "INSERT INTO runs (started_at, registry) VALUES (?, ?)", (at, name)
             ).lastrowid
-            self._names[run or 0] = name
+            self._ids.names[run or 0] = name
             return int(run or 0)
 
         return self._write(start, 0)
@@ -238,61 +211,12 @@ class History:
         db = self.db
         db.execute("BEGIN IMMEDIATE")
         try:
-            name = self._names.get(run_id) or self._run_name(run_id)
-            data = [
-                (
-                    self._target(name, o),
-                    o.checked_at or now,
-                    run_id,
-                    o.outcome.value,
-                    o.status,
-                    o.elapsed_ms,
-                    self._detail(o.anchor, o.final_url, o.error, _dump(o.facts)),
-                )
-                for o in rows
-            ]
-            db.executemany(
-                "INSERT OR IGNORE INTO observations (target_id, checked_at, run_id, outcome, "
-                "status, elapsed_ms, detail_id) VALUES (?,?,?,?,?,?,?)",
-                data,
-            )
+            self._ids.insert(run_id, rows, now)
             db.execute("COMMIT")
         except BaseException:
             _rollback(db)
-            self._ids.clear()  # ids made in a transaction that did not commit are not there
-            self._details.clear()
+            self._ids.forget()  # ids made in a transaction that did not commit are not there
             raise
-
-    def _run_name(self, run_id: int) -> str:
-        row = self.db.execute("SELECT registry FROM runs WHERE id = ?", (run_id,)).fetchone()
-        self._names[run_id] = name = str(row[0]) if row else ""
-        return name
-
-    def _target(self, registry: str, o: Observation) -> int:
-        at = (registry, o.kind.value, o.target)
-        tid = self._ids.get(at)
-        if tid is None:
-            self.db.execute(
-                "INSERT OR IGNORE INTO targets (registry, kind, target) VALUES (?, ?, ?)", at
-            )
-            (tid,) = self.db.execute(
-                "SELECT id FROM targets WHERE registry = ? AND kind = ? AND target = ?", at
-            ).fetchone()
-            self._ids[at] = tid
-        return tid
-
-    def _detail(self, anchor: str, final: str | None, error: str | None, facts: str | None) -> int:
-        d = digest(anchor, final, error, facts)
-        did = self._details.get(d)
-        if did is None:
-            self.db.execute(
-                "INSERT OR IGNORE INTO details (digest, anchor, final_url, error, facts) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (d, anchor, final, error, facts),
-            )
-            (did,) = self.db.execute("SELECT id FROM details WHERE digest = ?", (d,)).fetchone()
-            self._details[d] = did
-        return did
 
     def finish_run(self, run_id: int, complete: bool, finished_at: float | None = None) -> None:
         at = self.clock() if finished_at is None else finished_at
@@ -303,12 +227,30 @@ class History:
             None,
         )
 
+    def prune(self, days: int, now: float | None = None) -> Pruned:
+        """Keep `days` of observations (`retention`); a write like a run's (turned off on
+        failure), then the file compacted."""
+        cutoff = (self.clock() if now is None else now) - days * DAY
+
+        def drop() -> Pruned:
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                done = prune(self.db, cutoff)
+                self.db.execute("COMMIT")
+            except BaseException:
+                _rollback(self.db)
+                raise
+            if done.observations:
+                self.db.execute("VACUUM")
+            return done
+
+        return self._write(drop, Pruned(0, 0))
+
     def runs(self, since: float, until: float) -> list[Run]:
-        q = (
-            "SELECT id, started_at, finished_at, complete FROM runs WHERE started_at >= ? "
-            "AND started_at <= ? ORDER BY started_at"
-        )
-        return [Run(i, s, f, bool(c)) for i, s, f, c in self.db.execute(q, (since, until))]
+        """The runs started in [since, until], oldest first."""
+        q = "SELECT id, started_at, finished_at, complete FROM runs WHERE started_at BETWEEN ?"
+        got = self.db.execute(q + " AND ? ORDER BY started_at", (since, until))
+        return [Run(i, s, f, bool(c)) for i, s, f, c in got]
 
     def _registries(self, registry: str | os.PathLike[str] | None) -> list[str] | None:
         """The recorded names of `registry`'s runs (`names.selected`); None: every run."""
@@ -349,8 +291,3 @@ def _order(o: Observation) -> tuple[float, int]:
 def _rollback(db: sqlite3.Connection) -> None:
     if db.in_transaction:
         db.execute("ROLLBACK")
-
-
-def _dump(facts: Facts | None) -> str | None:
-    data = facts_to_json(facts) if facts is not None else None
-    return json.dumps(data, ensure_ascii=False, sort_keys=True) if data else None

@@ -196,6 +196,46 @@ def test_report_only_reads_the_history(tmp_path: Path) -> None:
     assert {p.name: p.read_bytes() for p in state.iterdir()} == before
 
 
+def _schema_2_history(db: Path, at: float = 1790000000.0) -> None:
+    """`_history` as an anchors of schema 2 wrote it: one wide `results` row per observation."""
+    import sqlite3
+
+    db.parent.mkdir(parents=True, exist_ok=True)
+    con = sqlite3.connect(db)
+    con.executescript(
+        "CREATE TABLE runs (id INTEGER PRIMARY KEY, started_at REAL NOT NULL, finished_at REAL,"
+        " registry TEXT NOT NULL, complete INTEGER NOT NULL DEFAULT 0);"
+        "CREATE TABLE results (run_id INTEGER NOT NULL REFERENCES runs(id), checked_at REAL NOT"
+        " NULL, target TEXT NOT NULL, anchor TEXT NOT NULL, kind TEXT NOT NULL, outcome TEXT NOT"
+        " NULL, status INTEGER, final_url TEXT, error TEXT, elapsed_ms INTEGER, facts TEXT);"
+        "CREATE INDEX results_by_target ON results (target, checked_at);"
+        f"PRAGMA application_id={0x616E6368}; PRAGMA user_version=2;"
+    )
+    post = "https://example.com/blog/post"
+    con.execute("INSERT INTO runs VALUES (1, ?, ?, 'registry.yaml', 1)", (at, at))
+    con.execute(
+        "INSERT INTO results VALUES (1, ?, ?, ?, 'url', 'dead', 404, NULL, NULL, 5, NULL)",
+        (at, post, post),
+    )
+    con.commit()
+    con.close()
+
+
+def test_report_reads_an_older_history_without_writing_it(tmp_path: Path) -> None:
+    """A schema-2 history in a read-only folder: read as schema 3, the file left as it was."""
+    reg = _reg(tmp_path)
+    state = tmp_path / ".anchors"
+    _schema_2_history(state / "history.sqlite")
+    before = {p.name: p.read_bytes() for p in state.iterdir()}
+    os.chmod(state, 0o555)
+    try:
+        p = powerless("report", "-r", str(reg), "--now", NOW, "-o", "-")
+    finally:
+        os.chmod(state, 0o755)
+    assert p.returncode == 1 and "example.com/blog/post" in p.stdout, p.stderr
+    assert {p.name: p.read_bytes() for p in state.iterdir()} == before
+
+
 def test_history_with_missing_tables_is_one_line(tmp_path: Path) -> None:
     import sqlite3
 
@@ -206,7 +246,9 @@ def test_history_with_missing_tables_is_one_line(tmp_path: Path) -> None:
     con.execute("DROP TABLE observations")
     con.commit()
     con.close()
-    one_error_line(anchors("report", "-r", str(reg), "--now", NOW), str(db), "observations", "missing")
+    one_error_line(
+        anchors("report", "-r", str(reg), "--now", NOW), str(db), "observations", "missing"
+    )
 
 
 def test_cache_dir_that_is_a_file_is_one_line(tmp_path: Path) -> None:
