@@ -24,19 +24,18 @@ from ..errors import NetworkDown
 from ..extract.claims import Claims
 from ..findings import Outcome, Unchecked
 from ..history import History
-from ..history.facts import ArxivFacts
 from ..ids.github import repo_of_url
 from ..ids.model import AnchorKey, ArxivId, Doi, GithubRef, WebUrl, is_future
 from ..registry.model import Anchor, Registry
 from ..registry.validate import check_offline
 from ..result import CheckResult, only
-from . import truth
 from .archive import Archiver
 from .cache import Cache
+from .followup import follow_up
 from .links import LinkChecker, LinkResult
 from .observe import of_link, of_lookup
 from .recorder import Recorder, unproven
-from .resolve.base import ArxivLookup, FollowUp, Mismatch, Resolution, Resolver
+from .resolve.base import ArxivLookup, FollowUp, Resolution, Resolver
 from .resolve.savepagenow import SavePageNow
 from .resolve.wayback import WaybackClient
 from .verdicts import compare
@@ -253,7 +252,7 @@ async def check_online(
                 for k, r in answered
                 if isinstance(targets[k].key, WebUrl) and not r.outcome.failed
             )
-        follow = await _follow_up(targets, run.resolutions, services.arxiv, claims or {}, cache)
+        follow = await follow_up(targets, run.resolutions, services.arxiv, claims or {}, cache)
         complete = True
     except NetworkDown as exc:
         network_down = True
@@ -289,33 +288,3 @@ def _cached_link(key: WebUrl, hit: Mapping[str, object]) -> LinkResult:
         status if isinstance(status, int) else None,
         final if isinstance(final, str) else None,
     )
-
-
-async def _follow_up(
-    targets: dict[str, Anchor],
-    resolutions: dict[str, Resolution],
-    arxiv: ArxivLookup | None,
-    claims: Mapping[str, Claims],
-    cache: Cache,
-) -> dict[str, FollowUp]:
-    """Extra arXiv requests for title mismatches only (the cited version, a title search),
-    cached."""
-    out: dict[str, FollowUp] = {}
-    wanted: dict[str, Mismatch] = {}
-    for key, a in targets.items():
-        r = resolutions.get(key)
-        if not isinstance(a.key, ArxivId) or r is None or not isinstance(r.facts, ArxivFacts):
-            continue
-        title = truth.claims_of(a, claims.get(key)).title
-        if r.outcome is Outcome.OK and title and truth.is_title_mismatch(title, r.facts.title):
-            done = cache.get(f"{key}#follow-up", partial(FollowUp.from_cache, written=title))
-            if done is not None:
-                out[key] = done
-            else:
-                wanted[key] = Mismatch(a.key, title, r.facts)
-    if wanted and arxiv is not None:
-        for key, f in (await arxiv.follow_up(wanted)).items():
-            out[key] = f
-            if f.complete:
-                cache.put(f"{key}#follow-up", f.to_cache(wanted[key].written))
-    return out

@@ -1,0 +1,48 @@
+"""arXiv follow-ups for title mismatches only: the cited version's title, or a title search,
+asked once per written title and cached."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import partial
+
+from ..findings import Outcome
+from ..history.facts import ArxivFacts
+from ..ids.model import ArxivId
+from ..registry.claims import Claims
+from ..registry.model import Anchor
+from . import truth
+from .cache import Cache
+from .resolve.base import ArxivLookup, FollowUp, Mismatch, Resolution
+
+__all__ = ["follow_up"]
+
+
+async def follow_up(
+    targets: dict[str, Anchor],
+    resolutions: dict[str, Resolution],
+    arxiv: ArxivLookup | None,
+    claims: Mapping[str, Claims],
+    cache: Cache,
+) -> dict[str, FollowUp]:
+    """Extra arXiv requests for title mismatches only (the cited version, a title search),
+    cached."""
+    out: dict[str, FollowUp] = {}
+    wanted: dict[str, Mismatch] = {}
+    for key, a in targets.items():
+        r = resolutions.get(key)
+        if not isinstance(a.key, ArxivId) or r is None or not isinstance(r.facts, ArxivFacts):
+            continue
+        title = truth.claims_of(a, claims.get(key)).title
+        if r.outcome is Outcome.OK and title and truth.is_title_mismatch(title, r.facts.title):
+            done = cache.get(f"{key}#follow-up", partial(FollowUp.from_cache, written=title))
+            if done is not None:
+                out[key] = done
+            else:
+                wanted[key] = Mismatch(a.key, title, r.facts)
+    if wanted and arxiv is not None:
+        for key, f in (await arxiv.follow_up(wanted)).items():
+            out[key] = f
+            if f.complete:
+                cache.put(f"{key}#follow-up", f.to_cache(wanted[key].written))
+    return out

@@ -1,0 +1,226 @@
+"""Scale: each command as the work grows, and the history as the past grows.
+
+Part 1, registries of 1k/10k/100k anchors (bench/registry.py's generator): `check --offline`,
+`report`, `fix --dry-run` and `export -f bibtex`, each a separate process, best of `--repeat`,
+peak RSS from wait4; the ratios are each size against the 1k one of the same command (linear
+is 10x per step).
+
+Part 2, one registry of `--history-anchors` (2,000) checked weekly: histories of 13, 52 and
+156 runs, written as `check` writes them (one observation per anchor per run, through the
+library of the checkout under test), then `report --since 7d` and `fix --dry-run` on each. The
+ratios are against the 13-run history in the same run (target: <= 1.5x at 156 runs, RSS flat);
+the history's size per run is printed too.
+
+    python bench/scale.py [--sizes 1000,10000,100000] [--runs 13,52,156] [--repeat 3]
+    python bench/scale.py --only history      # part 2 alone
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from registry import make_registry
+
+ANCHORS = [sys.executable, "-m", "anchors"]
+WEEK = 7 * 86400.0
+NOW = 1_790_000_000.0  # 2026-09-21: every run below is before it
+NOW_ISO = "2026-09-21T00:00:00Z"
+#: what a weekly check of a registry sees: most answers fine, some dead for good, some flapping
+_FACTS = '{"authors": ["A. Author", "B. Author"], "title": "Generated paper %d", "version": 2}'
+
+
+def run(cmd: list[str], cwd: Path | None = None) -> tuple[float, int, int]:
+    """Wall seconds, peak RSS (KiB) and exit code of one process."""
+    start = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd)
+    _, status, usage = os.wait4(p.pid, 0)
+    return time.perf_counter() - start, usage.ru_maxrss, os.waitstatus_to_exitcode(status)
+
+
+def best(cmd: list[str], repeat: int) -> tuple[float, int]:
+    times, rss = [], 0
+    for _ in range(repeat):
+        t, r, code = run(cmd)
+        if code not in (0, 1):
+            raise SystemExit(f"{' '.join(cmd)} exited {code}")
+        times.append(t)
+        rss = max(rss, r)
+    return min(times), rss
+
+
+def write_history(db: Path, reg: Path, anchors: int, runs: int) -> None:
+    """`runs` weekly checks of the registry `reg` of `anchors` entries (bench/registry.py's
+    layout: 4 arXiv IDs, then a URL), recorded through this checkout's library."""
+    from anchors.findings import Outcome
+    from anchors.history import ArxivFacts, History
+    from anchors.ids import parse_anchor
+    from anchors.registry.loader import load
+
+    try:
+        from anchors.history import Observation as Record
+    except ImportError:  # the code before issue 24: string rows
+        from anchors.history import Row as Record  # type: ignore[attr-defined,no-redef]
+    typed = Record.__name__ == "Observation"
+    keys = [a.key for a in load(reg).anchors if a.key is not None]
+    h = History(db)
+    for n in range(runs):
+        at = NOW - (runs - n) * WEEK + 3600
+        run_id = h.start_run(str(reg), at)
+        rows = []
+        for i, key in enumerate(keys):
+            dead = i % 50 == 1 or (i % 50 == 2 and (runs - n) % 3 == 0)
+            outcome = Outcome.DEAD if dead else Outcome.OK
+            paper = key.kind.value == "arxiv"
+            if typed:
+                facts = ArxivFacts(f"Generated paper {i}", 2, authors=("A. B",)) if paper else None
+                rows.append(
+                    Record(
+                        key,
+                        str(key),
+                        outcome,
+                        404 if dead else 200,
+                        checked_at=at + i / 1000,
+                        elapsed_ms=120,
+                        facts=None if dead else facts,
+                    )
+                )
+            else:
+                target = key.url if key.kind.value == "url" else key.key
+                facts = {"title": f"Generated paper {i}", "version": 2, "authors": ["A. B"]}
+                rows.append(
+                    Record(
+                        target,
+                        str(key),
+                        key.kind.value,
+                        outcome.value,
+                        404 if dead else 200,
+                        None,
+                        None,
+                        120,
+                        at + i / 1000,
+                        0,
+                        None if dead or not paper else facts,
+                    )
+                )
+        h.record(run_id, rows)
+        h.finish_run(run_id, True, at + len(keys) / 1000)
+    h.close()
+    del parse_anchor
+
+
+def part_commands(sizes: list[int], repeat: int, tmp: Path) -> None:
+    print("commands at scale; best of", repeat, "(wall s, peak RSS MB); ratio: this size / 1k")
+    rows: dict[str, list[tuple[float, int]]] = {}
+    for n in sizes:
+        folder = tmp / f"r{n}"
+        folder.mkdir()
+        reg = folder / "registry.yaml"
+        make_registry(n, reg)
+        write_history(folder / ".anchors" / "history.sqlite", reg, n, 2)
+        cmds = {
+            "check --offline": [*ANCHORS, "check", "--offline", "-q", str(reg)],
+            "report": [
+                *ANCHORS,
+                "report",
+                "-r",
+                str(reg),
+                "--now",
+                NOW_ISO,
+                "-o",
+                str(reg.parent / "out.txt"),
+            ],
+            "fix --dry-run": [*ANCHORS, "fix", "-r", str(reg), "--dry-run"],
+            "export bibtex": [
+                *ANCHORS,
+                "export",
+                "-r",
+                str(reg),
+                "-f",
+                "bibtex",
+                "-o",
+                str(reg.parent / "out.txt"),
+            ],
+        }
+        for name, cmd in cmds.items():
+            rows.setdefault(name, []).append(best(cmd, repeat))
+    print(f"{'command':18}" + "".join(f"{n:>16}" for n in sizes) + "   ratio per 10x")
+    for name, got in rows.items():
+        cells = "".join(f"{t:8.2f}s {r / 1024:5.0f}M" for t, r in got)
+        ratios = " ".join(f"{got[i][0] / got[i - 1][0]:.1f}x" for i in range(1, len(got)))
+        print(f"{name:18}{cells}   {ratios}")
+
+
+def part_history(runs: list[int], anchors: int, repeat: int, tmp: Path) -> None:
+    print(
+        f"history of {anchors} anchors checked weekly; best of {repeat}; "
+        f"ratios against the {runs[0]}-run history"
+    )
+    folder = tmp / "h"
+    folder.mkdir()
+    reg = folder / "registry.yaml"
+    make_registry(anchors, reg)
+    base: dict[str, tuple[float, int]] = {}
+    sizes: list[tuple[int, int]] = []
+    print(
+        f"{'runs':>5} {'MB':>7} {'KB/run':>7} {'command':14} {'wall s':>7} {'RSS MB':>7} "
+        f"{'wall x':>7} {'RSS x':>6}"
+    )
+    for n in runs:
+        db = folder / ".anchors" / "history.sqlite"
+        if db.exists():
+            db.unlink()
+        write_history(db, reg, anchors, n)
+        size = db.stat().st_size
+        sizes.append((n, size))
+        for name, cmd in {
+            "report 7d": [
+                *ANCHORS,
+                "report",
+                "-r",
+                str(reg),
+                "--now",
+                NOW_ISO,
+                "--since",
+                "7d",
+                "-o",
+                str(reg.parent / "out.txt"),
+            ],
+            "fix --dry-run": [*ANCHORS, "fix", "-r", str(reg), "--dry-run"],
+        }.items():
+            t, r = best(cmd, repeat)
+            b = base.setdefault(name, (t, r))
+            print(
+                f"{n:5d} {size / 1e6:7.1f} {size / n / 1e3:7.0f} {name:14} {t:7.2f} "
+                f"{r / 1024:7.0f} {t / b[0]:6.2f}x {r / b[1]:5.2f}x"
+            )
+    (n0, s0), (n1, s1) = sizes[0], sizes[-1]
+    print(f"history growth: {(s1 - s0) / (n1 - n0) / 1e3:.0f} KB per run of {anchors} anchors")
+    print(f"target: report and fix at {runs[-1]} runs <= 1.5x the {runs[0]}-run figure")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sizes", default="1000,10000,100000")
+    ap.add_argument("--runs", default="13,52,156")
+    ap.add_argument("--history-anchors", type=int, default=2000)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--only", choices=["commands", "history"])
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.only != "history":
+            part_commands([int(s) for s in args.sizes.split(",")], args.repeat, Path(tmp))
+        if args.only != "commands":
+            part_history(
+                [int(s) for s in args.runs.split(",")], args.history_anchors, args.repeat, Path(tmp)
+            )
+
+
+if __name__ == "__main__":
+    main()
