@@ -59,15 +59,17 @@ def write_history(db: Path, reg: Path, anchors: int, runs: int) -> None:
     """`runs` weekly checks of the registry `reg` of `anchors` entries (bench/registry.py's
     layout: 4 arXiv IDs, then a URL), recorded through this checkout's library."""
     from anchors.findings import Outcome
-    from anchors.history import ArxivFacts, History
-    from anchors.ids import parse_anchor
+    from anchors.history import History
     from anchors.registry.loader import load
 
     try:
-        from anchors.history import Observation as Record
+        from anchors.history import ArxivFacts, Observation
     except ImportError:  # the code before issue 24: string rows
-        from anchors.history import Row as Record  # type: ignore[attr-defined,no-redef]
-    typed = Record.__name__ == "Observation"
+        from anchors.history import Row  # type: ignore[attr-defined]
+
+        typed = False
+    else:
+        typed = True
     keys = [a.key for a in load(reg).anchors if a.key is not None]
     h = History(db)
     for n in range(runs):
@@ -81,7 +83,7 @@ def write_history(db: Path, reg: Path, anchors: int, runs: int) -> None:
             if typed:
                 facts = ArxivFacts(f"Generated paper {i}", 2, authors=("A. B",)) if paper else None
                 rows.append(
-                    Record(
+                    Observation(
                         key,
                         str(key),
                         outcome,
@@ -95,7 +97,7 @@ def write_history(db: Path, reg: Path, anchors: int, runs: int) -> None:
                 target = key.url if key.kind.value == "url" else key.key
                 facts = {"title": f"Generated paper {i}", "version": 2, "authors": ["A. B"]}
                 rows.append(
-                    Record(
+                    Row(
                         target,
                         str(key),
                         key.kind.value,
@@ -112,7 +114,6 @@ def write_history(db: Path, reg: Path, anchors: int, runs: int) -> None:
         h.record(run_id, rows)
         h.finish_run(run_id, True, at + len(keys) / 1000)
     h.close()
-    del parse_anchor
 
 
 def part_commands(sizes: list[int], repeat: int, tmp: Path) -> None:
