@@ -22,11 +22,11 @@ from datetime import date
 from enum import Enum
 from pathlib import Path
 
-from .check.redirects import landing_url, soft_404
 from .config import Settings
 from .errors import RegistryError, UsageError
 from .history import History, Observation, move_of
 from .ids import parse_anchor
+from .ids.landing import landing_url, soft_404
 from .ids.model import InvalidId
 from .registry.loader import load
 from .registry.model import Anchor, Registry

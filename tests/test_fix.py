@@ -14,7 +14,6 @@ import yaml
 from typer.testing import CliRunner
 
 from anchors.check.netguard import StaticResolver
-from anchors.check.redirects import soft_404
 from anchors.check.resolve.github import GithubResolver
 from anchors.check.run import Services, check_online
 from anchors.cli.app import app
@@ -22,6 +21,7 @@ from anchors.extract import read_briefing
 from anchors.findings import Outcome
 from anchors.fix import FixKind, plan
 from anchors.history import History, Observation
+from anchors.ids.landing import soft_404
 from anchors.ids.model import WebUrl, key_from_text
 from anchors.ids.web import canonical_url
 from anchors.merger import add

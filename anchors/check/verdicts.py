@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from ..extract.claims import Claims
 from ..findings import Code, Finding, Outcome
 from ..history.facts import ArxivFacts
+from ..ids.landing import landing_url, soft_404
 from ..registry.model import Anchor, Registry
 from . import truth
 from .links import LinkResult
-from .redirects import landing_url, soft_404
 from .resolve.base import FollowUp, Resolution
 
 __all__ = ["compare"]

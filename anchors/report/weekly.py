@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ..check.redirects import soft_404
 from ..config import Settings
 from ..errors import HistoryError
 from ..findings import Outcome
 from ..history import History, Observation
+from ..ids.landing import soft_404
 from ..ids.model import AnchorKind
 from ..registry.model import Anchor, Registry
 from .classify import FAILING, SUCCESS, Section, checked, classify, current_stretch
@@ -52,7 +52,7 @@ class ReportRow:
     #: "What changed" says it died (a timeout before it only said the check could not tell)
     dead_since: float | None = None
     #: a redirect that means the page is gone (to a login wall, to the home page): why, as
-    #: `check` says it (`check.redirects.soft_404`)
+    #: `check` says it (`ids.landing.soft_404`)
     soft_404: str | None = None
 
 
