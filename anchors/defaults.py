@@ -21,6 +21,7 @@ __all__ = [
     "DEFAULT_TIMEOUT",
     "DOI_API",
     "GITHUB_API",
+    "MAX_ANSWER_BYTES",
     "SAVE_API",
     "SAVE_MIN_INTERVAL",
     "SAVE_PER_RUN",
@@ -60,6 +61,10 @@ SAVE_API = "https://web.archive.org/save"
 SAVE_MIN_INTERVAL = 10.0
 #: captures asked for in one run at most; an account may make a few thousand a day
 SAVE_PER_RUN = 5
+
+#: the most a service's answer may hold, decoded (an arXiv batch of 100 papers is ~0.5 MB, a
+#: GitHub issue a few KB); a bigger one (an endless body, a gzip bomb) is an error, not memory
+MAX_ANSWER_BYTES = 16 << 20
 
 #: how every request anchors sends introduces itself
 USER_AGENT = f"anchors/{__version__} (citation link checker; python-httpx)"

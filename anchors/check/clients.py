@@ -11,7 +11,9 @@ from typing import Any
 import httpx
 
 from ..config import Settings
+from ..config.trust import ENDPOINTS
 from ..ids.model import ArxivId
+from .bounded import BoundedClient
 from .links import LinkChecker
 from .netguard import NetGuard, Resolver
 from .resolve.base import ArxivLookup, FollowUp, Mismatch, Resolution
@@ -22,9 +24,16 @@ from .resolve.savepagenow import CaptureQuota, SavePageNow
 from .resolve.wayback import WaybackClient
 from .retry import RetryPolicy
 from .run import Services
-from .transport import NoCookies, guarded_transport, plain_transport, ssl_context
+from .transport import NoCookies, guarded_transport, ssl_context
 
-__all__ = ["capture_quota", "link_checker", "open_services", "retry_policy", "web_transport"]
+__all__ = [
+    "capture_quota",
+    "link_checker",
+    "named_api_hosts",
+    "open_services",
+    "retry_policy",
+    "web_transport",
+]
 
 
 @contextlib.asynccontextmanager
@@ -35,27 +44,27 @@ async def open_services(
     resolver: Resolver | None = None,
     quota: CaptureQuota | None = None,
 ) -> AsyncIterator[Services]:
-    """Link checks and DOI lookups go through the guard; the API hosts are the user's choice.
+    """Every request goes through an address guard: link checks through one that trusts no host,
+    the services (GitHub, DOI, Crossref, Wayback, Save Page Now) through one that trusts only
+    the API hosts the user named (a flag or the environment), so a service's redirect is
+    screened like a link's. Each service answer is bounded (`bounded.BoundedClient`).
     `quota` is the run's Save Page Now quota, shared by its registries (else one of its own)."""
     guard = NetGuard(resolver, allow_private=settings.allow_private)
+    api_guard = NetGuard(
+        resolver, allow_private=settings.allow_private, trusted=named_api_hosts(settings)
+    )
     policy = retry_policy(settings)
     tls = ssl_context()
-    web = web_transport(settings, guard, tls)  # one pool for links and DOIs
-    guarded = httpx.AsyncClient(
-        transport=web,
-        timeout=httpx.Timeout(settings.timeout),
-        follow_redirects=False,
-        cookies=NoCookies(),
-    )
-    # The API host is the user's choice (it may be a private GitHub Enterprise): not guarded,
-    # but on the same transport, so no request goes through httpcore.
-    api = httpx.AsyncClient(
-        transport=plain_transport(httpx.Limits(), verify=tls),
+    web = web_transport(settings, guard, tls)
+    api = BoundedClient(
+        deadline=settings.timeout,
+        transport=guarded_transport(api_guard, httpx.Limits(), verify=tls),
         timeout=httpx.Timeout(settings.timeout),
         follow_redirects=False,
         trust_env=False,
+        cookies=NoCookies(),
     )
-    async with guarded, api:
+    async with web, api:
         yield Services(
             links=link_checker(settings, web, guard, policy),
             arxiv=_OnFirstUse(lambda: _arxiv(settings, policy)),
@@ -63,7 +72,7 @@ async def open_services(
                 api, settings.github_api, token=token, policy=policy, timeout=settings.timeout
             ),
             doi=DoiResolver(
-                guarded,
+                api,
                 settings.doi_api,
                 timeout=settings.timeout,
                 policy=policy,
@@ -92,6 +101,17 @@ async def open_services(
         )
 
 
+def named_api_hosts(settings: Settings) -> set[str]:
+    """The hosts of the endpoints the user set (a config file cannot set one): theirs to reach,
+    loopback test servers and private GitHub Enterprise hosts included."""
+    defaults = Settings()
+    return {
+        httpx.URL(getattr(settings, name)).host
+        for name in ENDPOINTS
+        if getattr(settings, name) != getattr(defaults, name)
+    }
+
+
 def capture_quota(settings: Settings) -> CaptureQuota:
     """A run's Save Page Now quota: `archive_saves` captures, `save_delay` seconds apart."""
     return CaptureQuota(settings.archive_saves, settings.save_delay)
@@ -115,7 +135,7 @@ def retry_policy(
 def web_transport(
     settings: Settings, guard: NetGuard, verify: Any = True
 ) -> httpx.AsyncBaseTransport:
-    """The guarded pool web pages (and DOIs) are fetched through."""
+    """The guarded pool web pages are fetched through."""
     # The checker's own semaphores bound what is in flight, so the pool sets no limit.
     limits = httpx.Limits(max_connections=None, max_keepalive_connections=max(settings.per_host, 1))
     return guarded_transport(guard, limits, verify=verify)

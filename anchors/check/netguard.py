@@ -22,6 +22,8 @@ from typing import Any, Protocol
 
 import httpx
 
+from .ranges import blocked_reason, carried_ipv4
+
 __all__ = [
     "Blocked",
     "GuardError",
@@ -93,26 +95,24 @@ class StaticResolver:
         return self.table[h]
 
 
-def _forbidden(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str | None:
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    if ip.is_loopback:
-        return "loopback"
-    if ip.is_link_local:
-        return "link-local (cloud metadata lives here)"
-    if ip.is_private:
-        return "private"
-    if ip.is_multicast or ip.is_unspecified or ip.is_reserved:
-        return "not a public unicast"
-    return None
-
-
 class NetGuard:
-    """Resolves and screens hosts; `allow_private` lets loopback and private ranges through."""
+    """Resolves and screens hosts; `allow_private` lets loopback and private ranges through.
 
-    def __init__(self, resolver: Resolver | None = None, allow_private: bool = False) -> None:
+    `trusted` are the hosts the user named as API roots (a flag or the environment: a
+    GitHub Enterprise server, a loopback test server); they, and the addresses they resolve
+    to, are not screened. Everything else, their redirects included, is.
+    """
+
+    def __init__(
+        self,
+        resolver: Resolver | None = None,
+        allow_private: bool = False,
+        trusted: Iterable[str] = (),
+    ) -> None:
         self.resolver: Resolver = resolver or SystemResolver()
         self.allow_private = allow_private
+        self.trusted = frozenset(h.lower().strip("[]") for h in trusted)
+        self._trusted_ips: set[str] = set()
         #: names the resolver answered with addresses: proof it works (an NXDOMAIN is evidence
         #: of a dead link only beside one, anchors.check.recorder)
         self.names_resolved = 0
@@ -124,13 +124,13 @@ class NetGuard:
 
     def screen(self, host: str, address: str) -> None:
         """Raise Blocked unless `address` (what `host` resolved to) may be connected to."""
-        if self.allow_private:
+        if self.allow_private or address in self._trusted_ips or host.lower() in self.trusted:
             return
         ip = ipaddress.ip_address(address.split("%")[0])
-        why = _forbidden(ip)
+        why = blocked_reason(ip)
         if why:
             verb = "is a" if host == address else "resolves to"
-            v4 = ip.ipv4_mapped if isinstance(ip, ipaddress.IPv6Address) else None
+            v4 = carried_ipv4(ip) if isinstance(ip, ipaddress.IPv6Address) else None
             shown = f"{ip} (= {v4})" if v4 else str(ip)
             raise Blocked(host, f"{verb} {why} address {shown} (use --allow-private)")
 
@@ -146,6 +146,8 @@ class NetGuard:
             self.names_resolved += bool(ips)
         if not ips:
             raise NameNotFound(host, "no addresses")
+        if host.lower() in self.trusted:
+            self._trusted_ips.update(ips)  # the user's API host: what it resolves to is theirs
         for ip in ips:
             self.screen(host, ip)
         return ips

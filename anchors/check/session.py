@@ -128,9 +128,9 @@ async def open_session(
     history = _history(settings.history_path(registry), hooks)
     try:
         opened = (
-            factory(settings, token=settings.github_token)
+            factory(settings, token=settings.api_token())
             if quota is None
-            else factory(settings, token=settings.github_token, quota=quota)
+            else factory(settings, token=settings.api_token(), quota=quota)
         )
         async with opened as clients:
             yield Session(cache, history, clients)
@@ -213,6 +213,7 @@ def check(paths: Sequence[Path], options: CheckOptions, hooks: Hooks = Hooks()) 
     quota = None
     for s in settings if not options.offline else ():
         _can_archive(s, options.no_cache)  # exit 2 before anything is asked or written
+        s.api_token()  # likewise: a token is never sent in clear text
         if s.archive_save and quota is None:
             from .clients import capture_quota
 

@@ -29,7 +29,7 @@ from httpx_aiohttp import AiohttpTransport
 
 from .netguard import NetGuard
 
-__all__ = ["NoCookies", "Transport", "guarded_transport", "plain_transport", "ssl_context"]
+__all__ = ["NoCookies", "Transport", "guarded_transport", "ssl_context"]
 
 # aiohttp's error, most specific first -> the httpx error the checker understands.
 # (httpx-aiohttp's own table maps every ClientConnectionError, refused and reset included,
@@ -254,11 +254,6 @@ def guarded_transport(
 ) -> httpx.AsyncBaseTransport:
     """An httpx transport whose every connection, redirect hops included, passes `guard`."""
     return _transport(limits, _ssl_context(verify), guard)
-
-
-def plain_transport(limits: httpx.Limits, verify: Any = True) -> httpx.AsyncBaseTransport:
-    """The same transport without the guard, for API hosts the user configured (GitHub)."""
-    return _transport(limits, _ssl_context(verify), None)
 
 
 def _transport(limits: httpx.Limits, ctx: ssl.SSLContext, guard: NetGuard | None) -> Transport:

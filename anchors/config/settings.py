@@ -120,6 +120,19 @@ class Settings:
             )
         return self.ia_keys
 
+    def api_token(self) -> str | None:
+        """`GITHUB_TOKEN` for the GitHub API, sent only over https (or to a loopback test
+        server): a usage error rather than a token in clear text."""
+        if self.github_token is None:
+            return None
+        parts = urlsplit(self.github_api)
+        if parts.scheme != "https" and not (parts.scheme == "http" and loopback(parts.hostname)):
+            raise UsageError(
+                f"github_api {self.github_api}: GITHUB_TOKEN is only sent over https (or to a "
+                "loopback test server); use an https URL, or unset GITHUB_TOKEN for this run"
+            )
+        return self.github_token
+
     def state_dir(self, registry: Path) -> Path:
         """Cache and history live in `.anchors/` beside the registry unless moved."""
         from ..state import folder

@@ -18,7 +18,7 @@ from ..errors import UsageError
 from ..repofiles import RepoFileError, confine, repository_root
 from .settings import ENV
 
-__all__ = ["FILE_RULES", "FileRule", "from_file", "repository_of"]
+__all__ = ["ENDPOINTS", "FILE_RULES", "FileRule", "from_file", "repository_of"]
 
 
 class FileRule(str, Enum):
@@ -68,6 +68,9 @@ FILE_RULES: dict[str, FileRule] = {
     "wayback_api": FileRule.ENDPOINT,
     "save_api": FileRule.ENDPOINT,
 }
+
+#: the settings that name a service's endpoint
+ENDPOINTS = tuple(name for name, rule in FILE_RULES.items() if rule is FileRule.ENDPOINT)
 
 _WHY = {
     FileRule.ENDPOINT: "an endpoint decides where requests (and the GitHub token or archive.org "

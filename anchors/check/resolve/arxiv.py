@@ -76,8 +76,14 @@ class ArxivResolver:
         sleep: Callable[[float], None] | None = None,
     ) -> None:
         self.batch_size = max(1, min(batch_size, ARXIV_BATCH))
+        self.stopped = threading.Event()
         self.client = make_client(
-            api_url, page_size=self.batch_size, delay=delay, timeout=timeout, client=client
+            api_url,
+            page_size=self.batch_size,
+            delay=delay,
+            timeout=timeout,
+            client=client,
+            stop=self.stopped,  # a cancelled run ends the request in flight too
         )
         self.api_url = api_url
         self.policy = policy or RetryPolicy()
@@ -88,7 +94,6 @@ class ArxivResolver:
         #: title searches ("did you mean") allowed in this run; each is one more request
         self.max_searches = max(0, max_searches)
         self.searches = 0
-        self.stopped = threading.Event()
 
     def stopped_wait(self, seconds: float) -> None:
         self.stopped.wait(seconds)

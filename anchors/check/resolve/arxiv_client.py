@@ -10,18 +10,40 @@ which waits forever by default, so a stalled API would hang the check. The sessi
 private attribute `Client._session` (arxiv 2.1 to 4.x). `with_timeout` replaces it, and says so
 loudly if it is gone rather than run without a timeout; pyproject pins `arxiv<5`, and
 tests/resolve/test_arxiv_client.py fails if the attribute disappears or stops being used.
+
+`TimeoutSession` bounds each request as every service answer is bounded (anchors.check.bounded):
+a total deadline, headers and body included (requests' own timeout is per read, which a byte
+every few seconds never trips), at most `MAX_ANSWER_BYTES` decoded, redirects only on the API's
+own host, and an end as soon as the run is stopped (SIGTERM, Ctrl-C), whatever the server does.
 """
 
 from __future__ import annotations
 
 import logging
 import re
+import threading
+import time
+from collections.abc import Callable, Iterator
 from typing import Any
+from urllib.parse import urljoin, urlsplit
 
 import arxiv
+import httpx
 import requests
+import urllib3
 
-__all__ = ["NotAFeed", "TimeoutSession", "answered_a_feed", "make_client", "with_timeout"]
+from ...defaults import MAX_ANSWER_BYTES
+from ..bounded import AnswerTooLarge, read_bounded
+
+__all__ = [
+    "ArxivAnswerTooLarge",
+    "NotAFeed",
+    "RedirectedOffHost",
+    "TimeoutSession",
+    "answered_a_feed",
+    "make_client",
+    "with_timeout",
+]
 
 # The package logs what it skips ("Skipping entry ... missing <published>", "Malformed feed")
 # as warnings; with no handler configured, Python's last-resort handler printed them as stray
@@ -43,22 +65,124 @@ class NotAFeed(Exception):
 SESSION_ATTRIBUTE = "_session"
 
 
-class TimeoutSession(requests.Session):
-    """requests sets no timeout by default; a stalled API must not hang the check."""
+class ArxivAnswerTooLarge(requests.exceptions.ContentDecodingError):
+    """An arXiv answer over the cap, counted in decoded bytes (`bounded.AnswerTooLarge`)."""
 
-    def __init__(self, timeout: float) -> None:
+
+class RedirectedOffHost(requests.exceptions.InvalidURL):
+    """The API redirected to another host; not followed (only the API's host is the user's)."""
+
+
+class TimeoutSession(requests.Session):
+    """A session whose every request ends within `timeout` seconds in all, reads at most
+    `max_bytes` decoded bytes, follows redirects only on the first request's host, and gives
+    up at once when `stop` is set (the run was cancelled)."""
+
+    def __init__(
+        self,
+        timeout: float,
+        *,
+        max_bytes: int = MAX_ANSWER_BYTES,
+        stop: threading.Event | None = None,
+    ) -> None:
         super().__init__()
         self.timeout = timeout
+        self.max_bytes = max_bytes
+        self.stop = stop or threading.Event()
+        self.max_redirects = 5
+        #: the API's host: the only one a redirect may lead to
+        self.host: str | None = None
         #: whether the last 200 answer was an arXiv Atom feed (an empty feed is one)
         self.fed = True
 
-    def request(self, *args: Any, **kwargs: Any) -> requests.Response:
+    def request(self, method: Any, url: Any, *args: Any, **kwargs: Any) -> requests.Response:
+        if self.host is None:
+            self.host = urlsplit(str(url)).hostname
+        kwargs["stream"] = True
         kwargs.setdefault("timeout", self.timeout)
-        resp = super().request(*args, **kwargs)
+        resp = _within(
+            self.timeout, self.stop, lambda gone: self._fetch(gone, method, url, *args, **kwargs)
+        )
         if resp.status_code == 200:
             head = resp.content[:8192]
             self.fed = bool(_FEED.search(head) and _COUNTS.search(head))
         return resp
+
+    def _fetch(
+        self, gone: threading.Event, method: Any, url: Any, *args: Any, **kwargs: Any
+    ) -> requests.Response:
+        resp = super().request(method, url, *args, **kwargs)
+        self._read(resp, gone)
+        return resp
+
+    def _read(self, resp: requests.Response, gone: threading.Event | None = None) -> None:
+        """Read the body boundedly, decoded, into the response (requests' own `_content`)."""
+        chunks = _until(gone, resp.raw.stream(1 << 16, decode_content=False))
+        try:
+            body = read_bounded(chunks, resp.headers.get("content-encoding"), self.max_bytes)
+        except AnswerTooLarge as exc:
+            resp.close()
+            raise ArxivAnswerTooLarge(str(exc)) from None
+        except httpx.DecodingError as exc:  # a broken gzip stream
+            resp.close()
+            raise requests.exceptions.ContentDecodingError(str(exc)) from None
+        except (urllib3.exceptions.HTTPError, OSError) as exc:  # what requests would wrap
+            resp.close()
+            raise requests.exceptions.ConnectionError(str(exc)) from None
+        resp._content = body  # NOTE: requests keeps a read body here (Response.content)
+        resp._content_consumed = True
+        resp.headers.pop("content-encoding", None)
+
+    def get_redirect_target(self, resp: requests.Response) -> str | None:
+        """Redirects stay on the API's host (the user's choice); any other is refused."""
+        target = super().get_redirect_target(resp)
+        if target is None:
+            return None
+        host = urlsplit(urljoin(resp.url, target)).hostname
+        if host != self.host:
+            resp.close()
+            raise RedirectedOffHost(f"the arXiv API redirected to {host}; not followed")
+        self._read(resp)  # requests reads a redirect's body to reuse the connection
+        return target
+
+
+def _until(gone: threading.Event | None, chunks: Iterator[bytes]) -> Iterator[bytes]:
+    for chunk in chunks:
+        if gone is not None and gone.is_set():
+            raise requests.exceptions.ConnectionError("abandoned")
+        yield chunk
+
+
+def _within(
+    deadline: float,
+    stop: threading.Event,
+    fetch: Callable[[threading.Event], requests.Response],
+) -> requests.Response:
+    """`fetch()` run in a daemon thread and waited for at most `deadline` seconds, or until
+    `stop` is set: a request that cannot be interrupted (a read blocked on a trickle) is left
+    behind, told through the event it is given to stop reading, and never delays the exit."""
+    done, gone = threading.Event(), threading.Event()
+    got: list[requests.Response | BaseException] = []
+
+    def run() -> None:
+        try:
+            got.append(fetch(gone))
+        except BaseException as exc:  # noqa: BLE001 (re-raised in the waiting thread)
+            got.append(exc)
+        finally:
+            done.set()
+
+    threading.Thread(target=run, name="anchors-arxiv-request", daemon=True).start()
+    end = time.monotonic() + deadline
+    while not done.wait(0.1):
+        if stop.is_set() or time.monotonic() >= end:
+            gone.set()
+            if stop.is_set():
+                raise requests.exceptions.ConnectionError("stopped: the run was cancelled")
+            raise requests.exceptions.Timeout(f"no complete answer within {deadline:g} s")
+    if isinstance(got[0], BaseException):
+        raise got[0]
+    return got[0]
 
 
 def answered_a_feed(client: arxiv.Client) -> bool:
@@ -68,8 +192,10 @@ def answered_a_feed(client: arxiv.Client) -> bool:
     return not isinstance(session, TimeoutSession) or session.fed
 
 
-def with_timeout(client: arxiv.Client, timeout: float) -> arxiv.Client:
-    """`client`, its requests sent through a session with `timeout`."""
+def with_timeout(
+    client: arxiv.Client, timeout: float, stop: threading.Event | None = None
+) -> arxiv.Client:
+    """`client`, its requests sent through a session with `timeout` (and `stop`)."""
     has_session = isinstance(getattr(client, SESSION_ATTRIBUTE, None), requests.Session)
     if not has_session:
         raise RuntimeError(
@@ -78,7 +204,7 @@ def with_timeout(client: arxiv.Client, timeout: float) -> arxiv.Client:
             "timeout; install an arxiv release below 5 (pyproject.toml) or update "
             "anchors/check/resolve/arxiv_client.py"
         )
-    setattr(client, SESSION_ATTRIBUTE, TimeoutSession(timeout))
+    setattr(client, SESSION_ATTRIBUTE, TimeoutSession(timeout, stop=stop))
     return client
 
 
@@ -89,11 +215,13 @@ def make_client(
     delay: float,
     timeout: float,
     client: arxiv.Client | None = None,
+    stop: threading.Event | None = None,
 ) -> arxiv.Client:
     """A client for `api_url` that spaces its requests by `delay` and never retries itself
-    (`client`, when given, is set up the same way: tests replay cassettes through one)."""
+    (`client`, when given, is set up the same way: tests replay cassettes through one); each
+    request ends within `timeout` seconds, or when `stop` is set."""
     if client is None:
         client = arxiv.Client(page_size=page_size, delay_seconds=delay, num_retries=0)
     client.num_retries = 0
     client.query_url_format = api_url.rstrip("?") + "?{}"
-    return with_timeout(client, timeout)
+    return with_timeout(client, timeout, stop)

@@ -1,0 +1,120 @@
+"""Service answers read whole, but within a total deadline and a cap on their decoded size.
+
+The link checker holds its own deadline and body cap (it reads a few KiB of a page); the API
+clients (GitHub, DOI, Crossref, Wayback, Save Page Now) read whole JSON answers. A server can
+answer forever (an endless chunked body), slowly (a byte every two seconds keeps per-read
+timeouts from firing) or small on the wire and huge decoded (a 4 MB gzip that inflates to
+4 GiB). `BoundedClient` holds one deadline per request, headers and body included, as
+`--timeout` documents, and decodes gzip/deflate itself, never more than `max_bytes` at a time,
+so memory stays bounded whatever the answer. The arXiv client (requests) uses the same
+decoder (`read_bounded`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import zlib
+from collections.abc import AsyncIterator, Iterable
+from typing import Any
+
+import httpx
+
+from ..defaults import MAX_ANSWER_BYTES
+
+__all__ = ["AnswerTooLarge", "BoundedClient", "Decoder", "read_bounded"]
+
+#: the encodings this module decodes; `Accept-Encoding` asks for nothing else
+ACCEPT_ENCODING = "gzip, deflate"
+
+
+class AnswerTooLarge(httpx.DecodingError):
+    """An answer over the cap, counted in decoded bytes."""
+
+
+class Decoder:
+    """A content decoder that never produces more than `limit` bytes in all (AnswerTooLarge after).
+
+    zlib is asked for at most what is left plus one byte each time, so a bomb costs `limit`
+    bytes of memory, not what it would inflate to.
+    """
+
+    def __init__(self, encoding: str | None, limit: int) -> None:
+        enc = (encoding or "").strip().lower()
+        self.limit, self.size = limit, 0
+        self.zlib: Any = None
+        if enc in ("gzip", "x-gzip"):
+            self.zlib = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        elif enc == "deflate":
+            self.zlib = zlib.decompressobj()
+
+    def feed(self, raw: bytes) -> bytes:
+        if self.zlib is None:
+            out = raw
+        else:
+            try:
+                out = self.zlib.decompress(raw, self.limit - self.size + 1)
+            except zlib.error as exc:
+                raise httpx.DecodingError(f"answer could not be decoded ({exc})") from None
+        self.size += len(out)
+        if self.size > self.limit:
+            raise AnswerTooLarge(f"answer larger than {self.limit} bytes (decoded)")
+        return out
+
+
+def read_bounded(chunks: Iterable[bytes], encoding: str | None, limit: int) -> bytes:
+    """The decoded body of raw `chunks`, at most `limit` bytes (AnswerTooLarge beyond)."""
+    dec = Decoder(encoding, limit)
+    return b"".join(dec.feed(c) for c in chunks)
+
+
+async def _read(raw: AsyncIterator[bytes], encoding: str | None, limit: int) -> bytes:
+    dec, out = Decoder(encoding, limit), bytearray()
+    async for chunk in raw:
+        out += dec.feed(chunk)
+    return bytes(out)
+
+
+#: headers that describe the wire form, not the decoded body the response now holds
+_WIRE = frozenset({"content-encoding", "content-length", "transfer-encoding"})
+
+
+class BoundedClient(httpx.AsyncClient):
+    """An httpx client whose every answer is complete within `deadline` seconds and at most
+    `max_bytes` decoded bytes; otherwise httpx.ReadTimeout or AnswerTooLarge (httpx errors).
+
+    `send` is httpx's one way out for `get`, `post` and `request`, so no call escapes it.
+    """
+
+    def __init__(
+        self, *, deadline: float, max_bytes: int = MAX_ANSWER_BYTES, **kwargs: Any
+    ) -> None:
+        kwargs.setdefault("headers", {})
+        super().__init__(**kwargs)
+        self.headers["Accept-Encoding"] = ACCEPT_ENCODING
+        self.deadline = deadline
+        self.max_bytes = max_bytes
+
+    async def send(self, request: httpx.Request, **kwargs: Any) -> httpx.Response:
+        kwargs["stream"] = True
+        try:
+            async with asyncio.timeout(self.deadline):
+                resp = await super().send(request, **kwargs)
+                try:
+                    body = await _read(
+                        resp.aiter_raw(), resp.headers.get("content-encoding"), self.max_bytes
+                    )
+                finally:
+                    await resp.aclose()
+        except TimeoutError:
+            raise httpx.ReadTimeout(
+                f"no complete answer within {self.deadline:g} s", request=request
+            ) from None
+        headers = [(k, v) for k, v in resp.headers.multi_items() if k.lower() not in _WIRE]
+        return httpx.Response(
+            resp.status_code,
+            headers=headers,
+            content=body,
+            request=request,
+            extensions=resp.extensions,
+            history=resp.history,
+        )
