@@ -11,6 +11,7 @@ code blocks are not citations, except BibTeX ones.
 from __future__ import annotations
 
 import re
+import shlex
 from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
@@ -19,6 +20,7 @@ from ..errors import BriefingError
 from ..ids.model import AnchorKey
 from ..registry.claims import Claims
 from ..registry.model import Status
+from ..registry.sniff import structured_kind
 from .claims import citation_claims
 from .layout import (
     cells,
@@ -120,10 +122,21 @@ def read_briefing(
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise BriefingError(p, "not UTF-8 text", data[: exc.start].count(b"\n") + 1) from None
+    kind = structured_kind(p, text)
+    if kind is not None:
+        raise BriefingError(p, _not_prose(kind, p))
     when = date_override or briefing_date(text, p) or undated
     if when is None:
         raise BriefingError(p, "no date in its title or file name; pass --date YYYY-MM-DD")
     return extract(text, p, when)
+
+
+def _not_prose(kind: str, path: str) -> str:
+    said = f"this is {kind}, not a briefing: `anchors add` reads Markdown or text"
+    if kind == "an anchors registry":
+        q = shlex.quote(path)
+        return f"{said}; check it with `anchors check {q}`, or add briefings to it with `-r {q}`"
+    return said
 
 
 def briefing_date(text: str, path: str) -> date | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import shlex
 import stat
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +20,7 @@ import yaml
 from ..errors import RegistryError
 from .atomic import describe
 from .model import MAX_REGISTRY_BYTES, Registry
+from .sniff import looks_like_briefing
 from .walker import Walker
 from .yamlstream import compose_streaming
 
@@ -55,12 +57,26 @@ def load(path: str | Path, missing_ok: bool = False) -> Registry:
     except OSError as exc:
         raise RegistryError(str(path), f"cannot read: {exc.strerror}") from None
     with gc_paused():
-        return _parse(*decoded, str(path))
+        return _parse_or_hint(*decoded, str(path))
 
 
 def parse_text(data: bytes, path: str) -> Registry:
     with gc_paused():
-        return _parse(*_decode(data, path), path)
+        return _parse_or_hint(*_decode(data, path), path)
+
+
+def _parse_or_hint(text: str, bom: bool, path: str) -> Registry:
+    """`_parse`, or for a briefing handed over as a registry, the command it was meant for."""
+    try:
+        return _parse(text, bom, path)
+    except RegistryError:
+        if not looks_like_briefing(path, text):
+            raise
+    raise RegistryError(
+        path,
+        "this looks like a briefing, not a registry: merge it into the registry with "
+        f"`anchors add {shlex.quote(path)}`",
+    )
 
 
 def _decode(data: bytes, path: str) -> tuple[str, bool]:
@@ -89,10 +105,32 @@ def _parse(text: str, bom: bool, path: str) -> Registry:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
-        raise RegistryError(path, f"not valid YAML: {exc.problem or exc.context}", line) from None
+        raise RegistryError(path, f"not valid YAML: {_problem(exc, text)}", line) from None
     except yaml.YAMLError as exc:
         raise RegistryError(path, f"not valid YAML: {exc}") from None
     return reg
+
+
+def _problem(exc: yaml.MarkedYAMLError, text: str) -> str:
+    """libyaml's words, or the cause in ours: a tab is "a character that cannot start any
+    token" to libyaml, and a hand-edited registry meets it most."""
+    mark = exc.problem_mark or exc.context_mark
+    said = exc.problem or exc.context or "unreadable"
+    if mark is not None and ("tab" in said or _char_at(text, mark.line, mark.column) == "\t"):
+        return (
+            f"a tab at column {mark.column + 1}: YAML indents with spaces only; "
+            "replace the tab with spaces"
+        )
+    return said
+
+
+def _char_at(text: str, line: int, column: int) -> str:
+    start = 0
+    for _ in range(line):
+        start = text.find("\n", start) + 1
+        if start == 0:
+            return ""
+    return text[start + column : start + column + 1]
 
 
 @contextlib.contextmanager
