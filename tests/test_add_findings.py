@@ -34,7 +34,9 @@ REGISTRY = (
 
 
 def invoke(*args: str) -> tuple[int, str]:
-    r = runner.invoke(app, ["add", "--today", "2026-12-02", *args], env={"COLUMNS": "100"})
+    """`add` as on a terminal (`-f text`) unless another format is asked for."""
+    fmt = [] if "-f" in args else ["-f", "text"]
+    r = runner.invoke(app, ["add", "--today", "2026-12-02", *fmt, *args], env={"COLUMNS": "100"})
     return r.exit_code, r.stdout
 
 

@@ -45,7 +45,7 @@ def add(
     today: o.TodayOpt = None,
     dry_run: o.AddDryRun = False,
     gate: o.Gate = False,
-    fmt: o.AddFormatOpt = o.AddFormat.TEXT,
+    fmt: o.AddFormatOpt = None,
     strict: o.Strict = False,
     quiet: o.QuietOpt = False,
 ) -> None:
@@ -69,7 +69,8 @@ def add(
     result = do_add(path, parsed, day, dry_run=dry_run or gate, on_wait=notice)
     for line in summary.add_warnings(parsed):
         warn(line)
-    write("add", fmt.value, result, sys.stdout, dry_run=dry_run or gate)
+    shown = o.pick_format(fmt, sys.stdout.isatty()).value
+    write("add", shown, result, sys.stdout, dry_run=dry_run or gate)
     stderr.print(summary.add_line(result, dry_run, gate))
     raise typer.Exit(exit_code(result.findings, strict, stale=gate and not result.up_to_date))
 

@@ -37,6 +37,7 @@ __all__ = [
 
 class AddFormat(str, Enum):
     TEXT = "text"
+    CONCISE = "concise"
     JSON = "json"
 
 
@@ -75,8 +76,8 @@ FORMATS: dict[str, type[Enum]] = {
 
 
 def pick_format(fmt: Enum | None, stdout_is_terminal: bool) -> OutputFormat:
-    """`check` with no `--format`: the readable layout on a terminal, one line a finding in a
-    pipe."""
+    """`check` and `add` with no `--format`: the readable layout on a terminal, one line a
+    finding (or an anchor) in a pipe."""
     if fmt is None:
         return OutputFormat.TEXT if stdout_is_terminal else OutputFormat.CONCISE
     return OutputFormat(fmt.value)
@@ -180,7 +181,16 @@ CheckFormatOpt = Annotated[
         "(file:line: code anchor message); github: workflow annotations; sarif: code scanning.",
     ),
 ]
-AddFormatOpt = Annotated[AddFormat, typer.Option("--format", "-f")]
+AddFormatOpt = Annotated[
+    AddFormat | None,
+    typer.Option(
+        "--format",
+        "-f",
+        show_default=False,
+        help="Default: text on a terminal (what changed, and how many did not), concise in a "
+        "pipe (one line per anchor: file:line: change anchor section title).",
+    ),
+]
 ReportFormatOpt = Annotated[ReportFormat, typer.Option("--format", "-f")]
 ExportFormatOpt = Annotated[ExportFormat, typer.Option("--format", "-f")]
 

@@ -105,6 +105,7 @@ def _csl_json(items: Any, t: Target) -> str:
 #: Every (command, `--format`) there is, and what renders it.
 RENDERERS: dict[tuple[str, str], Renderer] = {
     ("add", "text"): _add_text,
+    ("add", "concise"): _lazy("text", "add_concise"),
     ("add", "json"): _lazy("json", "add_result", "dry_run"),
     ("check", "text"): _check_text,
     ("check", "concise"): _lazy("text", "concise"),
@@ -127,10 +128,12 @@ _JSON = _FITTED | {("export", "csl-json")}
 def render(command: str, fmt: str, result: Any, target: Target) -> str:
     """`result` in `fmt` as text; a result with findings shows them in the one order."""
     from ..findings import ordered
+    from ..registry.loader import gc_paused
 
     if getattr(result, "findings", None) is not None:
         result = replace(result, findings=ordered(result.findings))
-    text = RENDERERS[command, fmt](result, target)
+    with gc_paused():  # many small objects and no cycles: the collector made 40k rows superlinear
+        text = RENDERERS[command, fmt](result, target)
     if (command, fmt) in _JSON:
         from .escape import inert_json
 

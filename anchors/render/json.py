@@ -68,18 +68,13 @@ def dumps(obj: Any) -> str:
 
 def add_result(r: MergeResult, dry_run: bool) -> str:
     entries = []
-    extended = set(r.extended)
-    for key, e in r.entries.items():
+    for (key, e), change in zip(r.entries.items(), r.change_of().values(), strict=True):
         entries.append(
             {
                 "anchor": str(e.key),
                 "key": key,
                 "kind": e.id_field,
-                "change": "added"
-                if key in r.added
-                else "continued"
-                if key in extended
-                else "unchanged",
+                "change": change.value,
                 "first_anchored": e.first_anchored.isoformat(),
                 "status": e.status.value,
                 "section": e.section,

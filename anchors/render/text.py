@@ -11,18 +11,20 @@ import textwrap
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len
 from rich.console import Group, RenderableType
-from rich.table import Table
 from rich.text import Text
 
 from ..findings import Finding, Severity
+from ..merger import Change
 from .escape import plain
+from .summary import plural
 
 if TYPE_CHECKING:
     from ..merger import MergeResult
     from ..result import CheckResult
 
-__all__ = ["add_result", "check_result", "clip", "concise", "findings"]
+__all__ = ["add_concise", "add_result", "check_result", "clip", "concise", "findings"]
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 _INDENT = "    "
@@ -74,51 +76,61 @@ def check_result(r: CheckResult, width: int = 80) -> Group:
 
 def concise(r: CheckResult) -> str:
     """`registry.yaml:12: dead-link https://… HTTP 404`: one finding a line, nothing else."""
+    return "".join(_concise(f) for f in r.findings)
+
+
+def _concise(f: Finding) -> str:
+    anchor = f" {plain(f.anchor)}" if f.anchor else ""
+    return f"{_where(f)}: {f.code.value}{anchor} {plain(f.message)}\n"
+
+
+_CHANGE_STYLE = {"added": "green", "continued": "cyan", "unchanged": "dim"}
+
+
+def _anchor_line(r: MergeResult, key: str, change: Change) -> tuple[str, str, str]:
+    """`briefing.md:5:`, `added 2609.18063 §1.3 KV Cache` and the title, each escaped."""
+    e = r.entries[key]
+    path, line = r.cited_at.get(key, (r.registry, 0))
+    where = plain(f"{path}:{line}:" if line else f"{path}:")
+    what = f"{change.value} {plain(str(e.key))}" + (f" {plain(e.section)}" if e.section else "")
+    return where, what, plain(e.title or "")
+
+
+def add_concise(r: MergeResult) -> str:
+    """One line per anchor of the briefings, what the merge does to it, then the findings as
+    `check --format concise` prints them: `briefing.md:5: added 2609.18063 §1.3 KV Cache "…"`."""
     out = []
-    for f in r.findings:
-        anchor = f" {plain(f.anchor)}" if f.anchor else ""
-        out.append(f"{_where(f)}: {f.code.value}{anchor} {plain(f.message)}\n")
+    for key, change in r.change_of().items():
+        where, what, title = _anchor_line(r, key, change)
+        out.append(f"{where} {what}" + (f' "{title}"' if title else "") + "\n")
+    out += (_concise(f) for f in r.findings)
     return "".join(out)
 
 
-#: short columns that are never cut (a date, a status word): they take their natural width
-_WHOLE = ("change", "first anchored", "status", "line", "severity", "code")
-#: columns that fold onto more lines rather than lose characters (anchors, locations)
-_FOLD = ("anchor", "where", "citation", "file")
-
-
-def _table(title: str, *cols: str) -> Table:
-    """A table whose long columns share the width left by the short ones (by ratio: a column
-    sized by its content would squeeze the others to nothing in 80 columns)."""
-    t = Table(title=title, title_justify="left", show_lines=False, expand=True)
-    for col in cols:
-        if col in _WHOLE:
-            t.add_column(col, no_wrap=True)
-        elif col in _FOLD:
-            t.add_column(col, overflow="fold", ratio=3)
-        else:  # titles, sections, messages: one line, clipped with "…"
-            t.add_column(col, overflow="ellipsis", no_wrap=True, ratio=1 if col == "section" else 3)
-    return t
-
-
 def add_result(r: MergeResult, width: int = 80) -> Group:
-    """What the merge does to each anchor, then its findings as `check` prints them."""
-    parts: list[RenderableType] = []
-    if r.entries:
-        t = _table("Anchors", "change", "anchor", "first anchored", "status", "section", "title")
-        extended = set(r.extended)
-        for key, e in r.entries.items():
-            what = "added" if key in r.added else "continued" if key in extended else "unchanged"
-            t.add_row(
-                _t(what),
-                _t(str(e.key)),
-                _t(e.first_anchored),
-                _t(e.status.value),
-                _t(e.section or ""),
-                _t(clip(e.title or "", 60)),
-            )
-        parts.append(t)
+    """What changed (added, continued), one line each with the title clipped to the width, a
+    count of the anchors left unchanged, then the findings as `check` prints them."""
+    lines = Text(no_wrap=True, overflow="ignore", end="")
+    unchanged = 0
+    for key, change in r.change_of().items():
+        if change is Change.UNCHANGED:
+            unchanged += 1
+            continue
+        where, what, title = _anchor_line(r, key, change)
+        room = width - cell_len(f'{where} {what}  ""')
+        lines.append(where, "bold")
+        lines.append(" ")
+        lines.append(change.value, _CHANGE_STYLE[change.value])
+        lines.append(what[len(change.value) :])
+        if title and room >= 12:  # what the width leaves, in terminal cells (中文 takes two)
+            shown = Text(title)
+            shown.truncate(room, overflow="ellipsis")
+            lines.append(f'  "{shown.plain}"')
+        lines.append("\n")
+    parts: list[RenderableType] = [lines] if lines else []
+    if unchanged:
+        parts.append(Text(f"{plural(unchanged, 'anchor')} unchanged (already recorded)"))
     if r.findings:
-        parts += [Text()] if parts else []  # a blank line between the table and the findings
+        parts += [Text()] if parts else []  # a blank line before the findings
         parts += findings(r.findings, width)
     return Group(*parts)
