@@ -263,7 +263,7 @@ def select(
             want = Status(status)
         except ValueError:
             raise UsageError(f"--status {status!r} is not a status (new or continued)") from None
-    reg = load(registry)
+    reg = load(registry, stream_ok=True)  # export writes nothing: `-` and pipes are read
     cache = Cache(cache_path, ttls=_FOREVER) if cache_path is not None else None
     return filter_items(collect(reg, cache), section=section, since=since, status=want, today=today)
 

@@ -233,6 +233,7 @@ def fix(
     from .check.cache import Cache
     from .registry import store
 
+    store.writable(registry)
     if not history.exists():
         raise UsageError(f"{history}: no history yet; run `anchors check` first")
     with store.locked(registry):

@@ -3,6 +3,7 @@ input. Beside `findings`, below every command that makes or reads one."""
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
@@ -56,9 +57,11 @@ class CheckResult:
 
     def _tally(self) -> tuple[dict[State, int], dict[Unchecked, int]]:
         found: dict[tuple[str, int], list[Finding]] = {}
+        starts = self._starts()
         for f in self.findings:
-            if f.line is not None:
-                found.setdefault((f.file, f.line), []).append(f)
+            at = _entry_of(f, starts)
+            if at is not None:
+                found.setdefault(at, []).append(f)
         states, why = dict.fromkeys(State, 0), dict.fromkeys(Unchecked, 0)
         for at in self.entries:
             if at in found:
@@ -75,13 +78,30 @@ class CheckResult:
         go is `not-checked` (filtered), never OK; one with only notes stays OK."""
         if codes is None:
             return
-        kept = only(self.findings, codes)
-        shown = {(f.file, f.line) for f in kept}
+        kept, starts = only(self.findings, codes), self._starts()
+        shown = {_entry_of(f, starts) for f in kept}
         for f in self.findings:
-            at = (f.file, f.line)
-            if f.line is not None and f.severity is not Severity.INFO and at not in shown:
-                self.unchecked.setdefault((f.file, f.line), Unchecked.FILTERED)
+            at = _entry_of(f, starts)
+            if at is not None and f.severity is not Severity.INFO and at not in shown:
+                self.unchecked.setdefault(at, Unchecked.FILTERED)
         self.findings = kept
+
+    def _starts(self) -> dict[str, list[int]]:
+        """Each file's entry lines, in order (as the registry lists them)."""
+        starts: dict[str, list[int]] = {}
+        for file, line in self.entries:
+            starts.setdefault(file, []).append(line)
+        return starts
+
+
+def _entry_of(f: Finding, starts: dict[str, list[int]]) -> tuple[str, int] | None:
+    """The entry a finding is about: the last one starting at or before its line (a schema
+    problem points at the field's line, inside its entry); None for the file itself."""
+    lines = starts.get(f.file)
+    if f.line is None or not f.anchor or not lines:
+        return None
+    i = bisect.bisect_right(lines, f.line) - 1
+    return (f.file, lines[i]) if i >= 0 else None
 
 
 def combine(results: list[CheckResult]) -> CheckResult:

@@ -1,9 +1,10 @@
 """Standard streams that fail the way files do: with a StorageError naming the stream.
 
-A closed stdout (`>&-`), a full disk behind it (`> /dev/full`), a vanished reader and an encoding
-that cannot show the report (`PYTHONIOENCODING=ascii`) are user problems like a read-only
-folder: one line, exit 2. stderr never fails that way: it escapes what it cannot encode, so the
-error line itself always gets out.
+A closed stdout (`>&-`), a full disk behind it (`> /dev/full`) and a vanished reader are user
+problems like a read-only folder: one line, exit 2. An encoding that cannot show every character
+(`PYTHONIOENCODING=ascii`, a cp1252 redirect) is not: the findings must still reach the log, so
+what it cannot hold is written as backslash escapes, said once on stderr. stderr never fails
+either: it escapes what it cannot encode, so the error line itself always gets out.
 """
 
 from __future__ import annotations
@@ -26,20 +27,30 @@ class Guarded:
     def __init__(self, stream: TextIO | None, name: str = STDOUT) -> None:
         self._stream = stream
         self._name = name
+        self._escaping = False
 
     def write(self, text: str) -> int:
         if self._stream is None:
             raise StorageError(self._name, "cannot write: it is closed (was it started with >&-?)")
         try:
-            return self._stream.write(text)
-        except UnicodeEncodeError as exc:
-            bad = exc.object[exc.start : exc.end]
-            raise StorageError(
-                self._name,
-                f"cannot write {bad!r}: its encoding is {exc.encoding}; set PYTHONIOENCODING=utf-8",
-            ) from None
+            try:
+                return self._stream.write(text)
+            except UnicodeEncodeError as exc:
+                encoding = getattr(self._stream, "encoding", None) or exc.encoding
+                return self._stream.write(self._escaped(text, encoding))
         except OSError as exc:
             raise StorageError.from_os(exc, "write", self._name) from None
+
+    def _escaped(self, text: str, encoding: str) -> str:
+        """`text` with what `encoding` cannot hold as `\\u…` escapes; said once, on stderr."""
+        if not self._escaping:
+            self._escaping = True
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                sys.stderr.write(
+                    f"anchors: warning: {self._name} is {encoding}: characters it cannot show "
+                    "are written as \\u escapes; set PYTHONIOENCODING=utf-8 to see them\n"
+                )
+        return text.encode(encoding, "backslashreplace").decode(encoding)
 
     def flush(self) -> None:
         if self._stream is None:

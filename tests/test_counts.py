@@ -147,3 +147,21 @@ def test_a_retry_after_over_the_cap_says_the_server_saw_one_request(
         "rate-limited through 3 tries (HTTP 429, Retry-After 0 s); not a dead link, "
         "check again later"
     )
+
+
+def test_a_problem_in_a_field_counts_against_its_entry(tmp_path: Path) -> None:
+    """A schema finding points at the field's line, inside the entry: the entry is failing, not
+    OK because its first line had no finding ('1 OK, 1 error' for one anchor, before)."""
+    reg = tmp_path / "registry.yaml"
+    reg.write_text(
+        'version: 1\nanchors:\n  - arxiv: "2609.19969"\n    first_anchored: 2026-09-21\n'
+        "    status: new\n    titel: x\n"
+        '  - arxiv: "2609.19970"\n    first_anchored: 2026-09-21\n    status: new\n'
+        "titel: y\n",  # a problem of the file, not of an entry
+        encoding="utf-8",
+    )
+    r = CliRunner().invoke(app, ["check", str(reg), "--offline", "-f", "json"])
+    doc = json.loads(r.stdout)
+    assert [(f["line"], f["anchor"]) for f in doc["findings"]] == [(6, "2609.19969"), (10, "")]
+    assert {k: n for k, n in doc["states"].items() if n} == {"ok": 1, "failing": 1}
+    assert r.stderr.startswith("2 anchors (offline): 1 OK, 1 failing; findings: 2 errors")

@@ -5,6 +5,7 @@ Each is one line `anchors: error: <what, where>` and exit 2, saying what to do i
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import pytest
@@ -103,3 +104,81 @@ def test_a_tab_in_the_yaml_is_named_as_the_cause(
         f"anchors: error: {reg}:{line}: not valid YAML: a tab at column {column}: YAML indents "
         "with spaces only; replace the tab with spaces\n"
     )
+
+
+def test_a_missing_registry_names_the_near_ones(tmp_path: Path, monkeypatch) -> None:
+    """`registry.yaml` is missing but `registry.yml` and `data/registry.yaml` exist."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "data").mkdir()
+    for near in ("registry.yml", "data/registry.yaml"):
+        (tmp_path / near).write_text("version: 1\nanchors: []\n", encoding="utf-8")
+    code, _, err = _run("check", "--offline")
+    assert code == 2
+    assert err == (
+        "anchors: error: registry.yaml: no such registry; did you mean registry.yml or "
+        "data/registry.yaml? (`anchors add BRIEFING --registry registry.yaml` creates one)\n"
+    )
+    code, _, err = _run("export", "regsitry.yaml")
+    assert code == 2 and "did you mean registry.yml?" in err
+
+
+def test_a_missing_registry_with_nothing_near_gets_no_guess(tmp_path: Path) -> None:
+    code, _, err = _run("check", str(tmp_path / "registry.yaml"), "--offline")
+    assert code == 2 and "did you mean" not in err and "creates one" in err
+
+
+REGISTRY = (
+    'version: 1\nanchors:\n  - arxiv: "2709.00001"\n    first_anchored: 2026-09-24\n'
+    '    status: new\n    section: "§1.3 KV Cache"\n'
+)
+
+
+def test_check_offline_reads_standard_input(tmp_path: Path) -> None:
+    r = CliRunner().invoke(
+        app, ["check", "-", "--offline", "--today", "2026-12-02"], input=REGISTRY.encode()
+    )
+    assert r.exit_code == 1, r.output
+    assert r.stdout.startswith("<stdin>:3: future-id 2709.00001 ")
+
+
+def _fifo(tmp_path: Path, text: str) -> Path:
+    """A pipe the way `<(git show main:registry.yaml)` makes one: written once, by a writer
+    that waits for the reader."""
+    import os
+    import threading
+
+    fifo = tmp_path / "63"
+    os.mkfifo(fifo)
+
+    def feed() -> None:
+        with contextlib.suppress(OSError), open(fifo, "wb") as w:
+            w.write(text.encode())
+
+    threading.Thread(target=feed, daemon=True).start()
+    return fifo
+
+
+def test_read_only_commands_read_a_pipe(tmp_path: Path) -> None:
+    code, out, _ = _run("check", str(_fifo(tmp_path, REGISTRY)), "--offline")
+    assert code == 1 and ": future-id 2709.00001 " in out
+    (tmp_path / "b").mkdir()
+    code, out, _ = _run("export", str(_fifo(tmp_path / "b", REGISTRY)))
+    assert code == 0 and "2709.00001" in out
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["check"],
+        ["add", str(ROOT / "tests" / "data" / "briefing-0925.md"), "-r"],
+        ["fix"],
+    ],
+    ids=["online check", "add", "fix"],
+)
+def test_a_pipe_is_refused_where_the_registry_is_written_or_state_kept(
+    tmp_path: Path, command: list[str]
+) -> None:
+    fifo = _fifo(tmp_path, REGISTRY)
+    code, _, err = _run(*command, str(fifo))
+    assert code == 2 and err.startswith(f"anchors: error: {fifo}: a registry from a pipe")
+    assert err.count("\n") == 1

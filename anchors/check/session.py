@@ -203,7 +203,10 @@ def check(paths: Sequence[Path], options: CheckOptions, hooks: Hooks = Hooks()) 
     from ..registry.validate import check_offline
     from ..result import combine
 
-    regs = [load(p) for p in paths]
+    if not options.offline:
+        for p in paths:
+            _not_a_stream(p)
+    regs = [load(p, stream_ok=options.offline) for p in paths]
     claims = None
     if not options.offline:
         from ..extract.citations import briefing_claims
@@ -231,6 +234,17 @@ def check(paths: Sequence[Path], options: CheckOptions, hooks: Hooks = Hooks()) 
     return result
 
 
+def _not_a_stream(path: Path) -> None:
+    """An online run keeps its cache and history beside the registry; a pipe has no folder."""
+    from ..registry.loader import is_stream
+
+    if is_stream(path):
+        raise UsageError(
+            f"{path}: a registry from a pipe or standard input is checked --offline only (an "
+            "online check keeps its cache and history beside the registry); save it to a file"
+        )
+
+
 def _can_archive(settings: Settings, no_cache: bool) -> None:
     """`--archive` keeps what it finds in the cache, and `--archive-save` needs its keys."""
     if settings.archiving and no_cache:
@@ -247,6 +261,7 @@ def refresh(registry: Path, settings: Settings, today: date, hooks: Hooks = Hook
     metadata, not liveness), refilling the cache the export reads."""
     from ..registry.loader import load
 
+    _not_a_stream(registry)
     reg = load(registry)
     keys = frozenset(
         k for k, a in reg.by_key().items() if a.key is not None and a.key.kind is not AnchorKind.URL

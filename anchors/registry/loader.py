@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import os
 import shlex
 import stat
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,33 +22,56 @@ import yaml
 from ..errors import RegistryError
 from .atomic import describe
 from .model import MAX_REGISTRY_BYTES, Registry
-from .sniff import looks_like_briefing
+from .sniff import looks_like_briefing, nearby
 from .walker import Walker
 from .yamlstream import compose_streaming
 
-__all__ = ["gc_paused", "load", "parse_text"]
+__all__ = ["STDIN", "gc_paused", "is_stream", "load", "parse_text"]
 
 
-def load(path: str | Path, missing_ok: bool = False) -> Registry:
+#: the registry argument that means standard input (read-only commands only)
+STDIN = "-"
+_READERS = "only check --offline, report and export read a registry from a pipe"
+
+
+def is_stream(path: str | Path) -> bool:
+    """`-` (standard input) or a pipe such as `<(git show main:registry.yaml)`: readable once,
+    with no folder beside it for state, and never writable."""
+    if str(path) == STDIN:
+        return True
+    try:
+        return stat.S_ISFIFO(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def load(path: str | Path, missing_ok: bool = False, stream_ok: bool = False) -> Registry:
     """Read and parse a registry.
 
     A missing file is an error, so a typo in a path can never check as "0 anchors, no findings";
     only `add` passes `missing_ok` (it creates the file), and gets an empty registry with
     `exists` False. An empty file, or one holding only comments, is an empty registry.
+    Commands that only read it pass `stream_ok`: then `-` is standard input, and a pipe is read
+    (bounded) like a file; a command that writes is refused one.
     """
+    if stream_ok and is_stream(path):
+        return _from_stream(path)
+    if str(path) == STDIN:
+        raise RegistryError(str(path), f"standard input cannot be written; {_READERS}")
     p = Path(path)
     try:
         st = p.stat()
     except FileNotFoundError:
         if missing_ok:
             return Registry(str(path), "", [], [], exists=False)
-        raise RegistryError(
-            str(path), f"no such registry; `anchors add BRIEFING --registry {path}` creates one"
-        ) from None
+        raise RegistryError(str(path), _missing(p)) from None
     except OSError as exc:
         raise RegistryError(str(path), f"cannot read: {exc.strerror}") from None
     if not stat.S_ISREG(st.st_mode):  # /dev/null would read as empty, a FIFO would block
-        raise RegistryError(str(path), f"is {describe(st.st_mode)}, not a regular file")
+        why = f"is {describe(st.st_mode)}, not a regular file"
+        if stat.S_ISFIFO(st.st_mode):  # process substitution, <(git show main:registry.yaml)
+            why += f"; {_READERS}"
+        raise RegistryError(str(path), why)
     size = st.st_size
     if size > MAX_REGISTRY_BYTES:
         raise RegistryError(
@@ -58,6 +83,30 @@ def load(path: str | Path, missing_ok: bool = False) -> Registry:
         raise RegistryError(str(path), f"cannot read: {exc.strerror}") from None
     with gc_paused():
         return _parse_or_hint(*decoded, str(path))
+
+
+def _from_stream(path: str | Path) -> Registry:
+    name = "<stdin>" if str(path) == STDIN else str(path)
+    try:
+        if str(path) == STDIN:
+            data = sys.stdin.buffer.read(MAX_REGISTRY_BYTES + 1)
+        else:
+            with open(path, "rb") as fh:
+                data = fh.read(MAX_REGISTRY_BYTES + 1)
+    except OSError as exc:
+        raise RegistryError(name, f"cannot read: {exc.strerror}") from None
+    if len(data) > MAX_REGISTRY_BYTES:
+        raise RegistryError(name, f"more than the {MAX_REGISTRY_BYTES} bytes allowed")
+    return parse_text(data, name)
+
+
+def _missing(p: Path) -> str:
+    """Why a registry is not there, and the files near it that may be the one meant."""
+    near = nearby(p)
+    creates = f"`anchors add BRIEFING --registry {p}` creates one"
+    if not near:
+        return f"no such registry; {creates}"
+    return f"no such registry; did you mean {' or '.join(near)}? ({creates})"
 
 
 def parse_text(data: bytes, path: str) -> Registry:

@@ -9,13 +9,15 @@ input beyond a bounded JSON or YAML compose.
 
 from __future__ import annotations
 
+import difflib
 import json
+import os
 import re
-from pathlib import PurePath
+from pathlib import Path, PurePath
 
 import yaml
 
-__all__ = ["looks_like_briefing", "structured_kind"]
+__all__ = ["looks_like_briefing", "nearby", "structured_kind"]
 
 _YAML = frozenset({".yaml", ".yml"})
 _JSON = frozenset({".json", ".jsonl", ".geojson", ".ipynb"})
@@ -82,3 +84,43 @@ def looks_like_briefing(path: str, text: str) -> bool:
         return False
     head = text[:_HEAD]
     return bool(_HEADING.search(head) and _LINK.search(head) and not _REGISTRY_KEY.search(head))
+
+
+#: how many names of a folder `nearby` reads at most (a huge folder costs no more)
+_SCAN = 2000
+
+
+def nearby(missing: Path) -> list[str]:
+    """Registries a typo'd path may have meant, as the user would type them: a YAML file of a
+    close name in its folder (`registry.yml` for `registry.yaml`), or the same name in a folder
+    just under it (`data/registry.yaml`)."""
+    folder, name = missing.parent, missing.name
+    stem = PurePath(name).stem.lower()
+    found: list[Path] = []
+    try:
+        with os.scandir(folder) as it:
+            entries = [e for _, e in zip(range(_SCAN), it)]
+    except OSError:
+        return []
+    files = {e.name: e for e in entries if _is_file(e) and PurePath(e.name).suffix in _YAML}
+    close = difflib.get_close_matches(name, list(files), n=3, cutoff=0.75)
+    same_stem = [n for n in files if PurePath(n).stem.lower() == stem and n not in close]
+    found += [folder / n for n in close + same_stem]
+    for e in entries:
+        if _is_dir(e) and not e.name.startswith(".") and (Path(e.path) / name).is_file():
+            found.append(folder / e.name / name)
+    return [str(p) for p in found[:3]]
+
+
+def _is_file(e: os.DirEntry[str]) -> bool:
+    try:
+        return e.is_file()
+    except OSError:
+        return False
+
+
+def _is_dir(e: os.DirEntry[str]) -> bool:
+    try:
+        return e.is_dir()
+    except OSError:
+        return False

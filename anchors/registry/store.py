@@ -34,6 +34,7 @@ __all__ = [
     "set_fields",
     "splice",
     "url_value",
+    "writable",
     "write",
 ]
 
@@ -46,6 +47,17 @@ HEADER = (
 DQ = '"'
 
 
+def writable(registry_path: str | Path) -> None:
+    """Refuse a registry read from a pipe or standard input before anything is written."""
+    from .loader import is_stream
+
+    if is_stream(registry_path):
+        raise RegistryError(
+            str(registry_path),
+            "a registry from a pipe or standard input cannot be written; save it to a file",
+        )
+
+
 @contextlib.contextmanager
 def locked(
     registry_path: str | Path,
@@ -54,6 +66,7 @@ def locked(
 ) -> Iterator[None]:
     """Hold the registry's lock (in `.anchors/` beside the real file, so a symlink and its
     target share it); a wait is announced through `on_wait` and ends after `timeout` seconds."""
+    writable(registry_path)
     limit = LOCK_TIMEOUT if timeout is None else timeout
     path = lock_path(registry_path)
     lock = FileLock(str(path), timeout=limit)

@@ -61,25 +61,41 @@ def test_full_stdout_is_one_line(tmp_path: Path) -> None:
     one_error_line(p, "standard output", "no space left on device")  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("fmt", ["text", "markdown"])
-def test_ascii_stdout_is_one_line_naming_the_fix(tmp_path: Path, fmt: str) -> None:
+@pytest.mark.parametrize("encoding", ["ascii", "cp1252"])
+@pytest.mark.parametrize("fmt", ["text", "concise", "markdown"])
+def test_a_narrow_encoding_gets_the_findings_through_escaped(
+    tmp_path: Path, fmt: str, encoding: str
+) -> None:
+    """`PYTHONIOENCODING=ascii`, or a cp1252 redirect: the findings must reach the log, so what
+    the stream cannot hold is written escaped (`\\u6807`), said once on stderr; the run is judged
+    as usual (exit 1 for the error), not stopped with exit 2."""
     reg = tmp_path / "registry.yaml"
     reg.write_text(
         'version: 1\nanchors:\n  - arxiv: "2609.19969"\n    标题: x\n'
-        "    first_anchored: 2026-09-21\n    status: new\n",
+        '    first_anchored: 2026-09-21\n    status: new\n    section: "§1.3 KV Cache"\n',
         encoding="utf-8",
     )
-    p = anchors(
-        "check",
-        "--offline",
-        "-f",
-        fmt,
-        str(reg),
-        "--today",
-        TODAY,
-        env={"PYTHONIOENCODING": "ascii"},
+    out = tmp_path / "log.txt"
+    with out.open("wb") as log:
+        p = subprocess.run(
+            [*ANCHORS, "check", "--offline", "-f", fmt, str(reg), "--today", TODAY],
+            stdout=log,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+            check=False,
+            env={**os.environ, "PYTHONIOENCODING": encoding},
+        )
+    written = out.read_bytes().decode(encoding)
+    assert p.returncode == 1, p.stderr
+    assert "schema" in written and "\\u6807\\u9898" in written  # 标题, escaped
+    warned = [ln for ln in p.stderr.splitlines() if "escapes" in ln]
+    said = (
+        f"anchors: warning: standard output is {encoding}: characters it cannot show are "
+        "written as \\u escapes; set PYTHONIOENCODING=utf-8 to see them"
     )
-    one_error_line(p, "standard output", "PYTHONIOENCODING=utf-8")
+    assert warned == [said]
+    assert "0 OK, 1 failing" in p.stderr and "Traceback" not in p.stderr
     ok = anchors(
         "check",
         "--offline",
@@ -88,9 +104,10 @@ def test_ascii_stdout_is_one_line_naming_the_fix(tmp_path: Path, fmt: str) -> No
         str(reg),
         "--today",
         TODAY,
-        env={"PYTHONIOENCODING": "ascii"},
+        env={"PYTHONIOENCODING": encoding},
     )
     assert ok.returncode == 1 and "\\u6807" in ok.stdout  # JSON escapes, so it always fits
+    assert "escapes" not in ok.stderr
 
 
 # --- option values ------------------------------------------------------------------------
