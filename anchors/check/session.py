@@ -236,7 +236,7 @@ def check(paths: Sequence[Path], options: CheckOptions, hooks: Hooks = Hooks()) 
 
 def _not_a_stream(path: Path) -> None:
     """An online run keeps its cache and history beside the registry; a pipe has no folder."""
-    from ..registry.loader import is_stream
+    from ..registry.pipes import is_stream
 
     if is_stream(path):
         raise UsageError(

@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import os
 import shlex
 import stat
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,27 +20,15 @@ import yaml
 from ..errors import RegistryError
 from .atomic import describe
 from .model import MAX_REGISTRY_BYTES, Registry
+from .pipes import STDIN, is_stream, read_stream
 from .sniff import looks_like_briefing, nearby
 from .walker import Walker
 from .yamlstream import compose_streaming
 
-__all__ = ["STDIN", "gc_paused", "is_stream", "load", "parse_text"]
+__all__ = ["gc_paused", "load", "parse_text"]
 
 
-#: the registry argument that means standard input (read-only commands only)
-STDIN = "-"
 _READERS = "only check --offline, report and export read a registry from a pipe"
-
-
-def is_stream(path: str | Path) -> bool:
-    """`-` (standard input) or a pipe such as `<(git show main:registry.yaml)`: readable once,
-    with no folder beside it for state, and never writable."""
-    if str(path) == STDIN:
-        return True
-    try:
-        return stat.S_ISFIFO(os.stat(path).st_mode)
-    except (OSError, ValueError):
-        return False
 
 
 def load(path: str | Path, missing_ok: bool = False, stream_ok: bool = False) -> Registry:
@@ -86,15 +72,7 @@ def load(path: str | Path, missing_ok: bool = False, stream_ok: bool = False) ->
 
 
 def _from_stream(path: str | Path) -> Registry:
-    name = "<stdin>" if str(path) == STDIN else str(path)
-    try:
-        if str(path) == STDIN:
-            data = sys.stdin.buffer.read(MAX_REGISTRY_BYTES + 1)
-        else:
-            with open(path, "rb") as fh:
-                data = fh.read(MAX_REGISTRY_BYTES + 1)
-    except OSError as exc:
-        raise RegistryError(name, f"cannot read: {exc.strerror}") from None
+    data, name = read_stream(path, MAX_REGISTRY_BYTES)
     if len(data) > MAX_REGISTRY_BYTES:
         raise RegistryError(name, f"more than the {MAX_REGISTRY_BYTES} bytes allowed")
     return parse_text(data, name)

@@ -49,7 +49,7 @@ DQ = '"'
 
 def writable(registry_path: str | Path) -> None:
     """Refuse a registry read from a pipe or standard input before anything is written."""
-    from .loader import is_stream
+    from .pipes import is_stream
 
     if is_stream(registry_path):
         raise RegistryError(

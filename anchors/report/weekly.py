@@ -243,7 +243,8 @@ def for_registry(
 ) -> Report:
     """`anchors report`: the runs of `registry` in the history the settings place beside it;
     the registry, when it exists, adds each target's anchor, section and line."""
-    from ..registry.loader import is_stream, load
+    from ..registry.loader import load
+    from ..registry.pipes import is_stream
 
     reg = load(registry, stream_ok=True) if is_stream(registry) or registry.exists() else None
     return from_history(settings.history_path(registry), now, since, reg, runs_of=registry)
