@@ -61,15 +61,21 @@ def add(
     today: date | None = None,
     dry_run: bool = False,
     config: StrPath | None = None,
+    settings: Mapping[str, object] | None = None,
 ) -> MergeResult:
     """`anchors add`: merge the briefings into the registry and save it (unless `dry_run`);
-    `result.up_to_date` is what `add --check` asks."""
+    `result.up_to_date` is what `add --check` asks; with a `document` setting, the briefings'
+    references to it are checked too."""
+    from .document import read_documents, refs
     from .extract.citations import read_briefing
     from .merger import add as merge_and_save
 
-    _, path = one_registry(_named(registry), {}, _config(config))
+    conf, path = one_registry(_named(registry), _flags(settings), _config(config))
     parsed = [read_briefing(b, briefing_date) for b in briefings]
-    return merge_and_save(path, parsed, today or date.today(), dry_run=dry_run)
+    docs = read_documents(conf.document)
+    result = merge_and_save(path, parsed, today or date.today(), dry_run=dry_run)
+    result.findings += refs(parsed, docs)
+    return result
 
 
 def check(

@@ -1,4 +1,4 @@
-"""Named defaults for the network side, in one place that imports nothing heavy.
+"""Named defaults (mostly the network side's), in one place that imports nothing heavy.
 
 The CLI's help, the config loader and the clients all read these, so a default is stated once.
 """
@@ -16,6 +16,7 @@ __all__ = [
     "DEFAULT_ATTEMPTS",
     "DEFAULT_CONCURRENCY",
     "DEFAULT_MAX_REDIRECTS",
+    "DEFAULT_PENDING_DAYS",
     "DEFAULT_PER_HOST",
     "DEFAULT_RETRY_AFTER_CAP",
     "DEFAULT_TIMEOUT",
@@ -65,6 +66,10 @@ SAVE_PER_RUN = 5
 #: the most a service's answer may hold, decoded (an arXiv batch of 100 papers is ~0.5 MB, a
 #: GitHub issue a few KB); a bigger one (an endless body, a gzip bomb) is an error, not memory
 MAX_ANSWER_BYTES = 16 << 20
+
+#: days a registry entry may wait for its section of the living document before it is
+#: `overdue` (`--pending-days`)
+DEFAULT_PENDING_DAYS = 14
 
 #: how every request anchors sends introduces itself
 USER_AGENT = f"anchors/{__version__} (citation link checker; python-httpx)"

@@ -64,6 +64,12 @@ class Code(str, Enum):
     CLAIM_MISMATCH = "claim-mismatch"
     RETRACTED = "retracted"
     CORRECTED = "corrected"
+    UNREGISTERED = "unregistered"
+    NOT_IN_DOCUMENT = "not-in-document"
+    OVERDUE = "overdue"
+    SECTION_MISMATCH = "section-mismatch"
+    UNKNOWN_SECTION = "unknown-section"
+    NEW_SECTION = "new-section"
 
     @property
     def severity(self) -> Severity:
@@ -99,6 +105,12 @@ _SEVERITY = {
     Code.CLAIM_MISMATCH: Severity.WARNING,
     Code.RETRACTED: Severity.ERROR,
     Code.CORRECTED: Severity.INFO,
+    Code.UNREGISTERED: Severity.WARNING,
+    Code.NOT_IN_DOCUMENT: Severity.INFO,
+    Code.OVERDUE: Severity.WARNING,
+    Code.SECTION_MISMATCH: Severity.INFO,
+    Code.UNKNOWN_SECTION: Severity.WARNING,
+    Code.NEW_SECTION: Severity.INFO,
 }
 
 

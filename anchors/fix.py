@@ -14,15 +14,16 @@ registry's lock, like `add`: comments and untouched lines stay byte-identical.
 
 from __future__ import annotations
 
-import difflib
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from enum import Enum
+from math import inf
 from pathlib import Path
 
 from .config import Settings
+from .document import LivingDocument, renumberings
 from .errors import RegistryError, UsageError
 from .history import History, Observation, move_of
 from .ids import parse_anchor
@@ -30,6 +31,8 @@ from .ids.landing import landing_url, soft_404
 from .ids.model import InvalidId
 from .registry.loader import load
 from .registry.model import Anchor, Registry
+from .registry.patch import unified_diff
+from .registry.scalars import like
 
 __all__ = ["Fix", "FixKind", "FixResult", "fix", "fix_registry", "parse_kinds", "plan"]
 
@@ -41,6 +44,8 @@ class FixKind(str, Enum):
     RENAMED_REPO = "renamed-repo"
     MOVED_ISSUE = "moved-issue"
     ARCHIVE = "archive"
+    #: an entry's `section` after the living document was renumbered (`--document`)
+    SECTION = "section"
 
 
 def parse_kinds(value: str | None) -> frozenset[FixKind] | None:
@@ -94,10 +99,12 @@ def plan(
     rows: Iterable[Observation],
     only: frozenset[FixKind] | None = None,
     snapshots: Mapping[str, Mapping[str, object]] | None = None,
+    documents: Sequence[LivingDocument] = (),
 ) -> FixResult:
     """Which entries to change, from the latest observation of each target (pure).
 
-    `snapshots` are the Wayback snapshots `check --archive` found, by anchor key.
+    `snapshots` are the Wayback snapshots `check --archive` found, by anchor key; `documents`
+    the living documents whose renumbered headings the entries' sections follow.
     """
     result = FixResult(reg.path)
     index = reg.by_key()
@@ -112,6 +119,7 @@ def plan(
         got = _snapshot(snap)
         if a is not None and a.archived is None and got is not None:
             found.append(Fix(FixKind.ARCHIVE, position[id(a)], a.raw_id, a.line, None, *got))
+    found += _sections(reg, documents, result)
     result.fixes = [f for f in found if only is None or f.kind in only]
     result.fixes.sort(key=lambda f: (f.entry, f.kind.value))
     return result
@@ -127,6 +135,21 @@ def _snapshot(snap: Mapping[str, object]) -> tuple[str, str] | None:
         return url, date.fromisoformat(str(when)).isoformat()
     except ValueError:
         return None
+
+
+def _sections(reg: Registry, documents: Sequence[LivingDocument], result: FixResult) -> list[Fix]:
+    """An entry whose section a renumbering moved follows it; one whose name now stands under
+    several headings is left for a person (a warning says which)."""
+    out = []
+    for r in renumberings(reg, documents):
+        if len(r.to) == 1:
+            out.append(
+                Fix(FixKind.SECTION, r.entry, r.anchor.raw_id, r.anchor.line, r.old, r.to[0])
+            )
+        else:
+            why = f"to another section: the name of {r.old} stands under {len(r.to)} headings"
+            result.skipped.append((r.anchor.raw_id, r.anchor.line, ", ".join(r.to), why))
+    return out
 
 
 def _moves(entry: int, a: Anchor, row: Observation, result: FixResult) -> list[Fix]:
@@ -153,6 +176,8 @@ def _edits(reg: Registry, res: FixResult) -> str:
         for f in (f for f in res.fixes if f.entry == entry):
             if f.kind is FixKind.ARCHIVE:
                 values["archived"] = f"{{url: {store.quote(f.new)}, date: {f.date}}}"
+            elif f.kind is FixKind.SECTION:
+                values["section"] = like(f.new, a.spans["section"].style, a.flow)
             else:
                 quoted = a.flow or a.spans["url"].style in ('"', "'")
                 values["url"] = store.quote(f.new) if quoted else store.url_value(f.new)
@@ -173,7 +198,7 @@ def _check_moves(reg: Registry, fixes: list[Fix]) -> None:
     one stays where it is or this run moves it too. Entries that already share a key are
     `check`'s duplicate finding, not a move's doing, so they are left alone.
     """
-    moved = {f.entry: f for f in fixes if f.kind is not FixKind.ARCHIVE}
+    moved = {f.entry: f for f in fixes if f.kind not in (FixKind.ARCHIVE, FixKind.SECTION)}
     owner: dict[str, int] = {}
     for i, a in enumerate(reg.anchors):
         if i not in moved and a.key is not None:
@@ -198,27 +223,6 @@ def _check_moves(reg: Registry, fixes: list[Fix]) -> None:
             )
 
 
-def _unified_diff(reg: Registry, text: str, name: str) -> str:
-    """The change as a diff `patch` and `git apply` take to give exactly the file written.
-
-    Lines are split at LF only, as those tools split them (a CR stays at the end of its line,
-    a NEL or U+2028 inside it), a last line without a newline is marked so, and a BOM
-    is part of the first line, as it is in the file.
-    """
-    bom = "\ufeff" if reg.bom else ""
-    out = []
-    for line in difflib.unified_diff(
-        _lf_lines(bom + reg.text), _lf_lines(bom + text), f"a/{name}", f"b/{name}"
-    ):
-        out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
-    return "".join(out)
-
-
-def _lf_lines(text: str) -> list[str]:
-    lines = text.split("\n")
-    return [ln + "\n" for ln in lines[:-1]] + ([lines[-1]] if lines[-1] else [])
-
-
 def fix(
     registry: Path,
     history: Path,
@@ -227,31 +231,42 @@ def fix(
     only: frozenset[FixKind] | None = None,
     now: float | None = None,
     cache: Path | None = None,
+    documents: Sequence[LivingDocument] = (),
 ) -> FixResult:
-    """Plan and (unless `dry_run`) write, all under the registry's lock, like `add`."""
+    """Plan and (unless `dry_run`) write, all under the registry's lock, like `add`. With
+    `documents` and no history yet, only the sections are fixed."""
     from .check.archive import cached_snapshots
     from .check.cache import Cache
     from .registry import store
 
     store.writable(registry)
-    if not history.exists():
-        raise UsageError(f"{history}: no history yet; run `anchors check` first")
+    if only is not None and FixKind.SECTION in only and not documents:
+        raise UsageError("--only section: name the living document with --document")
+    learnt = only is None or bool(only - {FixKind.SECTION})
+    if learnt and not history.exists():
+        if not documents:
+            raise UsageError(f"{history}: no history yet; run `anchors check` first")
+        learnt = False
     with store.locked(registry):
         reg = load(registry)
         if reg.unsafe:
             p = reg.unsafe[0]
             raise RegistryError(reg.path, f"{p.message}; fix it before `anchors fix`", p.line)
-        h = History.read_only(history)
-        try:
-            snaps = cached_snapshots(Cache(cache, ttls={"wayback": float("inf")})) if cache else {}
-            res = plan(reg, h.latest(time.time() if now is None else now, registry), only, snaps)
-        finally:
-            h.close()
+        if not learnt:
+            res = plan(reg, (), only, None, documents)
+        else:
+            h = History.read_only(history)
+            try:
+                snaps = cached_snapshots(Cache(cache, ttls={"wayback": inf})) if cache else {}
+                latest = h.latest(time.time() if now is None else now, registry)
+                res = plan(reg, latest, only, snaps, documents)
+            finally:
+                h.close()
         if not res.fixes:
             return res
         _check_moves(reg, res.fixes)
         text = _edits(reg, res)
-        res.diff = _unified_diff(reg, text, registry.name)
+        res.diff = unified_diff(reg, text, registry.name)
         if not dry_run:
             store.write(reg, text)
             res.written = True
@@ -265,11 +280,15 @@ def fix_registry(
     dry_run: bool = False,
     only: frozenset[FixKind] | None = None,
 ) -> FixResult:
-    """`anchors fix`: with the history and cache the settings place beside `registry`."""
+    """`anchors fix`: with the history and cache the settings place beside `registry`, and the
+    living documents they name (read before the registry is locked)."""
+    from .document import read_documents
+
     return fix(
         registry,
         settings.history_path(registry),
         dry_run=dry_run,
         only=only,
         cache=settings.cache_path(registry),
+        documents=read_documents(settings.document),
     )

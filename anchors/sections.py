@@ -1,10 +1,11 @@
 """Sections of the living document (`§1.3 KV Cache`): which two are the same, and their order.
 
 A section is written by hand or taken from briefing text, so one section arrives as
-`§1.3 KV Cache`, `§ 1.3 KV Cache`, `§1.3\u3000KV Cache` (an ideographic space) or `§１.３ KV
-Cache` (full-width digits). `normal` is the spelling they share: NFKC, white space collapsed,
-the number written `§1.3`. A section is its whole normal name (`key`): after a renumbering two
-sections can share a number (`§1.3 KV Cache`, `§1.3 Speculative decoding`) and are still two.
+`§1.3 KV Cache`, `§ 1.3 KV Cache`, `§1.3\u3000KV Cache` (an ideographic space), `§１.３ KV
+Cache` (full-width digits) or `§1.3（KV Cache）` (the name in brackets). `normal` is the
+spelling they share: NFKC, white space collapsed, the number written `§1.3`, a bracketed name
+unwrapped. A section is its whole normal name (`key`): after a renumbering two sections can
+share a number (`§1.3 KV Cache`, `§1.3 Speculative decoding`) and are still two.
 A number is a section number only after `§`: `2024 roadmap` and `1. Introduction` are names
 as written. The order is the living document's: by number (`§1.3` before `§1.10`), unnumbered
 names after the numbered ones, no section last. The export and the report both group and sort
@@ -21,6 +22,8 @@ __all__ = ["key", "name", "normal", "number", "section_order"]
 
 #: `§1.3`, `§ 1.3`, `§1.3.` (a trailing dot is punctuation); `§1.3a` is not §1.3, so it is a name
 _NUMBER_RE = re.compile(r"§\s*([0-9]+(?:\s*\.\s*[0-9]+)*)(?:\.(?= |$))?(?![0-9A-Za-z.])\s*")
+#: a name written wholly in brackets after its number: `§1.3（KV Cache）` is `§1.3 KV Cache`
+_BRACKETED_RE = re.compile(r"\(([^()]+)\)")
 
 
 def _split(section: str) -> tuple[tuple[int, ...] | None, str]:
@@ -28,7 +31,9 @@ def _split(section: str) -> tuple[tuple[int, ...] | None, str]:
     m = _NUMBER_RE.match(text)
     if m is None:
         return None, text
-    return tuple(int(n) for n in m[1].split(".")), text[m.end() :]
+    rest = text[m.end() :]
+    inner = _BRACKETED_RE.fullmatch(rest)
+    return tuple(int(n) for n in m[1].split(".")), inner[1].strip() if inner else rest
 
 
 def number(section: str) -> tuple[int, ...] | None:

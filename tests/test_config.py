@@ -162,4 +162,5 @@ def test_every_setting_has_one_rule_for_config_files() -> None:
         "registry",
         "cache_dir",
         "history",
+        "document",
     }

@@ -39,6 +39,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("registry", ("anchors.registry",)),
     ("extraction", ("anchors.extract",)),
     ("merge", ("anchors.merger", "anchors.merge_findings")),
+    ("document", ("anchors.document",)),
     ("history", ("anchors.history",)),
     ("check", ("anchors.check",)),
     ("report", ("anchors.report", "anchors.export", "anchors.fix")),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 from collections.abc import Iterator
 
 import httpx
@@ -12,6 +13,7 @@ from anchors.check.clients import web_transport
 from anchors.check.links import LinkChecker, LinkResult, Outcome
 from anchors.check.netguard import NetGuard, StaticResolver
 from anchors.config import Settings
+from anchors.errors import NetworkDown
 
 from .loopback import LoopbackServer, respond
 from .stack import check_urls, links
@@ -428,3 +430,16 @@ def test_the_checker_also_takes_an_httpx_client(server: LoopbackServer) -> None:
     assert (moved.outcome, moved.final_url) == (Outcome.REDIRECT, server.url("/ok"))
     assert (gone.outcome, gone.status) == (Outcome.DEAD, 404)
     assert (head.outcome, head.status, head.requests) == (Outcome.OK, 200, 2)
+
+
+def test_the_collector_is_left_as_it_was(server: LoopbackServer) -> None:
+    """The checker spares the cyclic collector while it runs, and restores it after: when the
+    run ends, and when it stops early (an offline machine), whatever a program had set."""
+    before = (gc.get_threshold(), gc.get_freeze_count(), gc.isenabled())
+    results, _ = check([server.url("/ok"), server.url("/404")])
+    assert [r.outcome for r in results] == [Outcome.OK, Outcome.DEAD]
+    assert (gc.get_threshold(), gc.get_freeze_count(), gc.isenabled()) == before
+    resolver = StaticResolver({}, failing=[f"h{i}.example" for i in range(4)])
+    with pytest.raises(NetworkDown):
+        check([f"http://h{i}.example/x" for i in range(4)], resolver=resolver, attempts=1)
+    assert (gc.get_threshold(), gc.get_freeze_count(), gc.isenabled()) == before

@@ -29,7 +29,7 @@ from ..defaults import (
 from ..errors import NetworkDown
 from ..findings import Outcome
 from .answers import Answer, Silence, error_answer, guard_answer, status_answer, timeout_answer
-from .batch import Scheduler
+from .batch import Scheduler, parse
 from .hosts import Hosts
 from .netguard import Blocked, NameNotFound, NetGuard, ResolveFailed
 from .redirects import Stop, follow
@@ -52,6 +52,10 @@ NETWORK_DOWN_HOSTS = 3
 ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 _HEADERS = {"User-Agent": USER_AGENT, "Accept": ACCEPT}
 _HEAD_REFUSED = frozenset({403, 405, 501})
+_OFFLINE = (
+    "no host could be reached (name resolution or connections fail everywhere); "
+    "is this machine offline?"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +140,7 @@ class LinkChecker:
             sent, tries = sent + t.requests, tries + 1
             return t
 
-        host = (parsed.host if parsed is not None else _parse(url)) or ""
+        host = (parsed or parse(url) or httpx.URL()).host
         last = await self.policy.run(
             attempt,
             lambda s: self.scheduler.rest(host, s),
@@ -164,15 +168,10 @@ class LinkChecker:
         """Check all URLs (in the scheduler's order); NetworkDown if the network is down."""
 
         async def each(r: LinkResult) -> None:
-            if on_result is not None:
-                maybe = on_result(r)
-                if maybe is not None:
-                    await maybe
+            if on_result is not None and (maybe := on_result(r)) is not None:
+                await maybe
             if self.network_down():
-                raise NetworkDown(
-                    "no host could be reached (name resolution or connections "
-                    "fail everywhere); is this machine offline?"
-                )
+                raise NetworkDown(_OFFLINE)
 
         return await self.scheduler.run(urls, each)
 
@@ -233,9 +232,9 @@ class LinkChecker:
         async with host.sem, self._global:
             self._enter()
             try:
-                t = await self._send(url, parsed, "HEAD")
+                t = await self._send(url, parsed, "HEAD", 0)
                 if t.status in _HEAD_REFUSED:
-                    again = await self._send(url, parsed, "GET")
+                    again = await self._send(url, parsed, "GET", self.body_cap)
                     again.requests += t.requests
                     t = again
             finally:
@@ -259,9 +258,10 @@ class LinkChecker:
         s.in_flight += 1
         s.max_in_flight = max(s.max_in_flight, s.in_flight)
 
-    async def _send(self, url: str, parsed: httpx.URL, method: str) -> Answer:
-        """One request; a GET reads at most `body_cap` bytes of the body (a challenge page's
-        marks are in its head), a HEAD none."""
+    async def _send(self, url: str, parsed: httpx.URL, method: str, cap: int) -> Answer:
+        """One request, reading at most `cap` bytes of the body: a verdict needs only a page's
+        head (a challenge page's marks), and a reader of the page (a cited #fragment) may ask
+        for more with its own cap and a GET."""
         self.stats.requests += 1
         # No timeout extension: the one deadline is this one, body included, and a transport
         # given none starts no timers of its own (~15 us a request; bench/README.md).
@@ -270,7 +270,7 @@ class LinkChecker:
             async with asyncio.timeout(self.timeout):
                 resp = await self._open(request)
                 try:
-                    body = await self._head_of_body(resp, self.body_cap) if method == "GET" else b""
+                    body = await self._head_of_body(resp, cap) if cap else b""
                 finally:
                     await resp.aclose()
         except TimeoutError:
@@ -294,10 +294,3 @@ class LinkChecker:
 
 def _target(t: Answer) -> tuple[int, httpx.URL] | None:
     return (t.status or 0, t.next_url) if t.next_url is not None else None
-
-
-def _parse(url: str) -> str | None:
-    try:
-        return httpx.URL(url).host
-    except httpx.InvalidURL:
-        return None  # _hop reports it

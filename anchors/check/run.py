@@ -71,26 +71,28 @@ def _targets(
     keys: set[str] | None,
     exclude: list[re.Pattern[str]],
     result: CheckResult,
+    extra: Iterable[Anchor] = (),
 ) -> dict[str, Anchor]:
-    """First entry per canonical key among the anchors to check online (future IDs are not).
+    """First entry per canonical key among the anchors to check online (future IDs are not),
+    then the `extra` ones (a living document's citations the registry lacks) not among them.
 
     Counts what is left out on purpose in `result.skipped` and `result.excluded`, and says
     why in `result.unchecked`.
     """
     out: dict[str, Anchor] = {}
-    for a in reg.anchors:
+    for a in (*reg.anchors, *extra):
         if a.key is None or a.key.key in out:
             continue
         if a.skip or (keys is not None and a.key.key not in keys):
             result.skipped += 1
             why = Unchecked.SKIPPED if a.skip else Unchecked.UNCHANGED
-            result.unchecked[reg.path, a.line] = why
+            result.unchecked[a.file or reg.path, a.line] = why
             continue
         if isinstance(a.key, ArxivId) and is_future(a.key, today):
             continue
         if isinstance(a.key, WebUrl) and any(p.search(a.key.url) for p in exclude):
             result.excluded += 1
-            result.unchecked[reg.path, a.line] = Unchecked.EXCLUDED
+            result.unchecked[a.file or reg.path, a.line] = Unchecked.EXCLUDED
             continue
         out[a.key.key] = a
     return out
@@ -215,8 +217,10 @@ async def check_online(
     accept: frozenset[int] = frozenset(),
     progress: Progress | None = None,
     claims: Mapping[str, Claims] | None = None,
+    extra: Iterable[Anchor] = (),
 ) -> CheckResult:
-    """Check every target online; `claims` (by anchor key) adds a briefing's claims.
+    """Check every target online; `claims` (by anchor key) adds a briefing's claims; `extra`
+    are anchors written elsewhere (a living document's), checked once each with the registry's.
 
     `progress(done, total, failed, current)` follows along. Whatever happens, what was learnt
     is recorded, cached and judged before this returns or raises.
@@ -225,7 +229,8 @@ async def check_online(
     result = check_offline(reg, today)
     result.online = True
     cache = cache or Cache(None)
-    targets = _targets(reg, today, only_keys, [re.compile(p) for p in exclude], result)
+    patterns = [re.compile(p) for p in exclude]
+    targets = _targets(reg, today, only_keys, patterns, result, extra)
     run = _Run(targets, cache, Recorder(history, reg.path, services.links), progress, result)
     pending = run.from_cache()
     complete = network_down = False

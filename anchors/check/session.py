@@ -23,9 +23,11 @@ from ..findings import Code
 from ..ids.model import AnchorKind
 
 if TYPE_CHECKING:  # an offline check imports none of the online machinery (bench/startup.py)
+    from ..document import LivingDocument
+    from ..extract.citations import Briefing
     from ..extract.claims import Claims
     from ..history import History
-    from ..registry.model import Registry
+    from ..registry.model import Anchor, Registry
     from ..result import CheckResult
     from .cache import Cache
     from .resolve.savepagenow import CaptureQuota
@@ -160,8 +162,10 @@ async def check_one(
     claims: Mapping[str, Claims] | None = None,
     services: ServicesFactory | None = None,
     quota: CaptureQuota | None = None,
+    extra: Sequence[Anchor] = (),
 ) -> CheckResult:
-    """One registry online, inside its own session."""
+    """One registry online, inside its own session; `extra` are a living document's citations
+    the registries lack, checked with this registry's anchors."""
     from .run import check_online
 
     keys: set[str] | None = set(options.only_keys) if options.only_keys is not None else None
@@ -189,6 +193,7 @@ async def check_one(
                 accept=settings.accept,
                 progress=bar,
                 claims=claims,
+                extra=extra,
             )
             if s.history is not None and settings.history_days:
                 s.history.prune(settings.history_days)  # `history_days`: what is kept
@@ -207,12 +212,14 @@ def check(paths: Sequence[Path], options: CheckOptions, hooks: Hooks = Hooks()) 
         for p in paths:
             _not_a_stream(p)
     regs = [load(p, stream_ok=options.offline) for p in paths]
+    settings = [options.settings(p) for p in paths]
+    docs = _documents(settings)  # an unusable document is exit 2 before anything is asked
+    briefings = _briefings(options, bool(docs))
     claims = None
     if not options.offline:
-        from ..extract.citations import briefing_claims
+        from ..extract.citations import claims_of
 
-        claims = briefing_claims([str(b) for b in options.briefings])
-    settings = [options.settings(p) for p in paths]
+        claims = claims_of(briefings)
     quota = None
     for s in settings if not options.offline else ():
         _can_archive(s, options.no_cache)  # exit 2 before anything is asked or written
@@ -221,14 +228,22 @@ def check(paths: Sequence[Path], options: CheckOptions, hooks: Hooks = Hooks()) 
             from .clients import capture_quota
 
             quota = capture_quota(s)  # one for the run: limit and spacing hold across files
+    extra = _document_anchors(regs, docs, options)
     results = []
     for path, reg, s in zip(paths, regs, settings):
         results.append(
             check_offline(reg, options.today)
             if options.offline
-            else hooks.run(check_one(reg, path, s, options, hooks, claims, quota=quota))
+            else hooks.run(
+                check_one(reg, path, s, options, hooks, claims, quota=quota, extra=extra)
+            )
         )
+        extra = []  # the documents' own citations are checked once, in the first registry's run
     result = combine(results)
+    if docs:
+        from ..document import judge
+
+        result.findings += judge(regs, docs, briefings, options.today, settings[0].pending_days)
     result.narrow(options.codes)
     result.findings = add_citing_lines(result.findings)
     return result
@@ -243,6 +258,38 @@ def _not_a_stream(path: Path) -> None:
             f"{path}: a registry from a pipe or standard input is checked --offline only (an "
             "online check keeps its cache and history beside the registry); save it to a file"
         )
+
+
+def _documents(settings: list[Settings]) -> list[LivingDocument]:
+    """The living documents every registry's settings name, each read once."""
+    paths = list(dict.fromkeys(d for s in settings for d in s.document))
+    if not paths:
+        return []
+    from ..document import read_documents
+
+    return read_documents(paths)
+
+
+def _briefings(options: CheckOptions, documents: bool) -> list[Briefing]:
+    """The `--briefing` files, read when their claims (online) or their references to the
+    documents (any run with a document) are compared."""
+    if options.offline and not documents:
+        return []
+    from ..extract.citations import read_briefing
+
+    return [read_briefing(b, undated=date.min) for b in options.briefings]
+
+
+def _document_anchors(
+    regs: list[Registry], docs: list[LivingDocument], options: CheckOptions
+) -> list[Anchor]:
+    """What the documents cite and no registry holds, checked online with the registry's
+    anchors; a run narrowed to some keys (`--changed-since`, `export --refresh`) leaves them."""
+    if options.offline or not docs or options.changed_since or options.only_keys is not None:
+        return []
+    from ..document import unregistered_anchors
+
+    return unregistered_anchors(regs, docs)
 
 
 def _can_archive(settings: Settings, no_cache: bool) -> None:

@@ -40,12 +40,11 @@ def compare(
 ) -> list[Finding]:
     out: list[Finding] = []
     for key, a in targets.items():
+        path = a.file or reg.path  # a living document's citation is judged where it is written
         if key in links:
-            out += _link_findings(reg.path, a, links[key])
+            out += _link_findings(path, a, links[key])
         elif key in resolutions:
-            out += _resolution_findings(
-                reg.path, a, resolutions[key], claims.get(key), follow.get(key)
-            )
+            out += _resolution_findings(path, a, resolutions[key], claims.get(key), follow.get(key))
     return out
 
 

@@ -47,6 +47,7 @@ def add(
     gate: o.Gate = False,
     fmt: o.AddFormatOpt = None,
     strict: o.Strict = False,
+    document: o.DocumentOpt = None,
     quiet: o.QuietOpt = False,
 ) -> None:
     """Merge briefings into the registry: new vs continued, earliest date, duplicates.
@@ -57,16 +58,19 @@ def add(
 
     In CI: anchors add --check briefings/*.md
     """
+    from ..document import read_documents, refs
     from ..extract.citations import read_briefing
     from ..merger import add as do_add
     from ..render import summary, write
 
     configure(quiet)
-    _, path = one_registry(o.named([], registry), {}, config)
+    settings, path = one_registry(o.named([], registry), {"document": document}, config)
     override = _date(when, "--date")
     day = _date(today, "--today") or date.today()
     parsed = [read_briefing(b, override) for b in briefings]
+    docs = read_documents(settings.document)
     result = do_add(path, parsed, day, dry_run=dry_run or gate, on_wait=notice)
+    result.findings += refs(parsed, docs)
     for line in summary.add_warnings(parsed):
         warn(line)
     shown = o.pick_format(fmt, sys.stdout.isatty()).value
@@ -106,6 +110,8 @@ def check(
     no_cache: o.NoCache = False,
     history: o.HistoryOpt = None,
     changed_since: o.ChangedSince = None,
+    document: o.DocumentOpt = None,
+    pending_days: o.PendingDays = None,
     today: o.TodayOpt = None,
     quiet: o.QuietOpt = False,
 ) -> None:
@@ -146,6 +152,8 @@ def report(
     fmt: o.ReportFormatOpt = o.ReportFormat.MARKDOWN,
     output: o.ReportOutput = None,
     history: o.HistoryOpt = None,
+    document: o.DocumentOpt = None,
+    pending_days: o.PendingDays = None,
     quiet: o.QuietOpt = False,
 ) -> None:
     """Dead-link report from the check history, ready for a GitHub issue.
@@ -160,7 +168,8 @@ def report(
 
     configure(quiet)
     window, at = _duration(since), _instant(now)
-    settings, path = one_registry(o.named(registries, registry), {"history": history}, config)
+    flags = {"history": history, "document": document, "pending_days": pending_days}
+    settings, path = one_registry(o.named(registries, registry), flags, config)
     rep = for_registry(path, settings, at, window)
     to = None if output is None or str(output) == "-" else output
     write("report", fmt.value, rep, sys.stdout, to, registry=str(path))
@@ -230,10 +239,11 @@ def fix(
     only: o.FixKinds = None,
     history: o.HistoryOpt = None,
     cache_dir: o.CacheDir = None,
+    document: o.DocumentOpt = None,
     quiet: o.QuietOpt = False,
 ) -> None:
     """Apply what the latest check learnt: permanent redirects, renamed repos, moved issues,
-    snapshots.
+    snapshots; with --document, the sections a renumbering of the document moved.
 
     Exit 0 when written or nothing to fix; with --dry-run, 1 when there is something to fix.
     Example: anchors fix --dry-run --only redirect,renamed-repo
@@ -244,9 +254,8 @@ def fix(
 
     configure(quiet)
     kinds = parse_kinds(only)
-    settings, path = one_registry(
-        o.named(registries, registry), {"history": history, "cache_dir": cache_dir}, config
-    )
+    flags = {"history": history, "cache_dir": cache_dir, "document": document}
+    settings, path = one_registry(o.named(registries, registry), flags, config)
     res = fix_registry(path, settings, dry_run=dry_run, only=kinds)
     sys.stdout.write(diff_lines(res.diff))
     for line in fix_skipped(res, path):

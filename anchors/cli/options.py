@@ -15,6 +15,7 @@ import typer
 from ..config import CONFIG_ENV, ENV
 from ..defaults import (
     DEFAULT_CONCURRENCY,
+    DEFAULT_PENDING_DAYS,
     DEFAULT_PER_HOST,
     DEFAULT_RETRY_AFTER_CAP,
     DEFAULT_TIMEOUT,
@@ -109,6 +110,8 @@ CHECK_SETTINGS = (
     "arxiv_searches",
     "exclude",
     "accept",
+    "document",
+    "pending_days",
 )
 
 
@@ -341,6 +344,27 @@ ChangedSince = Annotated[
     ),
 ]
 
+DocumentOpt = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--document",
+        metavar="FILE",
+        show_default=False,
+        help="The living document (Markdown) the registry feeds: its numbered sections are "
+        "compared with the entries' `section`; repeatable, replaces the config's `document`. "
+        "Never written.",
+    ),
+]
+PendingDays = Annotated[
+    int | None,
+    typer.Option(
+        metavar="DAYS",
+        min=0,
+        help=f"Days an entry may wait for its section of the --document before it is overdue "
+        f"(default {DEFAULT_PENDING_DAYS}), counted to --today.",
+    ),
+]
+
 BriefingsArg = Annotated[
     list[Path], typer.Argument(metavar="BRIEFING", help="Briefing files (Markdown).")
 ]
@@ -428,7 +452,8 @@ FixDryRun = Annotated[bool, typer.Option("--dry-run", help="Print the diff, writ
 FixKinds = Annotated[
     str | None,
     typer.Option(
-        metavar="KINDS", help="Only these fixes: redirect,renamed-repo,moved-issue,archive."
+        metavar="KINDS",
+        help="Only these fixes: redirect,renamed-repo,moved-issue,archive,section.",
     ),
 ]
 

@@ -76,7 +76,9 @@ def load_settings(
         files = config_files(start)
     values = _merge(files)
     given = [(name, env[var], var) for name, var in ENV.items() if env.get(var)]
-    given += [(n, v, f"--{n.replace('_', '-')}") for n, v in flags.items() if v not in (None, [])]
+    given += [
+        (n, v, f"--{n.replace('_', '-')}") for n, v in flags.items() if v not in (None, [], ())
+    ]
     for name, raw, source in given:
         _put(values, name, coerce(name, raw, source))
     return Settings(

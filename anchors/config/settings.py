@@ -21,6 +21,7 @@ from ..defaults import (
     DEFAULT_ATTEMPTS,
     DEFAULT_CONCURRENCY,
     DEFAULT_MAX_REDIRECTS,
+    DEFAULT_PENDING_DAYS,
     DEFAULT_PER_HOST,
     DEFAULT_RETRY_AFTER_CAP,
     DEFAULT_TIMEOUT,
@@ -78,6 +79,11 @@ class Settings:
     history_days: int = 0
     #: the registry when none is named, relative to the config file that says so
     registry: str | None = None
+    #: the living documents the registry feeds (`--document`, `document = [...]`); a flag's
+    #: list replaces a file's
+    document: tuple[str, ...] = ()
+    #: days an entry may wait for its section before it is `overdue`
+    pending_days: int = DEFAULT_PENDING_DAYS
     #: where the values came from, nearest first (for error messages and `--verbose` one day)
     sources: tuple[str, ...] = ()
     #: from `GITHUB_TOKEN` only (a secret never sits in a committed config file); not in repr

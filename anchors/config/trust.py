@@ -26,7 +26,8 @@ class FileRule(str, Enum):
 
     #: tunes or narrows the run; a file may set it
     POLICY = "policy"
-    #: a path, relative to the file, that must stay inside the file's repository
+    #: a path (or a list of them), relative to the file, that must stay inside the file's
+    #: repository
     PATH = "path"
     #: an endpoint: flags and the environment only (a file would choose where requests go)
     ENDPOINT = "endpoint"
@@ -60,6 +61,8 @@ FILE_RULES: dict[str, FileRule] = {
     "history": FileRule.PATH,
     "history_days": FileRule.EVIDENCE,
     "registry": FileRule.PATH,
+    "document": FileRule.PATH,
+    "pending_days": FileRule.POLICY,
     "allow_private": FileRule.GUARD,
     "arxiv_api": FileRule.ENDPOINT,
     "github_api": FileRule.ENDPOINT,
@@ -104,8 +107,12 @@ def from_file(name: str, value: Any, config: Path, root: Path) -> Any:
             f"set it with {_flag(name)}"
         )
     if rule is FileRule.PATH:
+        paths = value if isinstance(value, tuple) else (value,)
         try:
-            return str(confine(str(value), config.parent, root, f"{config}: {name}"))
+            kept = tuple(
+                str(confine(str(p), config.parent, root, f"{config}: {name}")) for p in paths
+            )
         except RepoFileError as exc:
             raise UsageError(str(exc)) from None
+        return kept if isinstance(value, tuple) else kept[0]
     return value

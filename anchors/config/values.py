@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import math
 import re
+from pathlib import PurePath
 from typing import Any
 
 from ..errors import UsageError
@@ -19,7 +20,9 @@ __all__ = ["allowed", "coerce", "unknown_key"]
 
 _DEFAULTS = Settings()
 #: settings for which 0 is a meaningful value (0 searches: none)
-_MAY_BE_ZERO = frozenset({"arxiv_searches", "history_days"})
+_MAY_BE_ZERO = frozenset({"arxiv_searches", "history_days", "pending_days"})
+#: settings that hold a list of paths (the rest of the tuples are regular expressions)
+_PATH_LISTS = frozenset({"document"})
 _TRUE = frozenset({"1", "true", "yes", "on"})
 _FALSE = frozenset({"0", "false", "no", "off", ""})
 #: HTTP statuses a server can send
@@ -35,6 +38,8 @@ def allowed(name: str) -> str:
         return f"a whole number, {0 if name in _MAY_BE_ZERO else 1} or more"
     if isinstance(default, float):
         return "a number of seconds, 0 or more"
+    if name in _PATH_LISTS:
+        return "a list of file paths"
     if isinstance(default, tuple):
         return "a list of regular expressions"
     if isinstance(default, frozenset):
@@ -75,15 +80,22 @@ def _coerce(name: str, value: Any) -> Any:
             raise ValueError(value)
         return number
     if isinstance(default, tuple):
-        items = [value] if isinstance(value, str) else list(value)
-        if not all(isinstance(p, str) for p in items):
+        raw = [value] if isinstance(value, (str, PurePath)) else list(value)
+        if name in _PATH_LISTS:  # a flag's paths arrive as Path
+            raw = [str(p) if isinstance(p, PurePath) else p for p in raw]
+        items: list[str] = [p for p in raw if isinstance(p, str)]
+        if len(items) != len(raw):
             raise TypeError(value)
+        if name in _PATH_LISTS:
+            if not all(p.strip() for p in items):
+                raise ValueError(value)
+            return tuple(dict.fromkeys(items))
         for p in items:
             re.compile(p)
         return tuple(items)
     if isinstance(default, frozenset):
-        items = [value] if isinstance(value, (str, int)) else list(value)
-        parts = [p for i in items for p in (i.split(",") if isinstance(i, str) else [i])]
+        given = [value] if isinstance(value, (str, int)) else list(value)
+        parts = [p for i in given for p in (i.split(",") if isinstance(i, str) else [i])]
         return frozenset(_status(p) for p in parts)
     if not isinstance(value, str):
         raise TypeError(value)

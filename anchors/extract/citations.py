@@ -22,6 +22,7 @@ from ..registry.claims import Claims
 from ..registry.model import Status
 from ..registry.sniff import structured_kind
 from .claims import citation_claims
+from .docrefs import DocumentRef, document_refs
 from .layout import (
     cells,
     ignored_anchors,
@@ -42,6 +43,7 @@ __all__ = [
     "TitleSource",
     "briefing_claims",
     "briefing_date",
+    "claims_of",
     "extract",
     "read_briefing",
 ]
@@ -96,6 +98,8 @@ class Briefing:
     date: date
     citations: list[Citation] = field(default_factory=list)
     invalid: list[InvalidCitation] = field(default_factory=list)
+    #: what it says the living document holds (`inference.md §1.1 已有 …`)
+    refs: list[DocumentRef] = field(default_factory=list)
 
 
 def read_briefing(
@@ -174,6 +178,7 @@ def extract(text: str, path: str, when: date) -> Briefing:
             found = _prose(out, line, i + 1, blocks[i])
         out.citations.extend(c for c in _one_per_key(found) if c.key.key not in ignored)
     claims = citation_claims(lines, blocks, out.citations, when)
+    out.refs = document_refs(lines, skipped)
     out.citations = [replace(c, claims=k) for c, k in zip(out.citations, claims)]
     return out
 
@@ -280,9 +285,14 @@ def briefing_claims(paths: list[str]) -> dict[str, Claims]:
 
     The claims are dated with the briefing's own date when it has one; a file without one (a
     changelog, a reading list) still has claims, about an unknown day."""
+    return claims_of([read_briefing(path, undated=date.min) for path in paths])
+
+
+def claims_of(briefings: list[Briefing]) -> dict[str, Claims]:
+    """`briefing_claims` of briefings already read (`undated=date.min`)."""
     out: dict[str, Claims] = {}
-    for path in paths:
-        for c in read_briefing(path, undated=date.min).citations:
+    for b in briefings:
+        for c in b.citations:
             if c.claims is None:
                 continue
             claims = c.claims if c.claims.said_on != date.min else replace(c.claims, said_on=None)

@@ -110,6 +110,9 @@ class Anchor:
     key_column: int = 4
     #: written as a flow mapping `{arxiv: ..., status: ...}` on one line
     flow: bool = False
+    #: where it is written when that is not the registry: a living document's citation that
+    #: `check --document` checks too (its findings name this file and `line` in it)
+    file: str | None = None
 
     @property
     def label(self) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import yaml
 
-__all__ = ["quote", "reads_back", "url_value"]
+__all__ = ["like", "quote", "reads_back", "url_value"]
 
 
 def url_value(url: str) -> str:
@@ -25,6 +25,20 @@ def url_value(url: str) -> str:
         and not url.endswith(":")
     )
     return url if safe else quote(url)
+
+
+def like(value: str, style: str | None, flow: bool = False) -> str:
+    """`value` written as the scalar it replaces was (`style`: its span's, "" or None for
+    plain): plain where that was plain and YAML reads it back as the same text (inside a flow
+    entry `{...}` when `flow`), double-quoted otherwise. What `fix` writes for a `section:`."""
+    if not style and value == value.strip() and all(map(_printable, value)):
+        text = f"{{k: {value}}}\n" if flow else f"k: {value}\n"
+        try:
+            if yaml.load(text, Loader=yaml.CSafeLoader) == {"k": value}:
+                return value
+        except yaml.YAMLError:
+            pass
+    return quote(value)
 
 
 def reads_back(name: str, value: str, flow: bool = False) -> bool:

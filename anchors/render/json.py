@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..findings import Code, Finding
 from .changes import json_changes
+from .waiting import json_waiting
 
 if TYPE_CHECKING:
     from ..merger import MergeResult
@@ -199,5 +200,6 @@ def report(r: Report, registry: str) -> str:
                 for row in r.rows
             ],
             **json_changes(r),
+            **json_waiting(r),
         }
     )

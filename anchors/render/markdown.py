@@ -13,6 +13,7 @@ from .changes import transitions_part
 from .escape import markdown, markdown_code, markdown_url
 from .summary import anchor_states, findings_counts, plural
 from .trend import trend_part
+from .waiting import waiting_part
 
 if TYPE_CHECKING:
     from ..result import CheckResult
@@ -124,6 +125,9 @@ def report(
     if not r.rows:
         parts.append(Part(("Nothing failed in this window.",)))
     parts.append(transitions_part(r.transitions))
+    waiting = waiting_part(r)
+    if waiting is not None:
+        parts.append(waiting)
     trend = trend_part(r.trend)
     if trend is not None:
         parts.append(trend)

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ..config import Settings
+from ..defaults import DEFAULT_PENDING_DAYS
 from ..errors import HistoryError
 from ..findings import Outcome
 from ..history import History, Observation
@@ -22,6 +23,7 @@ from ..ids.model import AnchorKind
 from ..registry.model import Anchor, Registry
 from .classify import FAILING, SUCCESS, Section, checked, classify, current_stretch
 from .transitions import TREND_SPAN, Transition, TrendPoint, transitions, trend
+from .waiting import Waiting, waiting
 
 __all__ = ["FAILING", "Report", "ReportRow", "Section", "build", "for_registry", "from_history"]
 
@@ -67,6 +69,11 @@ class Report:
     transitions: list[Transition] = field(default_factory=list)
     #: OK/flaky/dead per run over the last weeks
     trend: list[TrendPoint] = field(default_factory=list)
+    #: the living documents compared (`--document`), and what waits for them
+    documents: tuple[str, ...] = ()
+    waiting: list[Waiting] = field(default_factory=list)
+    #: the days after which a waiting anchor is overdue (`--pending-days`)
+    pending_days: int = DEFAULT_PENDING_DAYS
 
     @property
     def start(self) -> float:
@@ -242,12 +249,21 @@ def for_registry(
     registry: Path, settings: Settings, now: float, since: float = DEFAULT_WINDOW
 ) -> Report:
     """`anchors report`: the runs of `registry` in the history the settings place beside it;
-    the registry, when it exists, adds each target's anchor, section and line."""
+    the registry, when it exists, adds each target's anchor, section and line; the living
+    documents the settings name add what waits for them."""
+    from ..document import read_documents
     from ..registry.loader import load
     from ..registry.pipes import is_stream
 
+    docs = read_documents(settings.document)
     reg = load(registry, stream_ok=True) if is_stream(registry) or registry.exists() else None
-    return from_history(settings.history_path(registry), now, since, reg, runs_of=registry)
+    rep = from_history(settings.history_path(registry), now, since, reg, runs_of=registry)
+    if docs:
+        rep.documents = tuple(d.path for d in docs)
+        rep.pending_days = settings.pending_days
+        day = datetime.fromtimestamp(now, UTC).date()
+        rep.waiting = waiting(reg, docs, day, settings.pending_days) if reg is not None else []
+    return rep
 
 
 def _utc(t: float) -> str:

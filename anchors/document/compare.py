@@ -1,0 +1,273 @@
+"""The registry against its living documents: what is waiting, misfiled or missing.
+
+Every registry entry names the section it is meant for; the documents say where each anchor
+stands. The rules, one finding per entry at most (the first that applies):
+- cited in its section (or a section inside it): nothing;
+- the section is a heading, the anchor is cited only under others: `section-mismatch`, at the
+  document's line;
+- the section is a heading, the anchor is not cited: `not-in-document`, or `overdue` once the
+  entry's latest citation is older than the pending days;
+- the section is no heading, but its name stands under another number (a renumbering):
+  `unknown-section`, with the heading to move to when there is one (`anchors fix` rewrites it);
+- the section is no heading and no heading has its name: `new-section` (a section a briefing
+  proposed), or `overdue` as above when no document cites the anchor at all.
+And every anchor a document cites that no registry holds is `unregistered`, once, at its first
+citation. Several documents are one body of text: an anchor cited in any of them is cited.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from ..defaults import DEFAULT_PENDING_DAYS
+from ..findings import Code, Finding
+from ..registry.model import Anchor, Registry
+from .model import Heading, LivingDocument, Mention, same_section
+from .renumber import moved_to
+
+__all__ = [
+    "DEFAULT_PENDING_DAYS",
+    "Standing",
+    "compare",
+    "standings",
+    "unregistered",
+    "unregistered_anchors",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One registry entry that its section does not cite yet, and the finding that says so."""
+
+    anchor: Anchor
+    #: the entry's section, as the registry writes it
+    section: str
+    finding: Finding
+    #: the date its waiting counts from (its latest citation), and the days since
+    since: date | None
+    days: int | None
+    #: cited under the heading its section was renumbered to: placed, only the number is stale
+    placed: bool = False
+
+
+def compare(
+    registries: Sequence[Registry],
+    documents: Sequence[LivingDocument],
+    today: date,
+    pending_days: int,
+) -> list[Finding]:
+    """The findings of `registries` against `documents` (see the module docstring)."""
+    found = standings(registries, documents, today, pending_days)
+    return [*unregistered(registries, documents), *(s.finding for s in found)]
+
+
+def standings(
+    registries: Sequence[Registry],
+    documents: Sequence[LivingDocument],
+    today: date,
+    pending_days: int,
+) -> list[Standing]:
+    """Each entry with a section that is not cited there, once per anchor, in registry order."""
+    out = []
+    seen: set[str] = set()
+    for reg in registries:
+        for anchor in reg.anchors:
+            if anchor.key is None or not anchor.section or anchor.key.key in seen:
+                continue
+            seen.add(anchor.key.key)
+            judged = _judge(reg.path, anchor, anchor.section, documents, today, pending_days)
+            if judged is not None:
+                out.append(judged)
+    return out
+
+
+def _judge(
+    path: str,
+    anchor: Anchor,
+    target: str,
+    documents: Sequence[LivingDocument],
+    today: date,
+    pending_days: int,
+) -> Standing | None:
+    keys = {k.key for k in (anchor.key, anchor.cited_key) if k is not None}
+    mentions = [(d, m) for d in documents for m in d.mentions if m.key.key in keys]
+    if any(same_section(s, target) for _, m in mentions for s in m.within):
+        return None
+    since = _latest(anchor)
+    holder = next((d for d in documents if d.has_section(target)), None)
+    e = _Entry(path, anchor, target, holder or _home(documents, target), since, today)
+    late = e.days is not None and e.days > pending_days
+    if holder is not None and mentions:
+        doc, first = mentions[0]
+        where = first.section or "outside any numbered section"
+        return e.standing(
+            Code.SECTION_MISMATCH,
+            f"registered for {target} ({path}:{anchor.line}), but {doc.path} cites it only "
+            f"under {where}; move the citation, or correct the entry's section",
+            at=(doc.path, first.line),
+            document=doc.path,
+            document_section=first.section,
+            registry=path,
+            registry_line=anchor.line,
+        )
+    if holder is not None:
+        if late:
+            return e.overdue(pending_days)
+        return e.standing(
+            Code.NOT_IN_DOCUMENT,
+            f"registered for {target}, which {holder.path} has, but not cited there yet" + e.last,
+        )
+    moved = moved_to(documents, target)
+    if moved:
+        return e.renumbered(moved, mentions)
+    if late and not mentions:
+        return e.overdue(pending_days)
+    return e.standing(
+        Code.NEW_SECTION,
+        f"{target} is not a section of the document yet: a section a briefing proposed{e.last}",
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    """One entry being judged: what every finding about it says."""
+
+    registry: str
+    anchor: Anchor
+    target: str
+    #: the document that has its section, else the one it belongs in
+    document: LivingDocument
+    since: date | None
+    today: date
+
+    @property
+    def days(self) -> int | None:
+        return None if self.since is None else (self.today - self.since).days
+
+    @property
+    def last(self) -> str:
+        return f" (last cited {self.since.isoformat()})" if self.since else ""
+
+    def standing(
+        self,
+        code: Code,
+        message: str,
+        at: tuple[str, int] | None = None,
+        placed: bool = False,
+        **facts: object,
+    ) -> Standing:
+        """The finding, at `at` (a document's line) or at the entry's registry line."""
+        details: dict[str, object] = {"section": self.target, "document": self.document.path}
+        details.update(facts)
+        if self.since is not None:
+            details.update(since=self.since.isoformat(), days=self.days)
+        file, line = at or (self.registry, self.anchor.line)
+        f = Finding(code, self.anchor.label, file, line, message, details)
+        return Standing(self.anchor, self.target, f, self.since, self.days, placed)
+
+    def overdue(self, limit: int) -> Standing:
+        return self.standing(
+            Code.OVERDUE,
+            f"registered for {self.target} and not in the document after {self.days} days"
+            f"{self.last}; the limit is {limit} (--pending-days)",
+            limit=limit,
+        )
+
+    def renumbered(
+        self,
+        moved: list[tuple[LivingDocument, Heading]],
+        mentions: list[tuple[LivingDocument, Mention]],
+    ) -> Standing:
+        if len(moved) > 1:
+            where = ", ".join(f"{h.section} ({d.path}:{h.line})" for d, h in moved)
+            return self.standing(
+                Code.UNKNOWN_SECTION,
+                f"{self.target} is no heading of the document; its name stands under {where}: "
+                "correct the entry's section by hand",
+                document=moved[0][0].path,
+                candidates=[h.section for _, h in moved],
+            )
+        doc, heading = moved[0]
+        return self.standing(
+            Code.UNKNOWN_SECTION,
+            f"{self.target} is no heading of {doc.path}; did you mean {heading.section} "
+            f"(line {heading.line})? `anchors fix --document {doc.path}` rewrites the section",
+            placed=any(same_section(s, heading.section) for _, m in mentions for s in m.within),
+            document=doc.path,
+            suggestion=heading.section,
+            heading_line=heading.line,
+        )
+
+
+def _latest(anchor: Anchor) -> date | None:
+    """When the entry was last cited (its latest briefing), the day its waiting counts from."""
+    dates = [d for d in (*anchor.cited_in, anchor.first_anchored) if d is not None]
+    return max(dates) if dates else None
+
+
+def _home(documents: Sequence[LivingDocument], target: str) -> LivingDocument:
+    """The document a missing section belongs in: the one with a heading above its number
+    (§2 for §2.5), else the first."""
+    from ..sections import number
+
+    num = number(target)
+    for doc in documents:
+        for h in doc.headings:
+            n = h.number
+            if num is not None and n is not None and len(n) < len(num) and num[: len(n)] == n:
+                return doc
+    return documents[0]
+
+
+def unregistered(
+    registries: Sequence[Registry], documents: Sequence[LivingDocument]
+) -> list[Finding]:
+    """Each anchor the documents cite that no registry holds, at its first citation."""
+    out = []
+    for doc, m in _unheld(registries, documents):
+        where = f" under {m.section}" if m.section else ""
+        out.append(
+            Finding(
+                Code.UNREGISTERED,
+                m.raw,
+                doc.path,
+                m.line,
+                f"{doc.path} cites it{where}, but the registry does not hold it; "
+                "`anchors add` the briefing it came from",
+                {"section": m.section, "document": doc.path},
+            )
+        )
+    return out
+
+
+def unregistered_anchors(
+    registries: Sequence[Registry], documents: Sequence[LivingDocument]
+) -> list[Anchor]:
+    """The same citations as anchors written in their document (`Anchor.file`), for an online
+    check to look at once each beside the registry's."""
+    return [
+        Anchor(line=m.line, id_field=m.key.id_field, raw_id=m.raw, key=m.key, file=doc.path)
+        for doc, m in _unheld(registries, documents)
+    ]
+
+
+def _unheld(
+    registries: Sequence[Registry], documents: Sequence[LivingDocument]
+) -> list[tuple[LivingDocument, Mention]]:
+    held: set[str] = set()
+    for reg in registries:
+        held.update(reg.by_cited_key())
+    return [(d, m) for d, m in _first_mentions(documents) if m.key.key not in held]
+
+
+def _first_mentions(
+    documents: Sequence[LivingDocument],
+) -> Iterable[tuple[LivingDocument, Mention]]:
+    seen: set[str] = set()
+    for doc in documents:
+        for m in doc.mentions:
+            if m.key.key not in seen:
+                seen.add(m.key.key)
+                yield doc, m
