@@ -99,10 +99,11 @@ class Session:
 
 def _history(path: Path, hooks: Hooks) -> History | None:
     from ..history import History
+    from ..history.schema import NewerHistory
 
     try:
         return History(path, on_wait=hooks.on_wait)
-    except StorageError as exc:  # a history that cannot be written never costs the findings
+    except (StorageError, NewerHistory) as exc:  # never costs the findings
         hooks.warn(f"{exc}; this check is not recorded")
         return None
 

@@ -2,7 +2,9 @@
 
 A dead link is fixed in the briefing as much as in the registry, so annotations and SARIF point
 at both. Only Markdown files inside the registry's repository (the folder holding `.git`, else
-the registry's folder) are read, each at most once, and only when there is a dead link at all.
+the registry's folder) are read, each at most once, and only when there is a dead link at all;
+each as every file the repository names is read (`repofiles`): a regular file, never through a
+link out of the repository (`notes.md -> /dev/zero`), and at most 4 MiB of it.
 A line cites the URL when the briefing extractor finds it there under the same key, so the
 match is the one `anchors add` makes (as cited, tracking parameters aside), not a text search.
 """
@@ -18,20 +20,16 @@ from urllib.parse import urlsplit
 
 from ..findings import Code, Finding
 from ..ids import InvalidId, parse_anchor
+from ..repofiles import RepoFileError, read_text, repository_root
 from .citations import extract
 
-__all__ = ["add_citing_lines", "repository_root"]
+__all__ = ["add_citing_lines"]
 
 #: Codes whose anchor is a URL a briefing may cite word for word.
 _CODES = frozenset({Code.DEAD_LINK})
 _MAX_FILES = 5000
 _MAX_BYTES = 4 << 20
 _SKIP_DIRS = frozenset({".git", ".anchors", "node_modules", ".venv", "venv", "__pycache__"})
-
-
-def repository_root(registry: str | Path) -> Path:
-    start = Path(os.path.realpath(registry)).parent
-    return next((d for d in (start, *start.parents) if (d / ".git").exists()), start)
 
 
 def _markdown_files(root: Path) -> Iterator[Path]:
@@ -84,12 +82,11 @@ def _citing(registry: str, wanted: set[str]) -> dict[str, list[dict[str, object]
     # a file that does not name a dead URL's host cannot cite it: skip it unparsed
     hosts = {urlsplit(u).hostname or u for u in wanted}
     hits: dict[str, list[dict[str, object]]] = {k: [] for k in keys}
-    for path in _markdown_files(repository_root(registry)):
+    root = repository_root(Path(os.path.realpath(registry)).parent)
+    for path in _markdown_files(root):
         try:
-            if path.stat().st_size > _MAX_BYTES:
-                continue
-            text = path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
+            text = read_text(path, root, _MAX_BYTES)
+        except RepoFileError:
             continue
         if not any(h in text for h in hosts):
             continue

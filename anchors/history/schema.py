@@ -21,6 +21,7 @@ from ..errors import HistoryError, StorageError
 __all__ = [
     "APPLICATION_ID",
     "SCHEMA_VERSION",
+    "NewerHistory",
     "check_owner",
     "digest",
     "error_for",
@@ -113,6 +114,11 @@ def register(db: sqlite3.Connection) -> None:
     db.create_function("anchors_digest", 4, digest, deterministic=True)
 
 
+class NewerHistory(HistoryError):
+    """A history of a format this anchors does not read: a check warns and leaves it alone
+    (it is a newer anchors' data, not ours to rebuild); a reader cannot use it."""
+
+
 def check_owner(db: sqlite3.Connection, path: str) -> int:
     """Refuse foreign, newer or damaged files; returns the schema version found.
 
@@ -130,7 +136,7 @@ def check_owner(db: sqlite3.Connection, path: str) -> int:
             path, "this SQLite file belongs to another program; pass --history with another path"
         )
     if version > SCHEMA_VERSION:
-        raise HistoryError(
+        raise NewerHistory(
             path, f"made by a newer anchors (schema {version}); upgrade anchors to read it"
         )
     required = _REQUIRED.get(version, frozenset())

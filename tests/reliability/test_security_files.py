@@ -9,6 +9,7 @@ traffic only to loopback servers the test owns.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import time
 from collections.abc import Iterator
@@ -352,3 +353,66 @@ def test_a_registry_nested_600_deep_is_one_line(tmp_path: Path, seed: Path, styl
     reg.write_text(head + notes, encoding="utf-8")
     _one_error(_cli("check", str(reg), "--offline"), "nested more than 64 levels deep")
     _one_error(_cli("add", str(seed), "-r", str(reg)), "nested more than 64 levels deep")
+
+
+# --- files the repository names are read boundedly ---------------------------------------------
+
+
+def _limited_check(reg: Path) -> subprocess.CompletedProcess[str]:
+    """`check` in a process that cannot take more than 1 GiB: reading /dev/zero whole fails."""
+    import resource
+    import sys
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    return subprocess.run(
+        [sys.executable, "-m", "anchors", "check", str(reg), "--allow-private", "-f", "json"]
+        + ["--today", TODAY],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=cap,
+        check=False,
+    )
+
+
+def test_briefings_are_read_only_as_regular_files_inside_the_repository(tmp_path: Path) -> None:
+    repo = _repo(tmp_path / "repo")
+    outside = tmp_path / "elsewhere.md"
+    with _dead_site() as site:
+        url = site.url("/dead")
+        outside.write_text(f"# Elsewhere\n\n- {url}\n", encoding="utf-8")
+        reg = _registry(repo, url)
+        (repo / "notes.md").symlink_to("/dev/zero")  # committed by the pull request
+        (repo / "out.md").symlink_to(outside)  # a link out of the repository
+        os.mkfifo(repo / "pipe.md")  # would block a plain read
+        (repo / "cited.md").write_text(f"# Cited\n\n- {url}\n", encoding="utf-8")
+        p = _limited_check(reg)
+    assert p.returncode == 1 and "Traceback" not in p.stderr, p.stderr
+    [finding] = json.loads(p.stdout)["findings"]
+    assert [w["file"].rsplit("/", 1)[-1] for w in finding["cited_at"]] == ["cited.md"]
+
+
+def test_a_history_of_a_newer_format_is_warned_about_and_left_alone(tmp_path: Path) -> None:
+    import sqlite3
+
+    from anchors.history import APPLICATION_ID
+
+    repo = _repo(tmp_path / "repo")
+    with _dead_site() as site:
+        reg = _registry(repo, site.url("/dead"))
+        (repo / ".anchors").mkdir()
+        db = repo / ".anchors" / "history.sqlite"
+        con = sqlite3.connect(db)
+        con.execute(f"PRAGMA application_id={APPLICATION_ID}")
+        con.execute("PRAGMA user_version=99")
+        con.execute("CREATE TABLE future (x)")
+        con.commit()
+        con.close()
+        before = db.read_bytes()
+        r = _cli("check", str(reg), "--today", TODAY, "--allow-private")
+    assert r.exit_code == 1, r.output  # the findings, not exit 2
+    warnings = [ln for ln in r.stderr.splitlines() if ln.startswith("anchors: warning:")]
+    assert len(warnings) == 1 and "newer anchors (schema 99)" in warnings[0]
+    assert "not recorded" in warnings[0] and db.read_bytes() == before
