@@ -157,3 +157,40 @@ def test_a_temporary_resolver_failure_is_never_dead(
     assert [(row["section"], row["last_outcome"]) for row in rep["rows"]] == [
         ("not-dead", "unreachable")
     ]
+
+
+@pytest.mark.parametrize("mode", ["nxdomain", "fail"])
+@pytest.mark.parametrize("hosts", [1, 4])
+def test_an_outage_with_every_kind_of_anchor_is_one_line_or_warnings(
+    tmp_path: Path, resolver: OsResolver, mode: str, hosts: int
+) -> None:
+    """The bundled registry's kinds (arXiv, GitHub, DOI and links): during an outage the
+    services fail as the links do, so the run exits 2 (three or more link hosts) or warns, with
+    no traceback, and records nothing. Every service is named under `.invalid`."""
+    reg = _registry(tmp_path, [f"https://site{i}.example/x" for i in range(hosts)])
+    with reg.open("a", encoding="utf-8") as f:
+        for field, value in (
+            ("arxiv", "2609.18063"),
+            ("url", "https://github.com/vllm-project/vllm/issues/8242"),
+            ("doi", "10.1145/3600006.3613165"),
+        ):
+            f.write(f'  - {field}: "{value}"\n    first_anchored: 2026-09-24\n    status: new\n')
+    resolver.mode = mode
+    env = {
+        **ENV,
+        "ANCHORS_ARXIV_API": "https://export.arxiv.invalid/api/query",
+        "ANCHORS_ARXIV_DELAY": "0",
+        "ANCHORS_GITHUB_API": "https://api.github.invalid",
+        "ANCHORS_DOI_API": "https://doi.invalid",
+        "ANCHORS_CROSSREF_API": "https://api.crossref.invalid",
+    }
+    r = CliRunner().invoke(app, ["check", str(reg), "--no-cache", "-f", "json"], env=env)
+    assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
+    if hosts >= 3:
+        assert r.exit_code == 2 and "is this machine offline?" in r.stderr
+    else:
+        assert r.exit_code == 0, r.output
+        found = json.loads(r.stdout)["findings"]
+        assert {f["code"] for f in found} == {"unreachable"} and len(found) == 4
+    rep = _report(reg)
+    assert rep.exit_code == 2 and "nothing to report from" in rep.stderr

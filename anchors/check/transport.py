@@ -9,7 +9,9 @@ through the guard (and screens every address it returns), and a `socket_factory`
 the exact address about to be connected, on every new connection. aiohttp never consults a
 resolver for IP-literal URLs, so the socket factory is what catches `http://169.254.169.254/`
 and the same on a redirect hop. Guard errors are not `OSError`s, so aiohttp passes them through
-unwrapped and the checker maps them (blocked-url, dead-link).
+unwrapped; the transport raises each as the `httpx.ConnectError` every client of it handles, with
+the guard's error as its cause, where the checker finds it (blocked-url, dead-link): a service
+(GitHub, Wayback…) whose name does not resolve during an outage is unreachable, not a crash.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import yarl
 from aiohttp.abc import AbstractResolver, ResolveResult
 from httpx_aiohttp import AiohttpTransport
 
-from .netguard import NetGuard
+from .netguard import GuardError, NetGuard
 
 __all__ = ["NoCookies", "Transport", "guarded_transport", "ssl_context"]
 
@@ -127,6 +129,8 @@ class Transport(AiohttpTransport):
         except aiohttp.ClientError as exc:
             _reraise(exc)
             raise
+        except GuardError as exc:  # the guard refused the name or the address
+            raise httpx.ConnectError(str(exc), request=request) from exc
         return httpx.Response(
             resp.status,
             headers=resp.raw_headers,

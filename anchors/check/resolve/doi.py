@@ -19,7 +19,13 @@ from ...history.facts import DoiFacts
 from ...ids.model import Doi
 from ..netguard import Blocked, GuardError
 from ..redirects import follow, location_of
-from ..retry import RetryPolicy, parse_retry_after, retryable_error, retryable_status
+from ..retry import (
+    RetryPolicy,
+    error_chain,
+    parse_retry_after,
+    retryable_error,
+    retryable_status,
+)
 from .base import Resolution
 from .crossref import CrossrefUpdates
 
@@ -93,12 +99,9 @@ class DoiResolver:
         try:
             end = await follow(url, self._get, location_of, max_redirects=_MAX_REDIRECTS)
         except (httpx.HTTPError, GuardError) as exc:
-            outcome = Outcome.BLOCKED if isinstance(exc, Blocked) else Outcome.UNREACHABLE
-            error = (
-                exc.reason
-                if isinstance(exc, GuardError)
-                else f"DOI lookup failed ({type(exc).__name__})"
-            )
+            guard = next((e for e in error_chain(exc) if isinstance(e, GuardError)), None)
+            outcome = Outcome.BLOCKED if isinstance(guard, Blocked) else Outcome.UNREACHABLE
+            error = guard.reason if guard else f"DOI lookup failed ({type(exc).__name__})"
             return _Answer(failed=Resolution(outcome, error=error), retryable=retryable_error(exc))
         if end.stop is not None:
             return _Answer(failed=Resolution(Outcome.UNREACHABLE, error=end.reason(_MAX_REDIRECTS)))
