@@ -26,6 +26,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "anchors.defaults",
             "anchors.findings",
             "anchors.result",
+            "anchors.atomic",
             "anchors.catalogue",
             "anchors.streams",
             "anchors.repofiles",

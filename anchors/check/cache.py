@@ -16,9 +16,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ..atomic import write_atomic
 from ..errors import InputError, StorageError
 from ..ids.kinds import prefix_of
-from ..registry.atomic import write_atomic
 from ..state import ensure, read, untrusted
 
 T = TypeVar("T")

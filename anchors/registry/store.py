@@ -16,9 +16,9 @@ from typing import NamedTuple
 
 from filelock import FileLock, Timeout
 
+from ..atomic import CHECKPOINTS, write_atomic
 from ..errors import RegistryError, StorageError
 from ..state import lock_path
-from .atomic import CHECKPOINTS, write_atomic
 from .claims import Claims, claim_yaml
 from .model import Anchor, Entry, Registry, Span
 from .scalars import quote, reads_back, url_value

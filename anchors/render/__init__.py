@@ -158,6 +158,6 @@ def emit(text: str, output: Path | None, out: TextIO) -> None:
     if output is None:
         out.write(text)
     else:
-        from ..registry.atomic import write_atomic
+        from ..atomic import write_atomic
 
         write_atomic(output, text.encode("utf-8"))

@@ -20,7 +20,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-from ..errors import StorageError
+from .errors import StorageError
 
 __all__ = ["CHECKPOINTS", "describe", "real_file", "write_atomic"]
 
