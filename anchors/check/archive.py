@@ -45,13 +45,13 @@ GRACE = 10.0
 SAVE_GRACE = 60.0
 
 
-def cached_snapshots(cache: Cache) -> dict[str, dict[str, Any]]:
+def cached_snapshots(cache: Cache) -> dict[str, dict[str, object]]:
     """Snapshots found by earlier checks, by anchor key (`url:...`)."""
-    return {
-        k[len(CACHE_PREFIX) :]: v["data"]
-        for k, v in cache.entries.items()
-        if k.startswith(CACHE_PREFIX) and isinstance(v.get("data"), dict)
-    }
+    out = {}
+    for k in cache.entries:
+        if k.startswith(CACHE_PREFIX) and (data := cache.get(k)) is not None:
+            out[k.removeprefix(CACHE_PREFIX)] = data
+    return out
 
 
 @dataclass(slots=True)

@@ -14,7 +14,7 @@ import os
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar, overload
 
 from ..atomic import write_atomic
 from ..errors import InputError, StorageError
@@ -48,7 +48,8 @@ class Cache:
         self.path = path
         self.ttls = {**DEFAULT_TTLS, **(ttls or {})}
         self.now = time.time() if now is None else now
-        self.entries: dict[str, dict[str, Any]] = {}
+        #: each entry as stored: {"at": when it was put, "data": the JSON object}
+        self.entries: dict[str, dict[str, object]] = {}
         self.problem: str | None = None
         self._dirty = False
         if path is not None and os.path.lexists(path):
@@ -83,27 +84,36 @@ class Cache:
         if self.problem is None:
             self.problem = f"{self.path}: {problem}"
 
-    def _fresh(self, key: str, e: dict[str, Any]) -> bool:
+    def _fresh(self, key: str, e: dict[str, object]) -> bool:
         ttl = self.ttls.get(prefix_of(key), DAY)
         at = e.get("at")
         return isinstance(at, (int, float)) and 0 <= self.now - at < ttl
 
-    def get(self, key: str, parse: Callable[[dict[str, Any]], T] | None = None) -> Any:
+    @overload
+    def get(self, key: str) -> dict[str, object] | None: ...
+
+    @overload
+    def get(self, key: str, parse: Callable[[dict[str, object]], T]) -> T | None: ...
+
+    def get(
+        self, key: str, parse: Callable[[dict[str, object]], T] | None = None
+    ) -> T | dict[str, object] | None:
         """The cached data for `key`, through `parse` if given; an entry that `parse` cannot
         read (edited by hand, or from another version) is dropped and counts as a miss."""
         e = self.entries.get(key)
-        if e is None:
+        data = e.get("data") if e is not None else None
+        if not isinstance(data, dict):
             return None
         if parse is None:
-            return e["data"]
+            return data
         try:
-            return parse(e["data"])
+            return parse(data)
         except (KeyError, ValueError, TypeError, AttributeError) as exc:
             self._note(f"damaged entry {key} ignored ({type(exc).__name__}: {exc})")
             self.drop(key)
             return None
 
-    def put(self, key: str, data: dict[str, Any]) -> None:
+    def put(self, key: str, data: dict[str, object]) -> None:
         self.entries[key] = {"at": self.now, "data": data}
         self._dirty = True
 
@@ -130,7 +140,7 @@ class Cache:
         self._dirty = False
 
 
-def _anchors_cache(path: Path, data: bytes) -> dict[str, Any]:
+def _anchors_cache(path: Path, data: bytes) -> dict[str, object]:
     """The JSON object in `data` if it is an anchors cache (of any version); InputError if the
     file is not one at all, so another program's file is never taken over."""
     try:

@@ -10,8 +10,6 @@ A 5xx, 408, 429 or a timeout is tried again under the run's one retry policy (ch
 
 from __future__ import annotations
 
-from typing import Any
-
 import httpx
 
 from ...defaults import CROSSREF_API, USER_AGENT
@@ -59,9 +57,10 @@ class CrossrefUpdates:
         )
 
 
-def _relations(message: dict[str, Any], doi: str) -> tuple[tuple[str, str], ...]:
+def _relations(message: dict[str, object], doi: str) -> tuple[tuple[str, str], ...]:
     out: dict[tuple[str, str], None] = {}
-    for u in message.get("updated-by") or []:
+    relations = message.get("updated-by")
+    for u in relations if isinstance(relations, list) else []:
         if not isinstance(u, dict):
             continue
         kind, notice = str(u.get("type") or "").lower(), str(u.get("DOI") or "")

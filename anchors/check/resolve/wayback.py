@@ -44,7 +44,7 @@ class Snapshot:
     date: str  # YYYY-MM-DD of the capture
     timestamp: str
 
-    def as_dict(self) -> dict[str, str]:
+    def as_dict(self) -> dict[str, object]:
         return {"url": self.url, "date": self.date}
 
 
