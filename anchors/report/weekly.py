@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -170,40 +170,59 @@ def _row(
     rows = checked(hist)
     window = [r for r in rows if r.checked_at >= start]
     fails = [r for r in window if r.outcome not in SUCCESS]
-    successes = [r.checked_at for r in rows if r.outcome in SUCCESS]
-    dead_since = None
-    if section in (Section.DEAD, Section.NEWLY_DEAD, Section.NOT_DEAD):
-        stretch = current_stretch(rows)
-        first_fail: float | None = stretch[0].checked_at
-        dead_since = next((r.checked_at for r in stretch if r.outcome is Outcome.DEAD), None)
-    else:
-        first_fail = fails[0].checked_at if fails else None
     last = rows[-1]
     # a recovered or flaky link is described by its last failure, not by its last success
     shown = fails[-1] if fails and section in (Section.RECOVERED, Section.FLAKY) else last
-    a = anchor_of(last)
-    return ReportRow(
-        section,
-        last.target,
-        last.anchor,
-        last.kind,
-        len(window),
-        len(fails),
-        first_fail,
-        successes[-1] if successes else None,
-        shown.outcome,
-        shown.status,
-        shown.error,
-        last.final_url,
-        a.title if a else None,
-        a.section if a else None,
-        tuple(d.isoformat() for d in a.cited_in) if a else (),
-        a.line if a else None,
-        (a.archived["url"], a.archived["date"]) if a and a.archived else None,
-        dead_since,
-        soft_404(last.target, last.final_url)
-        if section is Section.REDIRECTED and last.kind is AnchorKind.URL and last.final_url
-        else None,
+    first_fail, dead_since = _failing_since(section, rows, fails)
+    row = ReportRow(
+        section=section,
+        target=last.target,
+        anchor=last.anchor,
+        kind=last.kind,
+        runs=len(window),
+        failing_runs=len(fails),
+        first_failure=first_fail,
+        last_success=max((r.checked_at for r in rows if r.outcome in SUCCESS), default=None),
+        last_outcome=shown.outcome,
+        last_status=shown.status,
+        last_error=shown.error,
+        final_url=last.final_url,
+        dead_since=dead_since,
+        soft_404=_gone(section, last),
+    )
+    return _described(row, anchor_of(last))
+
+
+def _failing_since(
+    section: Section, rows: list[Observation], fails: list[Observation]
+) -> tuple[float | None, float | None]:
+    """When the failing shown began, and (for a failing target) its first definite death."""
+    if section not in (Section.DEAD, Section.NEWLY_DEAD, Section.NOT_DEAD):
+        return (fails[0].checked_at if fails else None), None
+    stretch = current_stretch(rows)
+    dead = next((r.checked_at for r in stretch if r.outcome is Outcome.DEAD), None)
+    return stretch[0].checked_at, dead
+
+
+def _gone(section: Section, last: Observation) -> str | None:
+    """Why a redirected page is really gone (`soft_404`), if it is."""
+    if section is not Section.REDIRECTED or last.kind is not AnchorKind.URL or not last.final_url:
+        return None
+    return soft_404(last.target, last.final_url)
+
+
+def _described(row: ReportRow, a: Anchor | None) -> ReportRow:
+    """The row with what its registry entry says: title, section, citing briefings, line and
+    the dated snapshot."""
+    if a is None:
+        return row
+    return replace(
+        row,
+        title=a.title,
+        registry_section=a.section,
+        cited_in=tuple(d.isoformat() for d in a.cited_in),
+        line=a.line,
+        archived=(a.archived["url"], a.archived["date"]) if a.archived else None,
     )
 
 
