@@ -55,6 +55,14 @@ def cached_snapshots(cache: Cache) -> dict[str, dict[str, object]]:
 
 
 @dataclass(slots=True)
+class _Jobs:
+    """The capture jobs still going on (key -> when asked for), and when to poll them next."""
+
+    started: dict[str, float] = field(default_factory=dict)
+    next_poll: float = 0.0
+
+
+@dataclass(slots=True)
 class Archiver:
     wayback: WaybackClient
     cache: Cache
@@ -121,6 +129,27 @@ class Archiver:
 
     async def _capture(self, saver: SavePageNow, missing: list[Anchor], today: date) -> None:
         """Ask for captures the quota's interval apart and poll the jobs between, until all end."""
+        self._plan(saver, missing, today)
+        jobs = _Jobs()
+        asking: Anchor | None = None
+        try:
+            while self.queue or jobs.started:
+                if self.queue and not saver.wait_before_next():
+                    asking = self.queue.pop(0)
+                    await self._ask(saver, asking, today, jobs)
+                elif jobs.started and saver.clock() >= jobs.next_poll:
+                    await self._poll_all(saver, jobs)
+                else:
+                    await saver.sleep(self._pause(saver, jobs))
+        except SaveRefused as exc:
+            self.save_problem = str(exc)
+            if not exc.maybe_started and asking is not None and asking.key is not None:
+                self.cache.drop(SAVE_PREFIX + asking.key.key)  # no capture began: ask next run
+        except WaybackError as exc:
+            self.save_problem = str(exc)
+
+    def _plan(self, saver: SavePageNow, missing: list[Anchor], today: date) -> None:
+        """The pages to ask for, newest anchors first, as many as the quota leaves."""
         wanted = sorted(
             (
                 a
@@ -133,44 +162,34 @@ class Archiver:
             reverse=True,
         )
         self.queue, self.over_quota = wanted[: saver.left], max(len(wanted) - saver.left, 0)
-        jobs: dict[str, float] = {}  # key -> when it was asked for
-        next_poll = 0.0
-        a: Anchor | None = None
-        try:
-            while self.queue or jobs:
-                if self.queue and not saver.wait_before_next():
-                    a = self.queue.pop(0)
-                    assert a.key is not None
-                    # marked first: a request cut off in flight may still have started a capture
-                    self.cache.put(SAVE_PREFIX + a.key.key, {"asked": today.isoformat()})
-                    cap = await saver.submit(a.key.url)
-                    self.captures[a.key.key] = (a, cap, None)
-                    if cap.state is CaptureState.PENDING:
-                        self.cache.put(
-                            SAVE_PREFIX + a.key.key, {"asked": today.isoformat(), "job": cap.job}
-                        )
-                        if not jobs:
-                            next_poll = saver.clock() + saver.poll
-                        jobs[a.key.key] = saver.clock()
-                    continue
-                if jobs and saver.clock() >= next_poll:
-                    for key, since in list(jobs.items()):
-                        if await self._poll(saver, key) or saver.clock() - since > saver.patience:
-                            del jobs[key]
-                    next_poll = saver.clock() + saver.poll
-                    continue
-                waits = ([saver.wait_before_next()] if self.queue else []) + (
-                    [next_poll - saver.clock()] if jobs else []
-                )
-                await saver.sleep(max(min(waits), 0.0))
-        except SaveRefused as exc:
-            self.save_problem = str(exc)
-            if (
-                not exc.maybe_started and a is not None and a.key is not None
-            ):  # no capture began: ask next run
-                self.cache.drop(SAVE_PREFIX + a.key.key)
-        except WaybackError as exc:
-            self.save_problem = str(exc)
+
+    async def _ask(self, saver: SavePageNow, a: Anchor, today: date, jobs: _Jobs) -> None:
+        """One capture asked for; a job that goes on is polled from then on."""
+        assert a.key is not None
+        key = a.key.key
+        # marked first: a request cut off in flight may still have started a capture
+        self.cache.put(SAVE_PREFIX + key, {"asked": today.isoformat()})
+        cap = await saver.submit(a.key.url)
+        self.captures[key] = (a, cap, None)
+        if cap.state is CaptureState.PENDING:
+            self.cache.put(SAVE_PREFIX + key, {"asked": today.isoformat(), "job": cap.job})
+            if not jobs.started:
+                jobs.next_poll = saver.clock() + saver.poll
+            jobs.started[key] = saver.clock()
+
+    async def _poll_all(self, saver: SavePageNow, jobs: _Jobs) -> None:
+        """One status request per job; an ended job, or one past the patience, is let go."""
+        for key, since in list(jobs.started.items()):
+            if await self._poll(saver, key) or saver.clock() - since > saver.patience:
+                del jobs.started[key]
+        jobs.next_poll = saver.clock() + saver.poll
+
+    def _pause(self, saver: SavePageNow, jobs: _Jobs) -> float:
+        """Until the next capture may be asked for, or the next poll is due."""
+        waits = ([saver.wait_before_next()] if self.queue else []) + (
+            [jobs.next_poll - saver.clock()] if jobs.started else []
+        )
+        return max(min(waits), 0.0)
 
     async def _poll(self, saver: SavePageNow, key: str) -> bool:
         """One status request for a job; True when the job has ended (captured or refused)."""
