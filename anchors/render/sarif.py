@@ -1,18 +1,27 @@
 """SARIF 2.1.0 for GitHub code scanning: persistent, dismissable alerts at `file:line`.
 
-Each code is a rule; each finding a result whose fingerprint is its code and anchor, so an
-alert survives the entry moving to another line and stays dismissed once dismissed.
+Each code is a rule with its description, its fix as help (text and Markdown) and a link to
+its heading in docs/findings.md, all from the one catalogue; each finding a result whose
+fingerprint is its code and anchor, so an alert survives the entry moving to another line and
+stays dismissed once dismissed. Paths are URI references relative to the repository root
+(`%SRCROOT%`), normalised and percent-encoded: a briefing named `notes, v1:final.md` is not
+a URI with a scheme, and a raw `%` broke code scanning's fingerprinting.
+`tests/consumers/test_sarif.py` runs Microsoft's SARIF Multitool with its GitHub rules on it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 from .. import __version__
-from ..catalogue import CATALOGUE
+from ..catalogue import CATALOGUE, doc_anchor
 from ..findings import Code, Finding, Severity
+from ..repofiles import repository_root
 from .escape import plain
 from .json import dumps
 
@@ -28,27 +37,75 @@ _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "
 RULES = {code: doc.title for code, doc in CATALOGUE.items()}
 
 
-def _uri(path: str) -> str:
-    """Relative to the working directory (the repository root in CI), with forward slashes."""
-    p = Path(path)
+#: the base every relative path is under: the repository code scanning checked out
+ROOT = "%SRCROOT%"
+
+
+def _uri(path: str, root: Path) -> tuple[str, str | None]:
+    """A path as a URI reference and its base: relative to `root` where it lies inside it
+    (`data/../data/registry.yaml` is `data/registry.yaml`), else an absolute file URI; each
+    segment percent-encoded (space, `%`, `:`, `#`, non-ASCII)."""
+    full = Path(os.path.abspath(path))
     try:
-        p = p.resolve().relative_to(Path.cwd().resolve()) if p.is_absolute() else p
+        rel = full.relative_to(root)
     except ValueError:
-        return p.resolve().as_uri()
-    return p.as_posix()
+        return full.as_uri(), None
+    return "/".join(quote(part, safe="") for part in rel.parts), ROOT
 
 
-def _location(file: str, line: int | None) -> dict[str, Any]:
-    loc: dict[str, Any] = {"artifactLocation": {"uri": _uri(file)}}
+def _location(file: str, line: int | None, root: Path) -> dict[str, Any]:
+    uri, base = _uri(file, root)
+    art: dict[str, Any] = {"uri": uri, "uriBaseId": base} if base else {"uri": uri}
+    loc: dict[str, Any] = {"artifactLocation": art}
     if line:
         loc["region"] = {"startLine": line}
     return {"physicalLocation": loc}
 
 
-def _result(f: Finding, index: dict[Code, int]) -> dict[str, Any]:
+@cache
+def repository_url() -> str | None:
+    """The project's repository, as its package metadata names it (`[project.urls]`)."""
+    from importlib import metadata
+
+    names = metadata.packages_distributions().get("anchors") or ["anchors"]
+    for name in names:
+        try:
+            urls = metadata.metadata(name).get_all("Project-URL") or []
+        except metadata.PackageNotFoundError:
+            continue
+        for entry in urls:
+            label, _, url = str(entry).partition(",")
+            if label.strip().lower() in ("repository", "source") and url.strip():
+                return url.strip().rstrip("/")
+    return None
+
+
+def _rule(code: Code, home: str | None) -> dict[str, Any]:
+    doc = CATALOGUE[code]
+    link = f"{home}/blob/main/{doc_anchor(code)}" if home else None
+    more = f"\n\nMore: [{doc_anchor(code)}]({link})" if link else ""
+    rule: dict[str, Any] = {
+        "id": code.value,
+        "shortDescription": {"text": doc.title},
+        "fullDescription": {"text": doc.description},
+        "help": {
+            "text": f"{doc.description}\n\nExample: {doc.example}\n\nFix: {doc.fix}",
+            "markdown": f"{doc.description}\n\n**Example:** {doc.example}\n\n"
+            f"**Fix:** {doc.fix}{more}",
+        },
+        "defaultConfiguration": {"level": _LEVEL[code.severity]},
+    }
+    if link:
+        rule["helpUri"] = link
+    return rule
+
+
+def _result(f: Finding, index: dict[Code, int], root: Path) -> dict[str, Any]:
     anchor = f"{plain(f.anchor)}: " if f.anchor else ""
     key = hashlib.sha256(f"{f.code.value}\0{f.anchor}".encode()).hexdigest()[:32]
-    related = [_location(str(at["file"]), int(at["line"])) for at in f.details.get("cited_at", ())]
+    related = [
+        _location(str(at["file"]), int(at["line"]), root) for at in f.details.get("cited_at", ())
+    ]
     extra = (
         {"relatedLocations": [dict(loc, id=i) for i, loc in enumerate(related)]} if related else {}
     )
@@ -58,7 +115,7 @@ def _result(f: Finding, index: dict[Code, int]) -> dict[str, Any]:
         "ruleIndex": index[f.code],
         "level": _LEVEL[f.severity],
         "message": {"text": anchor + plain(f.message)},
-        "locations": [_location(f.file, f.line)],
+        "locations": [_location(f.file, f.line, root)],
         "partialFingerprints": {"anchorsFinding/v1": key},
     }
 
@@ -66,17 +123,16 @@ def _result(f: Finding, index: dict[Code, int]) -> dict[str, Any]:
 def check_result(r: CheckResult) -> str:
     codes = list(Code)
     index = {c: i for i, c in enumerate(codes)}
-    rules = [
-        {
-            "id": c.value,
-            "shortDescription": {"text": RULES.get(c, c.value)},
-            "defaultConfiguration": {"level": _LEVEL[c.severity]},
-        }
-        for c in codes
-    ]
+    home = repository_url()
+    root = repository_root(Path(os.path.abspath(r.registries[0])).parent)
+    driver: dict[str, Any] = {"name": "anchors", "version": __version__}
+    if home:
+        driver["informationUri"] = home
+    driver["rules"] = [_rule(c, home) for c in codes]
     run = {
-        "tool": {"driver": {"name": "anchors", "version": __version__, "rules": rules}},
-        "results": [_result(f, index) for f in r.findings],
+        "tool": {"driver": driver},
+        "originalUriBaseIds": {ROOT: {"uri": root.as_uri() + "/"}},
+        "results": [_result(f, index, root) for f in r.findings],
         "columnKind": "unicodeCodePoints",
     }
     return dumps({"$schema": SCHEMA, "version": "2.1.0", "runs": [run]})
