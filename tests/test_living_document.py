@@ -165,12 +165,12 @@ def test_sarif_locates_the_two_document_codes_in_the_document(repo: Path) -> Non
         for r in json.loads(out)["runs"][0]["results"]
     }
     assert where["section-mismatch"] == {
-        "artifactLocation": {"uri": "docs/inference.md"},
+        "artifactLocation": {"uri": "docs/inference.md", "uriBaseId": "%SRCROOT%"},
         "region": {"startLine": 6},
     }
     assert where["unregistered"]["artifactLocation"]["uri"] == "docs/inference.md"
     assert where["not-in-document"] == {
-        "artifactLocation": {"uri": "registry.yaml"},
+        "artifactLocation": {"uri": "registry.yaml", "uriBaseId": "%SRCROOT%"},
         "region": {"startLine": 13},
     }
 
