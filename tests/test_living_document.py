@@ -295,3 +295,32 @@ def test_add_and_check_judge_what_a_briefing_says_the_document_holds(repo: Path)
 def test_without_a_document_nothing_changes(repo: Path) -> None:
     code, out, _ = run("check", "--offline", "-f", "json", "--today", "2026-10-01")
     assert code == 0 and json.loads(out)["findings"] == []
+
+
+def test_the_bundled_registry_against_the_seed_briefings_sections(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The sections the seed briefing proposes, part of it written in (tests/data/living/): what
+    waits, what went under another section, what the document cites unregistered; a week on,
+    the waiting entries are overdue."""
+    root = Path(__file__).resolve().parent.parent
+    monkeypatch.chdir(root)
+    doc = "tests/data/living/inference.md"
+    found = check_json("registry.yaml", "--document", doc)
+    codes = sorted((f["code"], f["file"], f["line"]) for f in found.values())
+    assert codes == [
+        ("not-in-document", "registry.yaml", line) for line in (14, 47, 70, 84, 98, 105)
+    ] + [("section-mismatch", doc, 17), ("unregistered", doc, 23)]
+    later = check_json("registry.yaml", "--document", doc, today="2026-10-15")
+    assert sorted(f["code"] for f in later.values()).count("overdue") == 6
+    # the seed's own references (inference.md §1.1, §1.3（KV Cache）, §1.4（…）) are headings;
+    # after a renumbering, its §1.3（KV Cache） is not
+    seed = "briefings/2026-09-24-inference-e1.md"
+    out = run("add", seed, "--check", "-f", "json", "--document", doc)[1]
+    assert "unknown-section" not in {f["code"] for f in json.loads(out)["findings"]}
+    moved = tmp_path / "inference.md"
+    text = (root / doc).read_text(encoding="utf-8")
+    moved.write_text(text.replace("§1.3 KV Cache", "§1.5 KV Cache"), encoding="utf-8")
+    out = run("add", seed, "--check", "-f", "json", "--document", str(moved))[1]
+    found = [f for f in json.loads(out)["findings"] if f["code"] == "unknown-section"]
+    assert [(f["file"], f["line"], f["suggestion"]) for f in found] == [(seed, 62, "§1.5 KV Cache")]
