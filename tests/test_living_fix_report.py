@@ -232,6 +232,7 @@ def test_the_documents_links_are_checked_once_each_with_the_registrys(repo: Path
     assert [(f["anchor"], f["file"], f["line"]) for f in dead] == [
         (srv.url("/doc-dead"), "docs/inference.md", 5)
     ]
+    assert "cited_at" not in dead[0]  # not annotated a second time at its own line
     unregistered = {(f["anchor"], f["line"]) for f in findings if f["code"] == "unregistered"}
     assert unregistered == {(srv.url("/doc-only") + "#install", 3), (srv.url("/doc-dead"), 5)}
     assert json.loads(out)["anchors"] == 2  # the registry's entries; the document adds none

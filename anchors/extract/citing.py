@@ -65,10 +65,17 @@ def add_citing_lines(findings: Sequence[Finding]) -> list[Finding]:
     }
     return [
         replace(f, details={**f.details, "cited_at": where})
-        if f.code in _CODES and (where := cited.get((f.file, f.anchor)))
+        if f.code in _CODES and (where := _elsewhere(f, cited.get((f.file, f.anchor), [])))
         else f
         for f in findings
     ]
+
+
+def _elsewhere(f: Finding, where: list[dict[str, object]]) -> list[dict[str, object]]:
+    """The citing lines but the finding's own (a living document's link is reported at its
+    line already)."""
+    own = (os.path.realpath(f.file), f.line)
+    return [w for w in where if (os.path.realpath(str(w["file"])), w["line"]) != own]
 
 
 def _citing(registry: str, wanted: set[str]) -> dict[str, list[dict[str, object]]]:
