@@ -72,12 +72,20 @@ def standings(
     """Each entry with a section that is not cited there, once per anchor, in registry order."""
     out = []
     seen: set[str] = set()
+    cited: dict[str, list[tuple[LivingDocument, Mention]]] = {}  # each entry looks up its own
+    for doc in documents:
+        for m in doc.mentions:
+            cited.setdefault(m.key.key, []).append((doc, m))
     for reg in registries:
         for anchor in reg.anchors:
             if anchor.key is None or not anchor.section or anchor.key.key in seen:
                 continue
             seen.add(anchor.key.key)
-            judged = _judge(reg.path, anchor, anchor.section, documents, today, pending_days)
+            keys = dict.fromkeys(k.key for k in (anchor.key, anchor.cited_key) if k is not None)
+            mentions = [dm for k in keys for dm in cited.get(k, ())]
+            if len(keys) > 1:  # a moved entry cited under both URLs: in document order again
+                mentions.sort(key=lambda dm: (documents.index(dm[0]), dm[1].line))
+            judged = _judge(reg.path, anchor, mentions, documents, today, pending_days)
             if judged is not None:
                 out.append(judged)
     return out
@@ -86,13 +94,13 @@ def standings(
 def _judge(
     path: str,
     anchor: Anchor,
-    target: str,
+    mentions: list[tuple[LivingDocument, Mention]],
     documents: Sequence[LivingDocument],
     today: date,
     pending_days: int,
 ) -> Standing | None:
-    keys = {k.key for k in (anchor.key, anchor.cited_key) if k is not None}
-    mentions = [(d, m) for d in documents for m in d.mentions if m.key.key in keys]
+    """The standing of `anchor`, which the documents cite at `mentions` (in document order)."""
+    target = anchor.section or ""
     if any(same_section(s, target) for _, m in mentions for s in m.within):
         return None
     since = _latest(anchor)
