@@ -324,3 +324,20 @@ def test_the_bundled_registry_against_the_seed_briefings_sections(
     out = run("add", seed, "--check", "-f", "json", "--document", str(moved))[1]
     found = [f for f in json.loads(out)["findings"] if f["code"] == "unknown-section"]
     assert [(f["file"], f["line"], f["suggestion"]) for f in found] == [(seed, 62, "§1.5 KV Cache")]
+
+
+def test_the_library_takes_the_document_as_a_setting(repo: Path) -> None:
+    from datetime import date
+
+    from anchors import commands
+
+    doc = {"document": ["docs/inference.md"]}
+    result = commands.check("registry.yaml", offline=True, today=date(2026, 10, 1), settings=doc)
+    cli = check_json("--document", "docs/inference.md")
+    assert sorted((f.code.value, f.file, f.line) for f in result.findings) == sorted(
+        (f["code"], f["file"], f["line"]) for f in cli.values()
+    )
+    b = repo / "b.md"
+    b.write_text(BRIEFING, encoding="utf-8")
+    added = commands.add(b, dry_run=True, settings=doc)
+    assert [f.line for f in added.findings if f.code.value == "unknown-section"] == [4, 7]
