@@ -23,8 +23,6 @@ from ..findings import Code
 from ..ids.model import AnchorKind
 
 if TYPE_CHECKING:  # an offline check imports none of the online machinery (bench/startup.py)
-    from ..document import LivingDocument
-    from ..extract.citations import Briefing
     from ..extract.claims import Claims
     from ..history import History
     from ..registry.model import Anchor, Registry
@@ -208,14 +206,15 @@ def check(paths: Sequence[Path], options: CheckOptions, hooks: Hooks = Hooks()) 
     from ..registry.loader import load
     from ..registry.validate import check_offline
     from ..result import combine
+    from . import inputs
 
     if not options.offline:
         for p in paths:
             _not_a_stream(p)
     regs = [load(p, stream_ok=options.offline) for p in paths]
     settings = [options.settings(p) for p in paths]
-    docs = _documents(settings)  # an unusable document is exit 2 before anything is asked
-    briefings = _briefings(options, bool(docs))
+    docs = inputs.documents(settings)  # an unusable document is exit 2 before anything is asked
+    briefings = inputs.briefings(options.briefings, not options.offline, bool(docs))
     claims = None
     if not options.offline:
         from ..extract.citations import claims_of
@@ -229,7 +228,8 @@ def check(paths: Sequence[Path], options: CheckOptions, hooks: Hooks = Hooks()) 
             from .clients import capture_quota
 
             quota = capture_quota(s)  # one for the run: limit and spacing hold across files
-    extra = _document_anchors(regs, docs, options)
+    narrowed = bool(options.changed_since) or options.only_keys is not None
+    extra = inputs.document_anchors(regs, docs, not options.offline, narrowed)
     results = []
     for path, reg, s in zip(paths, regs, settings):
         results.append(
@@ -259,38 +259,6 @@ def _not_a_stream(path: Path) -> None:
             f"{path}: a registry from a pipe or standard input is checked --offline only (an "
             "online check keeps its cache and history beside the registry); save it to a file"
         )
-
-
-def _documents(settings: list[Settings]) -> list[LivingDocument]:
-    """The living documents every registry's settings name, each read once."""
-    paths = list(dict.fromkeys(d for s in settings for d in s.document))
-    if not paths:
-        return []
-    from ..document import read_documents
-
-    return read_documents(paths)
-
-
-def _briefings(options: CheckOptions, documents: bool) -> list[Briefing]:
-    """The `--briefing` files, read when their claims (online) or their references to the
-    documents (any run with a document) are compared."""
-    if options.offline and not documents:
-        return []
-    from ..extract.citations import read_briefing
-
-    return [read_briefing(b, undated=date.min) for b in options.briefings]
-
-
-def _document_anchors(
-    regs: list[Registry], docs: list[LivingDocument], options: CheckOptions
-) -> list[Anchor]:
-    """What the documents cite and no registry holds, checked online with the registry's
-    anchors; a run narrowed to some keys (`--changed-since`, `export --refresh`) leaves them."""
-    if options.offline or not docs or options.changed_since or options.only_keys is not None:
-        return []
-    from ..document import unregistered_anchors
-
-    return unregistered_anchors(regs, docs)
 
 
 def _can_archive(settings: Settings, no_cache: bool) -> None:

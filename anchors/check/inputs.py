@@ -1,0 +1,50 @@
+"""What a check reads besides its registries, before anything is asked of the network: the
+living documents its settings name (`--document`) and the briefings it is given (`--briefing`),
+so an unusable one is exit 2 before a request is made."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..config import Settings
+    from ..document import LivingDocument
+    from ..extract.citations import Briefing
+    from ..registry.model import Anchor, Registry
+
+__all__ = ["briefings", "document_anchors", "documents"]
+
+
+def documents(settings: list[Settings]) -> list[LivingDocument]:
+    """The living documents every registry's settings name, each read once."""
+    paths = list(dict.fromkeys(d for s in settings for d in s.document))
+    if not paths:
+        return []
+    from ..document import read_documents
+
+    return read_documents(paths)
+
+
+def briefings(paths: Iterable[Path], online: bool, documents: bool) -> list[Briefing]:
+    """The `--briefing` files, read when their claims (online) or their references to the
+    documents (any run with a document) are compared."""
+    if not online and not documents:
+        return []
+    from ..extract.citations import read_briefing
+
+    return [read_briefing(b, undated=date.min) for b in paths]
+
+
+def document_anchors(
+    regs: list[Registry], docs: list[LivingDocument], online: bool, narrowed: bool
+) -> list[Anchor]:
+    """What the documents cite and no registry holds, checked online with the registry's
+    anchors; a run `narrowed` to some keys (`--changed-since`, `export --refresh`) leaves them."""
+    if not online or not docs or narrowed:
+        return []
+    from ..document import unregistered_anchors
+
+    return unregistered_anchors(regs, docs)
