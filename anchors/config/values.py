@@ -7,7 +7,6 @@ does, so a typo costs one look at the message.
 
 from __future__ import annotations
 
-import difflib
 import math
 import re
 from pathlib import PurePath
@@ -113,6 +112,8 @@ def _status(item: Any) -> int:
 
 def unknown_key(key: str, known: list[str], where: str) -> UsageError:
     """`anchors.toml: unknown setting 'concurency'; did you mean 'concurrency'?`"""
+    import difflib  # only on this error path: ~1.5 ms of every start otherwise
+
     spelled = key.replace("-", "_")
     near = difflib.get_close_matches(spelled, known, n=1, cutoff=0.6)
     hint = f"; did you mean {near[0]!r}?" if near else f" (settings: {', '.join(sorted(known))})"

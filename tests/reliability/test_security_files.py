@@ -43,6 +43,12 @@ def _registry(folder: Path, *urls: str) -> Path:
     return reg
 
 
+def _config(repo: Path, where: str, line: str) -> None:
+    """`line` in the repository's anchors.toml, or in pyproject.toml's [tool.anchors]."""
+    table = "" if where == "anchors.toml" else "[tool.anchors]\n"
+    (repo / where).write_text(table + line, encoding="utf-8")
+
+
 def _cli(*args: str, env: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
     return CliRunner().invoke(app, list(args), env=env)
 
@@ -81,8 +87,7 @@ def test_a_config_file_cannot_name_an_endpoint(
 ) -> None:
     repo = _repo(tmp_path / "repo")
     reg = _registry(repo, "https://github.com/o/r/issues/1")
-    line = f'{key} = "{server.url("/steal")}"\n'
-    (repo / where).write_text(line if where == "anchors.toml" else "[tool.anchors]\n" + line)
+    _config(repo, where, f'{key} = "{server.url("/steal")}"\n')
     r = _cli("check", str(reg), "--today", TODAY, env={"GITHUB_TOKEN": "ghp_s3cret"})
     error = _one_error(r, f"{key} may not be set in a config file", f"--{key.replace('_', '-')}")
     assert "ghp_s3cret" not in error
@@ -107,8 +112,8 @@ def test_a_config_file_cannot_switch_the_address_guard_off(
 ) -> None:
     repo = _repo(tmp_path / "repo")
     reg = _registry(repo, server.url("/latest/meta-data/"))
-    line = "allow_private = true\n" if where == "anchors.toml" else "allow-private = true\n"
-    (repo / where).write_text(line if where == "anchors.toml" else "[tool.anchors]\n" + line)
+    key = "allow_private" if where == "anchors.toml" else "allow-private"  # both spellings
+    _config(repo, where, f"{key} = true\n")
     r = _cli("check", str(reg), "--today", TODAY)
     _one_error(r, "allow_private may not be set in a config file", "--allow-private")
     assert sum(server.counts.values()) == 0

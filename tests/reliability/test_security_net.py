@@ -23,6 +23,7 @@ from anchors.findings import Outcome
 
 from ..loopback import LoopbackServer, respond
 from ..stack import links
+from ..test_links import _OnePublic  # 127.0.0.1 stands in for a public address
 
 pytestmark = [pytest.mark.reliability(kind="security"), pytest.mark.timeout(60)]
 
@@ -171,14 +172,6 @@ def test_a_non_global_entry_is_blocked_before_connect(url: str, tripwire: list[s
     r = asyncio.run(go())
     assert r.outcome is Outcome.BLOCKED, r
     assert tripwire == []  # no connection was attempted
-
-
-class _OnePublic(NetGuard):
-    """A guard for which 127.0.0.1 stands in for a public address; all else is screened."""
-
-    def screen(self, host: str, address: str) -> None:
-        if address != "127.0.0.1":
-            super().screen(host, address)
 
 
 @pytest.mark.parametrize(

@@ -180,8 +180,11 @@ def tripwire(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     yield _Tripwire.attempts
 
 
-def test_sigterm_ends_a_check_waiting_on_a_trickling_arxiv(tmp_path: Path) -> None:
-    """One SIGTERM ends the run within seconds, whatever the arXiv thread is doing."""
+@pytest.mark.parametrize(("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_sigterm_ends_a_check_waiting_on_a_trickling_arxiv(
+    tmp_path: Path, sig: signal.Signals, code: int
+) -> None:
+    """One SIGTERM (or Ctrl-C) ends the run within seconds, whatever the arXiv thread does."""
     forever = Hostile("trickle")
 
     async def endless_trickle(req: Request, w: asyncio.StreamWriter) -> bool:
@@ -215,11 +218,11 @@ def test_sigterm_ends_a_check_waiting_on_a_trickling_arxiv(tmp_path: Path) -> No
             while not forever.sent and time.monotonic() < deadline:
                 time.sleep(0.05)
             time.sleep(0.5)  # the request is in flight, the body trickling
-            p.send_signal(signal.SIGTERM)
+            p.send_signal(sig)
             _out, err = p.communicate(timeout=5)
         finally:
             if p.poll() is None:
                 p.kill()
                 p.communicate()
-    assert p.returncode == 143, err
+    assert p.returncode == code, err
     assert b"Traceback" not in err
