@@ -11,6 +11,7 @@ after three months: every question is an index look-up (`schema`), none reads th
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -24,11 +25,14 @@ from .observation import DEFINITE, NEUTRAL, SUCCESS, Observation
 
 __all__ = ["Reader", "Stats"]
 
-_ROW = (
+_COLUMNS = (
     "SELECT o.target_id, o.checked_at, o.run_id, o.outcome, o.status, o.elapsed_ms, d.id, "
-    "d.anchor, d.final_url, d.error, d.facts FROM observations o "
-    "JOIN details d ON d.id = o.detail_id "
+    "d.anchor, d.final_url, d.error, d.facts "
 )
+#: the observations of the `pick`ed targets, one index range per target (CROSS JOIN keeps
+#: that order: the planner would otherwise scan every observation)
+_PICKED = _COLUMNS + "FROM temp.picked p CROSS JOIN observations o ON o.target_id = p.id "
+_DETAILS = "JOIN details d ON d.id = o.detail_id"
 _OUTCOMES = tuple(Outcome)
 #: outcomes that fail: a failing stretch is a run of these (neutral ones do not break it)
 _FAILING = tuple(o for o in Outcome if o not in SUCCESS and o not in NEUTRAL)
@@ -66,39 +70,61 @@ class Reader:
                 out[tid] = key
         return out
 
+    def pick(self, targets: Mapping[int, AnchorKey]) -> None:
+        """The targets the next reads are of, in this connection's temporary tables."""
+        db = self.db
+        db.execute("CREATE TEMP TABLE IF NOT EXISTS picked (id INTEGER PRIMARY KEY)")
+        with _batch(db):
+            db.execute("DELETE FROM temp.picked")
+            db.executemany("INSERT INTO temp.picked (id) VALUES (?)", ((t,) for t in targets))
+
     def window(
         self, targets: Mapping[int, AnchorKey], since: float, until: float
     ) -> Iterator[Observation]:
-        """Every observation of `targets` in [since, until]."""
-        for tid in targets:
-            q = _ROW + "WHERE o.target_id = ? AND o.checked_at >= ? AND o.checked_at <= ?"
-            yield from self._observations(targets, q, (tid, since, until))
+        """Every observation of `targets` (`pick`ed) in [since, until]."""
+        q = _PICKED + "AND o.checked_at >= ? AND o.checked_at <= ? " + _DETAILS
+        return self._observations(targets, q, (since, until))
 
     def all(self, targets: Mapping[int, AnchorKey], until: float) -> Iterator[Observation]:
         """Every observation of `targets` up to `until` (the whole past: for tools and tests)."""
         return self.window(targets, float("-inf"), until)
 
     def latest(self, targets: Mapping[int, AnchorKey], until: float) -> Iterator[Observation]:
-        """Each target's latest observation up to `until` (what `fix` applies)."""
-        for tid in targets:
-            q = _ROW + (
-                "WHERE o.target_id = ? AND o.checked_at = (SELECT MAX(checked_at) FROM "
-                "observations WHERE target_id = ? AND checked_at <= ?)"
-            )
-            yield from self._observations(targets, q, (tid, tid, until))
+        """Each target's (`pick`ed) latest observation up to `until` (what `fix` applies)."""
+        q = _PICKED + (
+            "AND o.checked_at = (SELECT MAX(checked_at) FROM observations "
+            "WHERE target_id = p.id AND checked_at <= ?) "
+        )
+        return self._observations(targets, q + _DETAILS, (until,))
 
     def before(self, targets: Mapping[int, AnchorKey], since: float) -> Iterator[Observation]:
-        """For each target, the observations before `since` that say where it stood then (see
-        the module's docstring), oldest first; a few per target, whatever the past holds."""
-        for tid, key in targets.items():
-            times = self.standing(tid, key, since)
-            for at in sorted(times):
-                q = _ROW + "WHERE o.target_id = ? AND o.checked_at = ?"
-                yield from self._observations(targets, q, (tid, at))
+        """For each target (`pick`ed), the observations before `since` that say where it stood
+        then (see the module's docstring), oldest first; a few per target, whatever the past
+        holds."""
+        last = ", ".join(
+            "(SELECT MAX(checked_at) FROM observations WHERE target_id = p.id AND outcome = ? "
+            "AND checked_at < ?)"
+            for _ in _OUTCOMES
+        )
+        args = [x for o in _OUTCOMES for x in (o.value, since)]
+        wanted = []
+        for tid, *times in self._run(f"SELECT p.id, {last} FROM temp.picked p", args):
+            found = {o: at for o, at in zip(_OUTCOMES, times, strict=True) if at is not None}
+            wanted += [(tid, at) for at in self._standing(tid, targets[tid], found, since)]
+        db = self.db
+        db.execute("CREATE TEMP TABLE IF NOT EXISTS wanted (target_id INTEGER, checked_at REAL)")
+        with _batch(db):
+            db.execute("DELETE FROM temp.wanted")
+            db.executemany("INSERT INTO temp.wanted VALUES (?, ?)", wanted)
+        q = (
+            _COLUMNS + "FROM temp.wanted w CROSS JOIN observations o ON o.target_id = w.target_id "
+            "AND o.checked_at = w.checked_at " + _DETAILS
+        )
+        return self._observations(targets, q, ())
 
     def standing(self, tid: int, key: AnchorKey, since: float) -> set[float]:
         """When the observations of target `tid` before `since` that `before` gives were made."""
-        last: dict[Outcome, float] = {}
+        found: dict[Outcome, float] = {}
         for o in _OUTCOMES:
             at = self._one(
                 "SELECT MAX(checked_at) FROM observations WHERE target_id = ? AND outcome = ? "
@@ -106,7 +132,13 @@ class Reader:
                 (tid, o.value, since),
             )
             if at is not None:
-                last[o] = at
+                found[o] = at
+        return self._standing(tid, key, found, since)
+
+    def _standing(
+        self, tid: int, key: AnchorKey, last: dict[Outcome, float], since: float
+    ) -> set[float]:
+        """From each outcome's latest time before `since`: the times `before` reads."""
         if not last:
             return set()
         success = _latest(last, SUCCESS)
@@ -163,6 +195,21 @@ class Reader:
             yield Observation(
                 key, anchor, verdict, status, final, error, ms, at, run, self._facts[did]
             )
+
+
+@contextlib.contextmanager
+def _batch(db: sqlite3.Connection) -> Iterator[None]:
+    """Writes to the temporary tables as one transaction (unless one is open already)."""
+    if db.in_transaction:
+        yield
+        return
+    db.execute("BEGIN")
+    try:
+        yield
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
 
 
 def _latest(last: Mapping[Outcome, float], outcomes: frozenset[Outcome]) -> float | None:

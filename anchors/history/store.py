@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from ..errors import StorageError
+from ..ids.model import AnchorKey
 from ..state import ensure, untrusted
 from .names import Run, history_home, registry_id, selected
 from .observation import Observation
@@ -252,10 +253,13 @@ class History:
         got = self.db.execute(q + " AND ? ORDER BY started_at", (since, until))
         return [Run(i, s, f, bool(c)) for i, s, f, c in got]
 
-    def _registries(self, registry: str | os.PathLike[str] | None) -> list[str] | None:
-        """The recorded names of `registry`'s runs (`names.selected`); None: every run."""
+    def _picked(self, registry: str | os.PathLike[str] | None) -> dict[int, AnchorKey]:
+        """The targets of `registry`'s runs (`names.selected`; None: every run), picked for the
+        reader."""
         recorded = [n for (n,) in self.db.execute("SELECT DISTINCT registry FROM runs")]
-        return selected(recorded, history_home(self.path), registry)
+        targets = self.reader.targets(selected(recorded, history_home(self.path), registry))
+        self.reader.pick(targets)
+        return targets
 
     def rows(
         self, until: float, registry: str | os.PathLike[str] | None = None
@@ -263,7 +267,7 @@ class History:
         """Every observation up to `until`, oldest first; with `registry`, only those of that
         registry's runs (`names.selected`). The whole past: readers that need a window use
         `window`."""
-        targets = self.reader.targets(self._registries(registry))
+        targets = self._picked(registry)
         return iter(sorted(self.reader.all(targets, until), key=_order))
 
     def window(
@@ -272,7 +276,7 @@ class History:
         """The observations in [since, until], after those before `since` that say where each
         target stood then (`Reader.before`), oldest first: what a report of the window needs,
         read by index whatever the history's age."""
-        targets = self.reader.targets(self._registries(registry))
+        targets = self._picked(registry)
         got = [*self.reader.before(targets, since), *self.reader.window(targets, since, until)]
         return sorted(got, key=_order)
 
@@ -280,8 +284,7 @@ class History:
         self, until: float, registry: str | os.PathLike[str] | None = None
     ) -> list[Observation]:
         """Each target's latest observation up to `until` (what `fix` applies)."""
-        targets = self.reader.targets(self._registries(registry))
-        return list(self.reader.latest(targets, until))
+        return list(self.reader.latest(self._picked(registry), until))
 
 
 def _order(o: Observation) -> tuple[float, int]:
