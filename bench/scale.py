@@ -18,15 +18,12 @@ the history's size per run is printed too.
 from __future__ import annotations
 
 import argparse
-import os
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from registry import make_registry
+from registry import best, make_registry
 
 ANCHORS = [sys.executable, "-m", "anchors"]
 WEEK = 7 * 86400.0
@@ -34,25 +31,6 @@ NOW = 1_790_000_000.0  # 2026-09-21: every run below is before it
 NOW_ISO = "2026-09-21T00:00:00Z"
 #: what a weekly check of a registry sees: most answers fine, some dead for good, some flapping
 _FACTS = '{"authors": ["A. Author", "B. Author"], "title": "Generated paper %d", "version": 2}'
-
-
-def run(cmd: list[str], cwd: Path | None = None) -> tuple[float, int, int]:
-    """Wall seconds, peak RSS (KiB) and exit code of one process."""
-    start = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd)
-    _, status, usage = os.wait4(p.pid, 0)
-    return time.perf_counter() - start, usage.ru_maxrss, os.waitstatus_to_exitcode(status)
-
-
-def best(cmd: list[str], repeat: int) -> tuple[float, int]:
-    times, rss = [], 0
-    for _ in range(repeat):
-        t, r, code = run(cmd)
-        if code not in (0, 1):
-            raise SystemExit(f"{' '.join(cmd)} exited {code}")
-        times.append(t)
-        rss = max(rss, r)
-    return min(times), rss
 
 
 def write_history(db: Path, reg: Path, anchors: int, runs: int) -> None:
