@@ -230,17 +230,17 @@ def transitions(
             for change, before, after in found:
                 out.append(
                     Transition(
-                        change,
-                        cur.target,
-                        cur.anchor,
-                        cur.kind,
-                        cur.checked_at,
-                        before or None,
-                        after or None,
-                        a.section if a else None,
-                        a.title if a else None,
-                        tuple(d.isoformat() for d in a.cited_in) if a else (),
-                        a.line if a else None,
+                        change=change,
+                        target=cur.target,
+                        anchor=cur.anchor,
+                        kind=cur.kind,
+                        at=cur.checked_at,
+                        before=before or None,
+                        after=after or None,
+                        registry_section=a.section if a else None,
+                        title=a.title if a else None,
+                        cited_in=tuple(d.isoformat() for d in a.cited_in) if a else (),
+                        line=a.line if a else None,
                     )
                 )
     out.sort(key=lambda t: (section_order(t.registry_section), t.at, t.target, t.change.value))
