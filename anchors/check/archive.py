@@ -25,7 +25,6 @@ import contextlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
 
 from ..findings import Code, Finding
 from ..ids.model import AnchorKind
@@ -272,7 +271,7 @@ class Archiver:
                 f"captured by Save Page Now on {snap.date}: {snap.url}; "
                 "`anchors fix --only archive` stores it"
             )
-            details: dict[str, Any] = {"snapshot": snap.url, "date": snap.date}
+            details: dict[str, object] = {"snapshot": snap.url, "date": snap.date}
         elif cap.state is CaptureState.REFUSED:
             text = f"Save Page Now did not capture it ({cap.reason})"
             details = {"reason": cap.reason}

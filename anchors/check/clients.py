@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ssl
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
-from typing import Any
 
 import httpx
 
@@ -133,7 +133,7 @@ def retry_policy(
 
 
 def web_transport(
-    settings: Settings, guard: NetGuard, verify: Any = True
+    settings: Settings, guard: NetGuard, verify: ssl.SSLContext | bool = True
 ) -> httpx.AsyncBaseTransport:
     """The guarded pool web pages are fetched through."""
     # The checker's own semaphores bound what is in flight, so the pool sets no limit.

@@ -88,7 +88,7 @@ class SaveRefused(Exception):
         self.maybe_started = maybe_started
 
 
-def _code(doc: dict[str, Any]) -> str:
+def _code(doc: dict[str, object]) -> str:
     """SPN2's error code, only if it looks like one: its free-text message is not repeated."""
     code = doc.get("status_ext")
     return code if isinstance(code, str) and _CODE.fullmatch(code) else "error"
@@ -226,7 +226,7 @@ class SavePageNow:
         return Capture(CaptureState.PENDING, job=job)
 
     @staticmethod
-    def _json(resp: httpx.Response) -> dict[str, Any] | None:
+    def _json(resp: httpx.Response) -> dict[str, object] | None:
         try:
             doc = resp.json()
         except ValueError:
