@@ -9,7 +9,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-__version__ = "0.2.0"
+__version__ = "1.0.0.dev0"
 
 _EXPORTS = {
     "ArxivId": "ids",

@@ -7,6 +7,7 @@ import re
 from datetime import UTC
 from typing import TYPE_CHECKING, Any
 
+from .. import __version__
 from ..findings import Code, Finding
 from .changes import json_changes
 from .waiting import json_waiting
@@ -86,6 +87,7 @@ def add_result(r: MergeResult, dry_run: bool) -> str:
     return dumps(
         {
             "schema_version": SCHEMA_VERSION,
+            "anchors_version": __version__,
             "registry": r.registry,
             "dry_run": dry_run,
             "written": r.written,
@@ -139,6 +141,7 @@ def check_result(r: CheckResult) -> str:
     return dumps(
         {
             "schema_version": SCHEMA_VERSION,
+            "anchors_version": __version__,
             "registry": r.registry,
             "registries": r.registries,
             "today": r.today.isoformat(),
@@ -169,6 +172,7 @@ def report(r: Report, registry: str) -> str:
     return dumps(
         {
             "schema_version": REPORT_SCHEMA_VERSION,
+            "anchors_version": __version__,
             "registry": registry,
             "window": {"start": _iso(r.start), "end": _iso(r.now), "runs": r.runs},
             "targets": r.targets,
