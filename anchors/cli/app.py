@@ -13,6 +13,7 @@ from datetime import date
 import typer
 
 from ..config import all_registries, one_registry
+from ..defaults import REPORT_WINDOW
 from ..findings import ExitCode, exit_code
 from ..render.console import configure, hooks, notice, stderr, warn
 from . import options as o
@@ -113,6 +114,7 @@ def check(
     document: o.DocumentOpt = None,
     pending_days: o.PendingDays = None,
     today: o.TodayOpt = None,
+    summary_file: o.SummaryFile = None,
     quiet: o.QuietOpt = False,
 ) -> None:
     """Validate registries; online, resolve metadata and check every link.
@@ -138,6 +140,8 @@ def check(
     )
     result = run_check(all_registries(o.named(registries, registry), config), options, hooks(_run))
     write("check", o.pick_format(fmt, sys.stdout.isatty()).value, result, sys.stdout)
+    if summary_file is not None:  # the same run's findings: never a second check
+        write("check", "markdown", result, sys.stdout, summary_file)
     stderr.print(summary.check_line(result))
     raise typer.Exit(exit_code(result.findings))
 
@@ -147,13 +151,14 @@ def report(
     registries: o.Registries = None,
     registry: o.RegistryOpt = None,
     config: o.ConfigOpt = None,
-    since: o.Window = "7d",
+    since: o.Window = REPORT_WINDOW,
     now: o.Now = None,
     fmt: o.ReportFormatOpt = o.ReportFormat.MARKDOWN,
     output: o.ReportOutput = None,
     history: o.HistoryOpt = None,
     document: o.DocumentOpt = None,
     pending_days: o.PendingDays = None,
+    summary_file: o.SummaryFile = None,
     quiet: o.QuietOpt = False,
 ) -> None:
     """Dead-link report from the check history, ready for a GitHub issue.
@@ -173,6 +178,8 @@ def report(
     rep = for_registry(path, settings, at, window)
     to = None if output is None or str(output) == "-" else output
     write("report", fmt.value, rep, sys.stdout, to, registry=str(path))
+    if summary_file is not None:
+        write("report", "markdown", rep, sys.stdout, summary_file, registry=str(path))
     stderr.print(summary.report_line(rep))
     raise typer.Exit(ExitCode.FINDINGS if rep.anything_dead else ExitCode.OK)
 

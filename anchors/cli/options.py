@@ -438,6 +438,15 @@ BibStyleOpt = Annotated[
         ),
     ),
 ]
+SummaryFile = Annotated[
+    Path | None,
+    typer.Option(
+        "--summary",
+        metavar="FILE",
+        help="Also write this run's Markdown rendering to FILE, whatever --format is "
+        "(e.g. a CI job summary beside SARIF).",
+    ),
+]
 ExportOutput = Annotated[
     Path | None, typer.Option("--output", "-o", metavar="FILE", help="Write here, not stdout.")
 ]
