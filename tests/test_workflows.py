@@ -519,7 +519,7 @@ def run_weekly(
 def test_weekly_history_survives_between_runs_and_the_issue_rolls(tmp_path: Path) -> None:
     store = tmp_path / "artifacts"
     (store / "66").mkdir(parents=True)  # a forked pull request's run uploaded a poisoned state
-    (store / "66" / "history.db").write_text("not a history", encoding="utf-8")
+    (store / "66" / "history.sqlite").write_text("not a history", encoding="utf-8")
     with LoopbackServer({"/ok": _ok, "/gone": _gone}) as srv:
         repo = tmp_path / "repo"
         (repo / "briefings").mkdir(parents=True)
