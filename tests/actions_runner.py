@@ -159,7 +159,8 @@ class Runner:
         step.env = {k: self.interpolate(v, ctx) for k, v in (raw.get("env") or {}).items()}
         env = {**self.base_env, **job_env, **self.exported, **step.env}
         if "run" in raw:
-            code, step.outputs, step.stdout, step.stderr = self.bash(raw["run"], env)
+            cwd = self.workspace / self.interpolate(raw.get("working-directory", "."), ctx)
+            code, step.outputs, step.stdout, step.stderr = self.bash(raw["run"], env, cwd)
             step.outcome = "success" if code == 0 else "failure"
             return step
         step.with_ = {k: self.interpolate(v, ctx) for k, v in (raw.get("with") or {}).items()}
@@ -207,7 +208,9 @@ class Runner:
         }
         return not ctx["_failed"], outputs, "".join(out), "".join(err)
 
-    def bash(self, script: str, env: dict[str, str]) -> tuple[int, dict[str, str], str, str]:
+    def bash(
+        self, script: str, env: dict[str, str], cwd: Path
+    ) -> tuple[int, dict[str, str], str, str]:
         self._n += 1
         files = {
             name: self.temp / f"_{name.lower()}_{self._n}"
@@ -224,7 +227,7 @@ class Runner:
         p = subprocess.run(
             [*_BASH, "-c", script],
             env=full,
-            cwd=self.workspace,
+            cwd=cwd,
             capture_output=True,
             text=True,
             check=False,
