@@ -21,6 +21,7 @@ import pytest
 import yaml
 
 from .actions_runner import Job, Runner, shim
+from .consumers.tools import tools_dir
 from .loopback import LoopbackServer, respond
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,10 +50,10 @@ def _yaml(path: Path) -> dict[str, Any]:
 
 def tool(name: str) -> str:
     """The linter's path; missing: skip here, fail under CI=true (where .ci/run installs it)."""
-    local = ROOT / ".ci" / "tools" / "node_modules" / ".bin" / name
+    local = tools_dir() / "node_modules" / ".bin" / name
     found = shutil.which(name) or (str(local) if local.exists() else None)
     if found is None:
-        msg = f"{name} is not installed (.ci/run installs it)"
+        msg = f"{name} is not installed: run `bash .ci/prepare`"
         if IN_CI:
             pytest.fail(msg)
         pytest.skip(msg)
