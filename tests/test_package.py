@@ -34,6 +34,9 @@ PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 REPOSITORY = PYPROJECT["project"]["urls"]["Repository"]
 DIST = PYPROJECT["project"]["name"]
 IN_CI = os.environ.get("CI", "").lower() == "true"
+#: builds, fresh virtual environments and pre-commit's hook environment take minutes on a busy
+#: machine, not the suite's default two
+pytestmark = pytest.mark.timeout(900)
 
 
 def _missing(what: str) -> None:
