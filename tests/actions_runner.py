@@ -65,8 +65,10 @@ class Runner:
         github: dict[str, Any],
         base_env: dict[str, str],
         actions: dict[str, Action] | None = None,
+        timeout: float = 120,
     ) -> None:
         self.workspace, self.temp, self.github = workspace, temp, github
+        self.timeout = timeout  # seconds for one step
         self.base_env = base_env
         self.actions = actions or {}
         self.exported: dict[str, str] = {}
@@ -231,7 +233,7 @@ class Runner:
             capture_output=True,
             text=True,
             check=False,
-            timeout=120,
+            timeout=self.timeout,
         )
         self.exported.update(_pairs(files["GITHUB_ENV"]))
         self.summary.append(files["GITHUB_STEP_SUMMARY"].read_text(encoding="utf-8"))

@@ -388,7 +388,7 @@ def _release_runner(workspace: Path, temp: Path, tag: str, **actions: Any) -> An
         "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}",
     }
     github = {"ref_name": tag, "repository": "o/r", "sha": "a" * 40, "token": "ghs"}
-    return Runner(workspace, temp, github, env, actions)
+    return Runner(workspace, temp, github, env, actions, timeout=800)
 
 
 def _unpacked(dist: dict[str, Path], tmp_path: Path) -> Path:
