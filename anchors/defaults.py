@@ -20,6 +20,7 @@ __all__ = [
     "DEFAULT_PER_HOST",
     "DEFAULT_RETRY_AFTER_CAP",
     "DEFAULT_TIMEOUT",
+    "DISTRIBUTION",
     "DOI_API",
     "GITHUB_API",
     "MAX_ANSWER_BYTES",
@@ -71,6 +72,10 @@ MAX_ANSWER_BYTES = 16 << 20
 #: days a registry entry may wait for its section of the living document before it is
 #: `overdue` (`--pending-days`)
 DEFAULT_PENDING_DAYS = 14
+
+#: the distribution's name on the package index ([project] name; the import package and the
+#: command are `anchors`): where the installed metadata is found (tests/test_package.py)
+DISTRIBUTION = "citation-anchors"
 
 #: `report`'s default window: two runs of the shipped weekly workflow, since a flaky or a
 #: recovered link needs two runs to show (tests/test_workflows.py holds the two together)

@@ -11,6 +11,7 @@ machine and fail under CI=true.
 from __future__ import annotations
 
 import email
+import json
 import os
 import re
 import shutil
@@ -112,7 +113,9 @@ def installed(dist: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -
 
 
 def test_the_name_is_ours_and_the_command_and_import_stay_anchors() -> None:
-    assert DIST == "citation-anchors"
+    from anchors.defaults import DISTRIBUTION
+
+    assert DIST == "citation-anchors" == DISTRIBUTION
     assert PYPROJECT["project"]["scripts"] == {"anchors": "anchors.cli.entry:main"}
     for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
         text = path.read_text(encoding="utf-8")
@@ -123,9 +126,10 @@ def test_the_name_is_ours_and_the_command_and_import_stay_anchors() -> None:
 
 
 def test_one_placeholder_address_and_everything_else_derives_from_it() -> None:
-    from anchors.defaults import REPOSITORY_URL
+    from anchors.render.sarif import repository_url
 
-    assert REPOSITORY == "https://github.com/OWNER/anchors" == REPOSITORY_URL
+    # SARIF's informationUri and helpUri read it from the installed package's metadata
+    assert REPOSITORY == "https://github.com/OWNER/anchors" == repository_url()
     urls = PYPROJECT["project"]["urls"]
     assert all(u.startswith(REPOSITORY) for u in urls.values()), urls
     fancy = PYPROJECT["tool"]["hatch"]["metadata"]["hooks"]["fancy-pypi-readme"]
@@ -150,7 +154,6 @@ def test_one_placeholder_address_and_everything_else_derives_from_it() -> None:
 
 
 def test_one_version_read_by_everything_that_says_it() -> None:
-    import json
 
     from anchors.defaults import USER_AGENT
 
@@ -279,6 +282,12 @@ def test_the_wheel_works_in_a_fresh_venv_outside_the_checkout(
     assert check.returncode == 0, check.stderr
     n = (ROOT / "registry.yaml").read_text(encoding="utf-8").count("\n  - ")
     assert check.stderr.startswith(f"{n} anchors (offline): {n} OK")
+    sarif = run(
+        anchors, "check", "--offline", "-f", "sarif", "registry.yaml", cwd=tmp_path, env=env
+    )
+    driver = json.loads(sarif.stdout)["runs"][0]["tool"]["driver"]
+    assert driver["version"] == __version__ and driver["informationUri"] == REPOSITORY
+    assert driver["rules"][0]["helpUri"].startswith(f"{REPOSITORY}/blob/main/docs/")
     bib = run(anchors, "export", "-f", "bibtex", cwd=tmp_path, env=env)
     assert bib.returncode == 0, bib.stderr
     assert bib.stdout.count("\n@") + bib.stdout.startswith("@") >= 10

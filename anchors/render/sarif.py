@@ -67,7 +67,10 @@ def repository_url() -> str | None:
     """The project's repository, as its package metadata names it (`[project.urls]`)."""
     from importlib import metadata
 
-    names = metadata.packages_distributions().get("anchors") or ["anchors"]
+    from ..defaults import DISTRIBUTION
+
+    # an editable install's files may not name the package: then the distribution's own name
+    names = metadata.packages_distributions().get("anchors") or [DISTRIBUTION]
     for name in names:
         try:
             urls = metadata.metadata(name).get_all("Project-URL") or []
