@@ -33,7 +33,7 @@ APPLICATION_ID = 0x616E6368  # "anch"
 SCHEMA_VERSION = 3
 
 _RUNS = (
-    "CREATE TABLE IF NOT EXISTS runs (id INTEGER PRIMARY KEY, started_at REAL NOT NULL, "
+    "CREATE TABLE IF NOT EXISTS {s}runs (id INTEGER PRIMARY KEY, started_at REAL NOT NULL, "
     "finished_at REAL, registry TEXT NOT NULL, complete INTEGER NOT NULL DEFAULT 0)"
 )
 _RUNS_BY_TIME = "CREATE INDEX IF NOT EXISTS runs_by_time ON runs (started_at)"
@@ -155,8 +155,10 @@ def migrate(db: sqlite3.Connection, version: int, *, into: str) -> None:
     """
     s = into
     if into == "main.":
-        db.execute(_RUNS)
+        db.execute(_RUNS.format(s=s))
         db.execute(_RUNS_BY_TIME)
+    elif version == 0:  # a file with no tables yet (a first check is creating it): no runs
+        db.execute(_RUNS.format(s=s))
     for stmt in _TABLES_V3:
         db.execute(stmt.format(s=s))
     if version in (1, 2):

@@ -253,22 +253,27 @@ class History:
         got = self.db.execute(q + " AND ? ORDER BY started_at", (since, until))
         return [Run(i, s, f, bool(c)) for i, s, f, c in got]
 
-    def _picked(self, registry: str | os.PathLike[str] | None) -> dict[int, AnchorKey]:
-        """The targets of `registry`'s runs (`names.selected`; None: every run), picked for the
-        reader."""
-        recorded = [n for (n,) in self.db.execute("SELECT DISTINCT registry FROM runs")]
-        targets = self.reader.targets(selected(recorded, history_home(self.path), registry))
-        self.reader.pick(targets)
-        return targets
+    def _read(
+        self,
+        registry: str | os.PathLike[str] | None,
+        read: Callable[[dict[int, AnchorKey]], Iterable[Observation]],
+    ) -> list[Observation]:
+        """`read` of the targets of `registry`'s runs (`names.selected`; None: every run),
+        oldest first; a statement that fails is the history's error, never a traceback."""
+        try:
+            recorded = [n for (n,) in self.db.execute("SELECT DISTINCT registry FROM runs")]
+            targets = self.reader.targets(selected(recorded, history_home(self.path), registry))
+            self.reader.pick(targets)
+            return sorted(read(targets), key=_order)
+        except sqlite3.Error as exc:
+            raise self._error(exc) from None
 
     def rows(
         self, until: float, registry: str | os.PathLike[str] | None = None
     ) -> Iterator[Observation]:
         """Every observation up to `until`, oldest first; with `registry`, only those of that
-        registry's runs (`names.selected`). The whole past: readers that need a window use
-        `window`."""
-        targets = self._picked(registry)
-        return iter(sorted(self.reader.all(targets, until), key=_order))
+        registry's runs. The whole past: readers of a window use `window`."""
+        return iter(self._read(registry, lambda t: self.reader.all(t, until)))
 
     def window(
         self, since: float, until: float, registry: str | os.PathLike[str] | None = None
@@ -276,15 +281,14 @@ class History:
         """The observations in [since, until], after those before `since` that say where each
         target stood then (`Reader.before`), oldest first: what a report of the window needs,
         read by index whatever the history's age."""
-        targets = self._picked(registry)
-        got = [*self.reader.before(targets, since), *self.reader.window(targets, since, until)]
-        return sorted(got, key=_order)
+        r = self.reader
+        return self._read(registry, lambda t: [*r.before(t, since), *r.window(t, since, until)])
 
     def latest(
         self, until: float, registry: str | os.PathLike[str] | None = None
     ) -> list[Observation]:
         """Each target's latest observation up to `until` (what `fix` applies)."""
-        return list(self.reader.latest(self._picked(registry), until))
+        return self._read(registry, lambda t: self.reader.latest(t, until))
 
 
 def _order(o: Observation) -> tuple[float, int]:

@@ -241,6 +241,18 @@ def test_report_only_reads_the_history(tmp_path: Path, make) -> None:
     assert {p.name: p.read_bytes() for p in state.iterdir()} == before
 
 
+def test_an_empty_history_file_has_nothing_to_report(tmp_path: Path) -> None:
+    """A history file with no tables yet (a first check is creating it) is read as empty:
+    nothing to report, exit 2, one line."""
+    reg = _reg(tmp_path)
+    db = tmp_path / ".anchors" / "history.sqlite"
+    db.parent.mkdir()
+    db.touch()
+    p = anchors("report", "-r", str(reg), "--now", NOW)
+    one_error_line(p, str(db), "nothing to report from")
+    assert db.read_bytes() == b""
+
+
 def test_history_with_missing_tables_is_one_line(tmp_path: Path) -> None:
     import sqlite3
 
