@@ -40,7 +40,6 @@ ENTRIES = [
     ("https://example.org/renumbered", "§1.3 KV Cache", "2026-09-24"),
     ("https://example.org/proposed", "§2.5 Agents", "2026-09-24"),
 ]
-LINE = {ident: 3 + 5 * i for i, (ident, _, _) in enumerate(ENTRIES)}
 
 
 def registry_text(entries: list[tuple[str, str, str]] = ENTRIES) -> str:
@@ -54,8 +53,8 @@ def registry_text(entries: list[tuple[str, str, str]] = ENTRIES) -> str:
     return out
 
 
-@pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def make_repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A repository holding the registry and docs/inference.md, the working folder."""
     root = tmp_path / "repo"
     (root / ".git").mkdir(parents=True)
     (root / "docs").mkdir()
@@ -63,6 +62,11 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (root / "registry.yaml").write_text(registry_text(), encoding="utf-8")
     monkeypatch.chdir(root)
     return root
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    return make_repo(tmp_path, monkeypatch)
 
 
 def run(*args: str) -> tuple[int, str, str]:

@@ -10,34 +10,21 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from anchors.cli.app import app
 from anchors.findings import Outcome
 from anchors.history import History, Observation
 from anchors.ids.urls import key_from_url
 from anchors.render.budget import ISSUE_LIMIT, size
 
 from .loopback import LoopbackServer, respond
-from .test_living_document import DOC, ENTRIES, registry_text
+from .test_living_document import DOC, ENTRIES, check_json, make_repo, registry_text, run
 
 NOW = "2026-10-01T00:00Z"
 
 
 @pytest.fixture
 def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    root = tmp_path / "repo"
-    (root / ".git").mkdir(parents=True)
-    (root / "docs").mkdir()
-    (root / "docs" / "inference.md").write_text(DOC, encoding="utf-8")
-    (root / "registry.yaml").write_text(registry_text(), encoding="utf-8")
-    monkeypatch.chdir(root)
-    return root
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    r = CliRunner().invoke(app, list(args))
-    return r.exit_code, r.stdout, r.stderr
+    return make_repo(tmp_path, monkeypatch)
 
 
 # -- fix --document -------------------------------------------------------------------------
@@ -57,17 +44,8 @@ def test_fix_rewrites_the_section_of_a_renumbered_entry_and_nothing_else(repo: P
     assert reg.read_bytes() == before.replace(
         '"§1.3 KV Cache"'.encode(), '"§1.4 KV Cache"'.encode()
     )
-    code, out, _ = run(
-        "check",
-        "--offline",
-        "--document",
-        "docs/inference.md",
-        "-f",
-        "json",
-        "--today",
-        "2026-10-01",
-    )
-    assert "unknown-section" not in {f["code"] for f in json.loads(out)["findings"]}
+    found = check_json("--document", "docs/inference.md")
+    assert "unknown-section" not in {f["code"] for f in found.values()}
     assert run("fix", "--document", "docs/inference.md", "--dry-run")[0] == 0  # nothing left
 
 
