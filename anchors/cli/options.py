@@ -351,8 +351,8 @@ DocumentOpt = Annotated[
         metavar="FILE",
         show_default=False,
         help="The living document (Markdown) the registry feeds: its numbered sections are "
-        "compared with the entries' `section`; repeatable, replaces the config's `document`. "
-        "Never written.",
+        "held against the entries' `section` (add: against the briefings' `inference.md §1.1`); "
+        "repeatable, replaces the config's `document`. Never written.",
     ),
 ]
 PendingDays = Annotated[
@@ -361,7 +361,7 @@ PendingDays = Annotated[
         metavar="DAYS",
         min=0,
         help=f"Days an entry may wait for its section of the --document before it is overdue "
-        f"(default {DEFAULT_PENDING_DAYS}), counted to --today.",
+        f"(default {DEFAULT_PENDING_DAYS}), counted to --today (report: --now).",
     ),
 ]
 
