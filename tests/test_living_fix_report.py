@@ -184,13 +184,16 @@ def test_the_documents_links_are_checked_once_each_with_the_registrys(repo: Path
             f"- {shared}\n"
             f"- [only here]({srv.url('/doc-only')}#install)\n"
             f"- [again]({srv.url('/doc-only')}#usage)\n"
-            f"- {srv.url('/doc-dead')}\n",
+            f"- {srv.url('/doc-dead')}\n"
+            f"- {srv.url('/doc-excluded')}\n",
             encoding="utf-8",
         )
         code, out, err = run(
             "check",
             "--allow-private",
             "--no-cache",
+            "--exclude",
+            "/doc-excluded$",
             "--document",
             "docs/inference.md",
             "-f",
@@ -212,5 +215,11 @@ def test_the_documents_links_are_checked_once_each_with_the_registrys(repo: Path
     ]
     assert "cited_at" not in dead[0]  # not annotated a second time at its own line
     unregistered = {(f["anchor"], f["line"]) for f in findings if f["code"] == "unregistered"}
-    assert unregistered == {(srv.url("/doc-only") + "#install", 3), (srv.url("/doc-dead"), 5)}
-    assert json.loads(out)["anchors"] == 2  # the registry's entries; the document adds none
+    assert unregistered == {
+        (srv.url("/doc-only") + "#install", 3),
+        (srv.url("/doc-dead"), 5),
+        (srv.url("/doc-excluded"), 6),
+    }
+    assert "/doc-excluded" not in counts  # --exclude holds for the document's links too
+    # the counts are the registry's entries; the document adds none
+    assert json.loads(out)["anchors"] == 2 and json.loads(out)["stats"]["excluded"] == 0

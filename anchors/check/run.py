@@ -76,8 +76,8 @@ def _targets(
     """First entry per canonical key among the anchors to check online (future IDs are not),
     then the `extra` ones (a living document's citations the registry lacks) not among them.
 
-    Counts what is left out on purpose in `result.skipped` and `result.excluded`, and says
-    why in `result.unchecked`.
+    Counts the entries left out on purpose in `result.skipped` and `result.excluded`, and says
+    why in `result.unchecked` (an `extra` anchor is never skipped: a narrowed run has none).
     """
     out: dict[str, Anchor] = {}
     for a in (*reg.anchors, *extra):
@@ -86,13 +86,14 @@ def _targets(
         if a.skip or (keys is not None and a.key.key not in keys):
             result.skipped += 1
             why = Unchecked.SKIPPED if a.skip else Unchecked.UNCHANGED
-            result.unchecked[a.file or reg.path, a.line] = why
+            result.unchecked[reg.path, a.line] = why
             continue
         if isinstance(a.key, ArxivId) and is_future(a.key, today):
             continue
         if isinstance(a.key, WebUrl) and any(p.search(a.key.url) for p in exclude):
-            result.excluded += 1
-            result.unchecked[a.file or reg.path, a.line] = Unchecked.EXCLUDED
+            if a.file is None:  # the counts are of the registry's entries
+                result.excluded += 1
+                result.unchecked[reg.path, a.line] = Unchecked.EXCLUDED
             continue
         out[a.key.key] = a
     return out
