@@ -202,6 +202,8 @@ class Unchecked(str, Enum):
     EXCLUDED = "excluded"
     #: what the check found of it is not among the `--only` codes
     FILTERED = "filtered"
+    #: the service's rate limit was spent before it was asked (GitHub): checked on a later run
+    RATE_LIMIT = "rate-limit"
 
 
 #: warnings that say the check could not tell, not that the anchor is wrong

@@ -36,6 +36,9 @@ class CheckResult:
     entries: list[tuple[str, int]] = field(default_factory=list)
     #: the entries this run did not look at, and why
     unchecked: dict[tuple[str, int], Unchecked] = field(default_factory=dict)
+    #: what the run could not do that the user should hear of (a rate limit that left anchors
+    #: not checked, and when it resets); told as warnings
+    notes: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not self.registries:
@@ -125,6 +128,7 @@ def combine(results: list[CheckResult]) -> CheckResult:
         registries=[r.registry for r in results],
         entries=[at for r in results for at in r.entries],
         unchecked={at: why for r in results for at, why in r.unchecked.items()},
+        notes=[n for r in results for n in r.notes],
     )
 
 

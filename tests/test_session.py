@@ -57,7 +57,7 @@ class FakeServices:
 
     @contextlib.asynccontextmanager
     async def __call__(
-        self, settings: Settings, *, token: str | None = None
+        self, settings: Settings, *, token: str | None = None, **_: object
     ) -> AsyncIterator[Services]:
         self.tokens.append(token)
         try:

@@ -113,6 +113,12 @@ class Cache:
             self.drop(key)
             return None
 
+    def when(self, key: str) -> float | None:
+        """When `key`'s entry was written (seconds since the epoch), if there is one."""
+        e = self.entries.get(key)
+        at = e.get("at") if e is not None else None
+        return float(at) if isinstance(at, int | float) else None
+
     def put(self, key: str, data: dict[str, object]) -> None:
         self.entries[key] = {"at": self.now, "data": data}
         self._dirty = True

@@ -14,6 +14,7 @@ from ..config import Settings
 from ..config.trust import ENDPOINTS
 from ..ids.model import ArxivId
 from .bounded import BoundedClient
+from .cache import Cache
 from .links import LinkChecker
 from .netguard import NetGuard, Resolver
 from .resolve.base import ArxivLookup, FollowUp, Mismatch, Resolution
@@ -43,12 +44,14 @@ async def open_services(
     token: str | None = None,
     resolver: Resolver | None = None,
     quota: CaptureQuota | None = None,
+    etags: Cache | None = None,
 ) -> AsyncIterator[Services]:
     """Every request goes through an address guard: link checks through one that trusts no host,
     the services (GitHub, DOI, Crossref, Wayback, Save Page Now) through one that trusts only
     the API hosts the user named (a flag or the environment), so a service's redirect is
     screened like a link's. Each service answer is bounded (`bounded.BoundedClient`).
-    `quota` is the run's Save Page Now quota, shared by its registries (else one of its own)."""
+    `quota` is the run's Save Page Now quota, shared by its registries (else one of its own).
+    `etags` is where GitHub answers' ETags are kept between runs."""
     guard = NetGuard(resolver, allow_private=settings.allow_private)
     api_guard = NetGuard(
         resolver, allow_private=settings.allow_private, trusted=named_api_hosts(settings)
@@ -69,7 +72,12 @@ async def open_services(
             links=link_checker(settings, web, guard, policy),
             arxiv=_OnFirstUse(lambda: _arxiv(settings, policy)),
             github=GithubResolver(
-                api, settings.github_api, token=token, policy=policy, timeout=settings.timeout
+                api,
+                settings.github_api,
+                token=token,
+                policy=policy,
+                timeout=settings.timeout,
+                etags=etags,
             ),
             doi=DoiResolver(
                 api,

@@ -43,6 +43,8 @@ from .verdicts import compare
 __all__ = ["CheckResult", "Progress", "Services", "check_offline", "check_online", "only"]
 
 K = TypeVar("K")
+#: how each service is named to the user
+_SERVICE = {"arxiv": "arXiv", "github": "GitHub", "doi": "DOI"}
 
 
 class Progress(Protocol):
@@ -142,6 +144,8 @@ class _Run:
     failed: int = 0
     #: the URL requested (as the registry cites it) -> the anchor's key
     key_of: dict[str, str] = field(default_factory=dict)
+    #: per service, how many anchors a spent rate limit left unasked, and its words why
+    not_asked: dict[str, tuple[int, str]] = field(default_factory=dict)
 
     def tick(self, n: int = 1, bad: int = 0, current: str = "") -> None:
         self.done, self.failed = self.done + n, self.failed + bad
@@ -176,6 +180,12 @@ class _Run:
             return
         got = await resolver.resolve(keys)
         for key, res in got.items():
+            if not res.asked:  # over a rate limit: not checked, nothing learnt or recorded
+                self.result.unchecked[self.recorder.registry, self.targets[key].line] = (
+                    Unchecked.RATE_LIMIT
+                )
+                self.not_asked[what] = (self.not_asked.get(what, (0, ""))[0] + 1, res.error or "")
+                continue
             self.resolutions[key] = res
             self.recorder.add(key, of_lookup(self.targets[key], res))
             if res.outcome is Outcome.OK:
@@ -273,6 +283,11 @@ async def check_online(
         finally:
             cache.save()
             result.checked = len(run.resolutions) + len(run.links) - result.cached
+            result.notes += [
+                f"{why}: {n} {_SERVICE[what]} anchor{'s' if n != 1 else ''} not checked this run "
+                "(those checked longest ago went first)"
+                for what, (n, why) in run.not_asked.items()
+            ]
             result.elapsed = time.monotonic() - start
             result.findings += compare(
                 reg, targets, run.resolutions, run.links, claims or {}, follow

@@ -123,22 +123,25 @@ async def open_session(
     """
     from .cache import Cache
     from .clients import open_services
+    from .resolve.github_api import ETAG_TTL
 
     factory = services or open_services
     cache = Cache(None if no_cache else settings.cache_path(registry))
+    etags = Cache(settings.etags_path(registry), ttls={"etag": ETAG_TTL})
     history = _history(settings.history_path(registry), hooks)
     try:
         opened = (
-            factory(settings, token=settings.api_token())
+            factory(settings, token=settings.api_token(), etags=etags)
             if quota is None
-            else factory(settings, token=settings.api_token(), quota=quota)
+            else factory(settings, token=settings.api_token(), etags=etags, quota=quota)
         )
         async with opened as clients:
             yield Session(cache, history, clients)
     finally:
+        etags.save()
         if history is not None:
             history.close()
-        for problem in (cache.problem, history.problem if history else None):
+        for problem in (cache.problem, etags.problem, history.problem if history else None):
             if problem:
                 hooks.warn(problem)
 
@@ -196,7 +199,9 @@ async def check_one(
             )
             if s.history is not None and settings.history_days:
                 s.history.prune(settings.history_days)  # `history_days`: what is kept
-            return result
+    for note in result.notes:
+        hooks.warn(note)
+    return result
 
 
 def check(paths: Sequence[Path], options: CheckOptions, hooks: Hooks = Hooks()) -> CheckResult:

@@ -149,6 +149,11 @@ class Settings:
         """The one rule for where the check cache lives, shared by `check`, `export` and `fix`."""
         return self.state_dir(registry) / "cache.json"
 
+    def etags_path(self, registry: Path) -> Path:
+        """Where GitHub answers' ETags are kept: beside the cache, but read under `--no-cache`
+        too (a 304 is a fresh answer), so it travels with the state a workflow keeps."""
+        return self.state_dir(registry) / "etags.json"
+
     def history_path(self, registry: Path) -> Path:
         """The one rule for where the history lives, shared by `check` and `report`."""
         return Path(self.history) if self.history else self.state_dir(registry) / "history.sqlite"

@@ -28,6 +28,9 @@ class Resolution:
     facts: Facts | None = None
     status: int | None = None
     error: str | None = None
+    #: False when nothing was asked (a spent rate limit): the anchor is not checked this run,
+    #: and nothing about it is recorded
+    asked: bool = True
 
     def to_cache(self) -> dict[str, object]:
         """The cache's flat object: the outcome, the status and the facts by name."""

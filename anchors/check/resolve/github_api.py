@@ -1,0 +1,291 @@
+"""GitHub's REST API, one request at a time, as GitHub asks of clients.
+
+The token goes only to the configured API host: redirects are followed by hand
+(anchors.check.redirects) and only while they stay on that host. Rate limits are honoured from
+`x-ratelimit-remaining`/`-reset` and `retry-after`, through the run's retry policy (its sleep,
+so tests wait in virtual time).
+
+Each answer's `ETag` is kept with what anchors read of it, in a store this machine wrote
+(`etags`, beside the cache but read under `--no-cache` too); the next request for that URL
+says `If-None-Match`, and a 304, which GitHub does not count against the rate limit, renews
+what was kept. Once the primary limit is spent (and resets later than the retry policy waits),
+the requests left are not sent: their anchors are not checked this run (`Resolution.asked`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+
+import httpx
+
+from ...defaults import GITHUB_API, USER_AGENT
+from ...errors import UsageError
+from ...findings import Outcome
+from ..cache import Cache
+from ..redirects import Stop, follow, location_of
+from ..retry import RetryPolicy, parse_retry_after, retryable_error, retryable_status
+from .base import Resolution
+
+__all__ = ["ETAG_TTL", "GithubApi", "Keep", "Reply"]
+
+_MAX_API_REDIRECTS = 3
+#: an ETag not renewed for this long (its anchor left the registry) is dropped from the store
+ETAG_TTL = 120 * 86400.0
+#: what of a 200 answer's JSON is kept (and renewed by a 304); raises for the wrong shape
+Keep = Callable[[object], dict[str, object]]
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """An API answer: its status, and for a 200 (or a 304 renewing one) what `keep` kept of
+    it; for other statuses the JSON object GitHub sent, if any."""
+
+    status: int
+    data: dict[str, object]
+    #: a 304: an earlier answer's data, confirmed unchanged
+    renewed: bool = False
+
+
+class GithubApi:
+    def __init__(
+        self,
+        client: httpx.AsyncClient,
+        api_url: str = GITHUB_API,
+        token: str | None = None,
+        policy: RetryPolicy | None = None,
+        timeout: float = 10.0,
+        etags: Cache | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.client = client
+        self.root = httpx.URL(api_url.rstrip("/") + "/")
+        self.token = token
+        self.policy = policy or RetryPolicy()
+        self.timeout = timeout
+        self.etags = etags
+        self.clock = clock
+        #: requests sent, and how many were answered 304 Not Modified
+        self.requests = 0
+        self.not_modified = 0
+        #: the primary limit as the latest answer gave it
+        self.remaining: int | None = None
+        self.reset: float | None = None
+        self._limited: Resolution | None = None
+
+    def last_answered(self, path: str) -> float:
+        """When this machine last had an answer for `path` (0.0: never): stalest first."""
+        if self.etags is None:
+            return 0.0
+        return self.etags.when(_store_key(self.root.join(path))) or 0.0
+
+    async def get(self, path: str, keep: Keep) -> Reply | Resolution:
+        """The answer for `path` (under the API root), or the failure as a Resolution."""
+        stop = self._limited or self._spent()
+        if stop is not None:
+            return stop
+        url = self.root.join(path)
+        got = await self.policy.run(lambda: self._try(url))
+        if got.failed is not None:
+            if got.failed.outcome is Outcome.RATE_LIMITED:  # the rest are not sent
+                self._limited = replace(got.failed, asked=False)
+            return got.failed
+        assert got.resp is not None
+        resp = got.resp
+        if not _looks_like_the_api(resp):
+            raise UsageError(
+                f"--github-api {self.root}: answered HTTP {resp.status_code} "
+                f"({resp.headers.get('content-type') or 'no content type'}) to {url.path}, "
+                "which is not what the GitHub REST API answers; check the URL"
+            )
+        return self._reply(resp, keep)
+
+    def _reply(self, resp: httpx.Response, keep: Keep) -> Reply | Resolution:
+        key = _store_key(resp.url)
+        if resp.status_code == 304:
+            held = self._held(resp.url)
+            if held is None:  # only sent with an ETag we hold: a 304 without one is no answer
+                return Resolution(Outcome.UNVERIFIABLE, status=304, error=_NO_ETAG)
+            self.not_modified += 1
+            assert self.etags is not None
+            self.etags.put(key, held)
+            return Reply(200, _object(held["kept"]), renewed=True)
+        try:
+            data = resp.json()
+        except ValueError:
+            data = None
+        if resp.status_code != 200:
+            return Reply(resp.status_code, data if isinstance(data, dict) else {})
+        try:
+            kept = keep(data)
+        except (KeyError, TypeError, ValueError) as exc:
+            return Resolution(
+                Outcome.UNVERIFIABLE, status=200, error=f"GitHub API answer has no {exc}"
+            )
+        etag = resp.headers.get("etag")
+        if self.etags is not None and etag:
+            self.etags.put(key, {"etag": etag, "kept": kept})
+        return Reply(200, kept)
+
+    def _held(self, url: httpx.URL) -> dict[str, object] | None:
+        """The ETag and kept data this machine stored for `url`, if well formed."""
+        if self.etags is None:
+            return None
+        held = self.etags.get(_store_key(url))
+        if held is None or not isinstance(held.get("etag"), str):
+            return None
+        return held if isinstance(held.get("kept"), dict) else None
+
+    def _spent(self) -> Resolution | None:
+        """The primary limit is spent until later than a retry would wait: don't ask."""
+        if self.remaining != 0 or self.reset is None:
+            return None
+        wait = self.reset - self.clock()
+        if wait <= self.policy.retry_after_cap:
+            return None
+        return _not_asked(self.reset)
+
+    async def _try(self, url: httpx.URL) -> _Answer:
+        """One try: the answer, or a failure the retry policy may try again (limits, 5xx)."""
+        try:
+            end = await follow(
+                url,
+                self._get,
+                location_of,
+                max_redirects=_MAX_API_REDIRECTS,
+                allow=lambda u: u.host == self.root.host,
+            )
+        except httpx.HTTPError as exc:
+            return _Answer(
+                failed=Resolution(
+                    Outcome.UNREACHABLE, error=f"GitHub API unreachable ({type(exc).__name__})"
+                ),
+                retryable=retryable_error(exc),
+            )
+        resp = end.answer
+        if end.stop is Stop.REFUSED:
+            return _Answer(
+                failed=Resolution(
+                    Outcome.UNVERIFIABLE,
+                    status=resp.status_code,
+                    error=f"GitHub API redirected off {self.root.host}; not followed",
+                )
+            )
+        if end.stop is not None:
+            return _Answer(
+                failed=Resolution(
+                    Outcome.UNREACHABLE, error=f"GitHub API: {end.reason(_MAX_API_REDIRECTS)}"
+                )
+            )
+        status, wait = resp.status_code, _rate_wait(resp, self.clock())
+        limited = status in (403, 429) and wait is not None
+        if not (limited or (status != 403 and retryable_status(status))):
+            return _Answer(resp)
+        failed = Resolution(
+            Outcome.RATE_LIMITED if limited else Outcome.UNREACHABLE,
+            status=status,
+            error=_limit_text(status, wait),
+        )
+        if limited and self.remaining == 0 and self.reset is not None:
+            failed = _not_asked(self.reset)  # the primary limit: a budget, not a verdict
+        return _Answer(failed=failed, retryable=True, retry_after=wait)
+
+    async def _get(self, url: httpx.URL) -> httpx.Response:
+        self.requests += 1
+        resp = await self.client.get(
+            url, headers=self._headers(url), follow_redirects=False, timeout=self.timeout
+        )
+        self._note_limit(resp)
+        return resp
+
+    def _headers(self, url: httpx.URL) -> dict[str, str]:
+        h = {
+            "Accept": "application/vnd.github+json",
+            "X-GitHub-Api-Version": "2022-11-28",
+            "User-Agent": USER_AGENT,
+        }
+        if (
+            self.token
+            and url.host == self.root.host
+            and url.port == self.root.port
+            and url.scheme == self.root.scheme
+        ):
+            h["Authorization"] = f"Bearer {self.token}"
+        held = self._held(url)
+        if held is not None:
+            h["If-None-Match"] = str(held["etag"])
+        return h
+
+    def _note_limit(self, resp: httpx.Response) -> None:
+        h = resp.headers
+        left, reset = h.get("x-ratelimit-remaining", ""), h.get("x-ratelimit-reset", "")
+        if left.isdigit() and reset.isdigit() and h.get("x-ratelimit-resource", "core") == "core":
+            self.remaining, self.reset = int(left), float(reset)
+
+
+@dataclass(slots=True)
+class _Answer:
+    """One try's API answer, or the failure that ended it; what the retry policy reads."""
+
+    resp: httpx.Response | None = None
+    failed: Resolution | None = None
+    retryable: bool = False
+    retry_after: float | None = None
+
+
+_NO_ETAG = "GitHub API answered 304 Not Modified to a request without an ETag"
+
+
+def _store_key(url: httpx.URL) -> str:
+    """The ETag store's name for an API URL (the whole URL: another API root is another
+    answer)."""
+    return f"etag:{url}"
+
+
+def _object(v: object) -> dict[str, object]:
+    return v if isinstance(v, dict) else {}
+
+
+def _not_asked(reset: float) -> Resolution:
+    at = datetime.fromtimestamp(reset, UTC).strftime("%Y-%m-%d %H:%M UTC")
+    return Resolution(
+        Outcome.RATE_LIMITED,
+        error=f"GitHub's rate limit is spent until {at}; not asked this run",
+        asked=False,
+    )
+
+
+def _looks_like_the_api(resp: httpx.Response) -> bool:
+    """GitHub's REST API answers JSON objects, its 404s included (`{"message": "Not Found"}`).
+
+    A wrong `--github-api` root (a web site, a proxy's error page) answers something else, and
+    reading its 404s as "the issue does not exist" would fail every issue: a configuration error.
+    """
+    if resp.status_code not in (200, 404, 410):
+        return True  # limits, 403s and 5xx are judged as answers, as before
+    try:
+        data = resp.json()
+    except ValueError:
+        return False
+    return isinstance(data, dict | list) and (resp.status_code == 200 or "message" in data)
+
+
+def _rate_wait(resp: httpx.Response, now: float) -> float | None:
+    """Seconds GitHub asks us to wait, when the answer is a rate limit; None otherwise."""
+    h = resp.headers
+    ra = parse_retry_after(h.get("retry-after"))
+    if ra is not None:
+        return ra
+    if h.get("x-ratelimit-remaining") == "0" and h.get("x-ratelimit-reset", "").isdigit():
+        return max(0.0, int(h["x-ratelimit-reset"]) - now)
+    if resp.status_code in (403, 429) and b"rate limit" in resp.content.lower():
+        return 60.0  # secondary limit without retry-after: GitHub says wait at least a minute
+    return None
+
+
+def _limit_text(status: int, wait: float | None) -> str:
+    if wait is None:
+        return f"GitHub API answered HTTP {status}"
+    return f"GitHub API rate limit (HTTP {status}); it asks to wait {wait:.0f} s"
