@@ -252,7 +252,7 @@ def _not_asked(reset: float) -> Resolution:
     at = datetime.fromtimestamp(reset, UTC).strftime("%Y-%m-%d %H:%M UTC")
     return Resolution(
         Outcome.RATE_LIMITED,
-        error=f"GitHub's rate limit is spent until {at}; not asked this run",
+        error=f"GitHub's rate limit is spent until {at}",
         asked=False,
     )
 

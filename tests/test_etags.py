@@ -1,0 +1,118 @@
+"""GitHub answers that cost nothing when nothing changed, through the CLI against a loopback
+GitHub that honours `If-None-Match`: ETags kept with what was read, 304s under `--no-cache`,
+state the repository committed never trusted, and a spent rate limit leaving the rest not
+checked, stalest first."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from anchors.cli.app import app
+
+from .githubfake import FakeGithub, Issue
+
+
+def _entry(url: str) -> str:
+    return (
+        f'  - url: "{url}"\n    first_anchored: 2026-09-24\n'
+        '    status: new\n    cited_in: ["2026-09-24"]\n'
+    )
+
+
+def _registry(folder: Path, *numbers: int) -> Path:
+    reg = folder / "registry.yaml"
+    reg.write_text(
+        "version: 1\nanchors:\n"
+        + "".join(_entry(f"https://github.com/acme/engine/issues/{n}") for n in numbers),
+        encoding="utf-8",
+    )
+    return reg
+
+
+def _check(reg: Path, api: str, *more: str) -> tuple[int, dict, str]:
+    r = CliRunner().invoke(
+        app,
+        ["check", str(reg), "--github-api", api, "-f", "json", "--today", "2026-12-02", *more],
+    )
+    assert r.exit_code in (0, 1), r.stdout + r.stderr
+    return r.exit_code, json.loads(r.stdout), r.stderr
+
+
+def _issues(n: int) -> dict[str, Issue]:
+    return {
+        f"acme/engine#{i}": Issue(f"Issue {i}", "closed", "completed", "2026-10-01")
+        for i in range(1, n + 1)
+    }
+
+
+def _states(doc: dict) -> dict[str, str]:
+    return {f["anchor"].rsplit("/", 1)[1]: f["message"] for f in doc["findings"]}
+
+
+def test_an_unchanged_registry_costs_only_304s_even_without_the_cache(tmp_path: Path) -> None:
+    gh = FakeGithub(_issues(3))
+    reg = _registry(tmp_path, 1, 2, 3)
+    with gh.server() as srv:
+        _, first, _ = _check(reg, srv.url(""), "--no-cache")
+        assert gh.statuses == {200: 3}
+        _, again, _ = _check(reg, srv.url(""), "--no-cache")
+    assert gh.statuses == {200: 3, 304: 3}  # every second answer a 304
+    assert _states(again) == _states(first) and len(_states(first)) == 3
+    assert all("closed" in m for m in _states(again).values())  # the facts renewed, not lost
+    assert again["stats"]["checked"] == 3
+
+
+def test_a_changed_issue_is_read_again(tmp_path: Path) -> None:
+    gh = FakeGithub(_issues(2))
+    reg = _registry(tmp_path, 1, 2)
+    with gh.server() as srv:
+        _check(reg, srv.url(""), "--no-cache")
+        gh.issues["acme/engine#2"] = Issue("Issue 2, reopened")
+        _, doc, _ = _check(reg, srv.url(""), "--no-cache")
+    assert gh.statuses == {200: 3, 304: 1}
+    assert "2" not in _states(doc)  # open again: no closed-issue note
+    assert "closed" in _states(doc)["1"]
+
+
+def test_etags_the_repository_committed_are_not_used(tmp_path: Path) -> None:
+    """A pull request could pair a real ETag with forged facts: a tracked etags.json is
+    ignored with a warning, so GitHub's real answer is read."""
+    gh = FakeGithub(_issues(1))
+    reg = _registry(tmp_path, 1)
+    with gh.server() as srv:
+        _check(reg, srv.url(""), "--no-cache")
+        store = tmp_path / ".anchors" / "etags.json"
+        forged = json.loads(store.read_text(encoding="utf-8"))
+        for e in forged["entries"].values():
+            e["data"]["kept"]["state"] = "open"  # the real ETag, with facts the PR wants
+        store.write_text(json.dumps(forged), encoding="utf-8")
+        (tmp_path / ".anchors" / ".gitignore").unlink()
+        subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+        subprocess.run(["git", "-C", str(tmp_path), "add", "-A"], check=True)
+        _, doc, err = _check(reg, srv.url(""), "--no-cache")
+    assert gh.statuses == {200: 2}  # no conditional request on the committed ETag
+    assert not gh.conditional
+    assert "closed" in _states(doc)["1"]
+    assert "etags.json: is tracked by git" in err
+
+
+def test_a_spent_rate_limit_leaves_the_freshest_not_checked(tmp_path: Path) -> None:
+    gh = FakeGithub(_issues(5))
+    with gh.server() as srv:
+        api = srv.url("")
+        for n in (1, 2, 3):  # answered in this order: 1 is the stalest
+            _check(_registry(tmp_path, n), api)
+        for k, i in gh.issues.items():  # everything changed: no answer is free
+            gh.issues[k] = Issue(i.title + " (edited)", "closed", "completed", "2026-10-02")
+        gh.budget = 3
+        code, doc, err = _check(_registry(tmp_path, 3, 5, 2, 4, 1), api, "--no-cache")
+    # never asked (5, 4) first, then the stalest: 5, 4, 1 spend the budget; 2 and 3 wait
+    assert {a for a in _states(doc)} == {"4", "5", "1"}
+    assert doc["not_checked"]["rate-limit"] == 2 and doc["states"]["not-checked"] == 2
+    assert code == 0 and doc["summary"]["error"] == 0  # never failing
+    assert "rate limit is spent until 2100-01-01 00:00 UTC: 2 GitHub anchors not checked" in err
+    assert gh.statuses[403] == 0  # the limit was read from the headers, not run into
