@@ -122,7 +122,9 @@ CATALOGUE: Mapping[Code, CodeDoc] = {
     Code.UNVERIFIABLE: _C(
         "Site refuses link checkers",
         "401/403/451/999 or a bot-challenge page; never called dead (a 404 behind a refused "
-        "HEAD is still dead).",
+        "HEAD is still dead). Also a cited `#fragment` that could not be looked for: the page "
+        "is longer than the 2 MiB read, did not arrive before the timeout, or GitHub could not "
+        "answer for the comment or lines (JSON `fragment` is set then).",
         "A site behind a bot challenge that answers 403.",
         "Open it in a browser; if it is fine, accept the status for the entry (`accept: [403]`) "
         "or everywhere (`accept` in [the configuration](configuration.md)).",
@@ -298,5 +300,27 @@ CATALOGUE: Mapping[Code, CodeDoc] = {
         "has its name: a section a briefing proposed.",
         "`建议归入章节：§2.5 Agents` before the document has a §2.5.",
         "Create the section in the document, or file the anchor under an existing one.",
+    ),
+    Code.MISSING_FRAGMENT: _C(
+        "Cited #fragment not in the page",
+        "A link cited with a `#fragment` works, but the page has no element with that `id`, no "
+        "`<a name>`, no GitHub `user-content-` id and no heading whose slug it is (read up to "
+        "2 MiB); or the GitHub comment (`#issuecomment-M`, `#discussion_rM`) is gone or belongs "
+        "to another issue, or the file has fewer lines than `#L10-L20` names. Text fragments "
+        "(`#:~:text=`) and client-side routes (`#/…`) are not checked.",
+        "`https://example.org/docs#install` after the page renamed its heading to "
+        "`#installation`; JSON `fragment` gives the fragment.",
+        "Point the citation at the place's new name (or drop the fragment); the link itself is "
+        "fine.",
+    ),
+    Code.SAME_WORK: _C(
+        "Preprint and published version both registered",
+        "An arXiv preprint and a DOI in the registry are one work: arXiv's answer gives that "
+        "DOI as the published version, or Crossref's `has-preprint` relation names the arXiv "
+        "ID (answers already fetched, no extra request); JSON `other` and `other_line` name the "
+        "second entry.",
+        "`2106.09685` on line 12 and `10.1145/3600006.3613165` on line 40.",
+        "Count the work once in the living document; `export` keeps both keys, linking each "
+        "entry to the other (`eprint` on the published one, `doi` on the preprint).",
     ),
 }

@@ -70,6 +70,8 @@ class Code(str, Enum):
     SECTION_MISMATCH = "section-mismatch"
     UNKNOWN_SECTION = "unknown-section"
     NEW_SECTION = "new-section"
+    MISSING_FRAGMENT = "missing-fragment"
+    SAME_WORK = "same-work"
 
     @property
     def severity(self) -> Severity:
@@ -111,6 +113,8 @@ _SEVERITY = {
     Code.SECTION_MISMATCH: Severity.INFO,
     Code.UNKNOWN_SECTION: Severity.WARNING,
     Code.NEW_SECTION: Severity.INFO,
+    Code.MISSING_FRAGMENT: Severity.WARNING,
+    Code.SAME_WORK: Severity.INFO,
 }
 
 

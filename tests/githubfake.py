@@ -37,7 +37,7 @@ class Issue:
 @dataclass
 class FakeGithub:
     """`issues` by `owner/repo#N`; `comments` by ID: (`owner/repo#N`, review?); `files` by
-    `owner/repo/REF/PATH`: the text. Statuses sent are counted in `statuses`."""
+    `owner/repo@REF:PATH`: the text. Statuses sent are counted in `statuses`."""
 
     issues: dict[str, Issue] = field(default_factory=dict)
     comments: dict[int, tuple[str, bool]] = field(default_factory=dict)
@@ -91,7 +91,7 @@ class FakeGithub:
                 return 200, _issue(repo, int(segs[4]), issue)
         if segs[3] == "contents":
             ref = query.removeprefix("ref=")
-            text = self.files.get(f"{repo}/{ref}/{'/'.join(segs[4:])}")
+            text = self.files.get(f"{repo}@{ref}:{'/'.join(segs[4:])}")
             if text is not None:
                 content = base64.encodebytes(text.encode()).decode()
                 data = {"type": "file", "encoding": "base64", "content": content}

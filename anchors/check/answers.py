@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import errno
 import ssl
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
+from typing import Protocol
 
 import httpx
 
@@ -22,6 +24,8 @@ from .retry import error_chain, parse_retry_after, refused, retryable_error, ret
 
 __all__ = [
     "Answer",
+    "PageReader",
+    "ReaderFor",
     "Silence",
     "error_answer",
     "guard_answer",
@@ -49,6 +53,22 @@ class Silence(str, Enum):
     NO_CONNECTION = "no-connection"
 
 
+class PageReader(Protocol):
+    """Reads the body of a page that is cited for more than its verdict (a `#fragment`): given
+    the decoded body in pieces up to `limit` bytes, `feed` says True once it has seen enough;
+    `end` is told why reading stopped short ("bound", "timeout", "error"), or None at the end."""
+
+    limit: int
+
+    def feed(self, data: bytes) -> bool: ...
+
+    def end(self, cut: str | None) -> None: ...
+
+
+#: the reader for one 2xx answer (it may look at the headers), or None: the body is not read
+ReaderFor = Callable[[httpx.Response], PageReader | None]
+
+
 @dataclass(slots=True)
 class Answer:
     """One try at a URL, redirects included; what the retry policy looks at."""
@@ -68,6 +88,8 @@ class Answer:
     next_url: httpx.URL | None = None
     #: the host the last request went to (a redirect may have left the first one)
     host: str = ""
+    #: what read the page's body, when the URL's page is read
+    page: PageReader | None = None
 
 
 def timeout_answer(timeout: float) -> Answer:

@@ -21,6 +21,7 @@ from .resolve.base import ArxivLookup, FollowUp, Mismatch, Resolution
 from .resolve.crossref import CrossrefUpdates
 from .resolve.doi import DoiResolver
 from .resolve.github import GithubResolver
+from .resolve.github_places import GithubPlaces
 from .resolve.savepagenow import CaptureQuota, SavePageNow
 from .resolve.wayback import WaybackClient
 from .retry import RetryPolicy
@@ -67,18 +68,15 @@ async def open_services(
         trust_env=False,
         cookies=NoCookies(),
     )
+    github = GithubResolver(
+        api, settings.github_api, token=token, policy=policy, timeout=settings.timeout, etags=etags
+    )
     async with web, api:
         yield Services(
             links=link_checker(settings, web, guard, policy),
             arxiv=_OnFirstUse(lambda: _arxiv(settings, policy)),
-            github=GithubResolver(
-                api,
-                settings.github_api,
-                token=token,
-                policy=policy,
-                timeout=settings.timeout,
-                etags=etags,
-            ),
+            github=github,
+            places=GithubPlaces(github.api),
             doi=DoiResolver(
                 api,
                 settings.doi_api,

@@ -10,6 +10,7 @@ on GitHub the comment and line anchors, which the API answers for (`github_targe
 
 from __future__ import annotations
 
+import codecs
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -22,6 +23,9 @@ __all__ = [
     "FRAGMENT_BODY_LIMIT",
     "FragmentKind",
     "GithubTarget",
+    "PageSearch",
+    "Place",
+    "Placed",
     "fragment_kind",
     "github_target",
     "page_has_fragment",
@@ -113,21 +117,55 @@ def slug(text: str) -> str:
     )
 
 
-class _Finder(HTMLParser):
-    """Stops looking as soon as the fragment is seen; keeps only heading text in memory."""
+class Place(str, Enum):
+    """What a page (or GitHub) says of one cited fragment."""
 
-    def __init__(self, wanted: frozenset[str]) -> None:
+    FOUND = "found"
+    MISSING = "missing"
+    #: the page could not be read far enough: past the bound, the deadline, a broken body
+    UNVERIFIABLE = "unverifiable"
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """One fragment's verdict, and in words why when it is not found."""
+
+    place: Place
+    why: str = ""
+
+
+class _Finder(HTMLParser):
+    """Stops looking once every fragment is seen; keeps only heading text in memory."""
+
+    def __init__(self, fragments: Iterable[str]) -> None:
         super().__init__(convert_charrefs=True)
-        self.wanted = wanted
-        self.found = False
+        #: each spelling a fragment may take in the page -> the fragments it stands for
+        self.forms: dict[str, set[str]] = {}
+        self.wanted: set[str] = set()
+        for f in fragments:
+            place = _place(f)
+            self.wanted.add(f)
+            for form in (place, unquote(place), unquote(place).lower()):
+                self.forms.setdefault(form, set()).add(f)
+        self.found: set[str] = set()
         self._heading: list[str] | None = None
         self._slugs: dict[str, int] = {}
 
+    @property
+    def done(self) -> bool:
+        return self.found >= self.wanted
+
+    def _see(self, name: str) -> None:
+        hit = self.forms.get(name)
+        if hit:
+            self.found |= hit
+
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         for name, value in attrs:
-            names_place = name == "id" or (name == "name" and tag == "a")
-            if value and names_place:
-                self.found |= not self.wanted.isdisjoint({value, value.removeprefix(_GH)})
+            if value and (name == "id" or (name == "name" and tag == "a")):
+                self._see(value)
+                if value.startswith(_GH):
+                    self._see(value.removeprefix(_GH))
         if tag in _HEADINGS:
             self._heading = []
 
@@ -140,8 +178,7 @@ class _Finder(HTMLParser):
             base = slug("".join(self._heading))
             seen = self._slugs.get(base, 0)
             self._slugs[base] = seen + 1
-            if (base if not seen else f"{base}-{seen}") in self.wanted:
-                self.found = True
+            self._see(base if not seen else f"{base}-{seen}")
             self._heading = None
 
 
@@ -150,12 +187,60 @@ def page_has_fragment(chunks: Iterable[str], fragment: str) -> bool:
 
     The fragment is compared as written and percent-decoded (`#%E5%AE%89%E8%A3%85` is `#安装`),
     and case-insensitively against generated slugs, since writers type them by hand."""
-    place = _place(fragment)
-    wanted = frozenset({place, unquote(place), unquote(place).lower()})
-    finder = _Finder(wanted)
+    finder = _Finder([fragment])
     for chunk in chunks:
         finder.feed(chunk)
-        if finder.found:
+        if finder.done:
             return True
     finder.close()
-    return finder.found
+    return finder.done
+
+
+class PageSearch:
+    """The cited fragments looked for in one page's body as it arrives (the link checker's
+    page reader): fed bytes up to `limit`, it says when it has seen them all; what it has not
+    seen is missing only if the whole page was read."""
+
+    def __init__(
+        self, fragments: Iterable[str], charset: str | None, limit: int = FRAGMENT_BODY_LIMIT
+    ) -> None:
+        self.limit = limit
+        self._finder = _Finder(fragments)
+        try:
+            decoder = codecs.getincrementaldecoder(charset or "utf-8")
+        except LookupError:
+            decoder = codecs.getincrementaldecoder("utf-8")
+        self._decode = decoder(errors="replace").decode
+        #: why reading stopped before the end of the page ("bound", "timeout", "error")
+        self.cut: str | None = None
+
+    def feed(self, data: bytes) -> bool:
+        """Read on; True once every fragment was seen (no need to read further)."""
+        self._finder.feed(self._decode(data))
+        return self._finder.done
+
+    def end(self, cut: str | None) -> None:
+        """Reading stopped: at the page's end (None), or cut short, and why."""
+        self.cut = cut
+        if cut is None:
+            self._finder.feed(self._decode(b"", final=True))
+            self._finder.close()
+
+    def verdicts(self) -> dict[str, Placed]:
+        out: dict[str, Placed] = {}
+        for f in self._finder.wanted:
+            if f in self._finder.found:
+                out[f] = Placed(Place.FOUND)
+            elif self.cut is None:
+                out[f] = Placed(Place.MISSING, "the page has no element with this id or name")
+            else:
+                out[f] = Placed(Place.UNVERIFIABLE, _CUT.get(self.cut, self.cut))
+        return out
+
+
+_CUT = {
+    "bound": f"not within the first {FRAGMENT_BODY_LIMIT // (1024 * 1024)} MiB of the page "
+    "(the most read to look for a fragment)",
+    "timeout": "the page did not arrive in full before the timeout",
+    "error": "the page's body broke off",
+}

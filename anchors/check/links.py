@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 import httpx
@@ -28,10 +28,20 @@ from ..defaults import (
 )
 from ..errors import NetworkDown
 from ..findings import Outcome
-from .answers import Answer, Silence, error_answer, guard_answer, status_answer, timeout_answer
+from .answers import (
+    Answer,
+    PageReader,
+    ReaderFor,
+    Silence,
+    error_answer,
+    guard_answer,
+    status_answer,
+    timeout_answer,
+)
 from .batch import Scheduler, parse
 from .hosts import Hosts
 from .netguard import Blocked, NameNotFound, NetGuard, ResolveFailed
+from .pageread import head_of_body, read_page
 from .redirects import Stop, follow
 from .retry import RetryPolicy
 
@@ -44,6 +54,8 @@ __all__ = [
     "LinkChecker",
     "LinkResult",
     "Outcome",
+    "PageReader",
+    "ReaderFor",
 ]
 
 DEFAULT_BODY_CAP = 8192
@@ -74,6 +86,8 @@ class LinkResult:
     tries: int = 0
     #: the last answer asked for a wait longer than the retry policy's cap: not waited for
     over_cap: bool = False
+    #: what read the final page's body, for a URL given a reader (`check_many(readers=)`)
+    page: PageReader | None = None
 
 
 @dataclass(slots=True)
@@ -111,6 +125,9 @@ class LinkChecker:
         self.max_redirects = max_redirects
         self.body_cap = body_cap
         self.stats = Stats()
+        #: URLs whose page is read, not only judged (cited fragments): a GET, up to the reader's
+        #: own bound, instead of a HEAD
+        self.readers: Mapping[str, ReaderFor] = {}
         self._global = asyncio.Semaphore(concurrency)
         #: per-host slots, pauses and failures (anchors.check.hosts)
         self.hosts = Hosts(per_host, self.policy)
@@ -133,10 +150,11 @@ class LinkChecker:
     ) -> LinkResult:
         """One URL's verdict; `parsed` is `url` already parsed (parsing costs ~0.1 ms)."""
         started, sent, tries = time.monotonic(), 0, 0
+        reader = self.readers.get(url) if self.readers else None
 
         async def attempt() -> Answer:
             nonlocal sent, tries
-            t = await self._try(url, accept, parsed, retry=tries > 0)
+            t = await self._try(url, accept, parsed, tries > 0, reader)
             sent, tries = sent + t.requests, tries + 1
             return t
 
@@ -158,14 +176,18 @@ class LinkChecker:
             last.silence,
             tries,
             after is not None and after > self.policy.retry_after_cap,
+            last.page,
         )
 
     async def check_many(
         self,
         urls: Iterable[tuple[str, frozenset[int]]],
         on_result: Callable[[LinkResult], Awaitable[None] | None] | None = None,
+        readers: Mapping[str, ReaderFor] | None = None,
     ) -> list[LinkResult]:
-        """Check all URLs (in the scheduler's order); NetworkDown if the network is down."""
+        """Check all URLs (in the scheduler's order); NetworkDown if the network is down.
+        `readers` names the URLs whose page is also read, and what reads it."""
+        self.readers = readers or {}
 
         async def each(r: LinkResult) -> None:
             if on_result is not None and (maybe := on_result(r)) is not None:
@@ -185,7 +207,12 @@ class LinkChecker:
         return s.responses == 0 and len(s.evidence_hosts) >= NETWORK_DOWN_HOSTS
 
     async def _try(
-        self, url: str, accept: frozenset[int], parsed: httpx.URL | None, retry: bool = False
+        self,
+        url: str,
+        accept: frozenset[int],
+        parsed: httpx.URL | None,
+        retry: bool = False,
+        reader: ReaderFor | None = None,
     ) -> Answer:
         """One try at `url`, its redirects followed (anchors.check.redirects), each hop screened."""
         if parsed is None:
@@ -197,7 +224,7 @@ class LinkChecker:
 
         async def fetch(u: httpx.URL) -> Answer:
             nonlocal requests
-            t = await self._hop(url if u is first else str(u), u, retry)
+            t = await self._hop(url if u is first else str(u), u, retry, reader)
             requests += t.requests
             return t
 
@@ -219,8 +246,11 @@ class LinkChecker:
             t.outcome = Outcome.OK
         return t
 
-    async def _hop(self, url: str, parsed: httpx.URL, retry: bool = False) -> Answer:
-        """One URL, no redirects followed: HEAD, then GET if HEAD is refused."""
+    async def _hop(
+        self, url: str, parsed: httpx.URL, retry: bool = False, reader: ReaderFor | None = None
+    ) -> Answer:
+        """One URL, no redirects followed: HEAD, then GET if HEAD is refused; a GET at once
+        when the page is to be read."""
         try:
             self.guard.check_scheme(parsed)
         except Blocked as exc:
@@ -232,8 +262,11 @@ class LinkChecker:
         async with host.sem, self._global:
             self._enter()
             try:
-                t = await self._send(url, parsed, "HEAD", 0)
-                if t.status in _HEAD_REFUSED:
+                if reader is not None:
+                    t = await self._read(url, parsed, reader)
+                else:
+                    t = await self._send(url, parsed, "HEAD", 0)
+                if reader is None and t.status in _HEAD_REFUSED:
                     again = await self._send(url, parsed, "GET", self.body_cap)
                     again.requests += t.requests
                     t = again
@@ -260,8 +293,8 @@ class LinkChecker:
 
     async def _send(self, url: str, parsed: httpx.URL, method: str, cap: int) -> Answer:
         """One request, reading at most `cap` bytes of the body: a verdict needs only a page's
-        head (a challenge page's marks), and a reader of the page (a cited #fragment) may ask
-        for more with its own cap and a GET."""
+        head (a challenge page's marks); a page that is read (a cited #fragment) goes through
+        `_read`, with its reader's own bound."""
         self.stats.requests += 1
         # No timeout extension: the one deadline is this one, body included, and a transport
         # given none starts no timers of its own (~15 us a request; bench/README.md).
@@ -270,7 +303,7 @@ class LinkChecker:
             async with asyncio.timeout(self.timeout):
                 resp = await self._open(request)
                 try:
-                    body = await self._head_of_body(resp, cap) if cap else b""
+                    body = await head_of_body(resp, cap) if cap else b""
                 finally:
                     await resp.aclose()
         except TimeoutError:
@@ -281,15 +314,11 @@ class LinkChecker:
             return error_answer(exc, self.timeout)
         return status_answer(url, resp, body)
 
-    @staticmethod
-    async def _head_of_body(resp: httpx.Response, cap: int) -> bytes:
-        """At most `cap` bytes of the body: what a verdict (or a reader of the page) needs."""
-        got = bytearray()
-        async for chunk in resp.aiter_raw():
-            got += chunk
-            if len(got) >= cap:
-                break
-        return bytes(got[:cap])
+    async def _read(self, url: str, parsed: httpx.URL, reader_for: ReaderFor) -> Answer:
+        """A GET whose page is read (anchors.check.pageread), counted as any request."""
+        self.stats.requests += 1
+        request = httpx.Request("GET", parsed, headers=_HEADERS)
+        return await read_page(self._open, request, url, reader_for, self.timeout, self.body_cap)
 
 
 def _target(t: Answer) -> tuple[int, httpx.URL] | None:

@@ -14,43 +14,31 @@ import asyncio
 import re
 import time
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date
-from functools import partial
-from typing import Protocol, TypeVar, assert_never
-from urllib.parse import urlsplit
 
 from ..errors import NetworkDown
 from ..extract.claims import Claims
-from ..findings import Outcome, Unchecked
+from ..findings import Unchecked
 from ..history import History
-from ..ids.github import repo_of_url
-from ..ids.model import AnchorKey, ArxivId, Doi, GithubRef, WebUrl, is_future
+from ..ids.model import ArxivId, Doi, GithubRef, WebUrl, is_future
 from ..registry.model import Anchor, Registry
 from ..registry.validate import check_offline
 from ..result import CheckResult, only
 from .archive import Archiver
+from .arrivals import SERVICE, Progress, Run, github_places, is_repo
 from .cache import Cache
+from .cited import cited_places
 from .followup import follow_up
 from .links import LinkChecker, LinkResult
-from .observe import of_link, of_lookup
 from .recorder import Recorder, unproven
 from .resolve.base import ArxivLookup, FollowUp, Resolution, Resolver
+from .resolve.github_places import GithubPlaces
 from .resolve.savepagenow import SavePageNow
 from .resolve.wayback import WaybackClient
 from .verdicts import compare
 
 __all__ = ["CheckResult", "Progress", "Services", "check_offline", "check_online", "only"]
-
-K = TypeVar("K")
-#: how each service is named to the user
-_SERVICE = {"arxiv": "arXiv", "github": "GitHub", "doi": "DOI"}
-
-
-class Progress(Protocol):
-    """Told after each answer: how many of how many, how many failed, and the host just done."""
-
-    def __call__(self, done: int, total: int, failed: int, current: str, /) -> None: ...
 
 
 @dataclass(slots=True)
@@ -65,6 +53,8 @@ class Services:
     wayback: WaybackClient | None = None
     #: set for `check --archive-save`: captures asked for where the archive has none
     saver: SavePageNow | None = None
+    #: GitHub comments and lines cited by `#fragment`, asked of the API
+    places: GithubPlaces | None = None
 
 
 def _targets(
@@ -101,121 +91,6 @@ def _targets(
     return out
 
 
-@dataclass(slots=True)
-class _Pending:
-    """The anchors the cache did not answer, by the service that answers each."""
-
-    arxiv: list[ArxivId] = field(default_factory=list)
-    github: list[GithubRef | WebUrl] = field(default_factory=list)
-    doi: list[Doi] = field(default_factory=list)
-    links: list[WebUrl] = field(default_factory=list)
-
-    def add(self, key: AnchorKey) -> None:
-        match key:
-            case ArxivId():
-                self.arxiv.append(key)
-            case Doi():
-                self.doi.append(key)
-            case GithubRef():
-                self.github.append(key)
-            case WebUrl():
-                (self.github if _is_repo(key) else self.links).append(key)
-            case _:
-                assert_never(key)
-
-
-def _is_repo(key: WebUrl) -> bool:
-    """A GitHub repository's page is looked up through the API, not fetched."""
-    return repo_of_url(key.url) is not None
-
-
-@dataclass(slots=True)
-class _Run:
-    """One online run's answers as they arrive: each is recorded, cached if good, and counted."""
-
-    targets: dict[str, Anchor]
-    cache: Cache
-    recorder: Recorder
-    progress: Progress | None
-    result: CheckResult
-    resolutions: dict[str, Resolution] = field(default_factory=dict)
-    links: dict[str, LinkResult] = field(default_factory=dict)
-    done: int = 0
-    failed: int = 0
-    #: the URL requested (as the registry cites it) -> the anchor's key
-    key_of: dict[str, str] = field(default_factory=dict)
-    #: per service, how many anchors a spent rate limit left unasked, and its words why
-    not_asked: dict[str, tuple[int, str]] = field(default_factory=dict)
-
-    def tick(self, n: int = 1, bad: int = 0, current: str = "") -> None:
-        self.done, self.failed = self.done + n, self.failed + bad
-        if self.progress:
-            self.progress(self.done, len(self.targets), self.failed, current)
-
-    def from_cache(self) -> _Pending:
-        """Take what the cache still holds; the rest, by the service that answers it."""
-        pending = _Pending()
-        for key, a in self.targets.items():
-            assert a.key is not None
-            k = a.key
-            link = k if isinstance(k, WebUrl) and not _is_repo(k) else None
-            hit: LinkResult | Resolution | None = (
-                self.cache.get(key, partial(_cached_link, link))
-                if link is not None
-                else self.cache.get(key, partial(Resolution.from_cache, k.kind))
-            )
-            if hit is None:
-                pending.add(k)
-                continue
-            self.result.cached += 1
-            self.tick()
-            if isinstance(hit, LinkResult):
-                self.links[key] = hit
-            else:
-                self.resolutions[key] = hit
-        return pending
-
-    async def resolve(self, what: str, keys: list[K], resolver: Resolver[K] | None) -> None:
-        if not keys or resolver is None:
-            return
-        got = await resolver.resolve(keys)
-        for key, res in got.items():
-            if not res.asked:  # over a rate limit: not checked, nothing learnt or recorded
-                self.result.unchecked[self.recorder.registry, self.targets[key].line] = (
-                    Unchecked.RATE_LIMIT
-                )
-                self.not_asked[what] = (self.not_asked.get(what, (0, ""))[0] + 1, res.error or "")
-                continue
-            self.resolutions[key] = res
-            self.recorder.add(key, of_lookup(self.targets[key], res))
-            if res.outcome is Outcome.OK:
-                self.cache.put(key, res.to_cache())
-        self.tick(len(got), sum(r.outcome.failed for r in got.values()), f"{what} API")
-
-    async def check_links(
-        self, keys: list[WebUrl], checker: LinkChecker | None, accept: frozenset[int]
-    ) -> None:
-        # The URL fetched is the one the registry cites; the canonical form is only the key of
-        # the cache and the history (so entries written canonically before keep theirs).
-        if not keys or checker is None:
-            return
-        self.key_of = {fetch_url(self.targets[k.key], k): k.key for k in keys}
-        urls = [(url, accept | self.targets[key].accept) for url, key in self.key_of.items()]
-        await checker.check_many(urls, self.on_link)
-
-    def on_link(self, r: LinkResult) -> None:
-        key = self.key_of.get(r.url) or WebUrl(r.url).key
-        self.links[key] = r
-        a = self.targets[key]
-        assert isinstance(a.key, WebUrl)
-        self.recorder.add(key, of_link(a, a.key, r), r.silence)
-        if not r.outcome.failed:
-            self.cache.put(
-                key, {"outcome": r.outcome.value, "status": r.status, "final_url": r.final_url}
-            )
-        self.tick(1, r.outcome.failed, urlsplit(r.url).hostname or r.url)
-
-
 async def check_online(
     reg: Registry,
     today: date,
@@ -240,9 +115,13 @@ async def check_online(
     result = check_offline(reg, today)
     result.online = True
     cache = cache or Cache(None)
-    patterns = [re.compile(p) for p in exclude]
+    patterns, extra = [re.compile(p) for p in exclude], tuple(extra)
     targets = _targets(reg, today, only_keys, patterns, result, extra)
-    run = _Run(targets, cache, Recorder(history, reg.path, services.links), progress, result)
+    fetched = {k for k, a in targets.items() if isinstance(a.key, WebUrl) and not is_repo(a.key)}
+    # a fragment travels on the citation: every entry (and document citation) of a key counts
+    places = cited_places((*reg.anchors, *extra), targets, fetched)
+    recorder = Recorder(history, reg.path, services.links)
+    run = Run(targets, cache, recorder, progress, result, places)
     pending = run.from_cache()
     complete = network_down = False
     archiving = (
@@ -269,6 +148,7 @@ async def check_online(
                 if isinstance(targets[k].key, WebUrl) and not r.outcome.failed
             )
         follow = await follow_up(targets, run.resolutions, services.arxiv, claims or {}, cache)
+        await github_places(run, services.places)
         complete = True
     except NetworkDown as exc:
         network_down = True
@@ -284,7 +164,7 @@ async def check_online(
             cache.save()
             result.checked = len(run.resolutions) + len(run.links) - result.cached
             result.notes += [
-                f"{why}: {n} {_SERVICE[what]} anchor{'s' if n != 1 else ''} not checked this run "
+                f"{why}: {n} {SERVICE[what]} anchor{'s' if n != 1 else ''} not checked this run "
                 "(those checked longest ago went first)"
                 for what, (n, why) in run.not_asked.items()
             ]
@@ -292,20 +172,5 @@ async def check_online(
             result.findings += compare(
                 reg, targets, run.resolutions, run.links, claims or {}, follow
             )
+            result.findings += places.findings(reg.path)
     return result
-
-
-def fetch_url(a: Anchor, key: WebUrl) -> str:
-    """The URL to request for a link anchor: as written in the registry, if it is a URL."""
-    return a.written_url or key.url
-
-
-def _cached_link(key: WebUrl, hit: Mapping[str, object]) -> LinkResult:
-    """A link's cache entry read back (raising on a damaged one: a cache miss)."""
-    status, final = hit.get("status"), hit.get("final_url")
-    return LinkResult(
-        key.url,
-        Outcome(hit["outcome"]),
-        status if isinstance(status, int) else None,
-        final if isinstance(final, str) else None,
-    )
