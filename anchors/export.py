@@ -16,8 +16,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, assert_never
 
 from .check.cache import Cache
+from .check.samework import pairs
+from .history.facts import facts_from_json
 from .ids.citekeys import cite_keys
-from .ids.model import AnchorKind
+from .ids.model import AnchorKey, AnchorKind, ArxivId, Doi
 from .registry.model import Anchor, Registry, Status
 from .sections import key as section_key
 from .sections import name as section_name
@@ -82,6 +84,8 @@ class ExportItem:
     work_type: str | None = None
     #: why `check` last found it gone (`dead-link`, `not-found`), for the warning export gives
     gone: str | None = None
+    #: the arXiv ID of this published work's preprint, when both are registered (`same-work`)
+    eprint: str | None = None
 
     @property
     def year(self) -> str | None:
@@ -194,9 +198,29 @@ def collect(reg: Registry, cache: Cache | None = None) -> list[ExportItem]:
             for (key, a), cite in zip(entries.items(), cites, strict=True)
         ]
     )
+    items = _same_work(items, {k: a.key for k, a in entries.items() if a.key is not None})
     order = {key: i for i, key in enumerate(reg.by_key())}
     items.sort(key=lambda it: (section_order(it.section), order[it.key]))
     return items
+
+
+def _same_work(items: list[ExportItem], keys: dict[str, AnchorKey]) -> list[ExportItem]:
+    """A preprint and its published version, both registered, keep their own entries (documents
+    cite both keys), each naming the other: the published one its arXiv ID (`eprint`), the
+    preprint its published DOI (`doi`, as arXiv itself gives it)."""
+    facts = {it.key: facts_from_json(keys[it.key].kind, it.meta) for it in items}
+    found = {s.preprint: s.published for s in pairs(keys, facts)}
+    preprint_of = {v: k for k, v in found.items()}
+    out = []
+    for it in items:
+        if it.key in preprint_of:
+            pre = keys[preprint_of[it.key]]
+            it = replace(it, eprint=pre.canonical if isinstance(pre, ArxivId) else None)
+        elif it.key in found and not it.doi:
+            pub = keys[found[it.key]]
+            it = replace(it, doi=pub.doi if isinstance(pub, Doi) else None)
+        out.append(it)
+    return out
 
 
 def _section_matches(wanted: str, section: str | None) -> bool:

@@ -11,7 +11,7 @@ import asyncio
 import json
 from dataclasses import dataclass
 from html import escape
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from .loopback import LoopbackServer, Request, respond
 
@@ -90,9 +90,12 @@ def _feed(entries: list[str]) -> bytes:
     ).encode()
 
 
-def fake_services(issues: dict[str, Issue], papers: dict[str, Paper]) -> LoopbackServer:
+def fake_services(
+    issues: dict[str, Issue], papers: dict[str, Paper], dois: dict[str, dict] | None = None
+) -> LoopbackServer:
     """`issues` by `owner/repo#N`, `papers` by arXiv ID; GitHub at `/repos/…`, arXiv at
-    `/api/query`. Anything else (and anything unknown) is a 404."""
+    `/api/query`; `dois` (CSL-JSON by DOI) as doi.org's content negotiation answers, at
+    `/<doi>`. Anything else (and anything unknown) is a 404."""
 
     def route(_: Request):
         async def handler(req: Request, w: asyncio.StreamWriter) -> bool:
@@ -108,6 +111,11 @@ def fake_services(issues: dict[str, Issue], papers: dict[str, Paper]) -> Loopbac
                 return await respond(
                     w, 200, _feed(found), {"Content-Type": "application/atom+xml"}, req=req
                 )
+            csl = (dois or {}).get(unquote(parts.path.lstrip("/")))
+            if csl is not None:
+                body = json.dumps(csl).encode()
+                csl_type = {"Content-Type": "application/vnd.citationstyles.csl+json"}
+                return await respond(w, 200, body, csl_type, req=req)
             if len(segs) == 5 and segs[0] == "repos" and segs[3] == "issues":
                 ref = f"{segs[1]}/{segs[2]}#{segs[4]}".lower()
                 hit = next((v for k, v in issues.items() if k.lower() == ref), None)

@@ -25,6 +25,7 @@ from ..ids.model import ArxivId, Doi, GithubRef, WebUrl, is_future
 from ..registry.model import Anchor, Registry
 from ..registry.validate import check_offline
 from ..result import CheckResult, only
+from . import samework
 from .archive import Archiver
 from .arrivals import SERVICE, Progress, Run, github_places, is_repo
 from .cache import Cache
@@ -173,4 +174,7 @@ async def check_online(
                 reg, targets, run.resolutions, run.links, claims or {}, follow
             )
             result.findings += places.findings(reg.path)
+            facts = {k: r.facts for k, r in run.resolutions.items()}
+            keys = {k: a.key for k, a in targets.items() if a.key is not None}
+            result.findings += samework.findings(reg.path, samework.pairs(keys, facts), targets)
     return result

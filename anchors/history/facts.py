@@ -93,6 +93,8 @@ class DoiFacts:
     page: str | None = None
     #: what the work is, in CSL's words (`article-journal`, `paper-conference`...)
     work_type: str | None = None
+    #: the arXiv IDs Crossref names as this work's preprint (`has-preprint`, `is-preprint-of`)
+    preprints: tuple[str, ...] = ()
 
 
 Facts = ArxivFacts | IssueFacts | RepoFacts | DoiFacts
@@ -158,6 +160,7 @@ def facts_from_json(kind: AnchorKind, data: Mapping[str, object]) -> Facts:
                 issue=text(get("issue")),
                 page=text(get("page")),
                 work_type=text(get("work_type")),
+                preprints=_texts(get("preprints")),
             )
         case _:
             assert_never(kind)

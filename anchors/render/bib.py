@@ -206,6 +206,8 @@ def _classic(it: ExportItem, kind: str) -> list[tuple[str, str]]:
                 note.append(f"Accessed {it.first_anchored.isoformat()}")
     else:
         note.append(_url(it.url))
+    if it.eprint:  # its preprint, registered too
+        note.append(f"arXiv:{it.eprint}")
     if it.journal_ref:
         note.append("Published in " + _latex(it.journal_ref))
     if it.archived:
@@ -221,6 +223,8 @@ def _biblatex(it: ExportItem, kind: str) -> list[tuple[str, str]]:
         f += [("eprint", _verbatim(it.arxiv_id)), ("eprinttype", "arxiv")]
         if it.version:
             f.append(("version", str(it.version)))
+    elif it.eprint:  # a published work whose preprint is registered too
+        f += [("eprint", _verbatim(it.eprint)), ("eprinttype", "arxiv")]
     if it.doi:
         f.append(("doi", _verbatim(it.doi)))
     if it.kind != "doi":  # a DOI's link is its `doi`

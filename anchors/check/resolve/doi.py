@@ -27,7 +27,7 @@ from ..retry import (
     retryable_status,
 )
 from .base import Resolution
-from .crossref import CrossrefUpdates
+from .crossref import CrossrefRecord, CrossrefUpdates
 
 __all__ = ["DOI_API", "DoiResolver"]
 
@@ -88,10 +88,10 @@ class DoiResolver:
             return Resolution(Outcome.OK, status=200)
         if not isinstance(data, dict):
             return Resolution(Outcome.OK, status=200)
-        updates: tuple[tuple[str, str], ...] = ()
+        record = None
         if self.crossref is not None and "crossref" in (url.host or ""):
-            updates = await self.crossref.updates(d.doi) or ()
-        return Resolution(Outcome.OK, _csl_facts(data, updates), status=200)
+            record = await self.crossref.record(d.doi)
+        return Resolution(Outcome.OK, _csl_facts(data, record or CrossrefRecord()), status=200)
 
     async def _try(self, d: Doi) -> _Answer:
         """doi.org and the agency it sends us to; a 5xx or a timeout is worth another try."""
@@ -126,7 +126,7 @@ def _first(v: object) -> str | None:
     return str(v) if v else None
 
 
-def _csl_facts(data: dict[str, object], updates: tuple[tuple[str, str], ...]) -> DoiFacts:
+def _csl_facts(data: dict[str, object], record: CrossrefRecord) -> DoiFacts:
     """Title, authors, issue date and container title from a CSL-JSON item (all optional)."""
     authors = []
     for a in _list(data.get("author")):
@@ -145,7 +145,8 @@ def _csl_facts(data: dict[str, object], updates: tuple[tuple[str, str], ...]) ->
         authors=tuple(authors),
         published=published,
         journal_ref=_first(data.get("container-title")),
-        updates=updates,
+        updates=record.updates,
+        preprints=record.preprints,
         volume=_first(data.get("volume")),
         issue=_first(data.get("issue")),
         page=_first(data.get("page")),
