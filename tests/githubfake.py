@@ -43,7 +43,9 @@ class FakeGithub:
     comments: dict[int, tuple[str, bool]] = field(default_factory=dict)
     files: dict[str, str] = field(default_factory=dict)
     budget: int = 5000
+    #: seconds before each answer, and bytes of issue text (a real issue's JSON is ~5 KB)
     delay: float = 0.0
+    pad: int = 0
     statuses: Counter[int] = field(default_factory=Counter)
     #: every conditional request's If-None-Match, by path
     conditional: Counter[str] = field(default_factory=Counter)
@@ -88,7 +90,7 @@ class FakeGithub:
         if segs[3] == "issues" and len(segs) == 5:
             issue = self.issues.get(f"{repo}#{segs[4]}")
             if issue is not None:
-                return 200, _issue(repo, int(segs[4]), issue)
+                return 200, _issue(repo, int(segs[4]), issue, self.pad)
         if segs[3] == "contents":
             ref = query.removeprefix("ref=")
             text = self.files.get(f"{repo}@{ref}:{'/'.join(segs[4:])}")
@@ -113,7 +115,7 @@ class FakeGithub:
         return 200, json.dumps(data).encode()
 
 
-def _issue(repo: str, number: int, i: Issue) -> bytes:
+def _issue(repo: str, number: int, i: Issue, pad: int = 0) -> bytes:
     kind = "pull" if i.pull else "issues"
     data: dict[str, object] = {
         "url": f"https://api.github.com/repos/{repo}/issues/{number}",
@@ -123,6 +125,7 @@ def _issue(repo: str, number: int, i: Issue) -> bytes:
         "state": i.state,
         "state_reason": i.state_reason,
         "closed_at": f"{i.closed_at}T10:00:00Z" if i.closed_at else None,
+        "body": "x" * pad,
     }
     if i.pull:
         data["pull_request"] = {"merged_at": None}
