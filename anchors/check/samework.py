@@ -63,7 +63,7 @@ def findings(path: str, found: list[SameWork], entries: Mapping[str, Anchor]) ->
             Finding(
                 Code.SAME_WORK,
                 pre.label,
-                path,
+                pre.file or path,
                 pre.line,
                 f"one work with {pub.label} (line {pub.line}), also registered: {how}; "
                 "count it once",
