@@ -9,6 +9,7 @@ from datetime import date
 from pathlib import Path
 
 import httpx
+import pytest
 from typer.testing import CliRunner
 
 from anchors.check.fragments import FRAGMENT_BODY_LIMIT
@@ -222,3 +223,21 @@ def test_cited_lines_are_asked_of_the_contents_api(tmp_path: Path) -> None:
         "/repos/acme/engine/contents/x/a.py?ref=feat",
         "/repos/acme/engine/contents/a.py?ref=feat/x",
     }
+
+
+def test_a_fragment_the_living_document_cites_travels_on_its_citation(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The registry cites /docs#top; the document cites the same page at #gone: one anchor,
+    one request, and the missing place is reported at the document's line."""
+    monkeypatch.chdir(tmp_path)
+    with LoopbackServer(ROUTES) as site:
+        (tmp_path / "inference.md").write_text(
+            f"# Inference\n\n## §1.1 Docs\n\nSee [the docs]({site.url('/docs#gone')}).\n",
+            encoding="utf-8",
+        )
+        code, doc, _ = _check(tmp_path, [site.url("/docs#top")], "--document", "inference.md")
+        assert site.methods[("GET", "/docs")] == 1
+    [f] = [f for f in doc["findings"] if f["code"] == "missing-fragment"]
+    assert (f["file"], f["line"], f["fragment"]) == ("inference.md", 5, "gone")
+    assert code == 0  # a warning: the link itself is fine

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from ..extract.citations import Briefing
     from ..registry.model import Anchor, Registry
 
-__all__ = ["briefings", "document_anchors", "documents"]
+__all__ = ["briefings", "document_anchors", "document_fragments", "documents"]
 
 
 def documents(settings: list[Settings]) -> list[LivingDocument]:
@@ -48,3 +48,17 @@ def document_anchors(
     from ..document import unregistered_anchors
 
     return unregistered_anchors(regs, docs)
+
+
+def document_fragments(docs: list[LivingDocument]) -> list[Anchor]:
+    """Each citation in the documents that names a `#fragment`, as an anchor written there:
+    the fragment travels on the citation, so it is looked for in its page beside the
+    registry's own (two fragments of one page are one anchor, two places)."""
+    from ..registry.model import Anchor
+
+    return [
+        Anchor(line=m.line, id_field=m.key.id_field, raw_id=m.raw, key=m.key, file=doc.path)
+        for doc in docs
+        for m in doc.mentions
+        if m.fragment
+    ]

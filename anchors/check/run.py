@@ -105,9 +105,11 @@ async def check_online(
     progress: Progress | None = None,
     claims: Mapping[str, Claims] | None = None,
     extra: Iterable[Anchor] = (),
+    cited: Iterable[Anchor] = (),
 ) -> CheckResult:
     """Check every target online; `claims` (by anchor key) adds a briefing's claims; `extra`
-    are anchors written elsewhere (a living document's), checked once each with the registry's.
+    are anchors written elsewhere (a living document's), checked once each with the registry's;
+    `cited` are citations written elsewhere whose `#fragments` are looked for in their pages.
 
     `progress(done, total, failed, current)` follows along. Whatever happens, what was learnt
     is recorded, cached and judged before this returns or raises.
@@ -120,7 +122,7 @@ async def check_online(
     targets = _targets(reg, today, only_keys, patterns, result, extra)
     fetched = {k for k, a in targets.items() if isinstance(a.key, WebUrl) and not is_repo(a.key)}
     # a fragment travels on the citation: every entry (and document citation) of a key counts
-    places = cited_places((*reg.anchors, *extra), targets, fetched)
+    places = cited_places((*reg.anchors, *extra, *cited), targets, fetched)
     recorder = Recorder(history, reg.path, services.links)
     run = Run(targets, cache, recorder, progress, result, places)
     pending = run.from_cache()

@@ -165,6 +165,7 @@ async def check_one(
     services: ServicesFactory | None = None,
     quota: CaptureQuota | None = None,
     extra: Sequence[Anchor] = (),
+    cited: Sequence[Anchor] = (),
 ) -> CheckResult:
     """One registry online, inside its own session; `extra` are a living document's citations
     the registries lack, checked with this registry's anchors."""
@@ -196,6 +197,7 @@ async def check_one(
                 progress=bar,
                 claims=claims,
                 extra=extra,
+                cited=cited,
             )
             if s.history is not None and settings.history_days:
                 s.history.prune(settings.history_days)  # `history_days`: what is kept
@@ -235,13 +237,16 @@ def check(paths: Sequence[Path], options: CheckOptions, hooks: Hooks = Hooks()) 
             quota = capture_quota(s)  # one for the run: limit and spacing hold across files
     narrowed = bool(options.changed_since) or options.only_keys is not None
     extra = inputs.document_anchors(regs, docs, not options.offline, narrowed)
+    cited = inputs.document_fragments(docs) if not options.offline else []
     results = []
     for path, reg, s in zip(paths, regs, settings):
         results.append(
             check_offline(reg, options.today)
             if options.offline
             else hooks.run(
-                check_one(reg, path, s, options, hooks, claims, quota=quota, extra=extra)
+                check_one(
+                    reg, path, s, options, hooks, claims, quota=quota, extra=extra, cited=cited
+                )
             )
         )
         extra = []  # the documents' own citations are checked once, in the first registry's run
