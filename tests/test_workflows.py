@@ -21,6 +21,7 @@ import pytest
 import yaml
 
 from .actions_runner import Job, Runner, shim
+from .claimfakes import Issue, fake_services
 from .consumers.tools import tools_dir
 from .loopback import LoopbackServer, respond
 
@@ -634,3 +635,47 @@ def test_summary_is_a_second_output_of_the_same_run_not_a_second_check(tmp_path:
     assert json.loads(both.stdout)["runs"][0]["results"][0]["ruleId"] == "dead-link"
     summary = (tmp_path / "summary.md").read_text(encoding="utf-8")
     assert summary == markdown.stdout and "dead-link" in summary
+
+
+# -- claims: recorded by `anchors add`, checked by the workflows with no flag ------------------
+
+CLAIMED = """inference · E1 预消化简报(2026-09-24)
+增量 1：vLLM prefix caching GPU 利用率
+URL：https://github.com/vllm-project/vllm/issues/8242
+- 修复状态：Issue #8242 仍 open，后续追踪
+"""
+#: closed four days before the briefing said "仍 open": the briefing was wrong when written
+CLOSED = {"vllm-project/vllm#8242": Issue("Prefix caching", "closed", "completed", "2026-09-20")}
+
+
+def test_the_pr_workflow_checks_the_claims_of_the_briefing_it_adds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with fake_services(CLOSED, {}) as api, LoopbackServer({"/ok": _ok, "/gone": _gone}) as srv:
+        monkeypatch.setenv("ANCHORS_GITHUB_API", api.url(""))  # the user's environment
+        ws, base = pull_request(tmp_path, srv)
+        (ws / "briefings" / "2026-09-24-e1.md").write_text(CLAIMED, encoding="utf-8")
+        assert anchors(ws, "add", "briefings/2026-09-24-e1.md").returncode == 0
+        git(ws, "add", "-A")
+        git(ws, "commit", "-qm", "a briefing with a claim")
+        job, _ = run_pr(tmp_path, ws, base, head_repo="someone/fork")
+    online = job.by_id["online"]
+    assert online.outputs["exit-code"] in ("0", "1"), online.stderr
+    assert "title=stale-claim::" in online.stdout  # no --briefing flag anywhere
+    assert "2026-09-24 briefing" in online.stdout
+
+
+def test_the_weekly_workflow_checks_the_latest_claims_of_every_anchor(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = tmp_path / "repo"
+    (repo / "briefings").mkdir(parents=True)
+    (repo / "briefings" / "2026-09-24-e1.md").write_text(CLAIMED, encoding="utf-8")
+    assert anchors(repo, "add", "briefings/2026-09-24-e1.md").returncode == 0
+    shutil.copy(ROOT / "action.yml", repo / "action.yml")
+    with fake_services(CLOSED, {}) as api:
+        monkeypatch.setenv("ANCHORS_GITHUB_API", api.url(""))
+        job, _, _ = run_weekly(tmp_path, 1, [], tmp_path / "artifacts", [])
+    check = job.by_id["check"]
+    assert check.outputs["exit-code"] in ("0", "1"), check.stderr
+    assert "title=stale-claim::" in check.stdout
