@@ -192,15 +192,7 @@ def _temp(tmp_path: Path) -> Path:
 
 def markdown_of(tmp_path: Path, *args: str) -> str:
     """What `anchors check … -f markdown` prints, for comparison with the job summary."""
-    return subprocess.run(
-        [sys.executable, "-m", "anchors", "check", *args, "-f", "markdown"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        check=False,
-        timeout=60,
-    ).stdout
+    return anchors(tmp_path, "check", *args, "-f", "markdown").stdout
 
 
 def test_action_check_annotates_summarises_and_fails_on_errors(tmp_path: Path) -> None:
