@@ -6,6 +6,7 @@ registry stores. They differ on purpose (see `cited_url`).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit, urlunsplit
@@ -36,8 +37,12 @@ _TRACKING_PARAMS = frozenset({"fbclid", "gclid", "dclid", "msclkid", "mc_cid", "
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def canonical_url(url: str) -> str:
-    """Normalise a URL for duplicate detection; raises InvalidId for non-URLs."""
+    """Normalise a URL for duplicate detection; raises InvalidId for non-URLs.
+
+    Remembered: a check asks it of each URL when the registry loads, again when the briefings
+    citing a dead link are read, and for each result (~30 us a URL each time)."""
     try:
         parts = urlsplit(url.strip())
         port = parts.port
