@@ -8,6 +8,7 @@ With `--others`, the other link checkers (bench/peers.py) run on the same input 
 
     python bench/links.py [--urls 2000,8000] [--limits 64/8,32/8] [--runs 3] [--inputs A,B]
                           [--others [--tools lychee,...] [--peer-urls 2000]] [--profile FILE]
+                          [--tree before=DIR --tree after=DIR]   # checkouts, runs interleaved
 """
 
 from __future__ import annotations
@@ -50,7 +51,9 @@ def verdicts(out: bytes, items, port: int) -> tuple[int, int]:
     return false_dead, missed
 
 
-def run_anchors(items, plan: Plan, conc: int, per_host: int, profile: str | None) -> dict:
+def run_anchors(
+    items, plan: Plan, conc: int, per_host: int, profile: str | None, tree: Path | None = None
+) -> dict:
     log: list[float] = []
     srv = LoopbackServer(make_routes(plan, log), hosts=HOSTS, port=free_port())
     with srv, tempfile.TemporaryDirectory() as tmp:
@@ -81,7 +84,7 @@ def run_anchors(items, plan: Plan, conc: int, per_host: int, profile: str | None
             "10",
         ]
         t0 = time.monotonic()
-        r = run_measured(cmd)
+        r = run_measured(cmd, cwd=tree)  # `python -m anchors` runs the tree it starts in
         first = min(t for t, *_ in srv.log) if srv.log else float("nan")
         fd, md = verdicts(r.out, items, srv.port)
         return {
@@ -107,7 +110,9 @@ def _renderer(path: str) -> str:
     )
 
 
-def row(n: int, conc: int, per_host: int, key: str, fl: float, runs: list[dict]) -> dict:
+def row(
+    n: int, conc: int, per_host: int, key: str, fl: float, runs: list[dict], tree: str = ""
+) -> dict:
     ratios = [r["phase"] / fl for r in runs]
     cpu = [r["cpu"] / n * 1000 for r in runs]
     out = {
@@ -128,9 +133,10 @@ def row(n: int, conc: int, per_host: int, key: str, fl: float, runs: list[dict])
         "start": statistics.median(r["start"] for r in runs),
         "exit": statistics.median(r["exit"] for r in runs),
         "req": statistics.median(r["requests"] for r in runs) / n,
+        "tree": tree,
     }
     print(
-        f"{n:>6} {out['limits']:>6} {key:>5} {fl:>7.2f} {out['ratio_min']:>6.2f} "
+        f"{tree:<8}{n:>6} {out['limits']:>6} {key:>5} {fl:>7.2f} {out['ratio_min']:>6.2f} "
         f"{out['ratio_med']:>6.2f} {out['cpu_min']:>6.2f} {out['cpu_med']:>6.2f} "
         f"{out['wall_med']:>7.2f} {out['start']:>6.2f} {out['exit']:>5.2f} {out['rss']:>6.0f} "
         f"{out['req']:>5.2f} {out['false_dead']:>5} {out['missed_dead']:>6} "
@@ -226,6 +232,13 @@ def main() -> None:
     ap.add_argument("--limits", default="64/8,32/8", help="concurrency/per-host pairs")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--inputs", default="A,B")
+    ap.add_argument(
+        "--tree",
+        action="append",
+        default=[],
+        metavar="NAME=DIR",
+        help="run the anchors in DIR (a checkout) as NAME; several take turns in each setting",
+    )
     ap.add_argument("--others", action="store_true", help="also run the other link checkers")
     ap.add_argument("--tools", help="with --others: only these (comma-separated)")
     ap.add_argument("--peer-urls", default="2000")
@@ -241,8 +254,10 @@ def main() -> None:
         f"{len(HOSTS)} loopback hosts, {LATENCY * 1000:.0f} ms per answer; {args.runs} runs per "
         "setting; ratios: check phase (server-timed) / floor; CPU per URL of the process"
     )
+    trees = dict(t.split("=", 1) for t in args.tree) or {"": ""}
     print(
-        f"{'URLs':>6} {'limits':>6} {'input':>5} {'floor':>7} {'r min':>6} {'r med':>6} "
+        f"{'tree' if args.tree else '':<8}{'URLs':>6} {'limits':>6} {'input':>5} {'floor':>7} "
+        f"{'r min':>6} {'r med':>6} "
         f"{'cpu mn':>6} {'cpu md':>6} {'wall md':>7} {'start':>6} {'exit':>5} {'RSS MB':>6} "
         f"{'req/U':>5} {'false':>5} {'missed':>6} {'flight':>8} {'host':>5}"
     )
@@ -254,12 +269,20 @@ def main() -> None:
             for key in args.inputs.split(","):
                 plan = PLANS[key]
                 fl = floor(items, plan, conc, per_host)
-                runs = [
-                    run_anchors(items, plan, conc, per_host, args.profile) for _ in range(args.runs)
-                ]
-                rows.append(row(n, conc, per_host, key, fl, runs))
-                ours.setdefault((n, key), rows[-1])
-    targets(rows)
+                got: dict[str, list[dict]] = {name: [] for name in trees}
+                for _ in range(args.runs):  # the trees take turns, so they share the load
+                    for name, folder in trees.items():
+                        tree = Path(folder).resolve() if folder else None
+                        got[name].append(
+                            run_anchors(items, plan, conc, per_host, args.profile, tree)
+                        )
+                for name, runs in got.items():
+                    rows.append(row(n, conc, per_host, key, fl, runs, name))
+                    ours.setdefault((n, key), rows[-1])
+    for name in trees:
+        if name:
+            print(f"\ntree {name} ({trees[name]}):")
+        targets([r for r in rows if r["tree"] == name])
     print(f"load average at end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     if args.others:
         peers(args, ours)
