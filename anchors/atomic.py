@@ -18,6 +18,7 @@ import os
 import signal
 import stat
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 from .errors import StorageError
@@ -95,9 +96,10 @@ def _no_link(path: Path) -> os.stat_result:
     return st
 
 
-def write_atomic(path: str | Path, data: bytes, follow: bool = True) -> Path:
-    """Replace the file behind `path` with `data`; returns the real path written. With `follow`
-    False (anchors' own state files) a symlink at `path` is itself replaced by the file."""
+def write_atomic(path: str | Path, data: bytes | Iterable[bytes], follow: bool = True) -> Path:
+    """Replace the file behind `path` with `data` (or its pieces, in order); returns the real
+    path written. With `follow` False (anchors' own state files) a symlink at `path` is itself
+    replaced by the file."""
     real, st = real_file(path, follow=follow)
     try:
         fd, tmp = tempfile.mkstemp(dir=real.parent, prefix=f".{real.name}.", suffix=".tmp")
@@ -105,7 +107,8 @@ def write_atomic(path: str | Path, data: bytes, follow: bool = True) -> Path:
         raise StorageError.from_os(exc, f"write in {real.parent}", path) from None
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            for piece in (data,) if isinstance(data, bytes) else data:
+                fh.write(piece)
             fh.flush()
             _checkpoint("after-temp-write")
             _keep_owner(fh.fileno(), st)

@@ -279,7 +279,7 @@ def select(
 ) -> list[ExportItem]:
     """Load the registry (refusing an unreadable one) and the cache; pick the items asked for."""
     from .errors import UsageError
-    from .registry.loader import load
+    from .registry.loader import gc_paused, load
 
     want = None
     if status is not None:
@@ -288,8 +288,11 @@ def select(
         except ValueError:
             raise UsageError(f"--status {status!r} is not a status (new or continued)") from None
     reg = load(registry, stream_ok=True)  # export writes nothing: `-` and pipes are read
-    cache = Cache(cache_path, ttls=_FOREVER) if cache_path is not None else None
-    return filter_items(collect(reg, cache), section=section, since=since, status=want, today=today)
+    # many small objects and no cycles: each pass of the collector would walk them all
+    with gc_paused():
+        cache = Cache(cache_path, ttls=_FOREVER) if cache_path is not None else None
+        items = collect(reg, cache)
+    return filter_items(items, section=section, since=since, status=want, today=today)
 
 
 def export(

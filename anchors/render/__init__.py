@@ -9,7 +9,7 @@ replaced atomically. A new format is a renderer here plus its `--format` choice 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from enum import Enum
 from typing import TYPE_CHECKING, Any, TextIO
@@ -95,11 +95,21 @@ def _lazy(module: str, name: str, *args: str) -> Renderer:
 
 
 def _csl_json(items: Any, t: Target) -> str:
-    import json
+    from .csl import csl_chunks
 
-    from .csl import csl_json
+    return "".join(csl_chunks(items))
 
-    return json.dumps(csl_json(items), ensure_ascii=False, indent=2) + "\n"
+
+def _bib_chunks(items: Any, t: Target) -> Iterator[str]:
+    from .bib import bibtex_chunks
+
+    return bibtex_chunks(items, t.bib_style)
+
+
+def _csl_chunks(items: Any, t: Target) -> Iterator[str]:
+    from .csl import csl_chunks
+
+    return csl_chunks(items)
 
 
 #: Every (command, `--format`) there is, and what renders it.
@@ -123,6 +133,12 @@ RENDERERS: dict[tuple[str, str], Renderer] = {
 _FITTED = frozenset({("add", "json"), ("check", "json"), ("check", "sarif"), ("report", "json")})
 #: JSON outputs: `escape.inert_json` keeps the runner from reading a command in them
 _JSON = _FITTED | {("export", "csl-json")}
+#: outputs `write` sends a piece at a time (the same text `render` gives whole), so a 100k-anchor
+#: export never holds its whole text (bench/export.py)
+_STREAMED: dict[tuple[str, str], Callable[[Any, Target], Iterator[str]]] = {
+    ("export", "csl-json"): _csl_chunks,
+    ("export", "bibtex"): lambda items, t: _bib_chunks(items, t),
+}
 
 
 def render(command: str, fmt: str, result: Any, target: Target) -> str:
@@ -150,7 +166,23 @@ def write(
 ) -> None:
     """Render and write: to `output` if given (a regular file), else to `out`."""
     target = Target(None if output is not None else out, **context)
-    emit(render(command, fmt, result, target), output, out)
+    streamed = _STREAMED.get((command, fmt))
+    if streamed is None:
+        emit(render(command, fmt, result, target), output, out)
+        return
+    from ..registry.loader import gc_paused
+    from .escape import inert_json
+
+    with gc_paused():
+        chunks = streamed(result, target)
+        if (command, fmt) in _JSON:  # pieces are whole items: no `##[` spans two of them
+            chunks = (inert_json(c) for c in chunks)
+        if output is None:
+            out.writelines(chunks)
+        else:
+            from ..atomic import write_atomic
+
+            write_atomic(output, (c.encode("utf-8") for c in chunks))
 
 
 def emit(text: str, output: Path | None, out: TextIO) -> None:

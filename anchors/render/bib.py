@@ -21,8 +21,9 @@ not have.
 
 from __future__ import annotations
 
-import codecs
 import re
+from collections.abc import Iterator
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlsplit
 
@@ -31,7 +32,7 @@ from .escape import plain
 if TYPE_CHECKING:
     from ..export import ExportItem
 
-__all__ = ["STYLES", "bibtex", "parsed_name"]
+__all__ = ["STYLES", "bibtex", "bibtex_chunks", "parsed_name"]
 
 #: the families of styles `--bib-style` chooses between
 STYLES = ("classic", "biblatex")
@@ -64,25 +65,37 @@ _GLYPHS = {
 }
 
 
+#: what pybtex's own encoding (latexcodec's `ulatex+utf8`) changes in text once the rest is
+#: done, as one table: `str.translate` instead of its lexer, which cost 3/4 of a 100k export
+#: (tests/test_export.py::test_latex_encoding_is_pybtexs compares the two)
+_PYBTEX = str.maketrans({"#": r"\#", "%": r"\%", "&": r"\&", "_": r"\_"})
+#: every character `_latex` rewrites, so text with none of them is returned as it is
+_SPECIAL = re.compile(
+    r"[\\{}$^~\"<>|`#%&_\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]|--"
+)
+
+
 def _latex(text: str, style: str = "classic") -> str:
     """Text that typesets as itself: TeX's specials as text commands, `--` not a dash, then
     pybtex's own encoding (`%`, `&`, `#`, `_`)."""
+    if not _SPECIAL.search(text):
+        return text
     glyphs = _GLYPHS[style]
     t = "".join(_TEX.get(ch) or glyphs.get(ch, ch) for ch in plain(text))
-    t = t.replace("--", "-{}-").replace("--", "-{}-")
-    import latexcodec  # noqa: F401  (registers the codec pybtex's writer uses)
-
-    # the codec is text to text (typeshed types codecs.encode as bytes)
-    return str(codecs.encode(t, "ulatex+utf8"))
+    return t.replace("--", "-{}-").replace("--", "-{}-").translate(_PYBTEX)
 
 
 #: what a verbatim field cannot hold as itself: a backslash, white space, control characters
 _NOT_VERBATIM = re.compile(r"[\\\s\x00-\x1f\x7f-\x9f]")
 
 
+#: all but braces, which `_balanced` walks alone rather than every character
+_NOT_BRACE = re.compile(r"[^{}]+")
+
+
 def _balanced(s: str) -> bool:
     depth = 0
-    for ch in s:
+    for ch in _NOT_BRACE.sub("", s):
         depth += (ch == "{") - (ch == "}")
         if depth < 0:
             return False
@@ -118,6 +131,13 @@ def _writer() -> Any:
     class EncodedWriter(Writer):  # type: ignore[misc]
         def _write_field(self, stream: Any, type: str, value: str) -> None:
             stream.write(f",\n    {type} = {self.quote(value)}")
+
+        def check_braces(self, s: str) -> None:
+            # the same refusal as pybtex's, counted in one pass instead of its scanner
+            if not _balanced(s):
+                from pybtex.database.output.bibtex import BibTeXError
+
+                raise BibTeXError(f"String has unmatched braces: {s}")
 
     return EncodedWriter()
 
@@ -241,24 +261,42 @@ def _biblatex(it: ExportItem, kind: str) -> list[tuple[str, str]]:
     return f
 
 
-def bibtex(items: list[ExportItem], style: str = "classic") -> str:
-    from pybtex.database import BibliographyData, Entry  # type: ignore[import-untyped]
+#: entries pybtex writes at a time: the text and pybtex's objects of one batch, never of all
+_BATCH = 500
+
+
+def bibtex_chunks(items: list[ExportItem], style: str = "classic") -> Iterator[str]:
+    """The .bib a batch of entries at a time (`render.write` streams them to the file).
+
+    A key twice, as BibTeX compares them (case-insensitively), is refused as pybtex refuses it
+    within one batch; `export` makes keys unique, so this never happens to its items.
+    """
+    from pybtex.database import BibliographyData, BibliographyDataError, Entry  # type: ignore[import-untyped]
 
     fields = _biblatex if style == "biblatex" else _classic
-    # a list, not a dict: pybtex refuses a repeated key (case-insensitively, as BibTeX reads
-    # them) where a dict would keep the last entry silently; `export` makes keys unique
-    entries = []
-    for it in items:
-        kind = _entry_type(it, style)
-        f = fields(it, kind)
-        if note := _bookkeeping(it):
-            f.append(("annote", note))
-        persons = {"author": [_bib_person(a, style) for a in it.authors]} if it.authors else None
-        entries.append((it.cite_key, Entry(kind, fields=f, persons=persons)))
-    if not entries:
-        return ""
-    text = str(_writer().to_string(BibliographyData(entries=entries)))
-    return text if text.endswith("\n") else text + "\n"
+    writer, seen = _writer(), set()
+    for start in range(0, len(items), _BATCH):
+        # a list, not a dict: pybtex refuses a repeated key where a dict keeps the last
+        entries = []
+        for it in items[start : start + _BATCH]:
+            if (low := it.cite_key.lower()) in seen:
+                raise BibliographyDataError(f"repeated bibliography entry: {it.cite_key}")
+            seen.add(low)
+            kind = _entry_type(it, style)
+            f = fields(it, kind)
+            if note := _bookkeeping(it):
+                f.append(("annote", note))
+            persons = (
+                {"author": [_bib_person(a, style) for a in it.authors]} if it.authors else None
+            )
+            entries.append((it.cite_key, Entry(kind, fields=f, persons=persons)))
+        text = str(writer.to_string(BibliographyData(entries=entries)))
+        # pybtex puts a blank line between entries and ends with a newline: so between batches
+        yield ("\n" if start else "") + (text if text.endswith("\n") else text + "\n")
+
+
+def bibtex(items: list[ExportItem], style: str = "classic") -> str:
+    return "".join(bibtex_chunks(items, style))
 
 
 #: a word BibTeX reads as a separator between two people (`Alice and Bob`), in any case
@@ -281,6 +319,7 @@ def parsed_name(name: str) -> Any:
     return p if p.last_names else None
 
 
+@lru_cache(maxsize=1 << 16)
 def _bib_person(name: str, style: str) -> Any:
     """An author for BibTeX: parsed as Last, First where it is one person, else the whole name
     as one braced literal (`{Alice and Bob}`), which BibTeX never splits or reorders."""

@@ -9,6 +9,7 @@ journal reference is a note, not a container title ("In ActaAstron.56:1-50,2006"
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from .bib import parsed_name
@@ -16,7 +17,7 @@ from .bib import parsed_name
 if TYPE_CHECKING:
     from ..export import ExportItem
 
-__all__ = ["csl_json", "protect"]
+__all__ = ["csl_chunks", "csl_json", "protect"]
 
 #: a word a title-casing style must leave as written: one with a digit beside letters, a
 #: capital after its first letter, or a character no English word has (`_ @ / . : # + = ~`),
@@ -104,3 +105,21 @@ def _item(it: ExportItem) -> dict[str, Any]:
 
 def csl_json(items: list[ExportItem]) -> list[dict[str, Any]]:
     return [_item(it) for it in items]
+
+
+def csl_chunks(items: list[ExportItem]) -> Iterator[str]:
+    """The items as one JSON array indented by two, an item at a time: the text
+    `json.dumps(csl_json(items), indent=2)` gives, without every item's dict, the encoder's
+    chunks and the whole text in memory at once (2.2x the memory of `check --offline` at 100k
+    anchors; `render.write` streams these to the file)."""
+    import json
+
+    if not items:
+        yield "[]\n"
+        return
+    yield "["
+    for i, it in enumerate(items):
+        # a JSON string holds no raw newline, so indenting each line of an item indents only it
+        text = json.dumps(_item(it), ensure_ascii=False, indent=2).replace("\n", "\n  ")
+        yield ("\n  " if i == 0 else ",\n  ") + text
+    yield "\n]\n"

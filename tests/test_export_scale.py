@@ -1,0 +1,136 @@
+"""Export grows with the work: the calls made to export 2n entries are at most 2.2x those for n,
+in every format (counted, not timed: bench/export.py times them against `check --offline`)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from anchors.check.cache import Cache
+from anchors.export import collect
+from anchors.registry.loader import load
+from anchors.render import Target, render
+
+
+def registry(tmp: Path, n: int) -> Path:
+    """n entries of every kind, a third with cached metadata (authors, venue, pages)."""
+    lines = ["version: 1\nanchors:\n"]
+    cache = Cache(tmp / ".anchors" / "cache.json")
+    for i in range(n):
+        kind = i % 3
+        if kind == 0:
+            lines.append(f'  - arxiv: "2309.{10000 + i:05d}"\n    title: "Paper {i}"\n')
+            cache.put(
+                f"arxiv:2309.{10000 + i:05d}",
+                {
+                    "outcome": "ok",
+                    "title": f"A paper about fp8_e4m3 and --flags #{i}",
+                    "authors": ["Alice Author", "Bob B. Builder", "Chen, Li"],
+                    "published": "2023-09-12",
+                    "journal_ref": f"J. Things {i}:1-9,2024",
+                },
+            )
+        elif kind == 1:
+            lines.append(f'  - doi: "10.1000/x{i}"\n')
+            cache.put(
+                f"doi:10.1000/x{i}",
+                {
+                    "outcome": "ok",
+                    "title": f"Article {i} <tips> | more",
+                    "authors": ["Ann Bee"],
+                    "published": "2021-01-01",
+                    "journal_ref": "Nature",
+                    "volume": "5",
+                    "issue": "7",
+                    "page": "1-10",
+                    "work_type": "article-journal",
+                },
+            )
+        else:
+            lines.append(f"  - url: https://blog{i % 7}.example/posts/{i}_x%20y\n")
+        day = f"2026-09-2{i % 10}"
+        lines.append(
+            f"    first_anchored: {day}\n    status: new\n"
+            f'    section: "§1.{i % 5} S"\n    cited_in: ["{day}"]\n'
+        )
+    reg = tmp / "registry.yaml"
+    reg.write_text("".join(lines), encoding="utf-8")
+    (tmp / ".anchors").mkdir(exist_ok=True)
+    cache.save()
+    return reg
+
+
+def calls(work: Callable[[], object]) -> int:
+    """Python function calls `work` makes (every call, of anchors and its libraries)."""
+    count = 0
+
+    def profile(frame: object, event: str, arg: object) -> None:
+        nonlocal count
+        if event in ("call", "c_call"):
+            count += 1
+
+    sys.setprofile(profile)
+    try:
+        work()
+    finally:
+        sys.setprofile(None)
+    return count
+
+
+@pytest.mark.parametrize(
+    "fmt, style",
+    [
+        ("bibtex", "classic"),
+        ("bibtex", "biblatex"),
+        ("csl-json", "classic"),
+        ("markdown", "classic"),
+    ],
+)
+def test_exporting_twice_the_entries_costs_at_most_twice_the_calls(
+    tmp_path: Path, fmt: str, style: str
+) -> None:
+    cost = []
+    for n in (300, 600):
+        folder = tmp_path / str(n)
+        folder.mkdir()
+        reg = registry(folder, n)
+        cache = Cache(
+            folder / ".anchors" / "cache.json",
+            ttls={k: float("inf") for k in ("arxiv", "doi", "url", "github")},
+        )
+        loaded = load(reg)
+
+        def work(loaded: object = loaded, cache: Cache = cache) -> object:
+            items = collect(loaded, cache)  # type: ignore[arg-type]
+            return render("export", fmt, items, Target(None, bib_style=style))
+
+        work()  # imports and first-use caches out of the count
+        cost.append(calls(work))
+    assert cost[1] <= 2.2 * cost[0], cost
+    # and each entry costs what it needs: pybtex's LaTeX encoder lexed every character of
+    # every field, 2,200 calls an entry (40 s for 100k) where 420 do
+    per_entry = {"bibtex": 700, "csl-json": 1000, "markdown": 300}[fmt]  # with `collect`
+    assert cost[1] / 600 <= per_entry, cost
+
+
+def test_csl_json_written_a_piece_at_a_time_is_the_whole_text(tmp_path: Path) -> None:
+    """`write` streams CSL-JSON to the file and to stdout: the same bytes as the whole array."""
+    import io
+    import json
+
+    from anchors.render import write
+    from anchors.render.csl import csl_json
+
+    reg = registry(tmp_path, 30)
+    items = collect(load(reg), Cache(tmp_path / ".anchors" / "cache.json"))
+    whole = json.dumps(csl_json(items), ensure_ascii=False, indent=2) + "\n"
+    out = io.StringIO()
+    write("export", "csl-json", items, out)
+    write("export", "csl-json", items, out, tmp_path / "o.json")
+    assert out.getvalue() == whole == (tmp_path / "o.json").read_text(encoding="utf-8")
+    out = io.StringIO()
+    write("export", "csl-json", [], out)
+    assert json.loads(out.getvalue()) == []
