@@ -2,13 +2,16 @@
 
 The workload and the floor are in bench/workload.py: 2,000 or 8,000 URLs, 50 ms per answer,
 ~10% 404, 5% 301, 3% 429 (Retry-After 1) and 3% 503 before a 200 (once in input A, twice in
-B). `anchors check --allow-private` runs in a subprocess, `--runs` times per setting; the server
-times the check phase and counts what is in flight; wait4 gives the process's CPU and peak RSS.
-With `--others`, the other link checkers (bench/peers.py) run on the same input beside it.
+B). `--fragments` of the pages that answer 200 (5% by default) are cited with a `#fragment`, so
+they are read with GET; one in four names a place the page lacks, and `false`/`missed` count
+wrong `missing-fragment` verdicts beside wrong dead links. `anchors check --allow-private` runs
+in a subprocess, `--runs` times per setting; the server times the check phase and counts what
+is in flight; wait4 gives the process's CPU and peak RSS. With `--others`, the other link
+checkers (bench/peers.py) run on the same input beside it.
 
     python bench/links.py [--urls 2000,8000] [--limits 64/8,32/8] [--runs 3] [--inputs A,B]
-                          [--others [--tools lychee,...] [--peer-urls 2000]] [--profile FILE]
-                          [--tree before=DIR --tree after=DIR]   # checkouts, runs interleaved
+                          [--fragments 0.05] [--others [--tools lychee,...] [--peer-urls 2000]]
+                          [--profile FILE] [--tree before=DIR --tree after=DIR]   # runs interleaved
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from workload import (
     HOSTS,
@@ -46,19 +50,54 @@ RSS_TARGET_MB = 108
 def verdicts(out: bytes, items, port: int) -> tuple[int, int]:
     doc = json.loads(out)
     dead = {f["anchor"] for f in doc["findings"] if f["code"] == "dead-link"}
+    dead = {a.split("#", 1)[0] for a in dead}
     false_dead = sum(1 for h, p, k in items if k != "dead" and f"http://{h}:{port}{p}" in dead)
     missed = sum(1 for h, p, k in items if k == "dead" and f"http://{h}:{port}{p}" not in dead)
     return false_dead, missed
 
 
+def cited_fragments(items, share: float) -> dict[str, str]:
+    """Every 1/share-th page that answers 200 cited with a `#fragment`: one in four names a
+    place the page lacks (`gone-N`), the others the one it has (`sec-N`)."""
+    if not share:
+        return {}
+    step, out = max(1, round(1 / share)), {}
+    ok = [p for _, p, k in items if k == "ok"]
+    for n, path in enumerate(ok[::step]):
+        i = path.split("/")[2]
+        out[path] = f"gone-{i}" if n % 4 == 3 else f"sec-{i}"
+    return out
+
+
+def fragment_verdicts(out: bytes, fragments: dict[str, str]) -> tuple[int, int]:
+    """(places called missing that are there, missing places not called missing)."""
+    said = {
+        (urlsplit(f["anchor"]).path, f.get("fragment"))
+        for f in json.loads(out)["findings"]
+        if f["code"] == "missing-fragment"
+    }
+    wrong = sum(1 for p, frag in fragments.items() if frag.startswith("sec") and (p, frag) in said)
+    missed = sum(
+        1 for p, frag in fragments.items() if frag.startswith("gone") and (p, frag) not in said
+    )
+    return wrong, missed
+
+
 def run_anchors(
-    items, plan: Plan, conc: int, per_host: int, profile: str | None, tree: Path | None = None
+    items,
+    plan: Plan,
+    conc: int,
+    per_host: int,
+    profile: str | None,
+    share: float = 0.0,
+    tree: Path | None = None,
 ) -> dict:
     log: list[float] = []
     srv = LoopbackServer(make_routes(plan, log), hosts=HOSTS, port=free_port())
+    fragments = cited_fragments(items, share)
     with srv, tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        reg, _, _ = write_inputs(items, srv.port, folder)
+        reg, _, _ = write_inputs(items, srv.port, folder, fragments)
         prefix = (
             [sys.executable, "-m", "pyinstrument", "-o", profile, "-r", _renderer(profile), "-m"]
             if profile
@@ -87,13 +126,15 @@ def run_anchors(
         r = run_measured(cmd, cwd=tree)  # `python -m anchors` runs the tree it starts in
         first = min(t for t, *_ in srv.log) if srv.log else float("nan")
         fd, md = verdicts(r.out, items, srv.port)
+        ff, mf = fragment_verdicts(r.out, fragments)
         return {
             "wall": r.wall,
             "phase": max(log) - first if log else float("nan"),
             "cpu": r.cpu,
             "rss": r.rss_kib / 1024,
-            "false_dead": fd,
-            "missed_dead": md,
+            "false_dead": fd + ff,
+            "missed_dead": md + mf,
+            "gets": sum(n for (m, _), n in srv.methods.items() if m == "GET"),
             "start": first - t0,
             "exit": t0 + r.wall - max(log) if log else float("nan"),
             "requests": sum(srv.counts.values()),
@@ -134,13 +175,14 @@ def row(
         "exit": statistics.median(r["exit"] for r in runs),
         "req": statistics.median(r["requests"] for r in runs) / n,
         "tree": tree,
+        "gets": max(r["gets"] for r in runs),
     }
     print(
         f"{tree:<8}{n:>6} {out['limits']:>6} {key:>5} {fl:>7.2f} {out['ratio_min']:>6.2f} "
         f"{out['ratio_med']:>6.2f} {out['cpu_min']:>6.2f} {out['cpu_med']:>6.2f} "
         f"{out['wall_med']:>7.2f} {out['start']:>6.2f} {out['exit']:>5.2f} {out['rss']:>6.0f} "
         f"{out['req']:>5.2f} {out['false_dead']:>5} {out['missed_dead']:>6} "
-        f"{out['flight']:>4}/{conc:<3} {out['host']:>3}/{per_host}",
+        f"{out['flight']:>4}/{conc:<3} {out['host']:>3}/{per_host} {out['gets']:>5}",
         flush=True,
     )
     return out
@@ -175,7 +217,10 @@ def targets(rows: list[dict]) -> None:
         if r["flight"] > int(r["limits"].split("/")[0])
         or r["host"] > int(r["limits"].split("/")[1])
     ]
-    print(f"  false + missed dead: {wrong}; settings where in flight exceeded a limit: {len(over)}")
+    print(
+        f"  false + missed dead or missing-fragment: {wrong}; settings where in flight "
+        f"exceeded a limit: {len(over)}"
+    )
 
 
 def _cpu_split(rows: list[dict]) -> None:
@@ -244,6 +289,13 @@ def main() -> None:
     ap.add_argument("--peer-urls", default="2000")
     ap.add_argument("--other-timeout", type=float, default=600)
     ap.add_argument(
+        "--fragments",
+        type=float,
+        default=0.05,
+        help="share of the pages that answer 200 cited with a #fragment (read with GET); one in "
+        "four names a place the page lacks; 0 for none",
+    )
+    ap.add_argument(
         "--profile",
         metavar="FILE",
         help="run anchors under pyinstrument (a text report, or .html/.json/.pstats, to FILE)",
@@ -259,11 +311,14 @@ def main() -> None:
         f"{'tree' if args.tree else '':<8}{'URLs':>6} {'limits':>6} {'input':>5} {'floor':>7} "
         f"{'r min':>6} {'r med':>6} "
         f"{'cpu mn':>6} {'cpu md':>6} {'wall md':>7} {'start':>6} {'exit':>5} {'RSS MB':>6} "
-        f"{'req/U':>5} {'false':>5} {'missed':>6} {'flight':>8} {'host':>5}"
+        f"{'req/U':>5} {'false':>5} {'missed':>6} {'flight':>8} {'host':>5} {'GETs':>5}"
     )
     rows, ours = [], {}
     for n in (int(x) for x in args.urls.split(",")):
         items = paths(n)
+        cited = cited_fragments(items, args.fragments)
+        gone = sum(f.startswith("gone") for f in cited.values())
+        print(f"{n} URLs: {len(cited)} cited with a #fragment, {gone} of them naming no place")
         for pair in args.limits.split(","):
             conc, per_host = (int(x) for x in pair.split("/"))
             for key in args.inputs.split(","):
@@ -274,7 +329,9 @@ def main() -> None:
                     for name, folder in trees.items():
                         tree = Path(folder).resolve() if folder else None
                         got[name].append(
-                            run_anchors(items, plan, conc, per_host, args.profile, tree)
+                            run_anchors(
+                                items, plan, conc, per_host, args.profile, args.fragments, tree
+                            )
                         )
                 for name, runs in got.items():
                     rows.append(row(n, conc, per_host, key, fl, runs, name))

@@ -80,8 +80,10 @@ def make_routes(plan: Plan, log: list[float]):
                 keep = await respond(w, 429, b"", {"Retry-After": str(int(RETRY_AFTER))}, req=req)
             elif kind == "flaky" and n < plan.failures:
                 keep = await respond(w, 503, b"", req=req)
-            else:
-                keep = await respond(w, 200, b"<html>ok</html>", req=req)
+            else:  # each page has one place a citation may name (bench/links.py --fragments)
+                i = req.path.split("/")[2]
+                page = f'<html><body><h2 id="sec-{i}">ok</h2></body></html>'.encode()
+                keep = await respond(w, 200, page, req=req)
             log.append(time.monotonic())
             return keep
 
@@ -132,13 +134,19 @@ def floor(items: list[tuple[str, str, str]], plan: Plan, conc: int, per_host: in
 
 
 def write_inputs(
-    items: list[tuple[str, str, str]], port: int, folder: Path
+    items: list[tuple[str, str, str]],
+    port: int,
+    folder: Path,
+    fragments: dict[str, str] | None = None,
 ) -> tuple[Path, Path, Path]:
+    """The registry (its URLs cited with `fragments[path]` where given), a Markdown list and an
+    HTML page of the same URLs."""
     reg = folder / "registry.yaml"
     lines = ["version: 1\n", "anchors:\n"]
     for host, path, _ in items:
+        cited = f"#{fragments[path]}" if fragments and path in fragments else ""
         lines.append(
-            f"  - url: http://{host}:{port}{path}\n    first_anchored: 2026-09-24\n"
+            f'  - url: "http://{host}:{port}{path}{cited}"\n    first_anchored: 2026-09-24\n'
             '    status: new\n    cited_in: ["2026-09-24"]\n'
         )
     reg.write_text("".join(lines), encoding="utf-8")
