@@ -12,17 +12,15 @@ from __future__ import annotations
 
 import re
 import shlex
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
 from ..errors import BriefingError
-from ..ids.model import AnchorKey
 from ..registry.claims import Claims
-from ..registry.model import Status
 from ..registry.sniff import structured_kind
 from .claims import citation_claims
-from .docrefs import DocumentRef, document_refs
+from .docrefs import document_refs
 from .layout import (
     cells,
     ignored_anchors,
@@ -31,6 +29,7 @@ from .layout import (
     title_columns,
     without_comments,
 )
+from .model import Briefing, Citation, InvalidCitation
 from .place import Block, Place, heading_blocks, line_claim, section_in
 from .scan import Hit, scan
 from .titling import TitleSource, cell_title, line_title
@@ -57,49 +56,6 @@ _LIST_RE = re.compile(r"^\s*(?:[-*+]|[0-9]{1,3}[.)])\s+")
 _FILE_DATE_RE = re.compile(r"(?<!\d)(\d{4}-\d{2}-\d{2})(?!\d)")
 _DIGIT_RE = re.compile(r"[0-9０-９]")
 _TITLE_DATE_RE = re.compile(r"[（(]\s*(\d{4}-\d{2}-\d{2})\s*[）)]")
-
-
-@dataclass(frozen=True, slots=True)
-class Citation:
-    """One valid citation as written in a briefing."""
-
-    key: AnchorKey
-    raw: str
-    path: str
-    line: int
-    #: True in a citation-bearing place: a table row's first cell, a `URL：` line, a list item
-    primary: bool = False
-    title: str | None = None
-    section: str | None = None
-    claim: Status | None = None
-    claimed_date: date | None = None
-    #: None when there is no title
-    title_source: TitleSource | None = None
-    #: what the briefing claims about it (state, dates, venue, version, title), dated
-    claims: Claims | None = None
-
-    @property
-    def written_title(self) -> str | None:
-        """The title if the author wrote it for this citation (not inferred from a heading)."""
-        return self.title if self.title_source is not None and self.title_source.written else None
-
-
-@dataclass(frozen=True, slots=True)
-class InvalidCitation:
-    raw: str
-    path: str
-    line: int
-    reason: str
-
-
-@dataclass(slots=True)
-class Briefing:
-    path: str
-    date: date
-    citations: list[Citation] = field(default_factory=list)
-    invalid: list[InvalidCitation] = field(default_factory=list)
-    #: what it says the living document holds (`inference.md §1.1 已有 …`)
-    refs: list[DocumentRef] = field(default_factory=list)
 
 
 def read_briefing(

@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING
 from ..ids.model import AnchorKind, GithubRef
 from ..registry.claims import Claims, StateClaim, Venue
 from ..registry.model import Status
+from .model import Citation
 from .phrases import date_claim, state_claim, venue_claim, venues_in, version_claim
 
 if TYPE_CHECKING:
-    from .citations import Citation
     from .place import Block
 
 __all__ = [
