@@ -146,7 +146,9 @@ CATALOGUE: Mapping[Code, CodeDoc] = {
     ),
     Code.ISSUE_STATE: _C(
         "GitHub issue or pull request closed or merged",
-        "A cited GitHub issue or PR is closed or merged (with its `state_reason`).",
+        "A cited GitHub issue or PR is closed or merged (with its `state_reason`); noted once, by "
+        "the check that first sees it (the history's earlier runs), then only in the report's "
+        '"What changed".',
         "`vllm-project/vllm#8242` closed (completed).",
         "Nothing, unless a briefing still calls it open (then `stale-claim` says so).",
     ),
@@ -203,8 +205,9 @@ CATALOGUE: Mapping[Code, CodeDoc] = {
     ),
     Code.STALE_CLAIM: _C(
         "Claimed issue state contradicted by its live state",
-        "The briefing (`--briefing`) or the entry's notes say open, closed, merged or fixed "
-        "(`仍 open`, `已关闭`, `已合并`, `已修复`…), and the issue's live state says otherwise.",
+        "A briefing (its claims kept by `add`, or `--briefing`) or the entry's notes say open, "
+        "closed, merged or fixed (`仍 open`, `已关闭`, `已合并`, `已修复`…), and a change before "
+        "the briefing's day says otherwise (a change on or after it is news, not this).",
         "Claimed `open`, actual `closed (completed) on 2012-05-26`.",
         "Update the claim in the living document; no claim, no finding.",
     ),
@@ -225,7 +228,8 @@ CATALOGUE: Mapping[Code, CodeDoc] = {
     Code.PUBLISHED: _C(
         "Preprint has a journal reference or venue DOI",
         "The arXiv preprint has a journal reference or venue DOI (from the same answer, no "
-        "extra request).",
+        "extra request); noted once, by the check that first sees it, then only in the report's "
+        '"What changed".',
         "`published: ActaAstron.56:1-50,2006`.",
         "Cite the published version too if the living document should.",
     ),

@@ -2,9 +2,9 @@
 wrong target.
 
 A claim is about the day it was written. A contradiction by a change before the briefing's
-date means the briefing was wrong when written (`stale-claim`, with both dates); a change after
-it is news, which the weekly report tells once ("the 09-24 briefing said open; closed
-09-28"), so `check` does not warn about it every week.
+date means the briefing was wrong when written (`stale-claim`, with both dates); a change on
+or after it is news: `check` notes it once, in the run that first sees it, and the weekly report's
+"What changed" tells it in its week ("the 2026-09-24 briefing said open; closed 2026-09-28").
 """
 
 from __future__ import annotations
@@ -18,7 +18,14 @@ from ..ids.model import AnchorKind
 from ..registry.claims import Claims, StateClaim
 from ..registry.model import Anchor
 
-__all__ = ["changed_after", "contradicts", "live_state", "state_findings", "target_findings"]
+__all__ = [
+    "change_day",
+    "contradicts",
+    "is_news",
+    "live_state",
+    "state_findings",
+    "target_findings",
+]
 
 
 def _f(code: Code, path: str, a: Anchor, message: str, **details: object) -> Finding:
@@ -48,21 +55,29 @@ def contradicts(claim: StateClaim, r: IssueFacts) -> bool:
     return not closed or (r.state_reason == "not_planned" and not r.merged)  # fixed
 
 
-def changed_after(claim: StateClaim, said_on: date | None, r: IssueFacts) -> bool:
-    """True when the claim held on its day and a later change contradicts it: news, not an
-    error. Only "open" can be overtaken by a dated change (a close or merge after the day);
-    "closed" by a reopening (GitHub gives no date for it, but says `reopened`)."""
-    if said_on is None:
+def change_day(claim: StateClaim, r: IssueFacts, seen_on: date | None) -> date | None:
+    """The day of the change that contradicts `claim`: GitHub's date for a close or a merge
+    (an "open" claim), else the day a run first saw it (`seen_on`; None: not known)."""
+    if claim is StateClaim.OPEN and (when := r.merged_at or r.closed_at):
+        try:
+            return date.fromisoformat(when[:10])
+        except ValueError:
+            pass
+    return seen_on
+
+
+def is_news(claim: StateClaim, said_on: date | None, r: IssueFacts, seen_on: date | None) -> bool:
+    """True when the claim held on its day and a change since contradicts it: news, not an
+    error. Only "open" can be overtaken by a close or merge, and "closed" by a reopening; a
+    change on the briefing's own day, or on a day not known, gets the benefit of the doubt.
+    "Merged" or "fixed" never turns false later: contradicted, it was wrong on its day."""
+    if said_on is None or not contradicts(claim, r):
         return False
-    if claim is StateClaim.CLOSED:
-        return r.state == "open" and r.state_reason == "reopened"
-    if claim is not StateClaim.OPEN:
-        return False  # merged or fixed never turns false later: it was wrong on its day
-    when = r.merged_at or r.closed_at
-    try:
-        return when is not None and date.fromisoformat(when[:10]) > said_on
-    except ValueError:
+    reopened = r.state == "open" and r.state_reason == "reopened"
+    if claim is not StateClaim.OPEN and not (claim is StateClaim.CLOSED and reopened):
         return False
+    when = change_day(claim, r, seen_on)
+    return when is None or when >= said_on
 
 
 def _said(c: Claims) -> str:
@@ -72,11 +87,17 @@ def _said(c: Claims) -> str:
     return f"the {c.said_on:%Y-%m-%d} briefing says {words!r}"
 
 
-def state_findings(path: str, a: Anchor, r: IssueFacts, c: Claims) -> list[Finding]:
+def state_findings(
+    path: str, a: Anchor, r: IssueFacts, c: Claims, earlier: IssueFacts | None = None
+) -> list[Finding]:
+    """A claim its own day contradicts is `stale-claim` on every run; a close or merge is the
+    `issue-state` note once, in the run that first sees it (`earlier`: the facts the last
+    run learnt), and after that only in the weekly report's "What changed"."""
     out: list[Finding] = []
     where = f"{c.path}:{c.line}" if c.path and c.line else c.path or None
     said_on = c.said_on.isoformat() if c.said_on else None
-    news = c.state is not None and changed_after(c.state, c.said_on, r)
+    news = c.state is not None and is_news(c.state, c.said_on, r, None)
+    told = earlier is not None and earlier.state == "closed"
     if c.state and r.state and contradicts(c.state, r) and not news:
         live = live_state(r)
         out.append(
@@ -95,7 +116,7 @@ def state_findings(path: str, a: Anchor, r: IssueFacts, c: Claims) -> list[Findi
                 merged_at=r.merged_at,
             )
         )
-    elif r.state == "closed":
+    elif r.state == "closed" and not told:
         kind = "pull request" if r.is_pull else "issue"
         later = f" (after the {said_on} briefing that said {c.state_text!r})" if news else ""
         out.append(

@@ -3,15 +3,19 @@ outcome with the facts it learnt."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from ..errors import HistoryError
 from ..findings import Outcome
+from ..history import History
 from ..history.facts import Facts, IssueFacts, RepoFacts
 from ..history.observation import Observation
-from ..ids.model import WebUrl
+from ..ids.model import AnchorKind, WebUrl
 from ..registry.model import Anchor
 from .links import LinkResult
 from .resolve.base import Resolution
 
-__all__ = ["of_link", "of_lookup"]
+__all__ = ["earlier_facts", "of_link", "of_lookup"]
 
 
 def of_link(a: Anchor, key: WebUrl, r: LinkResult) -> Observation:
@@ -36,3 +40,18 @@ def _moved_to(facts: Facts | None) -> str | None:
 
 def _empty(facts: Facts | None) -> bool:
     return facts is None or facts == type(facts)()
+
+
+def earlier_facts(
+    history: History | None, targets: Iterable[Anchor], registry: str
+) -> dict[str, Facts]:
+    """What earlier runs of `registry` learnt of the issues and papers about to be checked, so
+    news (a close, a publication) is noted once: by the run that first sees it."""
+    news = (AnchorKind.GITHUB, AnchorKind.ARXIV)
+    keys = [a.key for a in targets if a.key is not None and a.key.kind in news]
+    if history is None or not keys:
+        return {}
+    try:
+        return history.facts_before(keys, history.clock(), registry)
+    except HistoryError:  # a history that cannot be read costs the run nothing but the memory
+        return {}

@@ -32,6 +32,7 @@ from .cache import Cache
 from .cited import cited_places
 from .followup import follow_up
 from .links import LinkChecker, LinkResult
+from .observe import earlier_facts
 from .recorder import Recorder, unproven
 from .resolve.base import ArxivLookup, FollowUp, Resolution, Resolver
 from .resolve.github_places import GithubPlaces
@@ -125,6 +126,7 @@ async def check_online(
     places = cited_places((*reg.anchors, *extra, *cited), targets, fetched)
     recorder = Recorder(history, reg.path, services.links)
     run = Run(targets, cache, recorder, progress, result, places)
+    earlier = earlier_facts(history, targets.values(), reg.path)
     pending = run.from_cache()
     complete = network_down = False
     archiving = (
@@ -173,7 +175,7 @@ async def check_online(
             ]
             result.elapsed = time.monotonic() - start
             result.findings += compare(
-                reg, targets, run.resolutions, run.links, claims or {}, follow
+                reg, targets, run.resolutions, run.links, claims or {}, follow, earlier
             )
             result.findings += places.findings(reg.path)
             facts = {k: r.facts for k, r in run.resolutions.items()}

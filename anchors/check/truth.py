@@ -66,16 +66,29 @@ def _f(code: Code, path: str, a: Anchor, message: str, **details: object) -> Fin
 
 
 def findings(
-    path: str, a: Anchor, facts: Facts, claims: Claims, follow: FollowUp | None = None
+    path: str,
+    a: Anchor,
+    facts: Facts,
+    claims: Claims,
+    follow: FollowUp | None = None,
+    earlier: Facts | None = None,
 ) -> list[Finding]:
-    """Every claim-vs-fact finding for one resolved anchor, from the facts its lookup found."""
+    """Every claim-vs-fact finding for one resolved anchor, from the facts its lookup found;
+    `earlier` are the facts the last run learnt, so news (a close, a publication) is noted
+    once, by the run that first sees it."""
     match facts:
         case ArxivFacts():
-            return _title(path, a, facts.title, claims, follow) + _arxiv(path, a, facts, claims)
+            before = earlier if isinstance(earlier, ArxivFacts) else None
+            return _title(path, a, facts.title, claims, follow) + _arxiv(
+                path, a, facts, claims, before
+            )
         case DoiFacts():
             return _title(path, a, facts.title, claims, follow) + _doi_updates(path, a, facts)
         case IssueFacts():
-            return state_findings(path, a, facts, claims) + target_findings(path, a, facts, claims)
+            before_ = earlier if isinstance(earlier, IssueFacts) else None
+            return state_findings(path, a, facts, claims, before_) + target_findings(
+                path, a, facts, claims
+            )
         case RepoFacts():
             return _repo(path, a, facts)
         case _:
@@ -139,9 +152,11 @@ def _title(
     ]
 
 
-def _arxiv(path: str, a: Anchor, r: ArxivFacts, c: Claims) -> list[Finding]:
+def _arxiv(
+    path: str, a: Anchor, r: ArxivFacts, c: Claims, earlier: ArxivFacts | None
+) -> list[Finding]:
     out: list[Finding] = []
-    if r.journal_ref or r.doi:
+    if (r.journal_ref or r.doi) and not (earlier and (earlier.journal_ref or earlier.doi)):
         where = "; ".join(filter(None, [r.journal_ref, f"DOI {r.doi}" if r.doi else None]))
         out.append(
             _f(

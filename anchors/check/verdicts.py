@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 from ..extract.claims import Claims
 from ..findings import Code, Finding, Outcome
-from ..history.facts import ArxivFacts
+from ..history.facts import ArxivFacts, Facts
 from ..ids.landing import landing_url, soft_404
 from ..registry.model import Anchor, Registry
 from . import truth
@@ -37,14 +37,19 @@ def compare(
     links: dict[str, LinkResult],
     claims: Mapping[str, Claims],
     follow: Mapping[str, FollowUp],
+    earlier: Mapping[str, Facts] | None = None,
 ) -> list[Finding]:
+    """Findings for every target answered; `earlier` are the facts earlier runs learnt (by
+    key), so news is noted by the run that first sees it."""
     out: list[Finding] = []
+    earlier = earlier or {}
     for key, a in targets.items():
         path = a.file or reg.path  # a living document's citation is judged where it is written
         if key in links:
             out += _link_findings(path, a, links[key])
         elif key in resolutions:
-            out += _resolution_findings(path, a, resolutions[key], claims.get(key), follow.get(key))
+            r, said = resolutions[key], claims.get(key)
+            out += _resolution_findings(path, a, r, said, follow.get(key), earlier.get(key))
     return out
 
 
@@ -97,7 +102,12 @@ def _cap(r: LinkResult) -> str:
 
 
 def _resolution_findings(
-    path: str, a: Anchor, r: Resolution, claims: Claims | None, follow: FollowUp | None
+    path: str,
+    a: Anchor,
+    r: Resolution,
+    claims: Claims | None,
+    follow: FollowUp | None,
+    earlier: Facts | None,
 ) -> list[Finding]:
     if r.outcome is Outcome.DEAD:
         return [_f(Code.NOT_FOUND, path, a, r.error or "not found", status=r.status)]
@@ -105,7 +115,7 @@ def _resolution_findings(
         return [_f(_OUTCOME_CODE[r.outcome], path, a, r.error or r.outcome.value, status=r.status)]
     if r.facts is None:
         return []
-    out = truth.findings(path, a, r.facts, truth.claims_of(a, claims), follow)
+    out = truth.findings(path, a, r.facts, truth.claims_of(a, claims), follow, earlier)
     if isinstance(r.facts, ArxivFacts):
         f = r.facts
         if f.withdrawn:

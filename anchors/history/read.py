@@ -97,6 +97,21 @@ class Reader:
         )
         return self._observations(targets, q + _DETAILS, (until,))
 
+    def facts_before(
+        self, targets: Mapping[int, AnchorKey], keys: set[str], until: float
+    ) -> Iterator[Observation]:
+        """The latest observation with facts before `until` of each target among `targets`
+        whose key is in `keys`: what an earlier check already learnt of it (one statement, read
+        backwards by the primary key, one row per target whatever the past holds)."""
+        mine = {t: k for t, k in targets.items() if k.key in keys}
+        self.pick(mine)
+        q = _PICKED + (
+            "AND o.checked_at = (SELECT f.checked_at FROM observations f JOIN details fd "
+            "ON fd.id = f.detail_id WHERE f.target_id = p.id AND f.checked_at < ? "
+            "AND fd.facts IS NOT NULL ORDER BY f.checked_at DESC LIMIT 1) "
+        )
+        return self._observations(mine, q + _DETAILS, (until,))
+
     def before(self, targets: Mapping[int, AnchorKey], since: float) -> Iterator[Observation]:
         """For each target (`pick`ed), the observations before `since` that say where it stood
         then (see the module's docstring), oldest first; a few per target, whatever the past

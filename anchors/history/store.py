@@ -18,6 +18,7 @@ from typing import TypeVar
 from ..errors import StorageError
 from ..ids.model import AnchorKey
 from ..state import ensure, untrusted
+from .facts import Facts
 from .names import Run, history_home, registry_id, selected
 from .observation import Observation
 from .read import Reader
@@ -283,6 +284,15 @@ class History:
         read by index whatever the history's age."""
         r = self.reader
         return self._read(registry, lambda t: [*r.before(t, since), *r.window(t, since, until)])
+
+    def facts_before(
+        self, keys: Iterable[AnchorKey], until: float, registry: str | os.PathLike[str]
+    ) -> dict[str, Facts]:
+        """What `registry`'s runs last learnt of each of `keys` before `until`, by key: what a
+        check already saw, so news is told once (`Reader.facts_before`)."""
+        wanted = {k.key for k in keys}
+        got = self._read(registry, lambda t: self.reader.facts_before(t, wanted, until))
+        return {o.key.key: o.facts for o in got if o.facts is not None}
 
     def latest(
         self, until: float, registry: str | os.PathLike[str] | None = None

@@ -45,6 +45,8 @@ _HEAD = ("| change | what | when | was → now | title · cited |", "|---|---|--
 
 def _row(t: Transition) -> str:
     was_now = " → ".join(x for x in (_value(t.before), _value(t.after)) if x)
+    if t.news is not None:  # a change a dated claim said otherwise: what it said, then the news
+        was_now = markdown(clip(str(t.news)))
     return (
         f"| {t.change.label} | {target_cell(t.kind, t.target, t.anchor)} | {_day(t.at)} | "
         f"{was_now} | {text_cell(t.title, cited(t.cited_in))} |"
@@ -70,6 +72,22 @@ def transitions_part(items: list[Transition]) -> Part:
     return Part(head, tuple(rows), noun="change", name="What changed")
 
 
+def _claim(t: Transition) -> dict[str, str | None] | None:
+    """The dated claim a change overtook, as JSON (None: no claim said otherwise)."""
+    n = t.news
+    if n is None:
+        return None
+    return {
+        "said_on": n.said_on.isoformat(),
+        "claimed": n.claimed.value,
+        "words": n.words,
+        "written_at": n.written_at,
+        "change": n.change,
+        "changed_on": n.changed_on.isoformat() if n.changed_on else None,
+        "text": str(n),
+    }
+
+
 def json_changes(r: Report) -> dict[str, Any]:
     return {
         "transitions": [
@@ -85,6 +103,7 @@ def json_changes(r: Report) -> dict[str, Any]:
                 "title": t.title,
                 "cited_in": list(t.cited_in),
                 "line": t.line,
+                "claim": _claim(t),
             }
             for t in r.transitions
         ],

@@ -32,6 +32,7 @@ from ..ids.model import AnchorKind
 from ..registry.model import Anchor
 from ..sections import section_order
 from ..titles import same_title
+from .news import ClaimNews, claim_news
 
 __all__ = [
     "TREND_POINTS",
@@ -80,6 +81,8 @@ class Transition:
     title: str | None = None
     cited_in: tuple[str, ...] = ()
     line: int | None = None
+    #: the dated claim this change overtook (`news`): "the 2026-09-24 briefing said open"
+    news: ClaimNews | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +204,10 @@ def _target(row: Observation) -> str:
     return row.target
 
 
+#: the changes of an issue's state, which a dated claim may have said otherwise (`news`)
+_STATE = frozenset([Change.ISSUE_CLOSED, Change.ISSUE_REOPENED, Change.PR_MERGED])
+
+
 def transitions(
     rows: Iterable[Observation],
     start: float,
@@ -223,8 +230,15 @@ def transitions(
     for hist in per.values():
         hist.sort(key=lambda r: r.checked_at)
         last = _Last()
-        for cur in hist:
+        held = anchor_of(hist[-1]) if anchor_of else None
+        told = claim_news(held.claims if held else (), hist)
+        for i, cur in enumerate(hist):
             found = last.changes(cur) if cur.checked_at >= start else []
+            news = told.get(i) if cur.checked_at >= start else None
+            if news is not None and isinstance(cur.facts, IssueFacts):  # the change, as news
+                found = [f for f in found if f[0] not in _STATE] + _github_state(
+                    news.as_facts, cur.facts
+                )
             last.saw(cur)
             a = anchor_of(cur) if anchor_of and found else None
             for change, before, after in found:
@@ -241,6 +255,7 @@ def transitions(
                         title=a.title if a else None,
                         cited_in=tuple(d.isoformat() for d in a.cited_in) if a else (),
                         line=a.line if a else None,
+                        news=news if change in _STATE else None,
                     )
                 )
     out.sort(key=lambda t: (section_order(t.registry_section), t.at, t.target, t.change.value))
