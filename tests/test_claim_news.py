@@ -103,7 +103,8 @@ def test_a_close_after_the_briefing_is_noted_once_then_told_in_what_changed(adde
     assert _of(third, "/issues/7") == []  # seen before: news is not repeated every week
     # closed before the briefing's day: the briefing was wrong, and says so on every run
     for run in (first, second, third):
-        assert [c for c, _ in _of(run, "/issues/1")] == ["stale-claim"]
+        [(code, message)] = _of(run, "/issues/1")
+        assert code == "stale-claim" and "2026-09-24" in message and "2026-09-20" in message
     # closed on the briefing's own day: the benefit of the doubt, not a warning
     assert "stale-claim" not in [c for run in (first, second) for c, _ in _of(run, "/issues/9")]
 
@@ -118,18 +119,20 @@ def test_a_close_after_the_briefing_is_noted_once_then_told_in_what_changed(adde
         "written_at": "briefings/2026-09-24-e1.md:7",
         "change": "closed (completed)",
         "changed_on": "2026-09-28",
-        "text": "the 2026-09-24 briefing said open; closed (completed) 2026-09-28",
+        "text": "the 2026-09-24 briefing said open; closed 2026-09-28 (completed)",
     }
     # #1 was closed before the briefing: no news (it is a stale claim); #9 closed on its day,
     # seen by the first run: news at that run
     told = {t["anchor"].rsplit("/", 1)[-1]: t["claim"]["text"] for t in changes if t["claim"]}
     assert told == {
         "7": news["claim"]["text"],
-        "9": "the 2026-09-24 briefing said open; closed (completed) 2026-09-24",
+        "9": "the 2026-09-24 briefing said open; closed 2026-09-24 (completed)",
     }
     code, md, err = _run("report", "-r", str(added))
     assert code == 0, md + err
-    assert "the 2026-09-24 briefing said open; closed (completed) 2026-09-28" in md, md
+    changed = md.split("### What changed", 1)[1].split("\n### ", 1)[0]
+    assert "the 2026-09-24 briefing said open; closed 2026-09-28 (completed)" in changed, md
+    assert "engine/issues/1`" not in changed  # closed before the briefing: a stale claim, not news
 
 
 def test_a_close_first_seen_already_done_is_news_in_the_report(added: Path) -> None:
@@ -142,7 +145,7 @@ def test_a_close_first_seen_already_done_is_news_in_the_report(added: Path) -> N
     assert code == 0, out + err
     changes = json.loads(out)["transitions"]
     texts = {t["anchor"].rsplit("/", 1)[-1]: t["claim"]["text"] for t in changes if t["claim"]}
-    assert texts["7"] == "the 2026-09-24 briefing said open; closed (completed) 2026-09-28"
+    assert texts["7"] == "the 2026-09-24 briefing said open; closed 2026-09-28 (completed)"
     assert "1" not in texts  # closed before the briefing: a stale claim, never news
 
 

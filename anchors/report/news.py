@@ -38,7 +38,8 @@ class ClaimNews:
     def __str__(self) -> str:
         when = f" {self.changed_on.isoformat()}" if self.changed_on else ""
         said = f"the {self.said_on.isoformat()} briefing said {self.claimed.value}"
-        return f"{said}; {self.change}{when}"
+        verb, how, why = self.change.partition(" (")  # the day next to the verb, the reason last
+        return f"{said}; {verb}{when}{how}{why}"
 
     @property
     def as_facts(self) -> IssueFacts:
