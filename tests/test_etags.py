@@ -16,18 +16,21 @@ from anchors.cli.app import app
 from .githubfake import FakeGithub, Issue
 
 
-def _entry(url: str) -> str:
+def _entry(url: str, notes: str | None) -> str:
+    said = f'    notes: "{notes}"\n' if notes else ""
     return (
         f'  - url: "{url}"\n    first_anchored: 2026-09-24\n'
-        '    status: new\n    cited_in: ["2026-09-24"]\n'
+        f'    status: new\n    cited_in: ["2026-09-24"]\n{said}'
     )
 
 
-def _registry(folder: Path, *numbers: int) -> Path:
+def _registry(folder: Path, *numbers: int, notes: str | None = None) -> Path:
+    """`notes: "仍 open"` is an undated claim a closed issue contradicts on every run (a close
+    alone is noted once), so each run's findings show the facts it had."""
     reg = folder / "registry.yaml"
     reg.write_text(
         "version: 1\nanchors:\n"
-        + "".join(_entry(f"https://github.com/acme/engine/issues/{n}") for n in numbers),
+        + "".join(_entry(f"https://github.com/acme/engine/issues/{n}", notes) for n in numbers),
         encoding="utf-8",
     )
     return reg
@@ -42,7 +45,9 @@ def _check(reg: Path, api: str, *more: str) -> tuple[int, dict, str]:
     return r.exit_code, json.loads(r.stdout), r.stderr
 
 
-def _issues(n: int) -> dict[str, Issue]:
+def _issues(n: int, state: str = "closed") -> dict[str, Issue]:
+    if state == "open":
+        return {f"acme/engine#{i}": Issue(f"Issue {i}") for i in range(1, n + 1)}
     return {
         f"acme/engine#{i}": Issue(f"Issue {i}", "closed", "completed", "2026-10-01")
         for i in range(1, n + 1)
@@ -55,7 +60,7 @@ def _states(doc: dict) -> dict[str, str]:
 
 def test_an_unchanged_registry_costs_only_304s_even_without_the_cache(tmp_path: Path) -> None:
     gh = FakeGithub(_issues(3))
-    reg = _registry(tmp_path, 1, 2, 3)
+    reg = _registry(tmp_path, 1, 2, 3, notes="仍 open")
     with gh.server() as srv:
         _, first, _ = _check(reg, srv.url(""), "--no-cache")
         assert gh.statuses == {200: 3}
@@ -68,7 +73,7 @@ def test_an_unchanged_registry_costs_only_304s_even_without_the_cache(tmp_path: 
 
 def test_a_changed_issue_is_read_again(tmp_path: Path) -> None:
     gh = FakeGithub(_issues(2))
-    reg = _registry(tmp_path, 1, 2)
+    reg = _registry(tmp_path, 1, 2, notes="仍 open")
     with gh.server() as srv:
         _check(reg, srv.url(""), "--no-cache")
         gh.issues["acme/engine#2"] = Issue("Issue 2, reopened")
@@ -82,7 +87,7 @@ def test_etags_the_repository_committed_are_not_used(tmp_path: Path) -> None:
     """A pull request could pair a real ETag with forged facts: a tracked etags.json is
     ignored with a warning, so GitHub's real answer is read."""
     gh = FakeGithub(_issues(1))
-    reg = _registry(tmp_path, 1)
+    reg = _registry(tmp_path, 1, notes="仍 open")
     with gh.server() as srv:
         _check(reg, srv.url(""), "--no-cache")
         store = tmp_path / ".anchors" / "etags.json"
@@ -101,7 +106,7 @@ def test_etags_the_repository_committed_are_not_used(tmp_path: Path) -> None:
 
 
 def test_a_spent_rate_limit_leaves_the_freshest_not_checked(tmp_path: Path) -> None:
-    gh = FakeGithub(_issues(5))
+    gh = FakeGithub(_issues(5, "open"))  # each close below is news to the run that sees it
     with gh.server() as srv:
         api = srv.url("")
         for n in (1, 2, 3):  # answered in this order: 1 is the stalest
