@@ -1,6 +1,7 @@
 """SARIF as code scanning reads it: Microsoft's SARIF Multitool, `validate --rule-kind
 "Sarif;Gh"` (the SARIF rules and GitHub's ingestion rules), gives no error and no warning on a
-real `check` of a registry with findings, in a folder whose name no URI may hold as it is."""
+real `check` with findings in a registry and in a briefing (`2026-09-24 notes, v1:final.md`,
+the living document), in a folder whose name no URI may hold as it is, reached through `..`."""
 
 from __future__ import annotations
 
@@ -30,50 +31,88 @@ anchors:
     status: new
   - url: https://example.org/x
     first_anchored: 2026-09-20
+  - url: "https://github.com/vllm-project/vllm/issues/8242"
+    first_anchored: 2026-09-24
+    status: new
+    section: "§1.4 KV Cache"
+    cited_in: ["2026-09-24"]
 """
 
+#: a briefing kept as the living document: its findings are located in it
+BRIEFING = """# Inference
 
-def sarif_of(repo: Path, named: str) -> str:
-    (repo / ".git").mkdir(parents=True)
-    folder = repo / "data" / "notes 2026-09-24, v1:final 50%"
-    folder.mkdir(parents=True)
-    (folder / "registry 框架.yaml").write_text(REGISTRY, encoding="utf-8")
-    r = CliRunner().invoke(
-        app, ["check", "--offline", "-f", "sarif", "--today", "2026-09-30", named]
-    )
-    assert r.exit_code == 1, r.output
-    return r.stdout
+### 1.1 框架格局
+- vLLM prefix caching bug: https://github.com/vllm-project/vllm/issues/8242
+
+### §1.4 KV Cache
+- [vLLM install](https://docs.vllm.ai/en/latest/#install)
+"""
+
+#: a name no URI may hold as it is: space, comma, colon (a scheme), `%`, non-ASCII
+FOLDER = "data/notes 2026-09-24, v1:final 50%"
+NAME = "2026-09-24 notes, v1:final.md"
 
 
-def test_the_multitool_finds_nothing_to_say(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.chdir(tmp_path)
-    out = sarif_of(tmp_path, "data/../data/notes 2026-09-24, v1:final 50%/registry 框架.yaml")
-    doc = json.loads(out)
-    assert {r["ruleId"] for r in doc["runs"][0]["results"]} >= {
-        "invalid-id",
-        "future-id",
-        "duplicate",
-    }
-    (tmp_path / "anchors.sarif").write_text(out, encoding="utf-8")
+def multitool(sarif: str, folder: Path) -> subprocess.CompletedProcess[str]:
+    """`validate --rule-kind "Sarif;Gh"`: the SARIF rules and GitHub's ingestion rules."""
+    (folder / "anchors.sarif").write_text(sarif, encoding="utf-8")
     tool = node_file("@microsoft/sarif-multitool-linux/Sarif.Multitool")
-    done = subprocess.run(
+    return subprocess.run(
         [
             str(tool),
             "validate",
             "--rule-kind",
             "Sarif;Gh",
             "--output",
-            str(tmp_path / "v.sarif"),
-            str(tmp_path / "anchors.sarif"),
+            str(folder / "v.sarif"),
+            str(folder / "anchors.sarif"),
         ],
         capture_output=True,
         text=True,
         timeout=300,
         check=False,
     )
+
+
+def test_the_multitool_finds_nothing_to_say(tmp_path: Path, monkeypatch) -> None:
+    (tmp_path / ".git").mkdir()
+    folder = tmp_path / FOLDER
+    folder.mkdir(parents=True)
+    (folder / "registry 框架.yaml").write_text(REGISTRY, encoding="utf-8")
+    (folder / NAME).write_text(BRIEFING, encoding="utf-8")
+    monkeypatch.chdir(tmp_path / "data")  # paths are the repository's, not the working folder's
+    via = "../data/" + FOLDER.removeprefix("data/")
+    r = CliRunner().invoke(
+        app,
+        [
+            "check",
+            "--offline",
+            "-f",
+            "sarif",
+            "--today",
+            "2026-10-01",
+            "--document",
+            f"{via}/{NAME}",
+            f"{via}/registry 框架.yaml",
+        ],
+    )
+    assert r.exit_code == 1, r.output
+    doc = json.loads(r.stdout)
+    where = {
+        res["ruleId"]: res["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        for res in doc["runs"][0]["results"]
+    }
+    assert set(where) >= {"invalid-id", "future-id", "duplicate", "section-mismatch"}
+    encoded = "data/notes%202026-09-24%2C%20v1%3Afinal%2050%25/"
+    assert where["invalid-id"] == encoded + "registry%20%E6%A1%86%E6%9E%B6.yaml"
+    assert where["section-mismatch"] == encoded + "2026-09-24%20notes%2C%20v1%3Afinal.md"
+    done = multitool(r.stdout, tmp_path)
     said = [ln for ln in done.stdout.splitlines() if ": error " in ln or ": warning " in ln]
     assert done.returncode == 0 and said == [], done.stdout[-3000:]
-    assert "1 files scanned" in done.stdout or "Analysis completed successfully" in done.stdout
+    assert "1 files scanned" in done.stdout and "Analysis completed successfully" in done.stdout
+    # nothing at any level: no note either
+    validated = json.loads((tmp_path / "v.sarif").read_text(encoding="utf-8"))
+    assert validated["runs"][0].get("results", []) == []
 
 
 def test_the_multitool_sees_what_code_scanning_would_refuse(tmp_path: Path) -> None:
@@ -106,21 +145,5 @@ def test_the_multitool_sees_what_code_scanning_would_refuse(tmp_path: Path) -> N
             }
         ],
     }
-    (tmp_path / "old.sarif").write_text(json.dumps(old), encoding="utf-8")
-    tool = node_file("@microsoft/sarif-multitool-linux/Sarif.Multitool")
-    done = subprocess.run(
-        [
-            str(tool),
-            "validate",
-            "--rule-kind",
-            "Sarif;Gh",
-            "--output",
-            str(tmp_path / "v.sarif"),
-            str(tmp_path / "old.sarif"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    done = multitool(json.dumps(old), tmp_path)
     assert "GH2012" in done.stdout and "SARIF1002" in done.stdout
