@@ -8,6 +8,7 @@ import json
 import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from html import unescape
 from pathlib import Path
 
 import cmarkgfm
@@ -317,3 +318,58 @@ def test_the_trend_chart_has_at_most_twelve_short_unique_labels(tmp_path: Path, 
     labels = re.findall(r'"([^"]*)"', x[1])
     assert 1 <= len(labels) <= 12 and len(set(labels)) == len(labels)
     assert max(len(label) for label in labels) <= 11
+
+
+def test_two_runs_in_the_same_minute_are_two_points_of_the_trend(tmp_path: Path) -> None:
+    """Runs 20 s apart were two identical trend rows ("09-28 06:00" twice), one of them wrong."""
+    u = "https://docs.example/p"
+    at = T0 + 8 * DAY
+    reg = write_history(
+        tmp_path,
+        entry(u),
+        [(at, [row(u, "ok", at)]), (at + 20, [row(u, "dead", at + 20, status=404)])],
+    )
+    _, md = report(reg)
+    trend = md[md.index("### Trend") :]
+    x = re.search(r"x-axis \[(.*)\]", trend)
+    assert x is not None
+    labels = re.findall(r'"([^"]*)"', x[1])
+    assert len(labels) == 2 and labels[0] != labels[1]
+    rows = re.findall(r"^\| (20[^|]*?) \| (\d+) \| (\d+) \| (\d+) \|$", trend, re.MULTILINE)
+    assert len({r[0] for r in rows}) == 2, rows  # two rows a reader tells apart
+    assert [r[0] for r in rows] == ["2026-09-28 06:00:00", "2026-09-28 06:00:20"]
+    assert [r[1:] for r in rows] == [("1", "0", "0"), ("0", "0", "1")]
+
+
+#: what GitHub links in an issue's text: `#N`, `owner/repo#N`, `GH-N` (any case)
+_REFERENCE = re.compile(r"(?:[\w.-]+/[\w.-]+)?#\d+|\bGH-\d+", re.IGNORECASE)
+
+
+def test_issue_references_in_the_weekly_issue_render_as_plain_text(tmp_path: Path) -> None:
+    """A title or section naming `#123`, `GH-42` or `vllm-project/vllm#9120` would post a
+    cross-reference into that tracker from the rolling issue: cmark-gfm shows them as written,
+    and no reference is left for GitHub to link."""
+    said = "Fixes #123, GH-42 and gh-7, see vllm-project/vllm#9120"
+    u, moved = "https://docs.example/p", "https://docs.example/q"
+    reg = write_history(
+        tmp_path,
+        entry(u, said, "§1 #4 in GH-5") + entry(moved, said),
+        [
+            (
+                T0 + n * DAY,
+                [
+                    row(u, "ok" if n < 7 else "dead", T0 + n * DAY, status=404),
+                    row(moved, "redirect", T0 + n * DAY, status=301, final_url=moved + "/new"),
+                ],
+            )
+            for n in range(9)
+        ],
+    )
+    _, md = report(reg)
+    out = html(md)
+    text = unescape(re.sub(r"<code>.*?</code>|<[^>]+>", " ", out, flags=re.DOTALL))
+    read = text.replace("\u2060", "")  # a word joiner is invisible: it reads as written
+    assert read.count(said) >= 3 and "§1 #4 in GH-5" in read
+    assert _REFERENCE.findall(text) == [], _REFERENCE.findall(text)
+    assert len(_REFERENCE.findall(read)) >= 12  # what GitHub would link without the joiner
+    assert not [h for h in re.findall(r'href="([^"]*)"', out) if "/issues/" in h]

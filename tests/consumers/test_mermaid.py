@@ -70,8 +70,10 @@ def history_of(tmp: Path, times: list[float]) -> str:
         for i, t in enumerate(times)
     ]
     reg = write_history(tmp, entry(u), runs)
-    r = CliRunner().invoke(app, ["report", "-r", str(reg), "--now", NOW])
+    # a window holding every run (the default 14 days would drop the older ones)
+    r = CliRunner().invoke(app, ["report", "-r", str(reg), "--now", NOW, "--since", "200d"])
     assert r.exit_code in (0, 1), r.output
+    assert f"; {len(times)} run{'s' if len(times) > 1 else ''} between" in r.stdout
     return chart_of(r.stdout)
 
 
@@ -86,6 +88,9 @@ SHAPES = {
     "30 runs in 27 days": [LAST - i * 0.9 * DAY for i in reversed(range(30))],
     "30 runs in 3 days": [LAST - i * 2.4 * 3600 for i in reversed(range(30))],
     "30 runs in one day": [LAST - i * 600 for i in reversed(range(30))],
+    "31 runs in one hour": [LAST - i * 100 for i in reversed(range(31))],
+    "60 runs in 60 days": [LAST - i * DAY for i in reversed(range(60))],
+    "150 runs in 150 days": [LAST - i * DAY for i in reversed(range(150))],
 }
 
 
