@@ -173,6 +173,33 @@ def test_github_comments_are_asked_of_the_api(tmp_path: Path) -> None:
     assert asked["/repos/acme/engine/pulls/comments/201"] == 1
 
 
+def test_comments_a_spent_rate_limit_left_unasked_are_not_checked_never_ok(
+    tmp_path: Path,
+) -> None:
+    """The limit covers the two issues but not their cited comments: both entries are "not
+    checked" this run (rate-limit), with the reset time said; next run asks the comments."""
+    gh = FakeGithub(
+        issues={f"acme/engine#{n}": Issue(f"Issue {n}") for n in (5, 6)},
+        comments={101: ("acme/engine#5", False), 102: ("acme/engine#8", False)},
+    )
+    gh.budget = 2
+    urls = [
+        "https://github.com/acme/engine/issues/5#issuecomment-101",
+        "https://github.com/acme/engine/issues/6#issuecomment-102",  # a comment on #8
+    ]
+    with gh.server() as api:
+        code, doc, err = _check(tmp_path, urls, "--github-api", api.url(""))
+        assert "/repos/acme/engine/issues/comments/101" not in api.counts
+        assert doc["states"]["ok"] == 0 and doc["states"]["not-checked"] == 2
+        assert doc["not_checked"]["rate-limit"] == 2 and doc["findings"] == []
+        assert code == 0  # never failing
+        assert "spent until 2100-01-01 00:00 UTC: 2 GitHub anchors not checked" in err
+        gh.budget = 5000
+        _, again, _ = _check(tmp_path, urls, "--github-api", api.url(""))
+    assert [f["fragment"] for f in again["findings"]] == ["issuecomment-102"]
+    assert again["states"] == {**again["states"], "ok": 1, "warned": 1, "not-checked": 0}
+
+
 def test_cited_lines_are_asked_of_the_contents_api(tmp_path: Path) -> None:
     """`blob/REF/PATH#L2-L3`: the file at that ref has those lines; a ref with a slash is
     found by trying it longer; the page itself is link-checked as ever (here on loopback)."""

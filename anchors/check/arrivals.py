@@ -16,6 +16,7 @@ from ..registry.model import Anchor
 from ..result import CheckResult
 from .cache import Cache
 from .cited import CitedPlaces
+from .fragments import Place
 from .links import LinkChecker, LinkResult
 from .observe import of_link, of_lookup
 from .recorder import Recorder
@@ -82,6 +83,15 @@ class Run:
     #: per service, how many anchors a spent rate limit left unasked, and its words why
     not_asked: dict[str, tuple[int, str]] = field(default_factory=dict)
 
+    def unasked(self, a: Anchor, what: str, why: str) -> None:
+        """Entry `a` is not checked this run: a spent rate limit left it, or a place it cites,
+        unasked (never OK, never failing); counted once per entry."""
+        at = (a.file or self.recorder.registry, a.line)
+        if self.result.unchecked.get(at) is Unchecked.RATE_LIMIT:
+            return
+        self.result.unchecked[at] = Unchecked.RATE_LIMIT
+        self.not_asked[what] = (self.not_asked.get(what, (0, ""))[0] + 1, why)
+
     def tick(self, n: int = 1, bad: int = 0, current: str = "") -> None:
         self.done, self.failed = self.done + n, self.failed + bad
         if self.progress:
@@ -118,11 +128,7 @@ class Run:
         got = await resolver.resolve(keys)
         for key, res in got.items():
             if not res.asked:  # over a rate limit: not checked, nothing learnt or recorded
-                a = self.targets[key]
-                self.result.unchecked[a.file or self.recorder.registry, a.line] = (
-                    Unchecked.RATE_LIMIT
-                )
-                self.not_asked[what] = (self.not_asked.get(what, (0, ""))[0] + 1, res.error or "")
+                self.unasked(self.targets[key], what, res.error or "")
                 continue
             self.resolutions[key] = res
             self.recorder.add(key, of_lookup(self.targets[key], res))
@@ -187,4 +193,8 @@ async def github_places(run: Run, places: GithubPlaces | None) -> None:
         return
     got = await places.check(c.github for c in asks if c.github is not None)
     for c in asks:
-        run.places.judged(c, got.get(c.github) if c.github else None, run.cache)
+        verdict = got.get(c.github) if c.github else None
+        if verdict is not None and verdict.place is Place.UNASKED:
+            run.unasked(c.at, "github", verdict.why)
+        else:
+            run.places.judged(c, verdict, run.cache)

@@ -124,6 +124,8 @@ class Place(str, Enum):
     MISSING = "missing"
     #: the page could not be read far enough: past the bound, the deadline, a broken body
     UNVERIFIABLE = "unverifiable"
+    #: not asked this run (GitHub's rate limit was spent): no verdict; its entry is not checked
+    UNASKED = "unasked"
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,8 @@
   serve (over 1 MB, a directory) is unverifiable.
 
 A deleted comment, or one on another issue, is missing; what the API could not answer is
-unverifiable; what a spent rate limit left unasked has no verdict (None). Requests go through
+unverifiable; what a spent rate limit left unasked is `unasked` (no verdict: its entry is not
+checked this run, as an anchor the limit left unasked). Requests go through
 the resolver's request layer, so they share its token rule, rate limit and ETags.
 """
 
@@ -35,8 +36,8 @@ class GithubPlaces:
         self.api = api
 
     async def check(self, targets: Iterable[GithubTarget]) -> dict[GithubTarget, Placed | None]:
-        """A verdict for each target (None: not asked, or nothing to say beside the page's own
-        check); serially, as every GitHub request."""
+        """A verdict for each target (None: nothing to say beside the page's own check);
+        serially, as every GitHub request."""
         out: dict[GithubTarget, Placed | None] = {}
         for t in dict.fromkeys(targets):
             if t.kind == "lines":
@@ -108,7 +109,7 @@ def _keep_lines(data: object) -> dict[str, object]:
     return {"lines": text.count(b"\n") + (0 if text.endswith(b"\n") or not text else 1)}
 
 
-def _failed(r: Resolution) -> Placed | None:
+def _failed(r: Resolution) -> Placed:
     if not r.asked:
-        return None
+        return Placed(Place.UNASKED, r.error or "GitHub's rate limit is spent")
     return Placed(Place.UNVERIFIABLE, r.error or "GitHub API did not answer")
