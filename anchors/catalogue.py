@@ -214,7 +214,8 @@ CATALOGUE: Mapping[Code, CodeDoc] = {
     Code.WRONG_TARGET: _C(
         "Issue or PR title shares nothing with the one cited",
         "The issue/PR title written in the briefing shares no content word with the live title "
-        "(stop words and the repository name aside).",
+        "in any form (identifiers in parts, `proxy`/`proxies`; stop words and the repository "
+        "name aside).",
         "Claimed `vLLM prefix caching GPU utilization`, actual `Issue created by PyGithub`.",
         "The number or repository is wrong: find the issue the briefing meant.",
     ),

@@ -9,7 +9,6 @@ or after it is news: `check` notes it once, in the run that first sees it, and t
 
 from __future__ import annotations
 
-import re
 from datetime import date
 
 from ..findings import Code, Finding
@@ -17,6 +16,7 @@ from ..history.facts import IssueFacts
 from ..ids.model import AnchorKind
 from ..registry.claims import Claims, StateClaim
 from ..registry.model import Anchor
+from .words import content_words, share_a_word
 
 __all__ = [
     "change_day",
@@ -137,87 +137,15 @@ def state_findings(
     return out
 
 
-#: words that say nothing about which issue it is (GitHub's own vocabulary, stop words)
-_STOP = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "and",
-        "or",
-        "of",
-        "for",
-        "in",
-        "on",
-        "to",
-        "with",
-        "from",
-        "by",
-        "at",
-        "as",
-        "is",
-        "are",
-        "be",
-        "was",
-        "were",
-        "it",
-        "its",
-        "this",
-        "that",
-        "these",
-        "those",
-        "not",
-        "no",
-        "via",
-        "vs",
-        "using",
-        "use",
-        "when",
-        "after",
-        "before",
-        "into",
-        "over",
-        "under",
-        "up",
-        "down",
-        "out",
-        "bug",
-        "bugs",
-        "issue",
-        "issues",
-        "pr",
-        "pull",
-        "request",
-        "feature",
-        "fix",
-        "fixed",
-        "add",
-        "adds",
-        "support",
-        "github",
-        "error",
-    ]
-)
-_WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9+]*")
-
-
-def _content(text: str, ignore: set[str]) -> set[str]:
-    words = {w.lower() for w in _WORD_RE.findall(text)}
-    return {
-        w.rstrip("s") if len(w) > 4 else w
-        for w in words
-        if len(w) > 1 and w not in _STOP and w not in ignore
-    }
-
-
 def target_findings(path: str, a: Anchor, r: IssueFacts, c: Claims) -> list[Finding]:
-    """`wrong-target`: the title the briefing writes shares no content word with the live one."""
+    """`wrong-target`: the title the briefing writes shares no content word with the live one
+    (in any of its forms: see `words.py`)."""
     ref = a.key
     if not c.title or not r.title or ref is None or ref.kind is not AnchorKind.GITHUB:
         return []
-    ignore = {ref.owner.lower(), ref.repo.lower(), *ref.repo.lower().split("-")}
-    said, live = _content(c.title, ignore), _content(r.title, ignore)
-    if not said or not live or said & live:
+    ignore = {ref.owner, ref.repo, *ref.repo.split("-")}
+    said, live = content_words(c.title, ignore), content_words(r.title, ignore)
+    if not said or not live or share_a_word(said, live):
         return []
     return [
         _f(
