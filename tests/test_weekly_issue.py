@@ -373,3 +373,35 @@ def test_issue_references_in_the_weekly_issue_render_as_plain_text(tmp_path: Pat
     assert _REFERENCE.findall(text) == [], _REFERENCE.findall(text)
     assert len(_REFERENCE.findall(read)) >= 12  # what GitHub would link without the joiner
     assert not [h for h in re.findall(r'href="([^"]*)"', out) if "/issues/" in h]
+
+
+def test_a_day_of_many_runs_is_drawn_in_periods_that_count_every_run(tmp_path: Path) -> None:
+    """30 runs in one day showed the last 6 only, in the chart and its table: now the day's
+    hours, each the state after its last run, every run counted."""
+    u = "https://docs.example/p"
+    last = T0 + 9 * DAY  # 09-29 06:00
+    times = [last - i * 600 for i in reversed(range(30))]  # from 01:10, every 10 minutes
+    runs = [(t, [row(u, "dead" if i < 3 else "ok", t, status=404)]) for i, t in enumerate(times)]
+    reg = write_history(tmp_path, entry(u), runs)
+    _, md = report(reg)
+    trend = md[md.index("### Trend") :]
+    x = re.search(r"x-axis \[(.*)\]", trend)
+    assert x is not None
+    labels = re.findall(r'"([^"]*)"', x[1])
+    assert labels == [f"09-29 0{h}:00" for h in range(1, 7)]
+    rows = re.findall(r"^\| (2026-[^|]*?) \| (\d+) \| (\d+) \| (\d+) \|$", trend, re.MULTILINE)
+    assert rows[0] == ("2026-09-29 01:00–02:00 (5 runs)", "1", "0", "0")
+    assert rows[-1] == ("2026-09-29 06:00", "1", "0", "0")  # one run: its time
+    counted = [int(m[1]) if (m := re.search(r"\((\d+) runs\)", r[0])) else 1 for r in rows]
+    assert sum(counted) == 30
+    assert "Anchors at each 1-hour period" in trend
+
+
+def test_the_docs_excerpt_is_the_report_as_it_is() -> None:
+    """docs/commands.md quoted an old report (eight columns, links as code) as "real"."""
+    root = Path(__file__).resolve().parents[1]
+    page = (root / "docs" / "commands.md").read_text(encoding="utf-8")
+    m = re.search(r"\(`tests/golden/report\.md`\):\n\n```markdown\n(.*?)```\n", page, re.DOTALL)
+    assert m is not None
+    golden = (root / "tests" / "golden" / "report.md").read_text(encoding="utf-8")
+    assert "### Newly dead" in m[1] and golden.startswith(m[1])

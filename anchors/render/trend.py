@@ -1,7 +1,8 @@
 """The report's trend: a Mermaid line chart GitHub draws, and the same numbers in a table.
 
 A chart stays readable at any number of runs: up to `MAX_POINTS` runs are one point each;
-beyond that a point is a day (the state after its last run), and beyond that many days a week.
+beyond that a point is a day (the state after its last run), and beyond that many days a week;
+more runs in one day than fit timed labels are periods of that day (10 minutes to 12 hours).
 Each x-axis label is short and unique (Mermaid's band axis merges equal labels), and the
 table's first column names each point exactly, so two runs in one minute are two rows.
 `tests/consumers/test_mermaid.py` draws the chart with the real Mermaid in headless Chromium
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
@@ -27,6 +29,8 @@ __all__ = ["MAX_POINTS", "ChartPoint", "chart_points", "trend_part"]
 MAX_POINTS = 12
 #: the most points whose labels carry a time too ("09-24 06:00")
 MAX_TIMED = 6
+#: a day's periods in minutes, each dividing the next: the first leaving at most MAX_TIMED
+SPANS = (5, 10, 30, 60, 120, 360, 720)
 #: the chart's size in Mermaid's units (GitHub scales it to the page)
 WIDTH, HEIGHT = 900, 420
 
@@ -79,31 +83,57 @@ def _per_run(points: list[TrendPoint]) -> list[ChartPoint]:
     ]
 
 
-def _grouped(points: list[TrendPoint], key: str) -> list[ChartPoint]:
-    """The last point of each day (`key` "day") or week (Monday to Sunday, UTC)."""
-    groups: dict[str, list[TrendPoint]] = {}
-    for p in points:
-        d = _utc(p).date()
-        monday = d if key == "day" else d - timedelta(days=d.weekday())
-        groups.setdefault(monday.isoformat(), []).append(p)
+def _last_of(
+    groups: dict[datetime, list[TrendPoint]], label: str, what: Callable[[datetime], str]
+) -> list[ChartPoint]:
+    """The last point of each group, labelled by its start in `label`'s format; the table says
+    `what(start)` and how many runs, or the time of a group's one run."""
     out = []
     for start, group in groups.items():
         last, n = group[-1], len(group)
-        label = start[5:] if key == "day" else f"wk {start[5:]}"
-        what = start if key == "day" else f"week of {start}"
-        when = f"{what} ({n} runs)" if n > 1 else f"{_utc(last):%Y-%m-%d %H:%M}"
-        out.append(ChartPoint(label, when, last.ok, last.flaky, last.dead))
+        when = f"{what(start)} ({n} runs)" if n > 1 else f"{_utc(last):%Y-%m-%d %H:%M}"
+        out.append(ChartPoint(f"{start:{label}}", when, last.ok, last.flaky, last.dead))
     return out
 
 
+def _grouped(points: list[TrendPoint], key: str) -> list[ChartPoint]:
+    """The last point of each day (`key` "day") or week (Monday to Sunday, UTC)."""
+    groups: dict[datetime, list[TrendPoint]] = {}
+    for p in points:
+        d = _utc(p).replace(hour=0, minute=0, second=0, microsecond=0)
+        groups.setdefault(d if key == "day" else d - timedelta(days=d.weekday()), []).append(p)
+    if key == "day":
+        return _last_of(groups, "%m-%d", lambda d: f"{d:%Y-%m-%d}")
+    return _last_of(groups, "wk %m-%d", lambda d: f"week of {d:%Y-%m-%d}")
+
+
+def _periods(points: list[TrendPoint]) -> tuple[str, list[ChartPoint]]:
+    """The runs of one day as the last point of each period of the shortest span that leaves
+    at most MAX_TIMED of them: every run counted, each label a time of that day."""
+    for minutes in SPANS:
+        groups: dict[datetime, list[TrendPoint]] = {}
+        for p in points:
+            t = _utc(p)
+            into = (t.hour * 60 + t.minute) // minutes * minutes
+            start = t.replace(hour=into // 60, minute=into % 60, second=0, microsecond=0)
+            groups.setdefault(start, []).append(p)
+        if len(groups) <= MAX_TIMED:
+            break
+    span = f"{minutes}-minute" if minutes < 60 else f"{minutes // 60}-hour"
+    step = timedelta(minutes=minutes)
+    return f"{span} period", _last_of(
+        groups, "%m-%d %H:%M", lambda t: f"{t:%Y-%m-%d %H:%M}–{t + step:%H:%M}"
+    )
+
+
 def chart_points(points: list[TrendPoint]) -> tuple[str, list[ChartPoint]]:
-    """What a point is ("run", "day" or "week") and the points to draw: every run while they
-    fit, else days, else weeks (the latest)."""
+    """What a point is ("run", "day", "week", or a period of one day) and the points to draw:
+    every run while they fit, else days, else weeks (the latest), else periods of the day."""
     days = {_utc(p).date() for p in points}
     if len(points) <= MAX_POINTS and (len(days) == len(points) or len(points) <= MAX_TIMED):
         return "run", _per_run(points)
-    if len(days) == 1:  # many runs in one day: the latest, each by its time
-        return "run", _per_run(points[-MAX_TIMED:])
+    if len(days) == 1:
+        return _periods(points)
     if len(days) <= MAX_POINTS:
         return "day", _grouped(points, "day")
     return "week", _grouped(points, "week")[-MAX_POINTS:]
