@@ -23,6 +23,8 @@ import yaml
 from .actions_runner import Job, Runner, shim
 from .claimfakes import Issue, fake_services
 from .consumers.tools import tools_dir
+from .githubfake import FakeGithub
+from .githubfake import Issue as GithubIssue
 from .loopback import LoopbackServer, respond
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -466,6 +468,7 @@ def run_weekly(
     artifacts: list[dict[str, Any]],
     store: Path,
     issues: list[dict[str, int]],
+    more_env: dict[str, str] | None = None,
 ) -> tuple[Job, Path, dict[str, Any]]:
     # a fresh runner each week, the checkout at the same place (as on GitHub's runners)
     ws, gh_home, temp = tmp_path / "ws", tmp_path / f"gh{week}", tmp_path / f"t{week}"
@@ -479,6 +482,7 @@ def run_weekly(
         **shim(tmp_path / "bin", ROOT, sys.executable),
         "ANCHORS_ALLOW_PRIVATE": "true",
         "FAKE_GH": str(gh_home),
+        **(more_env or {}),
     }
     gh = tmp_path / "bin" / "gh"
     gh.write_text(FAKE_GH.replace("PYTHON", sys.executable), encoding="utf-8")
@@ -548,6 +552,38 @@ def test_weekly_history_survives_between_runs_and_the_issue_rolls(tmp_path: Path
     calls = [json.loads(x) for x in (gh2 / "calls").read_text().splitlines()]
     assert ["issue", "edit", "5", "--body-file", "report.md"] in calls
     assert not any(c[:2] == ["issue", "create"] for c in calls)  # one rolling issue
+
+
+def test_a_second_weekly_run_over_an_unchanged_registry_gets_only_304s_from_github(
+    tmp_path: Path,
+) -> None:
+    """The weekly job checks with --no-cache, yet the ETags it carries in its state artifact
+    make next week's GitHub answers 304s, which cost no rate limit."""
+    issues = {f"acme/engine#{n}": GithubIssue(f"Issue {n}") for n in range(1, 5)}
+    gh = FakeGithub(issues)
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "registry.yaml").write_text(
+        "version: 1\nanchors:\n"
+        + "".join(
+            f'  - url: "https://github.com/acme/engine/issues/{n}"\n'
+            '    first_anchored: 2026-09-24\n    status: new\n    cited_in: ["2026-09-24"]\n'
+            for n in range(1, 5)
+        ),
+        encoding="utf-8",
+    )
+    shutil.copy(ROOT / "action.yml", repo / "action.yml")
+    store = tmp_path / "artifacts"
+    with gh.server() as api:
+        env = {"ANCHORS_GITHUB_API": api.url("")}
+        first, _, _ = run_weekly(tmp_path, 1, [], store, [], env)
+        assert not first.failed, [(s.name, s.outcome, s.stderr) for s in first.steps]
+        assert gh.statuses == {200: 4}
+        week1 = _artifact(101, "2026-11-27T06:20:00Z")
+        second, _, kept = run_weekly(tmp_path, 2, [week1], store, [{"number": 5}], env)
+    assert not second.failed, [(s.name, s.outcome, s.stderr) for s in second.steps]
+    assert gh.statuses == {200: 4, 304: 4}  # no full answer the second week
+    assert json.loads(kept["anchors-report"]["report.json"])["window"]["runs"] == 2
 
 
 # -- linters ------------------------------------------------------------------------------------
