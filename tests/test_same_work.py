@@ -8,6 +8,7 @@ import asyncio
 import json
 from datetime import date
 from pathlib import Path
+from urllib.parse import unquote
 
 import httpx
 from typer.testing import CliRunner
@@ -21,6 +22,7 @@ from anchors.export import select
 from anchors.registry.loader import load
 
 from .claimfakes import Paper, fake_services
+from .loopback import LoopbackServer, Request, respond
 
 LORA = "2106.09685"
 PUBLISHED = "10.1145/3600006.3613165"
@@ -144,6 +146,68 @@ def test_crossref_naming_the_preprint_is_enough(tmp_path: Path) -> None:
     items = {it.anchor: it for it in select(reg, tmp_path / "cache.json")}
     assert items[LORA].doi == PUBLISHED and items[PUBLISHED].eprint == LORA
     assert items["2309.06180"].doi is None
+
+
+def _doi_and_crossref(record: dict) -> LoopbackServer:
+    """doi.org on loopback sending the DOI to Crossref's transform (as the real one does for a
+    Crossref DOI), and Crossref's REST API under `/crossref` answering `record` for it."""
+
+    async def handler(req: Request, w: asyncio.StreamWriter) -> bool:
+        path = unquote(req.path)
+        json_type = {"Content-Type": "application/json"}
+        if path == f"/{PUBLISHED}":
+            to = f"/crossref/v1/works/{PUBLISHED}/transform"
+            return await respond(w, 302, b"", {"Location": to}, req=req)
+        if path == f"/crossref/v1/works/{PUBLISHED}/transform":
+            return await respond(w, 200, json.dumps(CSL).encode(), json_type, req=req)
+        if path == f"/crossref/works/{PUBLISHED}":
+            return await respond(w, 200, json.dumps(record).encode(), json_type, req=req)
+        return await respond(w, 404, b'{"message": "Not Found"}', json_type, req=req)
+
+    return LoopbackServer(lambda req: handler)
+
+
+def test_crossref_naming_the_preprint_through_the_cli(tmp_path: Path) -> None:
+    """arXiv gives no DOI; the work's Crossref record, read because doi.org sent the DOI to
+    Crossref, names the preprint by its arXiv DOI: `same-work`, said by Crossref."""
+    record = {
+        "status": "ok",
+        "message": {
+            "DOI": PUBLISHED,
+            "relation": {
+                "is-preprint-of": [],
+                "has-preprint": [{"id-type": "doi", "id": f"10.48550/arXiv.{LORA}"}],
+            },
+        },
+    }
+    reg = _registry(tmp_path)
+    papers = {
+        LORA: Paper("LoRA: Low-Rank Adaptation of Large Language Models", "2021-06-17"),
+        "2309.06180": Paper("Efficient Memory Management for LLM Serving", "2023-09-12"),
+    }
+    with fake_services({}, papers) as arxiv, _doi_and_crossref(record) as doi:
+        code, out, err = _run(
+            "check",
+            str(reg),
+            "--allow-private",
+            "--arxiv-api",
+            arxiv.url("/api/query"),
+            "--arxiv-delay",
+            "0",
+            "--doi-api",
+            doi.url(""),
+            "--crossref-api",
+            doi.url("/crossref"),
+            "-f",
+            "json",
+            "--today",
+            "2026-12-02",
+        )
+        asked = dict(doi.counts)
+    assert code == 0, out + err
+    assert asked.get(f"/crossref/works/{PUBLISHED}") == 1
+    [f] = [f for f in json.loads(out)["findings"] if f["code"] == "same-work"]
+    assert (f["anchor"], f["line"], f["other"], f["said_by"]) == (LORA, 3, PUBLISHED, "Crossref")
 
 
 class _Arxiv:

@@ -50,6 +50,11 @@ class CrossrefUpdates:
         self.policy = policy or RetryPolicy()
         self.requests = 0
 
+    def holds(self, url: httpx.URL) -> bool:
+        """Whether doi.org sent a DOI's metadata from Crossref (so Crossref has its record): a
+        Crossref host, or anywhere under the configured API root (a mirror, a test's fake)."""
+        return "crossref" in (url.host or "") or str(url).startswith(self.api + "/")
+
     async def updates(self, doi: str) -> tuple[tuple[str, str], ...] | None:
         """(type, notice DOI) for each update relation; () for none; None if it cannot tell."""
         got = await self.record(doi)

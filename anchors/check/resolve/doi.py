@@ -89,7 +89,7 @@ class DoiResolver:
         if not isinstance(data, dict):
             return Resolution(Outcome.OK, status=200)
         record = None
-        if self.crossref is not None and "crossref" in (url.host or ""):
+        if self.crossref is not None and self.crossref.holds(url):
             record = await self.crossref.record(d.doi)
         return Resolution(Outcome.OK, _csl_facts(data, record or CrossrefRecord()), status=200)
 
