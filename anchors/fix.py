@@ -17,15 +17,13 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date
 from enum import Enum
-from math import inf
 from pathlib import Path
 
 from .config import Settings
 from .document import LivingDocument, renumberings
 from .errors import RegistryError, UsageError
-from .history import History, Observation, move_of
+from .history import History, Observation, Snapshot, move_of
 from .ids import parse_anchor
 from .ids.landing import landing_url, soft_404
 from .ids.model import InvalidId
@@ -98,12 +96,13 @@ def plan(
     reg: Registry,
     rows: Iterable[Observation],
     only: frozenset[FixKind] | None = None,
-    snapshots: Mapping[str, Mapping[str, object]] | None = None,
+    snapshots: Mapping[str, Snapshot] | None = None,
     documents: Sequence[LivingDocument] = (),
 ) -> FixResult:
     """Which entries to change, from the latest observation of each target (pure).
 
-    `snapshots` are the Wayback snapshots `check --archive` found, by anchor key; `documents`
+    `snapshots` are the Wayback snapshots `check --archive` found (the history keeps them), by
+    anchor key; `documents`
     the living documents whose renumbered headings the entries' sections follow.
     """
     result = FixResult(reg.path)
@@ -116,25 +115,13 @@ def plan(
             found += _moves(position[id(a)], a, row, result)
     for key, snap in (snapshots or {}).items():
         a = index.get(key)
-        got = _snapshot(snap)
-        if a is not None and a.archived is None and got is not None:
-            found.append(Fix(FixKind.ARCHIVE, position[id(a)], a.raw_id, a.line, None, *got))
+        if a is not None and a.archived is None:
+            at = position[id(a)]
+            found.append(Fix(FixKind.ARCHIVE, at, a.raw_id, a.line, None, snap.url, snap.date))
     found += _sections(reg, documents, result)
     result.fixes = [f for f in found if only is None or f.kind in only]
     result.fixes.sort(key=lambda f: (f.entry, f.kind.value))
     return result
-
-
-def _snapshot(snap: Mapping[str, object]) -> tuple[str, str] | None:
-    """A cached snapshot's (url, date) if both are what they claim; the cache is a file, and a
-    tampered one must not put anything else into the registry."""
-    url, when = snap.get("url"), snap.get("date")
-    if not isinstance(url, str) or not url.startswith(("https://", "http://")):
-        return None
-    try:
-        return url, date.fromisoformat(str(when)).isoformat()
-    except ValueError:
-        return None
 
 
 def _sections(reg: Registry, documents: Sequence[LivingDocument], result: FixResult) -> list[Fix]:
@@ -230,13 +217,10 @@ def fix(
     dry_run: bool = False,
     only: frozenset[FixKind] | None = None,
     now: float | None = None,
-    cache: Path | None = None,
     documents: Sequence[LivingDocument] = (),
 ) -> FixResult:
     """Plan and (unless `dry_run`) write, all under the registry's lock, like `add`. With
     `documents` and no history yet, only the sections are fixed."""
-    from .check.archive import cached_snapshots
-    from .check.cache import Cache
     from .registry import store
 
     store.writable(registry)
@@ -257,9 +241,8 @@ def fix(
         else:
             h = History.read_only(history)
             try:
-                snaps = cached_snapshots(Cache(cache, ttls={"wayback": inf})) if cache else {}
                 latest = h.latest(time.time() if now is None else now, registry)
-                res = plan(reg, latest, only, snaps, documents)
+                res = plan(reg, latest, only, h.snapshots(registry), documents)
             finally:
                 h.close()
         if not res.fixes:
@@ -280,8 +263,8 @@ def fix_registry(
     dry_run: bool = False,
     only: frozenset[FixKind] | None = None,
 ) -> FixResult:
-    """`anchors fix`: with the history and cache the settings place beside `registry`, and the
-    living documents they name (read before the registry is locked)."""
+    """`anchors fix`: with the history the settings place beside `registry`, and the living
+    documents they name (read before the registry is locked)."""
     from .document import read_documents
 
     return fix(
@@ -289,6 +272,5 @@ def fix_registry(
         settings.history_path(registry),
         dry_run=dry_run,
         only=only,
-        cache=settings.cache_path(registry),
         documents=read_documents(settings.document),
     )

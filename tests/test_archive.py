@@ -14,9 +14,10 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from anchors.check.archive import Archiver
+from anchors.archive.archiver import Archiver
+from anchors.archive.wayback import WaybackClient, WaybackError
+from anchors.check.after import Begun
 from anchors.check.cache import Cache
-from anchors.check.resolve.wayback import WaybackClient, WaybackError
 from anchors.cli.app import app
 from anchors.findings import Code
 from anchors.registry.loader import parse_text
@@ -73,7 +74,7 @@ def test_check_archive_then_fix_then_report(tmp_path: Path) -> None:
             ]
             first = CliRunner().invoke(app, args)
             asked = sum(wb.counts.values())
-            second = CliRunner().invoke(app, args)  # snapshots come from the cache now
+            second = CliRunner().invoke(app, args)  # snapshots come from the history now
             # only /never is asked again: "no capture" is never cached (the API says so
             # at times for archived pages)
             assert sum(wb.counts.values()) == asked + 1
@@ -133,12 +134,13 @@ class Stalled:
 def test_a_slow_archive_is_a_warning_and_holds_nothing_up(tmp_path: Path) -> None:
     reg = parse_text(registry("http://docs.example").encode(), "registry.yaml")
     targets = {a.key.key: a for a in reg.anchors if a.key}
-    cache = Cache(None)
+    run = Begun("registry.yaml", targets, date(2026, 9, 30), Cache(None), None)
 
     async def go():
-        arch = Archiver.start(Stalled(), targets, cache, "registry.yaml", date(2026, 9, 30))  # type: ignore[arg-type]
+        arch = Archiver(Stalled(), grace=0.01)  # type: ignore[arg-type]
+        arch.start(run)
         await asyncio.sleep(0)
-        return arch, await arch.finish(grace=0.01)
+        return arch, await arch.finish(frozenset())
 
     arch, found = asyncio.run(go())
     assert [f.code for f in found] == [Code.ARCHIVE_UNAVAILABLE]
@@ -167,8 +169,9 @@ def test_an_archive_error_is_retried_then_stops_the_lookups_once() -> None:
             interval=0,
             policy=vt.policy(),
         )
-        arch = Archiver.start(wb, targets, Cache(None), "registry.yaml", date(2026, 9, 30))
-        return await arch.finish(grace=5)
+        arch = Archiver(wb, grace=5)
+        arch.start(Begun("registry.yaml", targets, date(2026, 9, 30), Cache(None), None))
+        return await arch.finish(frozenset())
 
     found = asyncio.run(go())
     # the first URL is tried three times (the run's policy, backing off), then nothing more
@@ -357,4 +360,57 @@ def test_check_archive_and_fix_through_the_cli_on_the_recorded_answers(tmp_path:
             f'+    archived: {{url: "https://web.archive.org/web/20260311082645/{site}'
             '/DrKain/tidy-url", date: 2026-03-11}'
         ),
+    ]
+
+
+def test_check_archive_no_cache_keeps_snapshots_in_the_history_for_fix(tmp_path: Path) -> None:
+    """The cache is disposable: `check --archive --no-cache` writes none, and `fix --only
+    archive` finds the snapshots in the history; a second run does not look them up again."""
+    reg = tmp_path / "registry.yaml"
+    state = tmp_path / ".anchors"
+    with LoopbackServer(lambda req: page if req.path in PAGES else None) as web:
+        site = web.url("")
+        reg.write_text(registry(site), encoding="utf-8")
+        (tmp_path / "anchors.toml").write_text("wayback_delay = 0\n", encoding="utf-8")
+        with wayback_for(site).serve() as wb:
+            args = ["check", str(reg), "--allow-private", "--archive", "--no-cache"]
+            args += ["--wayback-api", wb.url("/wayback/available"), "--today", "2026-09-30"]
+            first = CliRunner().invoke(app, args)
+            asked = sum(wb.counts.values())
+            second = CliRunner().invoke(app, args)
+            again = sum(wb.counts.values()) - asked
+    assert first.exit_code == 1, first.output  # /gone is dead; no usage error
+    assert "--no-cache" not in first.stderr and second.exit_code == 1
+    assert not (state / "cache.json").exists()
+    assert asked == 6 and again == 1  # only /never, which has no capture, is asked again
+    dry = CliRunner().invoke(app, ["fix", "-r", str(reg), "--dry-run", "--only", "archive"])
+    assert dry.exit_code == 1, dry.output
+    added = [ln for ln in dry.stdout.splitlines() if ln.startswith("+    archived:")]
+    assert added == [
+        f'+    archived: {{url: "https://web.archive.org/web/{stamp}/{site}/{p}", date: {day}}}'
+        for stamp, p, day in (
+            ("20260918103000", "post", "2026-09-18"),
+            ("20260901080000", "gone", "2026-09-01"),
+        )
+    ]
+
+
+def test_fix_reads_snapshots_with_the_cache_deleted(tmp_path: Path) -> None:
+    reg = tmp_path / "registry.yaml"
+    with LoopbackServer(lambda req: page if req.path in PAGES else None) as web:
+        site = web.url("")
+        reg.write_text(registry(site), encoding="utf-8")
+        (tmp_path / "anchors.toml").write_text("wayback_delay = 0\n", encoding="utf-8")
+        with wayback_for(site).serve() as wb:
+            args = ["check", str(reg), "--allow-private", "--archive", "--today", "2026-09-30"]
+            r = CliRunner().invoke(app, [*args, "--wayback-api", wb.url("/wayback/available")])
+    assert r.exit_code == 1, r.output
+    (tmp_path / ".anchors" / "cache.json").unlink()
+    fixed = CliRunner().invoke(app, ["fix", "-r", str(reg), "--only", "archive"])
+    assert fixed.exit_code == 0, fixed.output
+    entries = yaml.safe_load(reg.read_text("utf-8"))["anchors"]
+    assert [e.get("archived", {}).get("date") for e in entries] == [
+        date(2026, 9, 18),
+        date(2026, 9, 1),
+        None,
     ]

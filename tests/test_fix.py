@@ -20,7 +20,7 @@ from anchors.cli.app import app
 from anchors.extract import read_briefing
 from anchors.findings import Outcome
 from anchors.fix import FixKind, plan
-from anchors.history import History, Observation
+from anchors.history import History, Observation, Snapshot
 from anchors.ids.landing import soft_404
 from anchors.ids.model import WebUrl, key_from_text
 from anchors.ids.web import canonical_url
@@ -203,14 +203,13 @@ def test_a_briefing_citing_the_old_url_continues_the_moved_entry(
 
 def test_archive_snapshots_from_the_history_are_added(tmp_path: Path) -> None:
     reg = parse_text(REGISTRY.encode(), str(tmp_path / "registry.yaml"))
-    snap = {
-        "url": "https://web.archive.org/web/20260919000000/http://docs.example/fine",
-        "date": "2026-09-19",
-    }
+    snap = Snapshot(
+        "https://web.archive.org/web/20260919000000/http://docs.example/fine", "2026-09-19"
+    )
     snaps = {"url:http://docs.example/fine": snap}
     res = plan(reg, [], snapshots=snaps)
     assert [(f.kind, f.new, f.date) for f in res.fixes] == [
-        (FixKind.ARCHIVE, snap["url"], "2026-09-19")
+        (FixKind.ARCHIVE, snap.url, "2026-09-19")
     ]
     assert plan(reg, [], frozenset({FixKind.REDIRECT}), snaps).fixes == []
 
@@ -313,27 +312,19 @@ def test_documented_example_on_the_bundled_registry(tmp_path: Path) -> None:
     assert f"```\n{r.stderr.replace(str(reg), 'registry.yaml')}```" in section, r.stderr
 
 
-def test_fix_reads_the_cache_the_check_was_told_to_use(tmp_path: Path) -> None:
-    """`check --archive --cache-dir D` keeps its snapshots in D: `fix --cache-dir D` finds them."""
-    from anchors.check.cache import Cache
-
+def test_fix_reads_snapshots_from_the_history_the_check_was_told_to_use(tmp_path: Path) -> None:
+    """`check --archive --cache-dir D` keeps its snapshots in D's history: `fix --cache-dir D`
+    finds them there, with no cache at all."""
     reg, state = tmp_path / "registry.yaml", tmp_path / "elsewhere"
     reg.write_text(REGISTRY, encoding="utf-8")
     state.mkdir()
     h = History(state / "history.sqlite")
-    h.record(
-        h.start_run(str(reg), 1.0),
-        [
-            Observation(
-                WebUrl("http://docs.example/fine"), "", Outcome.OK, 200, None, checked_at=1.0
-            )
-        ],
-    )
-    h.close()
-    cache = Cache(state / "cache.json")
+    fine = Observation(WebUrl("http://docs.example/fine"), "", Outcome.OK, 200, checked_at=1.0)
+    h.record(h.start_run(str(reg), 1.0), [fine])
     snap = "https://web.archive.org/web/20260919000000/http://docs.example/fine"
-    cache.put("wayback:url:http://docs.example/fine", {"url": snap, "date": "2026-09-19"})
-    cache.save()
+    h.keep_snapshots(str(reg), [(fine.key, Snapshot(snap, "2026-09-19"))])
+    h.close()
+    assert not (state / "cache.json").exists()
     r = CliRunner().invoke(
         app, ["fix", "-r", str(reg), "--cache-dir", str(state), "--dry-run", "--only", "archive"]
     )

@@ -42,7 +42,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("merge", ("anchors.merger", "anchors.merge_findings")),
     ("document", ("anchors.document",)),
     ("history", ("anchors.history",)),
-    ("check", ("anchors.check",)),
+    ("check", ("anchors.check", "anchors.archive")),
     ("report", ("anchors.report", "anchors.export", "anchors.fix")),
     ("commands", ("anchors.commands",)),
     ("render", ("anchors.render",)),

@@ -9,11 +9,11 @@ from datetime import date
 import httpx
 import pytest
 
+from anchors.archive.wayback import WaybackClient
 from anchors.check.links import Outcome
 from anchors.check.netguard import NetGuard, StaticResolver
 from anchors.check.redirects import Stop, follow, location_of
 from anchors.check.resolve.doi import DoiResolver
-from anchors.check.resolve.wayback import WaybackClient
 from anchors.ids import Doi
 
 from .loopback import LoopbackServer, respond

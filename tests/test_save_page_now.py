@@ -16,14 +16,17 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from anchors.check.archive import SAVE_PREFIX, Archiver
+from anchors.archive.archiver import Archiver
+from anchors.archive.captures import SAVE_PREFIX
+from anchors.archive.savepagenow import SavePageNow
+from anchors.archive.wayback import WaybackClient
+from anchors.check.after import Begun
 from anchors.check.cache import Cache
-from anchors.check.resolve.savepagenow import SavePageNow
-from anchors.check.resolve.wayback import WaybackClient
 from anchors.cli.app import app
 from anchors.config import load_settings
 from anchors.errors import UsageError
 from anchors.findings import Code, Finding
+from anchors.history import History, Snapshot
 from anchors.registry.loader import parse_text
 
 from .cassettes import Cassette, load
@@ -72,7 +75,7 @@ def test_archive_save_captures_a_live_page_with_no_snapshot_and_fix_stores_it(
             first = CliRunner().invoke(app, args, env=env)
             posts = [s for s in cassette.seen if s[0] == "POST"]
             polls = [p for _, p, _ in cassette.seen if p.startswith("/save/status/")]
-            second = CliRunner().invoke(app, args, env=env)  # the capture is cached now
+            second = CliRunner().invoke(app, args, env=env)  # the capture is in the history now
             posts_after = [s for s in cassette.seen if s[0] == "POST"]
     assert first.exit_code == 1, first.stderr  # /gone is dead
     findings = json.loads(first.stdout)["findings"]
@@ -211,6 +214,7 @@ class Fake:
         limit: int = 5,
         failed: set[str] = frozenset(),  # type: ignore[assignment]
         cache: Cache | None = None,
+        history: History | None = None,
         patience: float = 150.0,
         save_grace: float = 5.0,
     ) -> tuple[list[Finding], Cache]:
@@ -229,10 +233,11 @@ class Fake:
                 sleep=self.sleep,
                 clock=lambda: self.now,
             )
-            arch = Archiver.start(wb, targets, cache, "registry.yaml", date(2026, 9, 30), saver)
-            arch.checked(set(targets) - {f"url:https://docs.example{p}" for p in failed})
+            arch = Archiver(wb, saver, grace=save_grace, save_grace=save_grace)
+            arch.start(Begun("registry.yaml", targets, date(2026, 9, 30), cache, history))
+            answered = set(targets) - {f"url:https://docs.example{p}" for p in failed}
             try:
-                return await arch.finish(grace=save_grace, save_grace=save_grace)
+                return await arch.finish(frozenset(answered))
             finally:
                 await client.aclose()
 
@@ -246,9 +251,10 @@ def dated(*days: str) -> str:
     )
 
 
-def test_captures_are_spaced_limited_newest_first_and_cached() -> None:
+def test_captures_are_spaced_limited_newest_first_and_kept(tmp_path: Path) -> None:
     fake = Fake()
-    found, cache = fake.run(dated("09-01", "09-25", "09-10", "09-20"), limit=3)
+    history = History(tmp_path / "history.sqlite")
+    found, cache = fake.run(dated("09-01", "09-25", "09-10", "09-20"), limit=3, history=history)
     assert [u for _, u in fake.posts] == [
         "https://docs.example/09-25",
         "https://docs.example/09-20",
@@ -260,10 +266,10 @@ def test_captures_are_spaced_limited_newest_first_and_cached() -> None:
     assert [f.code for f in found] == [Code.ARCHIVE_CAPTURE] * 4
     assert all("captured by Save Page Now on 2026-09-30" in f.message for f in captured)
     assert left.anchor == "" and left.details == {"over_quota": 1}  # 09-01 waits for a later run
-    assert cache.get("wayback:url:https://docs.example/09-25") == {
-        "url": "https://web.archive.org/web/20260930101500/https://docs.example/09-25",
-        "date": "2026-09-30",
-    }
+    assert history.snapshots("registry.yaml")["url:https://docs.example/09-25"] == Snapshot(
+        "https://web.archive.org/web/20260930101500/https://docs.example/09-25", "2026-09-30"
+    )
+    assert len(history.snapshots()) == 3
     assert cache.get(SAVE_PREFIX + "url:https://docs.example/09-01") is None  # over the limit
 
 
@@ -349,11 +355,13 @@ def test_a_page_spn_will_not_capture_is_info_and_the_others_go_on() -> None:
     assert not any("\x1b" in f.message or "evil" in f.message for f in found)
 
 
-def test_a_capture_whose_snapshot_does_not_answer_is_not_kept() -> None:
-    fake = Fake(snapshot_status=404)
-    found, cache = fake.run(dated("09-01"))
+def test_a_capture_whose_snapshot_does_not_answer_is_not_kept(tmp_path: Path) -> None:
+    history = History(tmp_path / "history.sqlite")
+    found, _ = Fake(snapshot_status=404).run(dated("09-01"), history=history)
     assert "does not answer yet" in found[0].message
-    assert cache.get("wayback:url:https://docs.example/09-01") is None
+    assert history.snapshots() == {}
+    found, _ = Fake().run(dated("09-01"), history=history)  # the same, answering: kept
+    assert list(history.snapshots()) == ["url:https://docs.example/09-01"]
 
 
 def test_job_ids_and_timestamps_from_the_network_are_checked_before_use() -> None:
@@ -439,9 +447,11 @@ def test_a_repository_page_that_did_not_answer_is_not_captured() -> None:
         client = httpx.AsyncClient(transport=httpx.MockTransport(fake.handler))
         services = Services(
             github=Repos(),
-            wayback=WaybackClient(client, interval=0),
-            saver=SavePageNow(
-                client, keys=(ACCESS, SECRET), sleep=fake.sleep, clock=lambda: fake.now
+            after=Archiver(
+                WaybackClient(client, interval=0),
+                SavePageNow(
+                    client, keys=(ACCESS, SECRET), sleep=fake.sleep, clock=lambda: fake.now
+                ),
             ),
         )
         try:
@@ -518,7 +528,6 @@ def test_several_registries_share_one_quota(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("setting", "env", "message"),
     [
-        ("", {}, "--archive with --no-cache"),
         (
             'save_api = "https://collector.example/save"\n',
             {},
@@ -543,9 +552,7 @@ def test_unusable_archive_settings_are_exit_2_naming_no_key(
     reg = tmp_path / "registry.yaml"
     reg.write_text(registry("https://docs.example"), encoding="utf-8")
     (tmp_path / "anchors.toml").write_text(setting, "utf-8")
-    args = ["check", str(reg), "--archive-save"] + (
-        ["--no-cache"] if not setting and not env else []
-    )
+    args = ["check", str(reg), "--archive-save"]
     r = CliRunner().invoke(app, args, env={**KEYS, **env})
     assert r.exit_code == 2, r.output
     [line] = r.stderr.splitlines()

@@ -23,6 +23,7 @@ from anchors.cli.app import app
 from anchors.findings import Outcome
 from anchors.history import (
     APPLICATION_ID,
+    SCHEMA_VERSION,
     ArxivFacts,
     History,
     IssueFacts,
@@ -30,6 +31,7 @@ from anchors.history import (
     MoveKind,
     Observation,
     RepoFacts,
+    Snapshot,
     move_of,
 )
 from anchors.ids.model import WebUrl, key_from_text
@@ -325,7 +327,7 @@ def test_old_history_file_is_migrated_and_still_reported(tmp_path: Path) -> None
     rows = list(h.rows(until=START + 2 * DAY))
     h.close()
     assert [r.facts for r in rows] == [None, IssueFacts(state="closed")]
-    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone() == (3,)
+    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
 
 
 def test_the_weekly_workflows_check_sees_a_new_version_the_cache_would_hide(tmp_path: Path) -> None:
@@ -578,5 +580,47 @@ def test_a_schema_2_history_keeps_its_facts_through_the_migration(tmp_path: Path
         ("github:a/b#1", Outcome.OK, IssueFacts(title="T", state=s)) for s in ("open", "closed")
     ]
     con = sqlite3.connect(db)
-    assert con.execute("PRAGMA user_version").fetchone() == (3,)
+    assert con.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
     assert "results" not in {n for (n,) in con.execute("SELECT name FROM sqlite_master")}
+
+
+def test_a_schema_3_history_reads_without_snapshots_then_keeps_them_once_migrated(
+    tmp_path: Path,
+) -> None:
+    """A history from before snapshots were kept (schema 3) is read as it is, read-only: its
+    observations as before, no snapshots, and `fix` has nothing to add; a check opening it for
+    writing migrates it to the current schema, keeping what it held."""
+    db, reg = tmp_path / ".anchors" / "history.sqlite", tmp_path / "registry.yaml"
+    reg.write_text(
+        "version: 1\nanchors:\n  - url: http://docs.example/a\n"
+        "    first_anchored: 2026-09-20\n    status: new\n",
+        encoding="utf-8",
+    )
+    h = History(db)
+    seen = Observation(WebUrl("http://docs.example/a"), "a", Outcome.OK, 200, checked_at=START)
+    h.record(h.start_run(str(reg), START), [seen])
+    h.close()
+    con = sqlite3.connect(db)  # as schema 3 left it: no `snapshots` table
+    con.executescript("DROP TABLE snapshots; PRAGMA user_version=3;")
+    con.close()
+    before = db.read_bytes()
+
+    old = History.read_only(db)
+    assert [(o.target, o.outcome) for o in old.rows(until=START + DAY)] == [
+        ("http://docs.example/a", Outcome.OK)
+    ]
+    assert old.snapshots(reg) == {}
+    old.close()
+    r = CliRunner().invoke(app, ["fix", "-r", str(reg), "--only", "archive"])
+    assert r.exit_code == 0, r.output
+    assert db.read_bytes() == before  # read, never written
+
+    h = History(db)
+    snap = Snapshot(
+        "https://web.archive.org/web/20260919000000/http://docs.example/a", "2026-09-19"
+    )
+    h.keep_snapshots(str(reg), [(seen.key, snap)])
+    assert len(list(h.rows(until=START + DAY))) == 1
+    h.close()
+    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+    assert History.read_only(db).snapshots(reg) == {"url:http://docs.example/a": snap}

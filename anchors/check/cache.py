@@ -31,7 +31,6 @@ DEFAULT_TTLS = {
     "doi": 30 * DAY,
     "github": 1 * DAY,
     "url": 1 * DAY,
-    "wayback": 30 * DAY,
 }
 _FORMAT = 1
 #: what marks the file as anchors' cache (files of format 1 from before the mark have only

@@ -10,6 +10,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mappin
 
 import httpx
 
+from ..archive.clients import archive_hook
+from ..archive.savepagenow import CaptureQuota
 from ..config import Settings
 from ..config.trust import ENDPOINTS
 from ..ids.model import ArxivId
@@ -22,14 +24,11 @@ from .resolve.crossref import CrossrefUpdates
 from .resolve.doi import DoiResolver
 from .resolve.github import GithubResolver
 from .resolve.github_places import GithubPlaces
-from .resolve.savepagenow import CaptureQuota, SavePageNow
-from .resolve.wayback import WaybackClient
 from .retry import RetryPolicy
 from .run import Services
 from .transport import NoCookies, guarded_transport, ssl_context
 
 __all__ = [
-    "capture_quota",
     "link_checker",
     "named_api_hosts",
     "open_services",
@@ -86,24 +85,7 @@ async def open_services(
                     api, settings.crossref_api, timeout=settings.timeout, policy=policy
                 ),
             ),
-            wayback=WaybackClient(
-                api,
-                settings.wayback_api,
-                interval=settings.wayback_delay,
-                timeout=settings.timeout,
-                policy=policy,
-            )
-            if settings.archiving
-            else None,
-            saver=SavePageNow(
-                api,
-                settings.save_api,
-                keys=settings.save_keys(),
-                quota=quota or capture_quota(settings),
-                timeout=settings.timeout,
-            )
-            if settings.archive_save
-            else None,
+            after=archive_hook(settings, api, policy, quota),
         )
 
 
@@ -116,11 +98,6 @@ def named_api_hosts(settings: Settings) -> set[str]:
         for name in ENDPOINTS
         if getattr(settings, name) != getattr(defaults, name)
     }
-
-
-def capture_quota(settings: Settings) -> CaptureQuota:
-    """A run's Save Page Now quota: `archive_saves` captures, `save_delay` seconds apart."""
-    return CaptureQuota(settings.archive_saves, settings.save_delay)
 
 
 def retry_policy(

@@ -26,7 +26,7 @@ from ..registry.model import Anchor, Registry
 from ..registry.validate import check_offline
 from ..result import CheckResult, only
 from . import samework
-from .archive import Archiver
+from .after import AfterCheck, Begun
 from .arrivals import SERVICE, Progress, Run, github_places, is_repo
 from .cache import Cache
 from .cited import cited_places
@@ -36,8 +36,6 @@ from .observe import earlier_facts
 from .recorder import Recorder, unproven
 from .resolve.base import ArxivLookup, FollowUp, Resolution, Resolver
 from .resolve.github_places import GithubPlaces
-from .resolve.savepagenow import SavePageNow
-from .resolve.wayback import WaybackClient
 from .verdicts import compare
 
 __all__ = ["CheckResult", "Progress", "Services", "check_offline", "check_online", "only"]
@@ -51,10 +49,8 @@ class Services:
     arxiv: ArxivLookup | None = None
     github: Resolver[GithubRef | WebUrl] | None = None
     doi: Resolver[Doi] | None = None
-    #: set for `check --archive`: Wayback snapshots are looked up beside the check
-    wayback: WaybackClient | None = None
-    #: set for `check --archive-save`: captures asked for where the archive has none
-    saver: SavePageNow | None = None
+    #: work beside the check that ends after it (`check --archive`: the archive's hook)
+    after: AfterCheck | None = None
     #: GitHub comments and lines cited by `#fragment`, asked of the API
     places: GithubPlaces | None = None
 
@@ -129,11 +125,8 @@ async def check_online(
     earlier = earlier_facts(history, targets.values(), reg.path)
     pending = run.from_cache()
     complete = network_down = False
-    archiving = (
-        Archiver.start(services.wayback, targets, cache, reg.path, today, services.saver)
-        if services.wayback
-        else None
-    )
+    if services.after is not None:
+        services.after.start(Begun(reg.path, targets, today, cache, history))
     follow: dict[str, FollowUp] = {}
     try:
         await asyncio.gather(
@@ -142,16 +135,6 @@ async def check_online(
             run.resolve("doi", pending.doi, services.doi),
             run.check_links(pending.links, services.links, accept),
         )
-        if archiving is not None:  # captures are asked for only of pages that answered
-            answered: list[tuple[str, LinkResult | Resolution]] = [
-                *run.links.items(),
-                *run.resolutions.items(),
-            ]
-            archiving.checked(
-                k
-                for k, r in answered
-                if isinstance(targets[k].key, WebUrl) and not r.outcome.failed
-            )
         follow = await follow_up(targets, run.resolutions, services.arxiv, claims or {}, cache)
         await github_places(run, services.places)
         complete = True
@@ -162,9 +145,10 @@ async def check_online(
         for key, why in run.recorder.finish(complete, network_down=network_down).items():
             if key in run.links:  # not dead on the network's silence alone
                 run.links[key] = unproven(run.links[key], why)
-        try:  # whatever the archive did, what the check learnt is saved and judged
-            if archiving is not None:
-                result.findings += await archiving.finish(stop_now=not complete)
+        try:  # whatever the hook did, what the check learnt is saved and judged
+            if services.after is not None:
+                answered = _answered(targets, [*run.links.items(), *run.resolutions.items()])
+                result.findings += await services.after.finish(answered, stop_now=not complete)
         finally:
             cache.save()
             result.checked = len(run.resolutions) + len(run.links) - result.cached
@@ -182,3 +166,12 @@ async def check_online(
             keys = {k: a.key for k, a in targets.items() if a.key is not None}
             result.findings += samework.findings(reg.path, samework.pairs(keys, facts), targets)
     return result
+
+
+def _answered(
+    targets: Mapping[str, Anchor], results: Iterable[tuple[str, LinkResult | Resolution]]
+) -> frozenset[str]:
+    """The pages that answered the check (a link check, or GitHub for a repository page)."""
+    return frozenset(
+        k for k, r in results if isinstance(targets[k].key, WebUrl) and not r.outcome.failed
+    )

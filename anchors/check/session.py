@@ -23,12 +23,12 @@ from ..findings import Code
 from ..ids.model import AnchorKind
 
 if TYPE_CHECKING:  # an offline check imports none of the online machinery (bench/startup.py)
+    from ..archive.savepagenow import CaptureQuota
     from ..extract.claims import Claims
     from ..history import History
     from ..registry.model import Anchor, Registry
     from ..result import CheckResult
     from .cache import Cache
-    from .resolve.savepagenow import CaptureQuota
     from .run import Progress, Services
 
     #: builds the clients from the settings (and the token); `clients.open_services` in use
@@ -229,10 +229,11 @@ def check(paths: Sequence[Path], options: CheckOptions, hooks: Hooks = Hooks()) 
         claims = claims_of(briefings)
     quota = None
     for s in settings if not options.offline else ():
-        _can_archive(s, options.no_cache)  # exit 2 before anything is asked or written
+        if s.archive_save:
+            s.save_keys()  # exit 2 before anything is asked or written
         s.api_token()  # likewise: a token is never sent in clear text
         if s.archive_save and quota is None:
-            from .clients import capture_quota
+            from ..archive.clients import capture_quota
 
             quota = capture_quota(s)  # one for the run: limit and spacing hold across files
     narrowed = bool(options.changed_since) or options.only_keys is not None
@@ -269,17 +270,6 @@ def _not_a_stream(path: Path) -> None:
             f"{path}: a registry from a pipe or standard input is checked --offline only (an "
             "online check keeps its cache and history beside the registry); save it to a file"
         )
-
-
-def _can_archive(settings: Settings, no_cache: bool) -> None:
-    """`--archive` keeps what it finds in the cache, and `--archive-save` needs its keys."""
-    if settings.archiving and no_cache:
-        raise UsageError(
-            "--archive with --no-cache: snapshots are kept only in the cache, "
-            "where `anchors fix --only archive` finds them; drop --no-cache"
-        )
-    if settings.archive_save:
-        settings.save_keys()
 
 
 def refresh(registry: Path, settings: Settings, today: date, hooks: Hooks = Hooks()) -> CheckResult:

@@ -146,7 +146,7 @@ class Settings:
         return folder(registry, self.cache_dir)
 
     def cache_path(self, registry: Path) -> Path:
-        """The one rule for where the check cache lives, shared by `check`, `export` and `fix`."""
+        """The one rule for where the check cache lives, shared by `check` and `export`."""
         return self.state_dir(registry) / "cache.json"
 
     def etags_path(self, registry: Path) -> Path:

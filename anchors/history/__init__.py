@@ -2,13 +2,14 @@
 its trend and `fix`.
 
 `observation` is the record itself and the rules for reading it, `facts` what a lookup learnt
-per kind of anchor, `store` the database.
+per kind of anchor, `snapshots` the archive's finds for `fix`, `store` the database.
 """
 
 from __future__ import annotations
 
 from .facts import ArxivFacts, DoiFacts, Facts, IssueFacts, RepoFacts
 from .observation import Move, MoveKind, Observation, Reading, move_of, reading
+from .snapshots import Snapshot
 from .store import (
     APPLICATION_ID,
     LOCK_TIMEOUT,
@@ -34,6 +35,7 @@ __all__ = [
     "Reading",
     "RepoFacts",
     "Run",
+    "Snapshot",
     "history_home",
     "move_of",
     "reading",

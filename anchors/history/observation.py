@@ -28,6 +28,7 @@ __all__ = [
     "Reading",
     "move_of",
     "reading",
+    "target_of",
     "tells_place",
 ]
 
@@ -60,8 +61,13 @@ class Observation:
 
     @property
     def target(self) -> str:
-        """What was looked at, as reports name it: the (canonical) URL of a page, else the key."""
-        return self.key.url if self.key.kind is AnchorKind.URL else self.key.key
+        return target_of(self.key)
+
+
+def target_of(key: AnchorKey) -> str:
+    """What was looked at, as reports and the history name it: the (canonical) URL of a page,
+    else the key."""
+    return key.url if key.kind is AnchorKind.URL else key.key
 
 
 class Reading(str, Enum):

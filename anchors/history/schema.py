@@ -5,9 +5,10 @@ Schema 3 keeps each observation small, because a weekly check adds one per ancho
 (label, final URL, error, facts) once, and an observation is a few numbers pointing at both,
 clustered by target and time, so a reader asks for a window and the last observations before
 it by index instead of reading the past. Schemas 1 and 2 kept one wide `results` row per
-observation; `migrate` turns them into schema 3, in the file for a writer and in the
-connection's temporary database for a reader (the file is never written, so a read-only
-checkout, an older file and a running check can all be read).
+observation. Schema 4 adds `snapshots` (`snapshots.py`): the archive's finds, for `fix`.
+`migrate` turns an older file into schema 4, in the file for a writer and in the connection's
+temporary database for a reader (the file is never written, so a read-only checkout, an older
+file and a running check can all be read).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import json
 import sqlite3
 
 from ..errors import HistoryError, StorageError
+from .snapshots import SNAPSHOTS_TABLE
 
 __all__ = [
     "APPLICATION_ID",
@@ -30,7 +32,7 @@ __all__ = [
 ]
 
 APPLICATION_ID = 0x616E6368  # "anch"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 _RUNS = (
     "CREATE TABLE IF NOT EXISTS {s}runs (id INTEGER PRIMARY KEY, started_at REAL NOT NULL, "
@@ -78,6 +80,7 @@ _REQUIRED = {
     1: frozenset({"runs", "results"}),
     2: frozenset({"runs", "results"}),
     3: frozenset({"runs", "targets", "details", "observations"}),
+    4: frozenset({"runs", "targets", "details", "observations", "snapshots"}),
 }
 
 
@@ -150,8 +153,9 @@ def check_owner(db: sqlite3.Connection, path: str) -> int:
 
 
 def migrate(db: sqlite3.Connection, version: int, *, into: str) -> None:
-    """Bring a schema-`version` file to schema 3: `into="main."` rewrites the file (a writer,
-    inside its transaction), `into="temp."` builds schema 3 beside it for this connection only.
+    """Bring a schema-`version` file to schema 4: `into="main."` rewrites the file (a writer,
+    inside its transaction), `into="temp."` builds what it lacks beside it for this connection
+    only (a schema-3 file gets an empty `temp.snapshots`, so its readers ask the same questions).
     """
     s = into
     if into == "main.":
@@ -159,6 +163,13 @@ def migrate(db: sqlite3.Connection, version: int, *, into: str) -> None:
         db.execute(_RUNS_BY_TIME)
     elif version == 0:  # a file with no tables yet (a first check is creating it): no runs
         db.execute(_RUNS.format(s=s))
+    if version < 3:
+        _to_3(db, version, s)
+    db.execute(SNAPSHOTS_TABLE.format(s=s))
+
+
+def _to_3(db: sqlite3.Connection, version: int, s: str) -> None:
+    """Schema 3's tables in `s`, holding a schema-1/2 file's `results`."""
     for stmt in _TABLES_V3:
         db.execute(stmt.format(s=s))
     if version in (1, 2):
@@ -166,5 +177,5 @@ def migrate(db: sqlite3.Connection, version: int, *, into: str) -> None:
         facts = "r.facts" if "facts" in columns else "NULL"
         for stmt in _FROM_RESULTS:
             db.execute(stmt.format(s=s, facts=facts))
-        if into == "main.":
+        if s == "main.":
             db.execute("DROP TABLE main.results")

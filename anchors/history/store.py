@@ -17,13 +17,15 @@ from typing import TypeVar
 
 from ..errors import StorageError
 from ..ids.model import AnchorKey
-from ..state import ensure, untrusted
+from ..state import ensure
 from .facts import Facts
 from .names import Run, history_home, registry_id, selected
 from .observation import Observation
+from .opening import open_read_only, prepare, trusted
 from .read import Reader
 from .retention import DAY, Pruned, prune
-from .schema import APPLICATION_ID, SCHEMA_VERSION, check_owner, error_for, migrate, register
+from .schema import APPLICATION_ID, SCHEMA_VERSION, error_for, register
+from .snapshots import Snapshot, keep, registries, snapshots
 from .write import Ids
 
 T = TypeVar("T")
@@ -41,13 +43,6 @@ __all__ = [
 
 #: Longest wait for another writer (a concurrent check) before the history is given up on.
 LOCK_TIMEOUT = 15.0
-
-
-def _trusted(path: Path) -> None:
-    """A history that is a symlink or committed to the repository is not used (`state`)."""
-    why = untrusted(path)
-    if why is not None:
-        raise StorageError(str(path), f"{why}; not used")
 
 
 class History:
@@ -76,12 +71,12 @@ class History:
         self._sleep, self._monotonic = sleep, monotonic
         #: why the history stopped being written during this run, if it did
         self.problem: str | None = None
-        _trusted(path)
+        trusted(path)
         ensure(path.parent)
         try:
             self.db = sqlite3.connect(path, isolation_level=None, timeout=0)
             register(self.db)
-            self._patiently(self._prepare)
+            self._patiently(lambda: prepare(self.db, str(self.path)))
         except sqlite3.Error as exc:
             self._close_quietly()
             raise self._error(exc) from None
@@ -95,32 +90,13 @@ class History:
     def read_only(cls, path: Path) -> History:
         """The file opened read-only, for `report` and `fix`: never created, migrated, written
         or locked, so reading works in a read-only checkout, beside a running check and on an
-        older schema (read as schema 3 through this connection's temporary tables)."""
-        _trusted(path)
+        older schema (read as the current one through this connection's temporary tables)."""
+        trusted(path)
         self = cls.__new__(cls)
         self.path, self.clock, self.problem = path, time.time, None
         self.lock_timeout, self.on_wait = 0.0, None
         self._sleep, self._monotonic = time.sleep, time.monotonic
-        uri = path.resolve().as_uri()
-        # NOTE: a WAL file in a read-only folder cannot get its -shm; `immutable` reads it as is.
-        for query in ("?mode=ro", "?mode=ro&immutable=1"):
-            self.db = sqlite3.connect(uri + query, uri=True, isolation_level=None)
-            try:
-                register(self.db)
-                version = check_owner(self.db, str(path))
-                if version < SCHEMA_VERSION:
-                    migrate(self.db, version, into="temp.")
-                break
-            except sqlite3.OperationalError as exc:
-                self.db.close()
-                if query.endswith("immutable=1"):
-                    raise self._error(exc) from None
-            except sqlite3.Error as exc:
-                self.db.close()
-                raise self._error(exc) from None
-            except BaseException:
-                self.db.close()
-                raise
+        self.db = open_read_only(path)
         self.reader = Reader(self.db)
         self._ids = Ids(self.db)
         return self
@@ -167,26 +143,6 @@ class History:
         if db is not None:
             db.close()
 
-    def _prepare(self) -> None:
-        db = self.db
-        version = check_owner(db, str(self.path))
-        db.execute("PRAGMA journal_mode=WAL")
-        # NOTE: in WAL mode NORMAL keeps the file consistent through a crash of the process
-        # (the case that matters for an interrupted check) without an fsync per commit.
-        db.execute("PRAGMA synchronous=NORMAL")
-        if version < SCHEMA_VERSION:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                version = check_owner(db, str(self.path))  # again, now no one else can write
-                if version < SCHEMA_VERSION:
-                    migrate(db, version, into="main.")
-                    db.execute(f"PRAGMA application_id={APPLICATION_ID}")
-                    db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-                db.execute("COMMIT")
-            except BaseException:
-                _rollback(db)
-                raise
-
     def close(self) -> None:
         self.db.close()
 
@@ -210,15 +166,19 @@ class History:
             self._write(lambda: self._insert(run_id, rows, now), None)
 
     def _insert(self, run_id: int, rows: list[Observation], now: float) -> None:
-        db = self.db
-        db.execute("BEGIN IMMEDIATE")
+        self._transaction(lambda: self._ids.insert(run_id, rows, now))
+
+    def _transaction(self, work: Callable[[], T]) -> T:
+        """`work` as one write transaction; ids made in one that did not commit are forgotten."""
+        self.db.execute("BEGIN IMMEDIATE")
         try:
-            self._ids.insert(run_id, rows, now)
-            db.execute("COMMIT")
+            done = work()
+            self.db.execute("COMMIT")
         except BaseException:
-            _rollback(db)
-            self._ids.forget()  # ids made in a transaction that did not commit are not there
+            _rollback(self.db)
+            self._ids.forget()
             raise
+        return done
 
     def finish_run(self, run_id: int, complete: bool, finished_at: float | None = None) -> None:
         at = self.clock() if finished_at is None else finished_at
@@ -235,18 +195,32 @@ class History:
         cutoff = (self.clock() if now is None else now) - days * DAY
 
         def drop() -> Pruned:
-            self.db.execute("BEGIN IMMEDIATE")
-            try:
-                done = prune(self.db, cutoff)
-                self.db.execute("COMMIT")
-            except BaseException:
-                _rollback(self.db)
-                raise
+            done = self._transaction(lambda: prune(self.db, cutoff))
             if done.observations:
                 self.db.execute("VACUUM")
             return done
 
         return self._write(drop, Pruned(0, 0))
+
+    def keep_snapshots(self, registry: str, found: Iterable[tuple[AnchorKey, Snapshot]]) -> None:
+        """The archive's finds for `registry`'s targets (a write like a run's)."""
+        name, rows, now = registry_id(registry, history_home(self.path)), list(found), self.clock()
+
+        def write() -> None:
+            keep(self.db, ((self._ids.target(name, k), snap) for k, snap in rows), now)
+
+        if rows:
+            self._write(lambda: self._transaction(write), None)
+
+    def snapshots(
+        self, registry: str | os.PathLike[str] | None = None, since: float = float("-inf")
+    ) -> dict[str, Snapshot]:
+        """The snapshots found for `registry`'s targets at or after `since`, by anchor key."""
+        try:
+            picked = selected(registries(self.db), history_home(self.path), registry)
+            return snapshots(self.db, self.reader.targets(picked), since)
+        except sqlite3.Error as exc:
+            raise self._error(exc) from None
 
     def runs(self, since: float, until: float) -> list[Run]:
         """The runs started in [since, until], oldest first."""

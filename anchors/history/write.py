@@ -1,4 +1,4 @@
-"""Writing observations in schema 3: each target and each distinct detail get an id once."""
+"""Writing observations: each target and each distinct detail get an id once."""
 
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ import json
 import sqlite3
 from dataclasses import dataclass, field
 
+from ..ids.model import AnchorKey
 from .facts import Facts, facts_to_json
-from .observation import Observation
+from .observation import Observation, target_of
 from .schema import digest
 
 __all__ = ["Ids"]
@@ -26,10 +27,10 @@ class Ids:
     def insert(self, run_id: int, rows: list[Observation], now: float) -> None:
         """The rows of one run (inside the caller's transaction); a row without a time is
         `now`, and one already recorded (same target, time and run) is not recorded twice."""
-        name = self.names.get(run_id) or self._name(run_id)
+        name = self.names.get(run_id) or self.name(run_id)
         data = [
             (
-                self._target(name, o),
+                self.target(name, o.key),
                 o.checked_at or now,
                 run_id,
                 o.outcome.value,
@@ -50,13 +51,14 @@ class Ids:
         self._targets.clear()
         self._details.clear()
 
-    def _name(self, run_id: int) -> str:
+    def name(self, run_id: int) -> str:
         row = self.db.execute("SELECT registry FROM runs WHERE id = ?", (run_id,)).fetchone()
         self.names[run_id] = name = str(row[0]) if row else ""
         return name
 
-    def _target(self, registry: str, o: Observation) -> int:
-        at = (registry, o.kind.value, o.target)
+    def target(self, registry: str, key: AnchorKey) -> int:
+        """The id of `key` observed in runs of `registry` (as `runs` names it), made if new."""
+        at = (registry, key.kind.value, target_of(key))
         tid = self._targets.get(at)
         if tid is None:
             self.db.execute(

@@ -55,6 +55,6 @@ def kind_of(key: str) -> AnchorKind:
 
 def prefix_of(text: str) -> str:
     """The part before the first `:` of a key, or of a name built on one (the cache's
-    `wayback:<key>`); "" when there is none."""
+    `capture:<key>`); "" when there is none."""
     prefix, sep, _ = text.partition(":")
     return prefix if sep else ""

@@ -121,8 +121,8 @@ CLIENTS: dict[str, Call] = {
     "github": lambda s: s.github.resolve([parse_anchor("https://github.com/o/r/issues/1")]),
     "doi": lambda s: s.doi.resolve([Doi.parse("10.1234/abc")]),
     "crossref": lambda s: s.doi.crossref.updates("10.1234/abc"),
-    "wayback": lambda s: s.wayback.closest("https://page.example/", date(2026, 9, 1)),
-    "save-page-now": lambda s: s.saver.submit("https://page.example/"),
+    "wayback": lambda s: s.after.wayback.closest("https://page.example/", date(2026, 9, 1)),
+    "save-page-now": lambda s: s.after.saver.submit("https://page.example/"),
 }
 
 

@@ -7,7 +7,6 @@ add entries to it.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -16,10 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from anchors.check.cache import Cache
 from anchors.cli.app import app
 from anchors.findings import Outcome
-from anchors.history import History, Observation
+from anchors.history import History, Observation, Snapshot
 from anchors.ids import WebUrl
 from anchors.ids.web import canonical_url
 from anchors.registry.scalars import quote, reads_back, url_value
@@ -91,7 +89,7 @@ def test_fix_writes_a_location_so_it_reads_back(tmp_path: Path, new: str, flow: 
         "yesterday",
     ],
 )
-def test_a_tampered_cached_snapshot_date_adds_nothing_to_the_registry(
+def test_a_tampered_snapshot_date_in_the_history_adds_nothing_to_the_registry(
     tmp_path: Path, date: str
 ) -> None:
     reg = tmp_path / "registry.yaml"
@@ -104,16 +102,17 @@ def test_a_tampered_cached_snapshot_date_adds_nothing_to_the_registry(
     h = History(state / "history.sqlite")
     fine = Observation(WebUrl("http://docs.example/fine"), "", Outcome.OK, 200)
     h.record(h.start_run(str(reg), 1.0), [fine])
-    h.close()
-    cache = Cache(state / "cache.json")
     snap = "https://web.archive.org/web/20260919000000/http://docs.example/fine"
-    cache.put("wayback:url:http://docs.example/fine", {"url": snap, "date": date})
-    cache.save()
+    # a snapshot row as a hand-edited (or hostile) history file may hold it
+    h.keep_snapshots(str(reg), [(fine.key, Snapshot(snap, date))])
+    evil = Snapshot("javascript:alert(1)", "2026-09-19")
+    h.keep_snapshots(str(reg.with_name("other.yaml")), [(fine.key, evil)])
+    h.close()
     before = reg.read_bytes()
     r = _cli("fix", "-r", str(reg), "--cache-dir", str(state), "--only", "archive")
     assert r.exit_code == 0, r.output
     assert reg.read_bytes() == before  # the damaged snapshot is not used
-    assert json.loads((state / "cache.json").read_text())["entries"]
+    assert History.read_only(state / "history.sqlite").snapshots() == {}
 
 
 def test_a_value_that_would_not_read_back_is_refused_before_writing() -> None:

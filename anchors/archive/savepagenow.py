@@ -29,13 +29,12 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
 
 import httpx
 
-from ...config import IA_KEY_ENV
-from ...defaults import SAVE_API, SAVE_MIN_INTERVAL, SAVE_PER_RUN, USER_AGENT
-from ..retry import Sent, send_once
+from ..check.retry import Sent, send_once
+from ..config import IA_KEY_ENV
+from ..defaults import SAVE_API, SAVE_MIN_INTERVAL, SAVE_PER_RUN, USER_AGENT
 
 __all__ = ["Capture", "CaptureQuota", "CaptureState", "SavePageNow", "SaveRefused"]
 
@@ -139,7 +138,7 @@ class SavePageNow:
     def __repr__(self) -> str:  # the keys are in `_auth`: never printed
         return f"SavePageNow({str(self.api)!r}, used={self.quota.used}/{self.quota.limit})"
 
-    async def _send(self, method: str, url: httpx.URL, **kw: Any) -> Sent:
+    async def _send(self, method: str, url: httpx.URL, data: dict[str, str] | None = None) -> Sent:
         """One request under the run's own try type (no retry: see `submit`); its error, which
         holds the request and so the keys, is only ever named by its class."""
         return await send_once(
@@ -153,7 +152,7 @@ class SavePageNow:
                 },
                 follow_redirects=False,
                 timeout=self.timeout,
-                **kw,
+                data=data,
             )
         )
 

@@ -27,11 +27,12 @@ from datetime import date
 
 import httpx
 
-from ...defaults import USER_AGENT, WAYBACK_API
-from ..redirects import follow, location_of
-from ..retry import RetryPolicy, Sent, send_once
+from ..check.redirects import follow, location_of
+from ..check.retry import RetryPolicy, Sent, send_once
+from ..defaults import USER_AGENT, WAYBACK_API
+from ..history.snapshots import Snapshot
 
-__all__ = ["WAYBACK_API", "Snapshot", "WaybackClient", "WaybackError"]
+__all__ = ["WAYBACK_API", "WaybackClient", "WaybackError"]
 
 ARCHIVE_HOST = "web.archive.org"
 _SNAP_PATH = re.compile(r"^/web/(\d{14})(?:[a-z]{2}_)?/(.+)$")
@@ -39,13 +40,11 @@ _MAX_HOPS = 3
 
 
 @dataclass(frozen=True, slots=True)
-class Snapshot:
-    url: str
-    date: str  # YYYY-MM-DD of the capture
-    timestamp: str
+class _Found:
+    """A snapshot the API named, with its Wayback timestamp (YYYYMMDDhhmmss) to compare."""
 
-    def as_dict(self) -> dict[str, object]:
-        return {"url": self.url, "date": self.date}
+    snapshot: Snapshot
+    timestamp: str
 
 
 class WaybackError(Exception):
@@ -108,21 +107,21 @@ class WaybackClient:
     async def closest(self, url: str, before: date) -> Snapshot | None:
         """The verified capture closest to, and where one exists not after, `before`."""
         stamp = before.strftime("%Y%m%d") + "235959"
-        snap = await self._available(url, stamp, None)
-        if snap is not None and snap.timestamp > stamp:
+        found = await self._available(url, stamp, None)
+        if found is not None and found.timestamp > stamp:
             earlier = await self._available(url, stamp, "before")
             if earlier is not None and earlier.timestamp <= stamp:
-                snap = earlier
-        if snap is None or not await self._verify(snap):
+                found = earlier
+        if found is None or not await self._verify(found.snapshot):
             return None
-        return snap
+        return found.snapshot
 
     async def captured(self, url: str, stamp: str) -> Snapshot | None:
         """A capture Save Page Now just made of `url`, kept only if its snapshot answers 200."""
-        snap = self._snapshot(f"https://{ARCHIVE_HOST}/web/{stamp}/{url}", stamp)
-        return snap if snap is not None and await self._verify(snap) else None
+        found = self._snapshot(f"https://{ARCHIVE_HOST}/web/{stamp}/{url}", stamp)
+        return found.snapshot if found and await self._verify(found.snapshot) else None
 
-    async def _available(self, url: str, stamp: str, closest: str | None) -> Snapshot | None:
+    async def _available(self, url: str, stamp: str, closest: str | None) -> _Found | None:
         params = {"url": url, "timestamp": stamp, **({"closest": closest} if closest else {})}
         resp = await self._get(self.api.copy_merge_params(params))
         if resp.status_code != 200:
@@ -140,7 +139,7 @@ class WaybackClient:
             return None
         return self._snapshot(str(best.get("url", "")), str(best.get("timestamp", "")))
 
-    def _snapshot(self, raw: str, stamp: str) -> Snapshot | None:
+    def _snapshot(self, raw: str, stamp: str) -> _Found | None:
         try:
             u = httpx.URL(raw)
         except httpx.InvalidURL:
@@ -151,7 +150,7 @@ class WaybackClient:
         if u.host == ARCHIVE_HOST:
             u = u.copy_with(scheme="https", port=None)
         day = f"{stamp[:4]}-{stamp[4:6]}-{stamp[6:8]}"
-        return Snapshot(str(u), day, stamp)
+        return _Found(Snapshot(str(u), day), stamp)
 
     async def _verify(self, snap: Snapshot) -> bool:
         url = httpx.URL(snap.url)

@@ -1,0 +1,45 @@
+"""The one hook a check runs beside it and ends after it (`check --archive` is one).
+
+A check knows nothing of what a hook does: it starts the hook once its targets are known (so
+slow work overlaps the check instead of following it), and when the check is over it hands
+the hook the pages that answered and adds what the hook found to its findings. The hook keeps
+what it learnt in the run's history, where later commands (`fix`) read it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+from typing import Protocol
+
+from ..findings import Finding
+from ..history import History
+from ..registry.model import Anchor
+from .cache import Cache
+
+__all__ = ["AfterCheck", "Begun"]
+
+
+@dataclass(frozen=True, slots=True)
+class Begun:
+    """What a hook is told when a check of one registry begins."""
+
+    registry: str
+    #: the anchors checked online, by key (first entry per key)
+    targets: Mapping[str, Anchor]
+    today: date
+    cache: Cache
+    #: where what the hook learns is kept (None: the history could not be opened)
+    history: History | None
+
+
+class AfterCheck(Protocol):
+    def start(self, run: Begun) -> None:
+        """The check of `run.registry` begins: start what may go on beside it."""
+
+    async def finish(self, answered: frozenset[str], *, stop_now: bool) -> list[Finding]:
+        """The check is over; `answered` are the keys of the pages that answered it (a link
+        check, or GitHub for a repository page). `stop_now` when it did not complete (give
+        up at once). What is left after the hook's own grace is dropped, with a finding."""
+        ...

@@ -1,0 +1,71 @@
+"""Opening a history: which files are used at all, a writer's (an older schema migrated in
+the file), and a reader's (never created, migrated, written or locked)."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from ..errors import StorageError
+from ..state import untrusted
+from .schema import APPLICATION_ID, SCHEMA_VERSION, check_owner, error_for, migrate, register
+
+__all__ = ["open_read_only", "prepare", "trusted"]
+
+
+def trusted(path: Path) -> None:
+    """A history that is a symlink or committed to the repository is not used (`state`)."""
+    why = untrusted(path)
+    if why is not None:
+        raise StorageError(str(path), f"{why}; not used")
+
+
+def prepare(db: sqlite3.Connection, path: str) -> None:
+    """A writer's connection set up, an older file migrated in place (under the write lock)."""
+    version = check_owner(db, path)
+    db.execute("PRAGMA journal_mode=WAL")
+    # NOTE: in WAL mode NORMAL keeps the file consistent through a crash of the process
+    # (the case that matters for an interrupted check) without an fsync per commit.
+    db.execute("PRAGMA synchronous=NORMAL")
+    if version < SCHEMA_VERSION:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            version = check_owner(db, path)  # again, now no one else can write
+            if version < SCHEMA_VERSION:
+                migrate(db, version, into="main.")
+                db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+                db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+
+
+def open_read_only(path: Path) -> sqlite3.Connection:
+    """A read-only connection to `path`, an older schema read as the current one through the
+    connection's temporary tables; a file we cannot read is the history's error."""
+    uri = path.resolve().as_uri()
+    try:
+        return _open(uri + "?mode=ro", str(path))
+    except sqlite3.OperationalError:
+        # NOTE: a WAL file in a read-only folder cannot get its -shm; `immutable` reads it as is.
+        try:
+            return _open(uri + "?mode=ro&immutable=1", str(path))
+        except sqlite3.Error as exc:
+            raise error_for(exc, str(path)) from None
+    except sqlite3.Error as exc:
+        raise error_for(exc, str(path)) from None
+
+
+def _open(uri: str, path: str) -> sqlite3.Connection:
+    db = sqlite3.connect(uri, uri=True, isolation_level=None)
+    try:
+        register(db)
+        version = check_owner(db, path)
+        if version < SCHEMA_VERSION:
+            migrate(db, version, into="temp.")
+    except BaseException:
+        db.close()
+        raise
+    return db
