@@ -11,11 +11,17 @@ import asyncio
 import json
 from dataclasses import dataclass
 from html import escape
+from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
+
+from typer.testing import CliRunner
+
+from anchors.cli.app import app
 
 from .loopback import LoopbackServer, Request, respond
 
-__all__ = ["Issue", "Paper", "fake_services"]
+__all__ = ["Issue", "Paper", "check_findings", "cli", "fake_services"]
 
 
 @dataclass(frozen=True)
@@ -131,3 +137,31 @@ def fake_services(
         return handler
 
     return LoopbackServer(route)
+
+
+def cli(*args: str) -> tuple[int, str, str]:
+    """anchors run in-process as a user types it: exit code, stdout, stderr."""
+    r = CliRunner().invoke(app, list(args))
+    return r.exit_code, r.stdout, r.stderr
+
+
+def check_findings(reg: Path, srv: LoopbackServer, *more: str) -> list[dict[str, Any]]:
+    """A plain `check` of `reg` against these services (JSON, on 2026-12-02): its findings."""
+    code, out, err = cli(
+        "check",
+        str(reg),
+        "--github-api",
+        srv.url(""),
+        "--arxiv-api",
+        srv.url("/api/query"),
+        "--arxiv-delay",
+        "0",
+        "-f",
+        "json",
+        "--today",
+        "2026-12-02",
+        *more,
+    )
+    assert code in (0, 1), out + err
+    found: list[dict[str, Any]] = json.loads(out)["findings"]
+    return found

@@ -13,13 +13,12 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from anchors.cli.app import app
 from anchors.history import ArxivFacts, History, IssueFacts, Observation
 from anchors.ids.model import key_from_text
 
-from .claimfakes import Issue, Paper, fake_services
+from .claimfakes import Issue, Paper, check_findings, cli, fake_services
+from .loopback import LoopbackServer
 
 B = """inference · E1 预消化简报(2026-09-24)
 增量 1：一个简报之前就关闭的 issue
@@ -38,29 +37,9 @@ URL：https://github.com/acme/engine/issues/9
 """
 
 
-def _run(*args: str) -> tuple[int, str, str]:
-    r = CliRunner().invoke(app, list(args))
-    return r.exit_code, r.stdout, r.stderr
-
-
-def _check(reg: Path, srv) -> list[dict]:  # type: ignore[no-untyped-def]
-    code, out, err = _run(
-        "check",
-        str(reg),
-        "--github-api",
-        srv.url(""),
-        "--arxiv-api",
-        srv.url("/api/query"),
-        "--arxiv-delay",
-        "0",
-        "--no-cache",  # every run asks the services afresh, as the weekly workflow does
-        "-f",
-        "json",
-        "--today",
-        "2026-12-02",
-    )
-    assert code in (0, 1), out + err
-    return json.loads(out)["findings"]
+def _check(reg: Path, srv: LoopbackServer) -> list[dict]:
+    # every run asks the services afresh, as the weekly workflow does
+    return check_findings(reg, srv, "--no-cache")
 
 
 def _of(found: list[dict], tail: str) -> list[tuple[str, str]]:
@@ -73,7 +52,7 @@ def added(tmp_path: Path) -> Path:
     b.parent.mkdir()
     b.write_text(B, encoding="utf-8")
     reg = tmp_path / "registry.yaml"
-    code, out, err = _run("add", str(b), "-r", str(reg))
+    code, out, err = cli("add", str(b), "-r", str(reg))
     assert code == 0, out + err
     return reg
 
@@ -108,7 +87,7 @@ def test_a_close_after_the_briefing_is_noted_once_then_told_in_what_changed(adde
     # closed on the briefing's own day: the benefit of the doubt, not a warning
     assert "stale-claim" not in [c for run in (first, second) for c, _ in _of(run, "/issues/9")]
 
-    code, out, err = _run("report", "-r", str(added), "-f", "json")
+    code, out, err = cli("report", "-r", str(added), "-f", "json")
     assert code == 0, out + err
     changes = json.loads(out)["transitions"]
     [news] = [t for t in changes if t["anchor"].endswith("/issues/7")]
@@ -128,7 +107,7 @@ def test_a_close_after_the_briefing_is_noted_once_then_told_in_what_changed(adde
         "7": news["claim"]["text"],
         "9": "the 2026-09-24 briefing said open; closed 2026-09-24 (completed)",
     }
-    code, md, err = _run("report", "-r", str(added))
+    code, md, err = cli("report", "-r", str(added))
     assert code == 0, md + err
     changed = md.split("### What changed", 1)[1].split("\n### ", 1)[0]
     assert "the 2026-09-24 briefing said open; closed 2026-09-28 (completed)" in changed, md
@@ -141,7 +120,7 @@ def test_a_close_first_seen_already_done_is_news_in_the_report(added: Path) -> N
     with fake_services(_issues("closed"), papers) as srv:
         found = _check(added, srv)
     assert [c for c, _ in _of(found, "/issues/7")] == ["issue-state"]
-    code, out, err = _run("report", "-r", str(added), "-f", "json")
+    code, out, err = cli("report", "-r", str(added), "-f", "json")
     assert code == 0, out + err
     changes = json.loads(out)["transitions"]
     texts = {t["anchor"].rsplit("/", 1)[-1]: t["claim"]["text"] for t in changes if t["claim"]}
@@ -163,7 +142,7 @@ def test_published_is_noted_once_then_only_in_what_changed(added: Path) -> None:
     [(code, message)] = _of(second, "2609.18063")
     assert code == "published" and "Proc. EuroSys 2027" in message
     assert _of(third, "2609.18063") == []
-    code, out, err = _run("report", "-r", str(added), "-f", "json")
+    code, out, err = cli("report", "-r", str(added), "-f", "json")
     assert code == 0, out + err
     published = [t for t in json.loads(out)["transitions"] if t["change"] == "published"]
     assert [(t["anchor"], t["after"]) for t in published] == [("2609.18063", "Proc. EuroSys 2027")]

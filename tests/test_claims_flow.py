@@ -7,11 +7,9 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from anchors.cli.app import app
-
-from .claimfakes import Issue, Paper, fake_services
+from .claimfakes import Issue, Paper, check_findings, cli, fake_services
+from .loopback import LoopbackServer
 
 B = """inference · E1 预消化简报(2026-09-24)
 增量 1：vLLM prefix caching GPU 利用率
@@ -49,28 +47,8 @@ PAPERS = {
 }
 
 
-def _run(*args: str) -> tuple[int, str, str]:
-    r = CliRunner().invoke(app, list(args))
-    return r.exit_code, r.stdout, r.stderr
-
-
-def _check(reg: Path, srv) -> list[dict]:  # type: ignore[no-untyped-def]
-    code, out, err = _run(
-        "check",
-        str(reg),
-        "--github-api",
-        srv.url(""),
-        "--arxiv-api",
-        srv.url("/api/query"),
-        "--arxiv-delay",
-        "0",
-        "-f",
-        "json",
-        "--today",
-        "2026-12-02",
-    )
-    assert code in (0, 1), out + err
-    return json.loads(out)["findings"]
+def _check(reg: Path, srv: LoopbackServer) -> list[dict]:
+    return check_findings(reg, srv)
 
 
 @pytest.fixture
@@ -79,7 +57,7 @@ def added(tmp_path: Path) -> Path:
     b = tmp_path / "repo" / "briefings" / "2026-09-24-e1.md"
     b.write_text(B, encoding="utf-8")
     reg = tmp_path / "repo" / "registry.yaml"
-    code, out, err = _run("add", str(b), "-r", str(reg))
+    code, out, err = cli("add", str(b), "-r", str(reg))
     assert code == 0, out + err
     return reg
 
@@ -122,7 +100,7 @@ def test_a_later_briefing_is_the_claim_in_force(added: Path, tmp_path: Path) -> 
         "URL：https://github.com/vllm-project/vllm/issues/8242\n- Issue #8242 已关闭\n",
         encoding="utf-8",
     )
-    assert _run("add", str(later), "-r", str(added))[0] == 0
+    assert cli("add", str(later), "-r", str(added))[0] == 0
     text = added.read_text(encoding="utf-8")
     assert text.count("said_on: 2026-09-24, state: open") == 2  # 8242 and #7, kept as written
     assert "said_on: 2026-10-01, state: closed" in text
@@ -134,7 +112,7 @@ def test_a_later_briefing_is_the_claim_in_force(added: Path, tmp_path: Path) -> 
 def test_re_adding_the_same_briefing_adds_no_second_record(added: Path) -> None:
     before = added.read_bytes()
     b = added.parent / "briefings" / "2026-09-24-e1.md"
-    code, out, err = _run("add", str(b), "-r", str(added), "--check")
+    code, out, err = cli("add", str(b), "-r", str(added), "--check")
     assert code == 0, out + err
     assert added.read_bytes() == before
 
@@ -172,6 +150,6 @@ def test_a_damaged_claim_record_is_a_schema_finding(
         f"    status: new\n    claims:\n      - {record}\n",
         encoding="utf-8",
     )
-    code, out, _ = _run("check", str(reg), "--offline", "-f", "json", "--today", "2026-12-02")
+    code, out, _ = cli("check", str(reg), "--offline", "-f", "json", "--today", "2026-12-02")
     [f] = json.loads(out)["findings"]
     assert code == 1 and f["code"] == "schema" and problem in f["message"]

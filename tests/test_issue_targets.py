@@ -15,12 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from typer.testing import CliRunner
 
-from anchors.cli.app import app
 from anchors.registry.loader import load
 
-from .claimfakes import Issue, fake_services
+from .claimfakes import Issue, cli, fake_services
 
 DATA = Path(__file__).parent / "data" / "issue_targets.yaml"
 #: right pairs are cited as PR 10000 + i, wrong ones as 20000 + i (the loopback's numbers)
@@ -53,11 +51,6 @@ def _wrong_titles(cases: list[dict[str, Any]]) -> list[str]:
     return out
 
 
-def _run(*args: str) -> tuple[int, str, str]:
-    r = CliRunner().invoke(app, list(args))
-    return r.exit_code, r.stdout, r.stderr
-
-
 def test_the_labelled_set_is_real_and_sourced() -> None:
     doc = yaml.safe_load(DATA.read_text(encoding="utf-8"))
     cases = doc["cases"]
@@ -84,13 +77,13 @@ def test_wrong_target_false_alarms_on_real_titles(
     b = tmp_path / "digest.md"
     b.write_text("\n".join(lines) + "\n", encoding="utf-8")
     reg = tmp_path / "registry.yaml"
-    code, out, err = _run("add", str(b), "-r", str(reg))
+    code, out, err = cli("add", str(b), "-r", str(reg))
     assert code == 0, out + err
     # no vacuous pair: every description is kept as the title the check compares
     written = [a.title for a in load(reg).anchors if a.title and not a.title_inferred]
     assert len(written) == 2 * len(cases)
     with fake_services(issues, {}) as srv:
-        code, out, err = _run(
+        code, out, err = cli(
             "check",
             str(reg),
             "--github-api",
