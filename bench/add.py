@@ -30,6 +30,11 @@ from anchors.extract import extract
 from anchors.merger import add
 from anchors.render import RENDERERS, Target, render
 
+try:  # each command's formats as one typed table (an older anchors names the command)
+    from anchors.render import ADD as ADD_OUTPUTS
+except ImportError:
+    ADD_OUTPUTS = "add"
+
 TODAY = date(2026, 12, 2)
 PATHS = ("extract", "merge", "json", "concise", "text")
 
@@ -94,7 +99,7 @@ def measure(shape: str, n: int, tmp: Path, repeat: int) -> dict[str, float]:
             out[fmt] = float("nan")
             continue
         target = Target(Terminal() if fmt == "text" else io.StringIO(), dry_run=True)
-        out[fmt], _ = cpu(lambda f=fmt, t=target: render("add", f, r, t), repeat)
+        out[fmt], _ = cpu(lambda f=fmt, t=target: render(ADD_OUTPUTS, f, r, t), repeat)
     return out
 
 

@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 from anchors.cli.app import app
 from anchors.extract import extract
 from anchors.merger import MergeResult, add
-from anchors.render import Target, render
+from anchors.render import ADD, Target, render
 
 from .work import Key, work
 
@@ -159,7 +159,7 @@ def test_rendering_add_is_linear(tmp_path: Path, shape: str, fmt: str) -> None:
     def cost(n: int) -> int:
         r = _keyed(_merge(tmp_path, shape, n)())
         out = _Terminal() if fmt == "text" else io.StringIO()
-        return work(lambda: render("add", fmt, r, Target(out, dry_run=True)))
+        return work(lambda: render(ADD, fmt, r, Target(out, dry_run=True)))
 
     assert _ratio(cost) <= 2.2
 
@@ -174,7 +174,7 @@ def test_merging_is_linear(tmp_path: Path, shape: str, dry_run: bool) -> None:
 def test_the_terminal_output_costs_about_what_the_json_does(tmp_path: Path) -> None:
     """The rich table cost ~17x the JSON's work; the changed-only lines cost no more than it."""
     r = _merge(tmp_path, "mixed kinds", 400)()
-    render("add", "text", r, Target(_Terminal()))
-    text = work(lambda: render("add", "text", r, Target(_Terminal())))
-    json_ = work(lambda: render("add", "json", r, Target(io.StringIO())))
+    render(ADD, "text", r, Target(_Terminal()))
+    text = work(lambda: render(ADD, "text", r, Target(_Terminal())))
+    json_ = work(lambda: render(ADD, "json", r, Target(io.StringIO())))
     assert text <= 1.5 * json_

@@ -12,7 +12,7 @@ import pytest
 from anchors.check.cache import Cache
 from anchors.export import collect
 from anchors.registry.loader import load
-from anchors.render import Target, render
+from anchors.render import EXPORT, Target, render
 
 
 def registry(tmp: Path, n: int) -> Path:
@@ -105,7 +105,7 @@ def test_exporting_twice_the_entries_costs_at_most_twice_the_calls(
 
         def work(loaded: object = loaded, cache: Cache = cache) -> object:
             items = collect(loaded, cache)  # type: ignore[arg-type]
-            return render("export", fmt, items, Target(None, bib_style=style))
+            return render(EXPORT, fmt, items, Target(None, bib_style=style))
 
         work()  # imports and first-use caches out of the count
         cost.append(calls(work))
@@ -128,9 +128,9 @@ def test_csl_json_written_a_piece_at_a_time_is_the_whole_text(tmp_path: Path) ->
     items = collect(load(reg), Cache(tmp_path / ".anchors" / "cache.json"))
     whole = json.dumps(csl_json(items), ensure_ascii=False, indent=2) + "\n"
     out = io.StringIO()
-    write("export", "csl-json", items, out)
-    write("export", "csl-json", items, out, tmp_path / "o.json")
+    write(EXPORT, "csl-json", items, out)
+    write(EXPORT, "csl-json", items, out, tmp_path / "o.json")
     assert out.getvalue() == whole == (tmp_path / "o.json").read_text(encoding="utf-8")
     out = io.StringIO()
-    write("export", "csl-json", [], out)
+    write(EXPORT, "csl-json", [], out)
     assert json.loads(out.getvalue()) == []

@@ -23,7 +23,7 @@ from anchors.history import Observation
 from anchors.ids.model import WebUrl
 from anchors.merger import add
 from anchors.registry.loader import load
-from anchors.render import RENDERERS, Target, render
+from anchors.render import ADD, CHECK, EXPORT, RENDERERS, REPORT, Target, render
 from anchors.report.weekly import build
 
 TODAY = date(2026, 12, 2)
@@ -88,7 +88,8 @@ def test_every_renderer_renders_its_commands_result(
     results: dict[str, Any], command: str, fmt: str
 ) -> None:
     out = io.StringIO()
-    text = render(command, fmt, results[command], Target(out, registry="registry.yaml"))
+    outputs = {"add": ADD, "check": CHECK, "report": REPORT, "export": EXPORT}[command]
+    text = render(outputs, fmt, results[command], Target(out, registry="registry.yaml"))
     assert text.strip(), (command, fmt)
     if fmt in ("json", "sarif", "csl-json"):
         json.loads(text)

@@ -9,7 +9,7 @@ from anchors.findings import Outcome
 from anchors.history import Observation
 from anchors.ids.model import WebUrl
 from anchors.registry.model import Anchor
-from anchors.render import Target, render
+from anchors.render import REPORT, Target, render
 from anchors.report.transitions import transitions
 from anchors.report.weekly import Report
 
@@ -31,7 +31,7 @@ def _headings(*names: str) -> list[str]:
     }
     found = transitions(rows, 2.0, 10.0, anchor_of=lambda r: anchors[r.target])
     report = Report(now=10.0, since=8.0, runs=2, targets=len(sections), transitions=found)
-    md = render("report", "markdown", report, Target(None, registry="registry.yaml"))
+    md = render(REPORT, "markdown", report, Target(None, registry="registry.yaml"))
     return re.findall(r"^#### (.+)$", md, re.MULTILINE)
 
 

@@ -104,14 +104,14 @@ def test_a_bad_week_fits_a_github_issue_and_says_where_the_rest_is(tmp_path: Pat
 
 
 def test_the_cut_names_the_full_report_the_workflow_keeps(tmp_path: Path) -> None:
-    from anchors.render import Target, render
+    from anchors.render import REPORT, Target, render
     from anchors.report.weekly import build
 
     urls = [f"https://docs.example/{i}" for i in range(2000)]
     rows = [row(u, "dead", T0 + 8 * DAY, status=404) for u in urls]
     rep = build(rows, datetime.fromisoformat(NOW).timestamp())
     link = "https://github.com/o/r/actions/runs/1#artifacts"
-    md = render("report", "markdown", rep, Target(None, registry="r.yaml", full_report=link))
+    md = render(REPORT, "markdown", rep, Target(None, registry="r.yaml", full_report=link))
     assert size(md) <= ISSUE_LIMIT
     assert f"not shown here: see [the full report](<{link}>)." in md
 

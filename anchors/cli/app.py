@@ -62,7 +62,7 @@ def add(
     from ..document import read_documents, refs
     from ..extract.citations import read_briefing
     from ..merger import add as do_add
-    from ..render import summary, write
+    from ..render import ADD, Target, summary, write
 
     configure(quiet)
     settings, path = one_registry(o.named([], registry), {"document": document}, config)
@@ -75,7 +75,7 @@ def add(
     for line in summary.add_warnings(parsed):
         warn(line)
     shown = o.pick_format(fmt, sys.stdout.isatty()).value
-    write("add", shown, result, sys.stdout, dry_run=dry_run or gate)
+    write(ADD, shown, result, sys.stdout, target=Target(None, dry_run=dry_run or gate))
     stderr.print(summary.add_line(result, dry_run, gate))
     raise typer.Exit(exit_code(result.findings, strict, stale=gate and not result.up_to_date))
 
@@ -125,7 +125,7 @@ def check(
     """
     from ..check.session import CheckOptions
     from ..check.session import check as run_check
-    from ..render import summary, write
+    from ..render import CHECK, summary, write
 
     configure(quiet)
     options = CheckOptions(
@@ -139,9 +139,9 @@ def check(
         flags=o.given(ctx.params, o.CHECK_SETTINGS),
     )
     result = run_check(all_registries(o.named(registries, registry), config), options, hooks(_run))
-    write("check", o.pick_format(fmt, sys.stdout.isatty()).value, result, sys.stdout)
+    write(CHECK, o.pick_format(fmt, sys.stdout.isatty()).value, result, sys.stdout)
     if summary_file is not None:  # the same run's findings: never a second check
-        write("check", "markdown", result, sys.stdout, summary_file)
+        write(CHECK, "markdown", result, sys.stdout, summary_file)
     stderr.print(summary.check_line(result))
     raise typer.Exit(exit_code(result.findings))
 
@@ -168,7 +168,7 @@ def report(
 
     Example: anchors report --since 14d --output report.md
     """
-    from ..render import summary, write
+    from ..render import REPORT, Target, summary, write
     from ..report.weekly import for_registry
 
     configure(quiet)
@@ -177,9 +177,10 @@ def report(
     settings, path = one_registry(o.named(registries, registry), flags, config)
     rep = for_registry(path, settings, at, window)
     to = None if output is None or str(output) == "-" else output
-    write("report", fmt.value, rep, sys.stdout, to, registry=str(path))
+    named = Target(None, registry=str(path))
+    write(REPORT, fmt.value, rep, sys.stdout, to, named)
     if summary_file is not None:
-        write("report", "markdown", rep, sys.stdout, summary_file, registry=str(path))
+        write(REPORT, "markdown", rep, sys.stdout, summary_file, named)
     stderr.print(summary.report_line(rep))
     raise typer.Exit(ExitCode.FINDINGS if rep.anything_dead else ExitCode.OK)
 
@@ -205,7 +206,7 @@ def export(
     Example: anchors export --section "§1.3" --format bibtex -o kv-cache.bib
     """
     from ..export import export as do_export
-    from ..render import write
+    from ..render import EXPORT, Target, write
     from ..render.summary import export_line, export_warnings
 
     configure(quiet)
@@ -222,15 +223,8 @@ def export(
         since=window,
         status=status,
     )
-    write(
-        "export",
-        fmt.value,
-        items,
-        sys.stdout,
-        output,
-        grouped=section is None,
-        bib_style=bib_style.value,
-    )
+    shape = Target(None, grouped=section is None, bib_style=bib_style.value)
+    write(EXPORT, fmt.value, items, sys.stdout, output, shape)
     for line in export_warnings(items, path):
         warn(line)
     stderr.print(export_line(items))

@@ -1,7 +1,8 @@
 """Renderers: one function per output format, each taking a result and returning text.
 
-Only this package turns untrusted strings into output, always through `escape`. One table,
-`RENDERERS`, maps each (command, format) to its renderer, and `write` is the one way out:
+Only this package turns untrusted strings into output, always through `escape`. Each command's
+formats are one typed table (`ADD`, `CHECK`, `REPORT`, `EXPORT`: `Renderer`s of its result),
+`RENDERERS` lists every (command, format), and `write` is the one way out:
 findings in the one order every format uses, JSON fitted to the stream's encoding, a file
 replaced atomically. A new format is a renderer here plus its `--format` choice in
 `cli/options.py`; `tests/test_formats.py` fails until both exist.
@@ -9,17 +10,36 @@ replaced atomically. A new format is a renderer here plus its `--format` choice 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Generic, Never, Protocol, TextIO, TypeVar
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from rich.console import RenderableType
 
-__all__ = ["RENDERERS", "OutputFormat", "Target", "emit", "render", "write"]
+    from ..export import ExportItem
+    from ..merger import MergeResult
+    from ..report.weekly import Report
+    from ..result import CheckResult
+
+__all__ = [
+    "ADD",
+    "CHECK",
+    "EXPORT",
+    "RENDERERS",
+    "REPORT",
+    "OutputFormat",
+    "Outputs",
+    "Pieces",
+    "Renderer",
+    "Target",
+    "emit",
+    "render",
+    "write",
+]
 
 
 class OutputFormat(str, Enum):
@@ -52,7 +72,48 @@ class Target:
     full_report: str | None = None
 
 
-Renderer = Callable[[Any, Target], str]
+R = TypeVar("R")
+R_contra = TypeVar("R_contra", contravariant=True)
+#: the results that carry findings
+FindingsT = TypeVar("FindingsT", "MergeResult", "CheckResult")
+
+
+class Renderer(Protocol[R_contra]):
+    """One format of one command's result: its whole text."""
+
+    def __call__(self, result: R_contra, target: Target, /) -> str: ...
+
+
+class Pieces(Protocol[R_contra]):
+    """One format written a piece at a time: the same text a `Renderer` gives whole."""
+
+    def __call__(self, result: R_contra, target: Target, /) -> Iterator[str]: ...
+
+
+def _same(result: R) -> R:
+    return result
+
+
+@dataclass(frozen=True, slots=True)
+class Outputs(Generic[R]):
+    """One command's formats: what renders each, and how its text leaves."""
+
+    command: str
+    renderers: Mapping[str, Renderer[R]]
+    #: formats `write` sends a piece at a time (so a 100k-anchor export never holds its text)
+    streamed: Mapping[str, Pieces[R]] = field(default_factory=dict)
+    #: JSON outputs (`escape.inert_json` keeps the runner from reading a command in them), and
+    #: those a stream must be able to hold (non-ASCII becomes \u escapes where it cannot)
+    json: frozenset[str] = frozenset()
+    fitted: frozenset[str] = frozenset()
+    #: the result as every format shows it (findings in the one order)
+    order: Callable[[R], R] = _same
+
+
+def _ordered(result: FindingsT) -> FindingsT:
+    from ..findings import ordered
+
+    return replace(result, findings=ordered(result.findings))
 
 
 def _rich(renderable: Callable[[int], RenderableType], target: Target) -> str:
@@ -67,94 +128,153 @@ def _rich(renderable: Callable[[int], RenderableType], target: Target) -> str:
     return captured.get()
 
 
-def _check_text(r: Any, t: Target) -> str:
-    from .text import check_result
-
-    return _rich(lambda width: check_result(r, width), t)
-
-
-def _add_text(r: Any, t: Target) -> str:
+# Each renderer imports its module when used: each costs start-up time.
+def _add_text(r: MergeResult, t: Target) -> str:
     from .text import add_result
 
     return _rich(lambda width: add_result(r, width), t)
 
 
-def _lazy(module: str, name: str, *args: str) -> Renderer:
-    """A renderer imported when used (each costs start-up time), given the `Target` fields
-    named in `args` after the result."""
+def _add_concise(r: MergeResult, t: Target) -> str:
+    from .text import add_concise
 
-    def run(result: Any, target: Target) -> str:
-        from importlib import import_module
-
-        func = getattr(import_module(f"{__name__}.{module}"), name)
-        text: str = func(result, *(getattr(target, a) for a in args))
-        return text
-
-    run.__qualname__ = f"{module}.{name}"
-    return run
+    return add_concise(r)
 
 
-def _csl_json(items: Any, t: Target) -> str:
-    from .csl import csl_chunks
+def _add_json(r: MergeResult, t: Target) -> str:
+    from .json import add_result
 
-    return "".join(csl_chunks(items))
+    return add_result(r, t.dry_run)
 
 
-def _bib_chunks(items: Any, t: Target) -> Iterator[str]:
+def _check_text(r: CheckResult, t: Target) -> str:
+    from .text import check_result
+
+    return _rich(lambda width: check_result(r, width), t)
+
+
+def _check_concise(r: CheckResult, t: Target) -> str:
+    from .text import concise
+
+    return concise(r)
+
+
+def _check_json(r: CheckResult, t: Target) -> str:
+    from .json import check_result
+
+    return check_result(r)
+
+
+def _check_github(r: CheckResult, t: Target) -> str:
+    from .github import check_result
+
+    return check_result(r)
+
+
+def _check_markdown(r: CheckResult, t: Target) -> str:
+    from .markdown import check_result
+
+    return check_result(r)
+
+
+def _check_sarif(r: CheckResult, t: Target) -> str:
+    from .sarif import check_result
+
+    return check_result(r)
+
+
+def _report_markdown(r: Report, t: Target) -> str:
+    from .markdown import report
+
+    return report(r, t.registry, t.full_report)
+
+
+def _report_json(r: Report, t: Target) -> str:
+    from .json import report
+
+    return report(r, t.registry)
+
+
+def _export_markdown(items: list[ExportItem], t: Target) -> str:
+    from .reading import markdown_list
+
+    return markdown_list(items, t.grouped)
+
+
+def _bibtex(items: list[ExportItem], t: Target) -> str:
+    from .bib import bibtex
+
+    return bibtex(items, t.bib_style)
+
+
+def _bib_chunks(items: list[ExportItem], t: Target) -> Iterator[str]:
     from .bib import bibtex_chunks
 
     return bibtex_chunks(items, t.bib_style)
 
 
-def _csl_chunks(items: Any, t: Target) -> Iterator[str]:
+def _csl_chunks(items: list[ExportItem], t: Target) -> Iterator[str]:
     from .csl import csl_chunks
 
     return csl_chunks(items)
 
 
-#: Every (command, `--format`) there is, and what renders it.
-RENDERERS: dict[tuple[str, str], Renderer] = {
-    ("add", "text"): _add_text,
-    ("add", "concise"): _lazy("text", "add_concise"),
-    ("add", "json"): _lazy("json", "add_result", "dry_run"),
-    ("check", "text"): _check_text,
-    ("check", "concise"): _lazy("text", "concise"),
-    ("check", "json"): _lazy("json", "check_result"),
-    ("check", "github"): _lazy("github", "check_result"),
-    ("check", "markdown"): _lazy("markdown", "check_result"),
-    ("check", "sarif"): _lazy("sarif", "check_result"),
-    ("report", "markdown"): _lazy("markdown", "report", "registry", "full_report"),
-    ("report", "json"): _lazy("json", "report", "registry"),
-    ("export", "markdown"): _lazy("reading", "markdown_list", "grouped"),
-    ("export", "bibtex"): _lazy("bib", "bibtex", "bib_style"),
-    ("export", "csl-json"): _csl_json,
-}
-#: JSON a stream must be able to hold: non-ASCII becomes \u escapes where it cannot.
-_FITTED = frozenset({("add", "json"), ("check", "json"), ("check", "sarif"), ("report", "json")})
-#: JSON outputs: `escape.inert_json` keeps the runner from reading a command in them
-_JSON = _FITTED | {("export", "csl-json")}
-#: outputs `write` sends a piece at a time (the same text `render` gives whole), so a 100k-anchor
-#: export never holds its whole text (bench/export.py)
-_STREAMED: dict[tuple[str, str], Callable[[Any, Target], Iterator[str]]] = {
-    ("export", "csl-json"): _csl_chunks,
-    ("export", "bibtex"): lambda items, t: _bib_chunks(items, t),
+def _csl_json(items: list[ExportItem], t: Target) -> str:
+    return "".join(_csl_chunks(items, t))
+
+
+ADD: Outputs[MergeResult] = Outputs(
+    "add",
+    {"text": _add_text, "concise": _add_concise, "json": _add_json},
+    json=frozenset({"json"}),
+    fitted=frozenset({"json"}),
+    order=_ordered,
+)
+CHECK: Outputs[CheckResult] = Outputs(
+    "check",
+    {
+        "text": _check_text,
+        "concise": _check_concise,
+        "json": _check_json,
+        "github": _check_github,
+        "markdown": _check_markdown,
+        "sarif": _check_sarif,
+    },
+    json=frozenset({"json", "sarif"}),
+    fitted=frozenset({"json", "sarif"}),
+    order=_ordered,
+)
+REPORT: Outputs[Report] = Outputs(
+    "report",
+    {"markdown": _report_markdown, "json": _report_json},
+    json=frozenset({"json"}),
+    fitted=frozenset({"json"}),
+)
+EXPORT: Outputs[list[ExportItem]] = Outputs(
+    "export",
+    {"markdown": _export_markdown, "bibtex": _bibtex, "csl-json": _csl_json},
+    streamed={"csl-json": _csl_chunks, "bibtex": _bib_chunks},
+    json=frozenset({"csl-json"}),
+)
+#: Every (command, `--format`) there is, and what renders it (for the tables' users: the
+#: `--format` choices, the tests that every choice renders).
+RENDERERS: dict[tuple[str, str], Renderer[Never]] = {
+    (o.command, fmt): r for o in (ADD, CHECK, REPORT, EXPORT) for fmt, r in o.renderers.items()
 }
 
 
-def render(command: str, fmt: str, result: Any, target: Target) -> str:
+def render(outputs: Outputs[R], fmt: str, result: R, target: Target) -> str:
     """`result` in `fmt` as text; a result with findings shows them in the one order."""
-    from ..findings import ordered
     from ..registry.loader import gc_paused
 
-    if getattr(result, "findings", None) is not None:
-        result = replace(result, findings=ordered(result.findings))
+    result = outputs.order(result)
     with gc_paused():  # many small objects and no cycles: the collector made 40k rows superlinear
-        text = RENDERERS[command, fmt](result, target)
-    if (command, fmt) in _JSON:
+        text = outputs.renderers[fmt](result, target)
+    if fmt in outputs.json:
         from .escape import inert_json
 
         text = inert_json(text)
-    if (command, fmt) in _FITTED and target.out is not None:
+    if fmt in outputs.fitted and target.out is not None:
         from .json import fit
 
         text = fit(text, target.out)
@@ -162,20 +282,26 @@ def render(command: str, fmt: str, result: Any, target: Target) -> str:
 
 
 def write(
-    command: str, fmt: str, result: Any, out: TextIO, output: Path | None = None, **context: Any
+    outputs: Outputs[R],
+    fmt: str,
+    result: R,
+    out: TextIO,
+    output: Path | None = None,
+    target: Target | None = None,
 ) -> None:
-    """Render and write: to `output` if given (a regular file), else to `out`."""
-    target = Target(None if output is not None else out, **context)
-    streamed = _STREAMED.get((command, fmt))
+    """Render and write: to `output` if given (a regular file), else to `out`; `target` holds
+    what the renderer needs besides the result."""
+    target = replace(target or Target(None), out=None if output is not None else out)
+    streamed = outputs.streamed.get(fmt)
     if streamed is None:
-        emit(render(command, fmt, result, target), output, out)
+        emit(render(outputs, fmt, result, target), output, out)
         return
     from ..registry.loader import gc_paused
     from .escape import inert_json
 
     with gc_paused():
         chunks = streamed(result, target)
-        if (command, fmt) in _JSON:  # pieces are whole items: no `##[` spans two of them
+        if fmt in outputs.json:  # pieces are whole items: no `##[` spans two of them
             chunks = (inert_json(c) for c in chunks)
         if output is None:
             out.writelines(chunks)
