@@ -67,13 +67,12 @@ class CheckResult:
                 found.setdefault(at, []).append(f)
         states, why = dict.fromkeys(State, 0), dict.fromkeys(Unchecked, 0)
         for at in self.entries:
-            if at in found:
-                states[state_of(found[at])] += 1
-            elif at in self.unchecked:
+            state = state_of(found[at]) if at in found else State.OK
+            if state is not State.OK or at not in self.unchecked:
+                states[state] += 1
+            else:  # notes alone do not make an anchor that was not (all) checked OK
                 states[State.NOT_CHECKED] += 1
                 why[self.unchecked[at]] += 1
-            else:
-                states[State.OK] += 1
         return states, why
 
     def narrow(self, codes: frozenset[Code] | None) -> None:
