@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import codecs
 import re
-import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import Enum
-from html.parser import HTMLParser
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
+
+from .htmlplaces import MAX_DEPTH, PlaceFinder, place_of, slug
 
 __all__ = [
     "FRAGMENT_BODY_LIMIT",
@@ -35,9 +35,6 @@ __all__ = [
 #: Bytes of a page read to look for a cited fragment; past it the fragment is unverifiable.
 FRAGMENT_BODY_LIMIT = 2 * 1024 * 1024
 
-#: GitHub's rendered Markdown puts this before every id it generates
-_GH = "user-content-"
-_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _ROUTE_RE = re.compile(r"^(?:/|!|narrow/)")
 _COMMENT_RE = re.compile(r"^issuecomment-([0-9]{1,20})$")
 _REVIEW_RE = re.compile(r"^discussion_r([0-9]{1,20})$")
@@ -45,8 +42,6 @@ _LINES_RE = re.compile(r"^L([0-9]{1,9})(?:C[0-9]+)?(?:-L([0-9]{1,9})(?:C[0-9]+)?
 _GITHUB_PAGE_RE = re.compile(
     r"^/(?P<repo>[^/]+/[^/]+)/(?P<what>issues|pull|blob)/(?P<rest>.+)$", re.IGNORECASE
 )
-#: what GitHub's slugger drops: anything that is not a letter, a digit, a mark, `-`, `_` or space
-_SLUG_DROP_RE = re.compile(r"[^\w\- ]", re.UNICODE)
 
 
 class FragmentKind(str, Enum):
@@ -69,15 +64,10 @@ class GithubTarget:
     last: int | None = None
 
 
-def _place(fragment: str) -> str:
-    """The part of a fragment that names a place: a text directive (`:~:`) is not one."""
-    return fragment.split(":~:", 1)[0]
-
-
 def fragment_kind(url: str) -> FragmentKind:
     """How a cited URL's fragment is checked (see the module docstring)."""
     _, sep, fragment = url.partition("#")
-    place = _place(fragment)
+    place = place_of(fragment)
     if not sep or not place or _ROUTE_RE.match(place):
         return FragmentKind.NONE
     parts = urlsplit(url)
@@ -90,7 +80,7 @@ def github_target(url: str) -> GithubTarget | None:
     """The comment or lines a github.com URL's fragment names, or None."""
     parts = urlsplit(url)
     m = _GITHUB_PAGE_RE.match(parts.path)
-    place = _place(parts.fragment)
+    place = place_of(parts.fragment)
     if m is None or not place:
         return None
     repo, what, rest = m["repo"], m["what"].lower(), m["rest"].rstrip("/")
@@ -107,14 +97,6 @@ def github_target(url: str) -> GithubTarget | None:
         first = int(lines[1])
         return GithubTarget(repo, "lines", rest, first=first, last=int(lines[2] or first))
     return None
-
-
-def slug(text: str) -> str:
-    """A heading's id as GitHub's Markdown gives it: lower case, punctuation dropped, each
-    space a hyphen (letters of any script kept)."""
-    return _SLUG_DROP_RE.sub("", unicodedata.normalize("NFC", text).strip().lower()).replace(
-        " ", "-"
-    )
 
 
 class Place(str, Enum):
@@ -136,60 +118,12 @@ class Placed:
     why: str = ""
 
 
-class _Finder(HTMLParser):
-    """Stops looking once every fragment is seen; keeps only heading text in memory."""
-
-    def __init__(self, fragments: Iterable[str]) -> None:
-        super().__init__(convert_charrefs=True)
-        #: each spelling a fragment may take in the page -> the fragments it stands for
-        self.forms: dict[str, set[str]] = {}
-        self.wanted: set[str] = set()
-        for f in fragments:
-            place = _place(f)
-            self.wanted.add(f)
-            for form in (place, unquote(place), unquote(place).lower()):
-                self.forms.setdefault(form, set()).add(f)
-        self.found: set[str] = set()
-        self._heading: list[str] | None = None
-        self._slugs: dict[str, int] = {}
-
-    @property
-    def done(self) -> bool:
-        return self.found >= self.wanted
-
-    def _see(self, name: str) -> None:
-        hit = self.forms.get(name)
-        if hit:
-            self.found |= hit
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        for name, value in attrs:
-            if value and (name == "id" or (name == "name" and tag == "a")):
-                self._see(value)
-                if value.startswith(_GH):
-                    self._see(value.removeprefix(_GH))
-        if tag in _HEADINGS:
-            self._heading = []
-
-    def handle_data(self, data: str) -> None:
-        if self._heading is not None:
-            self._heading.append(data)
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in _HEADINGS and self._heading is not None:
-            base = slug("".join(self._heading))
-            seen = self._slugs.get(base, 0)
-            self._slugs[base] = seen + 1
-            self._see(base if not seen else f"{base}-{seen}")
-            self._heading = None
-
-
 def page_has_fragment(chunks: Iterable[str], fragment: str) -> bool:
     """True when the page (decoded text, in pieces) has a place named `fragment`.
 
     The fragment is compared as written and percent-decoded (`#%E5%AE%89%E8%A3%85` is `#安装`),
     and case-insensitively against generated slugs, since writers type them by hand."""
-    finder = _Finder([fragment])
+    finder = PlaceFinder([fragment])
     for chunk in chunks:
         finder.feed(chunk)
         if finder.done:
@@ -207,26 +141,33 @@ class PageSearch:
         self, fragments: Iterable[str], charset: str | None, limit: int = FRAGMENT_BODY_LIMIT
     ) -> None:
         self.limit = limit
-        self._finder = _Finder(fragments)
-        try:
-            decoder = codecs.getincrementaldecoder(charset or "utf-8")
-        except LookupError:
-            decoder = codecs.getincrementaldecoder("utf-8")
-        self._decode = decoder(errors="replace").decode
-        #: why reading stopped before the end of the page ("bound", "timeout", "error")
+        self._finder = PlaceFinder(fragments)
+        self._decode = _text_decoder(charset)
+        #: why reading stopped before the end of the page ("bound", "timeout", "error",
+        #: "charset", "encoding", "depth")
         self.cut: str | None = None
 
     def feed(self, data: bytes) -> bool:
-        """Read on; True once every fragment was seen (no need to read further)."""
-        self._finder.feed(self._decode(data))
+        """Read on; True once every fragment was seen, or the page cannot be read further."""
+        try:
+            text = self._decode(data)
+        except ValueError:  # a charset that cannot decode this page (UTF-16 with no BOM)
+            self.cut = "charset"
+            return True
+        self._finder.feed(text)
         return self._finder.done
 
     def end(self, cut: str | None) -> None:
         """Reading stopped: at the page's end (None), or cut short, and why."""
-        self.cut = cut
-        if cut is None:
-            self._finder.feed(self._decode(b"", final=True))
+        self.cut = self.cut or cut
+        if self.cut is None:
+            try:
+                self._finder.feed(self._decode(b"", final=True))
+            except ValueError:
+                self.cut = "charset"
             self._finder.close()
+        if self.cut is None and self._finder.too_deep:
+            self.cut = "depth"
 
     def verdicts(self) -> dict[str, Placed]:
         out: dict[str, Placed] = {}
@@ -245,4 +186,20 @@ _CUT = {
     "(the most read to look for a fragment)",
     "timeout": "the page did not arrive in full before the timeout",
     "error": "the page's body broke off",
+    "charset": "the page's declared charset does not decode it",
+    "encoding": "the page's Content-Encoding is not one anchors reads (gzip, deflate)",
+    "depth": f"the page nests elements deeper than {MAX_DEPTH}, past what is read",
 }
+
+
+def _text_decoder(charset: str | None) -> Callable[..., str]:
+    """An incremental decoder for the page's declared charset; UTF-8 when it names none, an
+    unknown one, or a codec that is not a text encoding (`zlib`, `bz2`, `base64`, `rot13`: a
+    server's header must not pick a decompressor, or a codec that raises)."""
+    name = charset or "utf-8"
+    try:
+        b"x".decode(name, "replace")  # LookupError: an unknown name, a codec that is not text
+        decode: Callable[..., str] = codecs.getincrementaldecoder(name)(errors="replace").decode
+    except (LookupError, ValueError):
+        decode = codecs.getincrementaldecoder("utf-8")(errors="replace").decode
+    return decode

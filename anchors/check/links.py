@@ -41,7 +41,7 @@ from .answers import (
 from .batch import Scheduler, parse
 from .hosts import Hosts
 from .netguard import Blocked, NameNotFound, NetGuard, ResolveFailed
-from .pageread import head_of_body, read_page
+from .pageread import PAGE_HEADERS, head_of_body, read_page
 from .redirects import Stop, follow
 from .retry import RetryPolicy
 
@@ -317,7 +317,7 @@ class LinkChecker:
     async def _read(self, url: str, parsed: httpx.URL, reader_for: ReaderFor) -> Answer:
         """A GET whose page is read (anchors.check.pageread), counted as any request."""
         self.stats.requests += 1
-        request = httpx.Request("GET", parsed, headers=_HEADERS)
+        request = httpx.Request("GET", parsed, headers={**_HEADERS, **PAGE_HEADERS})
         return await read_page(self._open, request, url, reader_for, self.timeout, self.body_cap)
 
 

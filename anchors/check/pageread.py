@@ -22,9 +22,14 @@ from .answers import (
     status_answer,
     timeout_answer,
 )
+from .bounded import ACCEPT_ENCODING, AnswerTooLarge, Decoder
 from .netguard import Blocked, NameNotFound, ResolveFailed
 
-__all__ = ["head_of_body", "read_page"]
+__all__ = ["PAGE_HEADERS", "head_of_body", "read_page"]
+
+#: what a page read is asked with besides the checker's own headers: only encodings `_feed`
+#: decodes
+PAGE_HEADERS = {"Accept-Encoding": ACCEPT_ENCODING}
 
 
 async def read_page(
@@ -75,16 +80,27 @@ async def read_page(
 
 async def _feed(resp: httpx.Response, page: PageReader) -> str | None:
     """Feed `page` the decoded body until it has seen enough or the body ends (None), or its
-    bound is passed ("bound")."""
-    got = 0
-    async for chunk in resp.aiter_bytes():
-        got += len(chunk)
-        over = got - page.limit
-        if page.feed(chunk[: len(chunk) - over] if over > 0 else chunk):
-            return None
-        if over > 0:
+    bound is passed ("bound"). The body is decoded here, never past the bound (`Decoder`):
+    httpx's own decoding would inflate each piece whole, and `gzip, gzip` a thousandfold
+    again; an encoding anchors does not decode leaves the page unread ("encoding")."""
+    encoding = (resp.headers.get("content-encoding") or "").strip().lower()
+    if encoding not in _DECODED:
+        return "encoding"
+    decoder = Decoder(encoding, page.limit)
+    async for raw in resp.aiter_raw():
+        try:
+            chunk = decoder.feed(raw)
+        except AnswerTooLarge:
             return "bound"
+        except httpx.DecodingError:
+            return "error"
+        if page.feed(chunk):
+            return None
     return None
+
+
+#: the content encodings a page may come in (what the request's Accept-Encoding offers)
+_DECODED = frozenset({"", "identity", "gzip", "x-gzip", "deflate"})
 
 
 async def head_of_body(resp: httpx.Response, cap: int) -> bytes:
