@@ -4,26 +4,20 @@ Only this package turns untrusted strings into output, always through `escape`. 
 formats are one typed table (`ADD`, `CHECK`, `REPORT`, `EXPORT`: `Renderer`s of its result),
 `RENDERERS` lists every (command, format), and `write` is the one way out:
 findings in the one order every format uses, JSON fitted to the stream's encoding, a file
-replaced atomically. A new format is a renderer here plus its `--format` choice in
+replaced atomically. A new format is a renderer in `outputs` plus its `--format` choice in
 `cli/options.py`; `tests/test_formats.py` fails until both exist.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from enum import Enum
-from typing import TYPE_CHECKING, Generic, Never, Protocol, TextIO, TypeVar
+from typing import TYPE_CHECKING, TextIO, TypeVar
+
+from .outputs import ADD, CHECK, EXPORT, RENDERERS, REPORT, Outputs, Pieces, Renderer, Target
 
 if TYPE_CHECKING:
     from pathlib import Path
-
-    from rich.console import RenderableType
-
-    from ..export import ExportItem
-    from ..merger import MergeResult
-    from ..report.weekly import Report
-    from ..result import CheckResult
 
 __all__ = [
     "ADD",
@@ -42,6 +36,9 @@ __all__ = [
 ]
 
 
+R = TypeVar("R")
+
+
 class OutputFormat(str, Enum):
     """`check`'s formats (the widest set; each command's own are in `RENDERERS`)."""
 
@@ -51,216 +48,6 @@ class OutputFormat(str, Enum):
     GITHUB = "github"
     MARKDOWN = "markdown"
     SARIF = "sarif"
-
-
-@dataclass(frozen=True, slots=True)
-class Target:
-    """Where the text goes and what a renderer needs to know besides the result."""
-
-    #: the stream written to (its width, colour and encoding matter); None: a UTF-8 file
-    out: TextIO | None
-    #: `add --dry-run`/`--check`: nothing was written
-    dry_run: bool = False
-    #: the registry a report is for, as named
-    registry: str = ""
-    #: `export` without `--section`: grouped by section
-    grouped: bool = True
-    #: `export --format bibtex`: the family of styles the entries are for (`bib.STYLES`)
-    bib_style: str = "classic"
-    #: the weekly report: where the full (JSON) report is kept, named in the lines that say
-    #: rows were cut to fit a GitHub issue (a URL or a path); None: the command that prints it
-    full_report: str | None = None
-
-
-R = TypeVar("R")
-R_contra = TypeVar("R_contra", contravariant=True)
-#: the results that carry findings
-FindingsT = TypeVar("FindingsT", "MergeResult", "CheckResult")
-
-
-class Renderer(Protocol[R_contra]):
-    """One format of one command's result: its whole text."""
-
-    def __call__(self, result: R_contra, target: Target, /) -> str: ...
-
-
-class Pieces(Protocol[R_contra]):
-    """One format written a piece at a time: the same text a `Renderer` gives whole."""
-
-    def __call__(self, result: R_contra, target: Target, /) -> Iterator[str]: ...
-
-
-def _same(result: R) -> R:
-    return result
-
-
-@dataclass(frozen=True, slots=True)
-class Outputs(Generic[R]):
-    """One command's formats: what renders each, and how its text leaves."""
-
-    command: str
-    renderers: Mapping[str, Renderer[R]]
-    #: formats `write` sends a piece at a time (so a 100k-anchor export never holds its text)
-    streamed: Mapping[str, Pieces[R]] = field(default_factory=dict)
-    #: JSON outputs (`escape.inert_json` keeps the runner from reading a command in them), and
-    #: those a stream must be able to hold (non-ASCII becomes \u escapes where it cannot)
-    json: frozenset[str] = frozenset()
-    fitted: frozenset[str] = frozenset()
-    #: the result as every format shows it (findings in the one order)
-    order: Callable[[R], R] = _same
-
-
-def _ordered(result: FindingsT) -> FindingsT:
-    from ..findings import ordered
-
-    return replace(result, findings=ordered(result.findings))
-
-
-def _rich(renderable: Callable[[int], RenderableType], target: Target) -> str:
-    """Terminal layouts: drawn at the console's width, with colour only on a terminal."""
-    import io
-
-    from .console import report_console
-
-    console = report_console(target.out or io.StringIO())
-    with console.capture() as captured:
-        console.print(renderable(console.width), crop=False)
-    return captured.get()
-
-
-# Each renderer imports its module when used: each costs start-up time.
-def _add_text(r: MergeResult, t: Target) -> str:
-    from .text import add_result
-
-    return _rich(lambda width: add_result(r, width), t)
-
-
-def _add_concise(r: MergeResult, t: Target) -> str:
-    from .text import add_concise
-
-    return add_concise(r)
-
-
-def _add_json(r: MergeResult, t: Target) -> str:
-    from .json import add_result
-
-    return add_result(r, t.dry_run)
-
-
-def _check_text(r: CheckResult, t: Target) -> str:
-    from .text import check_result
-
-    return _rich(lambda width: check_result(r, width), t)
-
-
-def _check_concise(r: CheckResult, t: Target) -> str:
-    from .text import concise
-
-    return concise(r)
-
-
-def _check_json(r: CheckResult, t: Target) -> str:
-    from .json import check_result
-
-    return check_result(r)
-
-
-def _check_github(r: CheckResult, t: Target) -> str:
-    from .github import check_result
-
-    return check_result(r)
-
-
-def _check_markdown(r: CheckResult, t: Target) -> str:
-    from .markdown import check_result
-
-    return check_result(r)
-
-
-def _check_sarif(r: CheckResult, t: Target) -> str:
-    from .sarif import check_result
-
-    return check_result(r)
-
-
-def _report_markdown(r: Report, t: Target) -> str:
-    from .markdown import report
-
-    return report(r, t.registry, t.full_report)
-
-
-def _report_json(r: Report, t: Target) -> str:
-    from .json import report
-
-    return report(r, t.registry)
-
-
-def _export_markdown(items: list[ExportItem], t: Target) -> str:
-    from .reading import markdown_list
-
-    return markdown_list(items, t.grouped)
-
-
-def _bibtex(items: list[ExportItem], t: Target) -> str:
-    from .bib import bibtex
-
-    return bibtex(items, t.bib_style)
-
-
-def _bib_chunks(items: list[ExportItem], t: Target) -> Iterator[str]:
-    from .bib import bibtex_chunks
-
-    return bibtex_chunks(items, t.bib_style)
-
-
-def _csl_chunks(items: list[ExportItem], t: Target) -> Iterator[str]:
-    from .csl import csl_chunks
-
-    return csl_chunks(items)
-
-
-def _csl_json(items: list[ExportItem], t: Target) -> str:
-    return "".join(_csl_chunks(items, t))
-
-
-ADD: Outputs[MergeResult] = Outputs(
-    "add",
-    {"text": _add_text, "concise": _add_concise, "json": _add_json},
-    json=frozenset({"json"}),
-    fitted=frozenset({"json"}),
-    order=_ordered,
-)
-CHECK: Outputs[CheckResult] = Outputs(
-    "check",
-    {
-        "text": _check_text,
-        "concise": _check_concise,
-        "json": _check_json,
-        "github": _check_github,
-        "markdown": _check_markdown,
-        "sarif": _check_sarif,
-    },
-    json=frozenset({"json", "sarif"}),
-    fitted=frozenset({"json", "sarif"}),
-    order=_ordered,
-)
-REPORT: Outputs[Report] = Outputs(
-    "report",
-    {"markdown": _report_markdown, "json": _report_json},
-    json=frozenset({"json"}),
-    fitted=frozenset({"json"}),
-)
-EXPORT: Outputs[list[ExportItem]] = Outputs(
-    "export",
-    {"markdown": _export_markdown, "bibtex": _bibtex, "csl-json": _csl_json},
-    streamed={"csl-json": _csl_chunks, "bibtex": _bib_chunks},
-    json=frozenset({"csl-json"}),
-)
-#: Every (command, `--format`) there is, and what renders it (for the tables' users: the
-#: `--format` choices, the tests that every choice renders).
-RENDERERS: dict[tuple[str, str], Renderer[Never]] = {
-    (o.command, fmt): r for o in (ADD, CHECK, REPORT, EXPORT) for fmt, r in o.renderers.items()
-}
 
 
 def render(outputs: Outputs[R], fmt: str, result: R, target: Target) -> str:
