@@ -57,48 +57,81 @@ def coerce(name: str, value: Any, source: str) -> Any:
 
 
 def _coerce(name: str, value: Any) -> Any:
+    """`value` in the type of `name`'s default; TypeError or ValueError when it has none."""
     default = getattr(_DEFAULTS, name)
     if isinstance(default, bool):
-        if isinstance(value, bool):
-            return value
-        if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
-            return value.strip().lower() in _TRUE
-        raise ValueError(value)
+        return _flag(value)
     if isinstance(default, int):
-        if isinstance(value, (bool, float)):  # `true` or `2.5` is not a count
-            raise TypeError(value)
-        out = int(value)
-        if out < (0 if name in _MAY_BE_ZERO else 1):
-            raise ValueError(value)
-        return out
+        return _count(name, value)
     if isinstance(default, float):
-        if isinstance(value, bool):
-            raise TypeError(value)
-        number = float(value)
-        if not math.isfinite(number) or number < 0:  # NaN compares false with everything
-            raise ValueError(value)
-        return number
+        return _seconds(value)
     if isinstance(default, tuple):
-        raw = [value] if isinstance(value, (str, PurePath)) else list(value)
-        if name in _PATH_LISTS:  # a flag's paths arrive as Path
-            raw = [str(p) if isinstance(p, PurePath) else p for p in raw]
-        items: list[str] = [p for p in raw if isinstance(p, str)]
-        if len(items) != len(raw):
-            raise TypeError(value)
-        if name in _PATH_LISTS:
-            if not all(p.strip() for p in items):
-                raise ValueError(value)
-            return tuple(dict.fromkeys(items))
-        for p in items:
-            re.compile(p)
-        return tuple(items)
+        return _paths(value) if name in _PATH_LISTS else _patterns(value)
     if isinstance(default, frozenset):
-        given = [value] if isinstance(value, (str, int)) else list(value)
-        parts = [p for i in given for p in (i.split(",") if isinstance(i, str) else [i])]
-        return frozenset(_status(p) for p in parts)
+        return _statuses(value)
     if not isinstance(value, str):
         raise TypeError(value)
     return value
+
+
+def _flag(value: object) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
+        return value.strip().lower() in _TRUE
+    raise ValueError(value)
+
+
+def _count(name: str, value: Any) -> int:
+    if isinstance(value, (bool, float)):  # `true` or `2.5` is not a count
+        raise TypeError(value)
+    out = int(value)
+    if out < (0 if name in _MAY_BE_ZERO else 1):
+        raise ValueError(value)
+    return out
+
+
+def _seconds(value: Any) -> float:
+    if isinstance(value, bool):
+        raise TypeError(value)
+    number = float(value)
+    if not math.isfinite(number) or number < 0:  # NaN compares false with everything
+        raise ValueError(value)
+    return number
+
+
+def _strings(value: Any) -> list[str]:
+    """A list of strings (one string is a list of one); a flag's paths arrive as Path."""
+    raw = [value] if isinstance(value, (str, PurePath)) else list(value)
+    raw = [str(p) if isinstance(p, PurePath) else p for p in raw]
+    items: list[str] = [p for p in raw if isinstance(p, str)]
+    if len(items) != len(raw):
+        raise TypeError(value)
+    return items
+
+
+def _paths(value: Any) -> tuple[str, ...]:
+    items = _strings(value)
+    if not all(p.strip() for p in items):
+        raise ValueError(value)
+    return tuple(dict.fromkeys(items))
+
+
+def _patterns(value: Any) -> tuple[str, ...]:
+    raw = [value] if isinstance(value, (str, PurePath)) else list(value)
+    if any(isinstance(p, PurePath) for p in raw):  # a path is not a pattern
+        raise TypeError(value)
+    items = _strings(value)
+    for p in items:
+        re.compile(p)
+    return tuple(items)
+
+
+def _statuses(value: Any) -> frozenset[int]:
+    """HTTP statuses: a list, or one string of them separated by commas."""
+    given = [value] if isinstance(value, (str, int)) else list(value)
+    parts = [p for i in given for p in (i.split(",") if isinstance(i, str) else [i])]
+    return frozenset(_status(p) for p in parts)
 
 
 def _status(item: Any) -> int:
