@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import TYPE_CHECKING
 
@@ -127,46 +127,62 @@ def citation_claims(
     its increment that name the same number, and on the lines about "this issue" / "该 issue"
     that follow it before the next GitHub citation (the nearest one above them).
     """
-    about: dict[int, list[int]] = {}  # citation line -> "this issue" lines that follow it
-    numbers: dict[tuple[int, int], list[int]] = {}  # (block, number) -> lines naming it
-    gh_lines = {c.line for c in found if c.key.kind is AnchorKind.GITHUB}
-    wanted = {id(blocks[n - 1]) for n in gh_lines}
-    last: int | None = None
-    for i, text in enumerate(lines):
-        block = id(blocks[i])
-        if block not in wanted:
-            continue
-        if last is not None and id(blocks[last - 1]) != block:
-            last = None
-        for m in _MENTION_RE.finditer(text):
-            numbers.setdefault((block, int(m[1])), []).append(i + 1)
-        if i + 1 in gh_lines:
-            last = i + 1
-        elif last is not None and _THIS_RE.search(text):
-            about.setdefault(last, []).append(i + 1)
-    out = []
-    for c in found:
-        own = lines[c.line - 1]
+    near = _Nearby(lines, blocks)
+    near.scan({cite.line for cite in found if cite.key.kind is AnchorKind.GITHUB})
+    return [near.claims(cite, said_on) for cite in found]
+
+
+@dataclass(slots=True)
+class _Nearby:
+    """The lines that speak of each GitHub citation, from one pass over the briefing."""
+
+    lines: Sequence[str]
+    blocks: Sequence[Block]
+    #: citation line -> the "this issue" lines that follow it
+    about: dict[int, list[int]] = field(default_factory=dict)
+    #: (block, number) -> the lines naming that number
+    numbers: dict[tuple[int, int], list[int]] = field(default_factory=dict)
+
+    def scan(self, gh_lines: set[int]) -> None:
+        blocks = self.blocks
+        wanted = {id(blocks[n - 1]) for n in gh_lines}
+        last: int | None = None
+        for i, text in enumerate(self.lines):
+            block = id(blocks[i])
+            if block not in wanted:
+                continue
+            if last is not None and id(blocks[last - 1]) != block:
+                last = None
+            for m in _MENTION_RE.finditer(text):
+                self.numbers.setdefault((block, int(m[1])), []).append(i + 1)
+            if i + 1 in gh_lines:
+                last = i + 1
+            elif last is not None and _THIS_RE.search(text):
+                self.about.setdefault(last, []).append(i + 1)
+
+    def claims(self, cite: Citation, said_on: date | None) -> Claims:
+        """One citation's claims, at the line that holds its state words."""
+        lines = self.lines
+        own = lines[cite.line - 1]
         picked: dict[int, None] = {}
-        gh = isinstance(c.key, GithubRef)
-        if isinstance(c.key, GithubRef):
-            near = numbers.get((id(blocks[c.line - 1]), c.key.number), [])
-            picked = dict.fromkeys([c.line, *near, *about.get(c.line, [])])
+        gh = isinstance(cite.key, GithubRef)
+        if isinstance(cite.key, GithubRef):
+            named = self.numbers.get((id(self.blocks[cite.line - 1]), cite.key.number), [])
+            picked = dict.fromkeys([cite.line, *named, *self.about.get(cite.line, [])])
             own = "\n".join(lines[n - 1] for n in picked)
-        if c.written_title:  # the issue's own title ("Open file leak") claims no state
-            own = own.replace(c.written_title, " ")
-        version = c.key.version if c.key.kind is AnchorKind.ARXIV else None
+        if cite.written_title:  # the issue's own title ("Open file leak") claims no state
+            own = own.replace(cite.written_title, " ")
+        version = cite.key.version if cite.key.kind is AnchorKind.ARXIV else None
         got = claims_in(
             own,
-            title=c.written_title,
+            title=cite.written_title,
             version=version,
-            path=c.path,
-            line=c.line,
+            path=cite.path,
+            line=cite.line,
             github=gh,
             said_on=said_on,
         )
-        if gh and got.state_text and got.state_text not in lines[c.line - 1]:
-            said = next((n for n in picked if got.state_text in lines[n - 1]), c.line)
+        if gh and got.state_text and got.state_text not in lines[cite.line - 1]:
+            said = next((n for n in picked if got.state_text in lines[n - 1]), cite.line)
             got = replace(got, line=said)  # where the words are: "该 issue 已关闭" below it
-        out.append(got)
-    return out
+        return got
