@@ -63,44 +63,67 @@ _DOI_TYPES = frozenset(
 
 
 def _item(it: ExportItem) -> dict[str, Any]:
-    d: dict[str, Any] = {"id": it.cite_key, "type": _TYPE[it.kind]}
-    if it.kind == "doi":
-        if it.work_type in _DOI_TYPES:
-            d["type"] = it.work_type
-        elif it.work_type is None and it.container and "proceedings" in it.container.lower():
-            d["type"] = "paper-conference"
-    if it.title:
-        d["title"] = protect(it.title)
-    if it.authors:
-        d["author"] = [_name(a) for a in it.authors]
-    if it.published:
-        d["issued"] = _date(it.published)
-    if it.first_anchored:
-        d["accessed"] = _date(it.first_anchored.isoformat())
-    if it.arxiv_id:
-        d.update(publisher="arXiv", number=it.arxiv_id)
-        if it.version:
-            d["version"] = str(it.version)
-    if it.container:
-        d["container-title"] = it.container
-    for field, value in (("volume", it.volume), ("issue", it.issue), ("page", it.pages)):
-        if value:
-            d[field] = value
-    if it.journal_ref:
-        d["note"] = f"Published in {it.journal_ref}"
-    if it.doi:
-        d["DOI"] = it.doi
-    d["URL"] = it.url
+    """One CSL item, its fields in a fixed order: what the work is, where it appeared, where
+    to read it, then anchors' own (`custom`)."""
+    csl: dict[str, Any] = {"id": it.cite_key, "type": _type(it)}
+    csl.update(_about(it))
+    csl.update(_published(it))
+    csl["URL"] = it.url
     if it.archived:
-        d.update(archive="Internet Archive", archive_location=it.archived[0])
-    d["custom"] = {
+        csl.update(archive="Internet Archive", archive_location=it.archived[0])
+    csl["custom"] = {
         "anchor": it.key,
         "section": it.section,
         "status": it.status,
         "cited_in": [c.isoformat() for c in it.cited_in],
         "first_anchored": it.first_anchored.isoformat() if it.first_anchored else None,
     }
-    return d
+    return csl
+
+
+def _type(it: ExportItem) -> str:
+    """A DOI's own work type where CSL has it (a proceedings volume's paper when it has
+    none), else the kind's."""
+    if it.kind == "doi":
+        if it.work_type in _DOI_TYPES:
+            return it.work_type
+        if it.work_type is None and it.container and "proceedings" in it.container.lower():
+            return "paper-conference"
+    return _TYPE[it.kind]
+
+
+def _about(it: ExportItem) -> dict[str, Any]:
+    """Title, authors, when it was issued and when first anchored (accessed)."""
+    out: dict[str, Any] = {}
+    if it.title:
+        out["title"] = protect(it.title)
+    if it.authors:
+        out["author"] = [_name(a) for a in it.authors]
+    if it.published:
+        out["issued"] = _date(it.published)
+    if it.first_anchored:
+        out["accessed"] = _date(it.first_anchored.isoformat())
+    return out
+
+
+def _published(it: ExportItem) -> dict[str, Any]:
+    """Where it appeared: arXiv's number and version, the container and its numbers, the
+    journal reference, the DOI."""
+    out: dict[str, Any] = {}
+    if it.arxiv_id:
+        out.update(publisher="arXiv", number=it.arxiv_id)
+        if it.version:
+            out["version"] = str(it.version)
+    if it.container:
+        out["container-title"] = it.container
+    for name, value in (("volume", it.volume), ("issue", it.issue), ("page", it.pages)):
+        if value:
+            out[name] = value
+    if it.journal_ref:
+        out["note"] = f"Published in {it.journal_ref}"
+    if it.doi:
+        out["DOI"] = it.doi
+    return out
 
 
 def csl_json(items: list[ExportItem]) -> list[dict[str, Any]]:
