@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from anchors import __version__
 from anchors.cli.app import app
-from anchors.cli.options import AddFormat, CheckFormat, ExportFormat, ReportFormat
+from anchors.cli.formats import AddFormat, CheckFormat, ExportFormat, ReportFormat
 from anchors.config import CONFIG_ENV, ENV
 
 runner = CliRunner()

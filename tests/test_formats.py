@@ -15,7 +15,7 @@ import typer
 
 from anchors.check.session import CheckOptions, check
 from anchors.cli.app import app
-from anchors.cli.options import FORMATS
+from anchors.cli.formats import FORMATS
 from anchors.export import collect
 from anchors.extract.citations import read_briefing
 from anchors.findings import Outcome

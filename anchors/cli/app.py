@@ -16,6 +16,8 @@ from ..config import all_registries, one_registry
 from ..defaults import REPORT_WINDOW
 from ..findings import ExitCode, exit_code
 from ..render.console import configure, hooks, notice, stderr, warn
+from . import formats as fm
+from . import network as n
 from . import options as o
 from .group import Command, Group
 from .runner import run as _run  # SIGTERM cancels a run as Ctrl-C does; what was checked is kept
@@ -74,7 +76,7 @@ def add(
     result.findings += refs(parsed, docs)
     for line in summary.add_warnings(parsed):
         warn(line)
-    shown = o.pick_format(fmt, sys.stdout.isatty()).value
+    shown = fm.pick_format(fmt, sys.stdout.isatty()).value
     write(ADD, shown, result, sys.stdout, target=Target(None, dry_run=dry_run or gate))
     stderr.print(summary.add_line(result, dry_run, gate))
     raise typer.Exit(exit_code(result.findings, strict, stale=gate and not result.up_to_date))
@@ -89,23 +91,23 @@ def check(
     offline: o.Offline = False,
     fmt: o.CheckFormatOpt = None,
     only_codes: o.Only = None,
-    concurrency: o.Concurrency = None,
-    per_host: o.PerHost = None,
-    timeout: o.Timeout = None,
-    retry_after_cap: o.RetryAfterCap = None,
-    allow_private: o.AllowPrivate = None,
-    arxiv_api: o.ArxivApi = None,
-    arxiv_delay: o.ArxivDelay = None,
-    github_api: o.GithubApi = None,
-    doi_api: o.DoiApi = None,
-    archive: o.Archive = None,
-    wayback_api: o.WaybackApi = None,
-    archive_save: o.ArchiveSave = None,
-    save_api: o.SaveApi = None,
-    crossref_api: o.CrossrefApi = None,
-    arxiv_searches: o.ArxivSearches = None,
-    exclude: o.Exclude = None,
-    accept: o.Accept = None,
+    concurrency: n.Concurrency = None,
+    per_host: n.PerHost = None,
+    timeout: n.Timeout = None,
+    retry_after_cap: n.RetryAfterCap = None,
+    allow_private: n.AllowPrivate = None,
+    arxiv_api: n.ArxivApi = None,
+    arxiv_delay: n.ArxivDelay = None,
+    github_api: n.GithubApi = None,
+    doi_api: n.DoiApi = None,
+    archive: n.Archive = None,
+    wayback_api: n.WaybackApi = None,
+    archive_save: n.ArchiveSave = None,
+    save_api: n.SaveApi = None,
+    crossref_api: n.CrossrefApi = None,
+    arxiv_searches: n.ArxivSearches = None,
+    exclude: n.Exclude = None,
+    accept: n.Accept = None,
     briefing: o.BriefingOpt = None,
     cache_dir: o.CacheDir = None,
     no_cache: o.NoCache = False,
@@ -139,7 +141,7 @@ def check(
         flags=o.given(ctx.params, o.CHECK_SETTINGS),
     )
     result = run_check(all_registries(o.named(registries, registry), config), options, hooks(_run))
-    write(CHECK, o.pick_format(fmt, sys.stdout.isatty()).value, result, sys.stdout)
+    write(CHECK, fm.pick_format(fmt, sys.stdout.isatty()).value, result, sys.stdout)
     if summary_file is not None:  # the same run's findings: never a second check
         write(CHECK, "markdown", result, sys.stdout, summary_file)
     stderr.print(summary.check_line(result))
@@ -153,7 +155,7 @@ def report(
     config: o.ConfigOpt = None,
     since: o.Window = REPORT_WINDOW,
     now: o.Now = None,
-    fmt: o.ReportFormatOpt = o.ReportFormat.MARKDOWN,
+    fmt: o.ReportFormatOpt = fm.ReportFormat.MARKDOWN,
     output: o.ReportOutput = None,
     history: o.HistoryOpt = None,
     document: o.DocumentOpt = None,
@@ -193,8 +195,8 @@ def export(
     section: o.Section = None,
     since: o.CitedWithin = None,
     status: o.StatusOpt = None,
-    fmt: o.ExportFormatOpt = o.ExportFormat.MARKDOWN,
-    bib_style: o.BibStyleOpt = o.BibStyle.CLASSIC,
+    fmt: o.ExportFormatOpt = fm.ExportFormat.MARKDOWN,
+    bib_style: o.BibStyleOpt = fm.BibStyle.CLASSIC,
     output: o.ExportOutput = None,
     refresh: o.Refresh = False,
     cache_dir: o.CacheDir = None,

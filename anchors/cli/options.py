@@ -1,4 +1,5 @@
-"""The options every command shares, declared once, and the formats each command offers.
+"""The options every command shares, declared once (`check`'s network ones are in `network`,
+the formats each command offers in `formats`).
 
 A flag means the same thing in every command (sqlite-utils' shared decorators, as typer
 `Annotated` aliases); each environment variable is the config table's, shown in `--help`.
@@ -6,82 +7,18 @@ A flag means the same thing in every command (sqlite-utils' shared decorators, a
 
 from __future__ import annotations
 
-from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from ..config import CONFIG_ENV, ENV
-from ..defaults import (
-    DEFAULT_CONCURRENCY,
-    DEFAULT_PENDING_DAYS,
-    DEFAULT_PER_HOST,
-    DEFAULT_RETRY_AFTER_CAP,
-    DEFAULT_TIMEOUT,
-)
+from ..config import CONFIG_ENV
+from ..defaults import DEFAULT_PENDING_DAYS
 from ..findings import ExitCode
-from ..render import OutputFormat
+from .formats import AddFormat, BibStyle, CheckFormat, ExportFormat, ReportFormat
+from .network import env
 
-__all__ = [
-    "CHECK_SETTINGS",
-    "FORMATS",
-    "AddFormat",
-    "CheckFormat",
-    "ExportFormat",
-    "ReportFormat",
-    "given",
-    "named",
-    "pick_format",
-]
-
-
-class AddFormat(str, Enum):
-    TEXT = "text"
-    CONCISE = "concise"
-    JSON = "json"
-
-
-#: check offers every format there is
-CheckFormat = OutputFormat
-
-
-class ReportFormat(str, Enum):
-    MARKDOWN = "markdown"
-    JSON = "json"
-
-
-class ExportFormat(str, Enum):
-    """The choices of `export.ExportFormat`, here so `--help` does not import the exporter."""
-
-    MARKDOWN = "markdown"
-    BIBTEX = "bibtex"
-    CSL_JSON = "csl-json"
-
-
-class BibStyle(str, Enum):
-    """The choices of `render.bib.STYLES`, here so `--help` does not import the exporter."""
-
-    CLASSIC = "classic"
-    BIBLATEX = "biblatex"
-
-
-#: Each command's `--format` choices; `render.RENDERERS` has a renderer for each and no more
-#: (tests/test_formats.py).
-FORMATS: dict[str, type[Enum]] = {
-    "add": AddFormat,
-    "check": CheckFormat,
-    "report": ReportFormat,
-    "export": ExportFormat,
-}
-
-
-def pick_format(fmt: Enum | None, stdout_is_terminal: bool) -> OutputFormat:
-    """`check` and `add` with no `--format`: the readable layout on a terminal, one line a
-    finding (or an anchor) in a pipe."""
-    if fmt is None:
-        return OutputFormat.TEXT if stdout_is_terminal else OutputFormat.CONCISE
-    return OutputFormat(fmt.value)
+__all__ = ["CHECK_SETTINGS", "given", "named"]
 
 
 def named(given: list[Path] | None, option: Path | None) -> list[Path]:
@@ -118,10 +55,6 @@ CHECK_SETTINGS = (
 def given(params: dict[str, Any], names: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
     """The settings among a command's parsed parameters, as `CheckOptions.flags` takes them."""
     return tuple((name, params[name]) for name in names)
-
-
-def _env(name: str) -> dict[str, object]:
-    return {"envvar": ENV[name], "show_envvar": True}
 
 
 Registries = Annotated[
@@ -166,7 +99,7 @@ HistoryOpt = Annotated[
     str | None,
     typer.Option(
         metavar="FILE",
-        **_env("history"),
+        **env("history"),
         help=(
             "History database (default: .anchors/history.sqlite beside the registry); "
             "ANCHORS_HISTORY_DAYS=N keeps N days of observations (check)."
@@ -204,122 +137,6 @@ Only = Annotated[
         "--only", metavar="CODES", help="Report only these finding codes (comma-separated)."
     ),
 ]
-Concurrency = Annotated[
-    int | None,
-    typer.Option(
-        metavar="N",
-        **_env("concurrency"),
-        help=f"Requests in flight at most (default {DEFAULT_CONCURRENCY}).",
-    ),
-]
-PerHost = Annotated[
-    int | None,
-    typer.Option(
-        metavar="N",
-        **_env("per_host"),
-        help=f"Requests in flight per host at most (default {DEFAULT_PER_HOST}).",
-    ),
-]
-Timeout = Annotated[
-    float | None,
-    typer.Option(
-        metavar="SECONDS",
-        **_env("timeout"),
-        help=f"For one request, body included (default {DEFAULT_TIMEOUT:g}).",
-    ),
-]
-RetryAfterCap = Annotated[
-    float | None,
-    typer.Option(
-        metavar="SECONDS",
-        **_env("retry_after_cap"),
-        help=f"Longest Retry-After honoured (default {DEFAULT_RETRY_AFTER_CAP:g}).",
-    ),
-]
-AllowPrivate = Annotated[
-    bool | None,
-    typer.Option(
-        "--allow-private", **_env("allow_private"), help="Check loopback and private addresses too."
-    ),
-]
-ArxivApi = Annotated[
-    str | None, typer.Option(metavar="URL", **_env("arxiv_api"), help="arXiv API endpoint.")
-]
-ArxivDelay = Annotated[
-    float | None,
-    typer.Option(
-        metavar="SECONDS",
-        **_env("arxiv_delay"),
-        help="Between arXiv API requests (arXiv asks for 3; lower only for a mirror).",
-    ),
-]
-GithubApi = Annotated[
-    str | None, typer.Option(metavar="URL", **_env("github_api"), help="GitHub REST API root.")
-]
-DoiApi = Annotated[
-    str | None, typer.Option(metavar="URL", **_env("doi_api"), help="DOI resolver root.")
-]
-Archive = Annotated[
-    bool | None,
-    typer.Option(
-        "--archive",
-        **_env("archive"),
-        help="Also look up Wayback snapshots for URL anchors (see `fix`).",
-    ),
-]
-WaybackApi = Annotated[
-    str | None,
-    typer.Option(metavar="URL", **_env("wayback_api"), help="Wayback availability API endpoint."),
-]
-ArchiveSave = Annotated[
-    bool | None,
-    typer.Option(
-        "--archive-save",
-        **_env("archive_save"),
-        help="Implies --archive; also ask Save Page Now to capture live pages it has none of "
-        "(your archive.org keys in ANCHORS_IA_ACCESS_KEY and ANCHORS_IA_SECRET_KEY).",
-    ),
-]
-SaveApi = Annotated[
-    str | None,
-    typer.Option(
-        metavar="URL", **_env("save_api"), help="Save Page Now endpoint (https, or loopback)."
-    ),
-]
-CrossrefApi = Annotated[
-    str | None,
-    typer.Option(
-        metavar="URL",
-        **_env("crossref_api"),
-        help="Crossref REST API root, for retractions and corrections.",
-    ),
-]
-ArxivSearches = Annotated[
-    int | None,
-    typer.Option(
-        metavar="N", help='Title searches ("did you mean") per run at most; 0 turns them off.'
-    ),
-]
-Exclude = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--exclude",
-        metavar="REGEX",
-        show_default=False,
-        help="Do not check URLs this regular expression matches (searched anywhere in the URL); "
-        "repeatable, added to the config's `exclude`.",
-    ),
-]
-Accept = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--accept",
-        metavar="CODES",
-        show_default=False,
-        help="HTTP statuses that count as fine for every URL (comma-separated, e.g. 403,429); "
-        "added to the config's `accept`.",
-    ),
-]
 BriefingOpt = Annotated[
     list[Path] | None,
     typer.Option(
@@ -332,7 +149,7 @@ CacheDir = Annotated[
     str | None,
     typer.Option(
         metavar="DIR",
-        **_env("cache_dir"),
+        **env("cache_dir"),
         help="Folder for the cache and history (default: .anchors beside the registry).",
     ),
 ]

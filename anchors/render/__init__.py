@@ -5,7 +5,7 @@ formats are one typed table (`ADD`, `CHECK`, `REPORT`, `EXPORT`: `Renderer`s of 
 `RENDERERS` lists every (command, format), and `write` is the one way out:
 findings in the one order every format uses, JSON fitted to the stream's encoding, a file
 replaced atomically. A new format is a renderer in `outputs` plus its `--format` choice in
-`cli/options.py`; `tests/test_formats.py` fails until both exist.
+`cli/formats.py`; `tests/test_formats.py` fails until both exist.
 """
 
 from __future__ import annotations
