@@ -5,12 +5,14 @@ by pre-commit itself.
 Nothing here reaches a package index: the build backend and the dependencies come from the
 wheelhouse `.ci/run` prepares (`ANCHORS_WHEELHOUSE`, else `.ci/wheelhouse`), with pip told
 `--no-index` through its environment. Without a wheelhouse these tests skip on a developer's
-machine and fail under CI=true.
+machine and fail under CI=true. The sdist and the wheel are built once per session and shared by
+every test here (and by every xdist worker).
 """
 
 from __future__ import annotations
 
 import email
+import importlib.util
 import json
 import os
 import re
@@ -30,26 +32,22 @@ from filelock import FileLock
 
 from anchors import __version__
 
+from .consumers.tools import missing, tools_dir
+
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 REPOSITORY = PYPROJECT["project"]["urls"]["Repository"]
 DIST = PYPROJECT["project"]["name"]
-IN_CI = os.environ.get("CI", "").lower() == "true"
+PREPARE = "run `bash .ci/prepare`"
 #: builds, fresh virtual environments and pre-commit's hook environment take minutes on a busy
 #: machine, not the suite's default two
 pytestmark = pytest.mark.timeout(900)
 
 
-def _missing(what: str) -> None:
-    if IN_CI:
-        pytest.fail(f"{what} (.ci/run prepares it)")
-    pytest.skip(what)
-
-
 def wheelhouse() -> Path:
     path = Path(os.environ.get("ANCHORS_WHEELHOUSE") or ROOT / ".ci" / "wheelhouse")
     if not any(path.glob("hatchling-*.whl")):
-        _missing(f"no wheelhouse at {path}")
+        missing(f"the wheelhouse ({path})", PREPARE)
     return path
 
 
@@ -92,19 +90,15 @@ def dist(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Path]]:
 
 @pytest.fixture(scope="session")
 def installed(dist: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """A fresh virtual environment outside the checkout holding the built wheel: its bin/."""
+    """A fresh virtual environment outside the checkout holding the built wheel: its bin/.
+
+    pip installs into it from outside (`--python`), as pipx does: no pip of its own to set up.
+    """
     env_dir = tmp_path_factory.mktemp("fresh") / "venv"
-    venv.EnvBuilder(with_pip=True).create(env_dir)
+    venv.EnvBuilder(with_pip=False).create(env_dir)
     bin_dir = env_dir / "bin"
-    r = run(
-        bin_dir / "python",
-        "-m",
-        "pip",
-        "install",
-        "--quiet",
-        dist["wheel"],
-        env=offline_pip(wheelhouse()),
-    )
+    pip = [sys.executable, "-m", "pip", "--python", bin_dir / "python", "install", "--quiet"]
+    r = run(*pip, dist["wheel"], env=offline_pip(wheelhouse()))
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     yield bin_dir
 
@@ -336,11 +330,8 @@ def _repo(tmp_path: Path) -> Path:
 
 
 def test_the_hooks_run_in_pre_commit_try_repo(tmp_path: Path) -> None:
-    if (
-        shutil.which("pre-commit") is None
-        and not (Path(sys.executable).parent / "pre-commit").exists()
-    ):
-        _missing("pre-commit is not installed (the test extra has it)")
+    if importlib.util.find_spec("pre_commit") is None:
+        missing("pre-commit", "`pip install '.[test]'` (the test extra has it)")
     env = {
         **offline_pip(wheelhouse()),
         "PRE_COMMIT_HOME": str(tmp_path / "cache"),
@@ -379,6 +370,7 @@ def test_the_hooks_run_in_pre_commit_try_repo(tmp_path: Path) -> None:
 # -- the release workflow, job by job -------------------------------------------------------
 
 RELEASE = ROOT / ".github" / "workflows" / "release.yml"
+BUILD_STEP = "Build the sdist and the wheel, once"
 
 
 def _workflow(path: Path) -> dict[str, Any]:
@@ -407,8 +399,20 @@ def _unpacked(dist: dict[str, Path], tmp_path: Path) -> Path:
     return tree
 
 
-def _build_job(dist: dict[str, Path], tmp_path: Path, tag: str, changelog: bool = True) -> Any:
+def _build_job(
+    dist: dict[str, Path], tmp_path: Path, tag: str, changelog: bool = True, build: bool = True
+) -> Any:
+    """The build job in an unpacked sdist; without `build`, its later steps get the session's
+    files instead of building them again (the build step itself runs in the first test)."""
     ws = _unpacked(dist, tmp_path)
+    doc = _workflow(RELEASE)
+    if not build:
+        steps = doc["jobs"]["build"]["steps"]
+        doc["jobs"]["build"]["steps"] = [s for s in steps if s.get("name") != BUILD_STEP]
+        assert len(doc["jobs"]["build"]["steps"]) == len(steps) - 1
+        (ws / "dist").mkdir()
+        for f in dist.values():
+            shutil.copy(f, ws / "dist")
     if changelog:  # the release commit names the version's section
         log = ws / "CHANGELOG.md"
         log.write_text(
@@ -425,7 +429,7 @@ def _build_job(dist: dict[str, Path], tmp_path: Path, tag: str, changelog: bool 
         uploads[with_["name"]] = with_["path"]
 
     runner = _release_runner(ws, temp, tag, **{"actions/upload-artifact": upload})
-    return runner.run_job(_workflow(RELEASE), "build"), ws, uploads
+    return runner.run_job(doc, "build"), ws, uploads
 
 
 def test_release_builds_once_checks_the_tag_and_takes_the_changelogs_notes(
@@ -433,6 +437,8 @@ def test_release_builds_once_checks_the_tag_and_takes_the_changelogs_notes(
 ) -> None:
     job, ws, uploads = _build_job(dist, tmp_path, f"v{__version__}")
     assert not job.failed, [(s.name, s.outcome, s.stderr[-2000:]) for s in job.steps]
+    assert job.step(BUILD_STEP).outcome == "success"
+    assert job.step(BUILD_STEP).stdout.count("PASSED") == 2  # twine check --strict, both files
     assert job.by_id["version"].outputs["version"] == __version__
     assert sorted(p.name for p in (ws / "dist").iterdir()) == sorted(
         [dist["sdist"].name, dist["wheel"].name]
@@ -447,7 +453,7 @@ def test_release_builds_once_checks_the_tag_and_takes_the_changelogs_notes(
 def test_release_refuses_a_tag_that_is_not_the_built_version(
     dist: dict[str, Path], tmp_path: Path
 ) -> None:
-    job, _, uploads = _build_job(dist, tmp_path, "v9.9.9")
+    job, _, uploads = _build_job(dist, tmp_path, "v9.9.9", build=False)
     assert job.by_id["version"].outcome == "failure" and uploads == {}
     assert "tag v9.9.9 but anchors.__version__ built" in job.by_id["version"].stdout
 
@@ -455,7 +461,7 @@ def test_release_refuses_a_tag_that_is_not_the_built_version(
 def test_release_refuses_a_version_the_changelog_does_not_describe(
     dist: dict[str, Path], tmp_path: Path
 ) -> None:
-    job, _, uploads = _build_job(dist, tmp_path, f"v{__version__}", changelog=False)
+    job, _, uploads = _build_job(dist, tmp_path, f"v{__version__}", changelog=False, build=False)
     notes = job.step("Release notes from the changelog")
     assert notes.outcome == "failure" and uploads == {}
     assert f"CHANGELOG.md has no section for {__version__}" in notes.stdout
@@ -471,17 +477,30 @@ def test_release_tests_the_built_wheel_not_the_checkout(
         shutil.copy(f, ws / "dist")
     doc = _workflow(RELEASE)
     steps = doc["jobs"]["test"]["steps"]
-    # .ci/prepare and .ci/consumers fetch from the registries (each .ci/run runs them); here
-    # the wheelhouse is ready
-    fetch = ("bash .ci/prepare", "bash .ci/consumers")
-    doc["jobs"]["test"]["steps"] = [s for s in steps if s.get("run") not in fetch]
-    assert len(doc["jobs"]["test"]["steps"]) == len(steps) - 2
+    # .ci/consumers installs Debian's packages (tests/test_ci_consumers.py runs it with fakes)
+    doc["jobs"]["test"]["steps"] = [s for s in steps if s.get("run") != "bash .ci/consumers"]
+    assert len(doc["jobs"]["test"]["steps"]) == len(steps) - 1
+    if not (tools_dir() / "node_modules" / "@tktco" / "node-actionlint" / "package.json").exists():
+        missing("actionlint (npm)", PREPARE)
     runner = _release_runner(ws, temp, f"v{__version__}")
-    runner.base_env["PYTEST_ADDOPTS"] = "-k test_under_release_the_suite_imports_the_installed"
+    # .ci/prepare runs as it is: pip answered from the session's wheelhouse, npm's actionlint
+    # already in the tools folder (it installs only what is missing)
+    runner.base_env["ANCHORS_TOOLS"] = str(tools_dir())
+    # the step's own command, narrowed to the test that says which anchors was imported: the
+    # whole suite against the wheel is the release's job, not this test's
+    runner.base_env["PYTEST_ADDOPTS"] = (
+        "tests/test_package.py::test_under_release_the_suite_imports_the_installed_wheel"
+    )
+    runner.base_env["PYTEST_XDIST_AUTO_NUM_WORKERS"] = "1"
+    runner.base_env["PIP_NO_COMPILE"] = "1"  # bytecode for mypy & co. is not what this tests
     runner.github["matrix"] = {"python": "3.11"}
     job = runner.run_job(doc, "test")
+    assert not job.failed, [(s.name, s.outcome, s.stderr[-2000:]) for s in job.steps]
+    tree = ws / dist["sdist"].name.removesuffix(".tar.gz")
+    prepared = {p.name.split("-")[0] for p in (tree / ".ci" / "wheelhouse").glob("*.whl")}
+    assert {"hatchling", "hatch_fancy_pypi_readme", "httpx", "pytest"} <= prepared
+    assert "citation_anchors" not in prepared  # the tests build their own
     suite = job.step("The suite against the built wheel")
-    assert suite.outcome == "success", suite.stdout[-3000:] + suite.stderr[-3000:]
     assert re.search(r"\b1 passed\b", suite.stdout)  # not skipped: ANCHORS_TEST_INSTALLED was set
 
 

@@ -22,7 +22,7 @@ import yaml
 
 from .actions_runner import Job, Runner, shim
 from .claimfakes import Issue, fake_services
-from .consumers.tools import tools_dir
+from .consumers.tools import missing, tools_dir
 from .githubfake import FakeGithub
 from .githubfake import Issue as GithubIssue
 from .loopback import LoopbackServer, respond
@@ -32,7 +32,6 @@ ACTION = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
 PR = ROOT / ".github" / "workflows" / "anchors-pr.yml"
 WEEKLY = ROOT / ".github" / "workflows" / "anchors-weekly.yml"
-IN_CI = os.environ.get("CI", "").lower() == "true"
 BAD = (
     'version: 1\nanchors:\n  - arxiv: "2709.00001"\n    first_anchored: 2026-09-24\n'
     "    status: new\n"
@@ -56,10 +55,8 @@ def tool(name: str) -> str:
     local = tools_dir() / "node_modules" / ".bin" / name
     found = shutil.which(name) or (str(local) if local.exists() else None)
     if found is None:
-        msg = f"{name} is not installed: run `bash .ci/prepare`"
-        if IN_CI:
-            pytest.fail(msg)
-        pytest.skip(msg)
+        missing(name, "run `bash .ci/prepare`")
+        raise AssertionError  # not reached: missing() skips or fails
     return found
 
 

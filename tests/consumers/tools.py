@@ -22,9 +22,9 @@ def tools_dir() -> Path:
     return Path(os.environ.get("ANCHORS_TOOLS") or ROOT / ".ci" / "tools")
 
 
-def missing(what: str) -> None:
-    """Skip, or fail under CI, for a consumer that is not installed."""
-    message = f"{what} is not installed: {INSTALL}"
+def missing(what: str, install: str = INSTALL) -> None:
+    """Skip, or fail under CI, for a tool that is not installed (`install` says how to get it)."""
+    message = f"{what} is not installed: {install}"
     if os.environ.get("CI", "").lower() == "true":
         pytest.fail(message)
     pytest.skip(message)
