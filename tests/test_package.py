@@ -119,6 +119,25 @@ def test_the_name_is_ours_and_the_command_and_import_stay_anchors() -> None:
     assert f"pipx install {DIST}" in readme
 
 
+def test_the_readme_shows_how_a_team_pins_a_release() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    action = REPOSITORY.removeprefix("https://github.com/")
+    assert re.search(rf"^- uses: {re.escape(action)}@v1$", readme, re.MULTILINE)
+    pin = rf"^- uses: {re.escape(action)}@[0-9a-f]{{40}} # v\d+\.\d+\.\d+$"
+    assert re.search(pin, readme, re.MULTILINE)
+
+
+@pytest.mark.parametrize("ci", ["true", ""])
+def test_a_missing_tool_fails_under_ci_and_skips_elsewhere(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, ci: str
+) -> None:
+    monkeypatch.setenv("CI", ci)
+    monkeypatch.setenv("ANCHORS_WHEELHOUSE", str(tmp_path))  # empty: no wheelhouse
+    outcome = pytest.fail.Exception if ci else pytest.skip.Exception
+    with pytest.raises(outcome, match=r"wheelhouse .* run `bash \.ci/prepare`"):
+        wheelhouse()
+
+
 def test_one_placeholder_address_and_everything_else_derives_from_it() -> None:
     from anchors.render.sarif import repository_url
 
@@ -256,12 +275,22 @@ def test_the_index_page_links_resolve_while_the_readme_links_stay_relative(
         )
     page = meta.get_payload()
     assert isinstance(page, str) and meta["Description-Content-Type"] == "text/markdown"
-    targets = re.findall(r"\]\(([^)\s]+)\)", page)
+    link = re.compile(r"\]\(([^)\s]+)\)")
+    targets = link.findall(page)
     assert targets
     for target in targets:
         assert target.startswith(("https://", "http://", "#")), target
-    assert f"]({REPOSITORY}/blob/main/docs/ci.md)" in page
-    assert "](docs/ci.md)" in (ROOT / "README.md").read_text(encoding="utf-8")
+    # every relative link of the README names a file of the repository, and on the index page
+    # the same file on the repository's main branch
+    relative = [
+        t
+        for t in link.findall((ROOT / "README.md").read_text(encoding="utf-8"))
+        if not t.startswith(("https://", "http://", "#", "mailto:"))
+    ]
+    assert "docs/ci.md" in relative and len(relative) >= 10
+    for target in relative:
+        assert (ROOT / target.split("#")[0]).exists(), target
+        assert f"]({REPOSITORY}/blob/main/{target})" in page, target
 
 
 def test_the_wheel_works_in_a_fresh_venv_outside_the_checkout(
