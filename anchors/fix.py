@@ -154,7 +154,8 @@ def _moves(entry: int, a: Anchor, row: Observation, result: FixResult) -> list[F
 
 
 def _edits(reg: Registry, res: FixResult) -> str:
-    from .registry import store
+    from .registry.scalars import quote, url_value
+    from .registry.splice import set_fields, splice
 
     edits = []
     for entry in sorted({f.entry for f in res.fixes}):
@@ -162,18 +163,16 @@ def _edits(reg: Registry, res: FixResult) -> str:
         values: dict[str, str] = {}
         for f in (f for f in res.fixes if f.entry == entry):
             if f.kind is FixKind.ARCHIVE:
-                values["archived"] = f"{{url: {store.quote(f.new)}, date: {f.date}}}"
+                values["archived"] = f"{{url: {quote(f.new)}, date: {f.date}}}"
             elif f.kind is FixKind.SECTION:
                 values["section"] = like(f.new, a.spans["section"].style, a.flow)
             else:
                 quoted = a.flow or a.spans["url"].style in ('"', "'")
-                values["url"] = store.quote(f.new) if quoted else store.url_value(f.new)
+                values["url"] = quote(f.new) if quoted else url_value(f.new)
                 if a.cited_url is None:
-                    values["cited_url"] = (
-                        store.quote(a.raw_id) if quoted else store.url_value(a.raw_id)
-                    )
-        edits += store.set_fields(reg, a, values)
-    return store.splice(reg, edits)
+                    values["cited_url"] = quote(a.raw_id) if quoted else url_value(a.raw_id)
+        edits += set_fields(reg, a, values)
+    return splice(reg, edits)
 
 
 def _check_moves(reg: Registry, fixes: list[Fix]) -> None:

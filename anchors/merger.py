@@ -2,7 +2,7 @@
 
 `merge` is pure: it reads a loaded `Registry` and briefings and returns a `MergeResult` holding
 the entries to add, the field changes to make and, as `Finding`s (check's vocabulary), what a
-person should look at. `store.render` turns the changes into text; `add` does the whole
+person should look at. `splice.render` turns the changes into text; `add` does the whole
 read-merge-write under the registry's lock.
 """
 

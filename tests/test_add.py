@@ -17,7 +17,7 @@ from anchors.findings import Code
 from anchors.merger import add, merge
 from anchors.registry.loader import load
 from anchors.registry.model import Status
-from anchors.registry.store import quote
+from anchors.registry.scalars import quote
 
 DATA = Path(__file__).parent / "data"
 TODAY = "2026-12-02"
