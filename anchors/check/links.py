@@ -15,7 +15,6 @@ import asyncio
 import functools
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 
 import httpx
 
@@ -32,7 +31,6 @@ from .answers import (
     Answer,
     PageReader,
     ReaderFor,
-    Silence,
     error_answer,
     guard_answer,
     status_answer,
@@ -40,6 +38,7 @@ from .answers import (
 )
 from .batch import Scheduler, parse
 from .hosts import Hosts
+from .linkresult import LinkResult, Stats
 from .netguard import Blocked, NameNotFound, NetGuard, ResolveFailed
 from .pageread import PAGE_HEADERS, head_of_body, read_page
 from .redirects import Stop, follow
@@ -68,37 +67,6 @@ _OFFLINE = (
     "no host could be reached (name resolution or connections fail everywhere); "
     "is this machine offline?"
 )
-
-
-@dataclass(frozen=True, slots=True)
-class LinkResult:
-    url: str
-    outcome: Outcome
-    status: int | None = None
-    #: where a permanent redirect leads (REDIRECT), or the last URL reached
-    final_url: str | None = None
-    error: str | None = None
-    elapsed_ms: int = 0
-    requests: int = 0
-    #: the failure was the network's silence, not an answer (see anchors.check.recorder)
-    silence: Silence | None = None
-    #: tries made (each may be several requests: HEAD then GET, redirect hops)
-    tries: int = 0
-    #: the last answer asked for a wait longer than the retry policy's cap: not waited for
-    over_cap: bool = False
-    #: what read the final page's body, for a URL given a reader (`check_many(readers=)`)
-    page: PageReader | None = None
-
-
-@dataclass(slots=True)
-class Stats:
-    """What was sent: the in-flight bound the tests check, and evidence of a network outage."""
-
-    requests: int = 0
-    in_flight: int = 0
-    max_in_flight: int = 0
-    responses: int = 0
-    evidence_hosts: set[str] = field(default_factory=set)
 
 
 class LinkChecker:
