@@ -41,7 +41,7 @@ class Decoder:
     def __init__(self, encoding: str | None, limit: int) -> None:
         enc = (encoding or "").strip().lower()
         self.limit, self.size = limit, 0
-        self.zlib: Any = None
+        self.zlib: zlib._Decompress | None = None
         if enc in ("gzip", "x-gzip"):
             self.zlib = zlib.decompressobj(16 + zlib.MAX_WBITS)
         elif enc == "deflate":

@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Mappin
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..config import Settings, load_settings
 from ..errors import StorageError, UsageError
@@ -55,7 +55,7 @@ class CheckOptions:
     #: `--config`: the one file to read settings from
     config: Path | None = None
     #: the command-line flags given, as (setting, value); each registry's settings merge them
-    flags: tuple[tuple[str, Any], ...] = ()
+    flags: tuple[tuple[str, object], ...] = ()
 
     def settings(self, registry: Path) -> Settings:
         """The settings for one registry: its own config files, then the environment, then flags."""
@@ -66,7 +66,7 @@ def _nothing(message: str) -> None:
     """The default hook: a library caller that wants no messages gets none."""
 
 
-def _asyncio_run(coro: Coroutine[Any, Any, CheckResult]) -> CheckResult:
+def _asyncio_run(coro: Coroutine[object, None, CheckResult]) -> CheckResult:
     import asyncio  # only an online run pays for it (an offline check starts in ~100 ms)
 
     return asyncio.run(coro)
@@ -83,7 +83,7 @@ class Hooks:
     #: opens a progress display for one registry's online run
     progress: Callable[[], contextlib.AbstractContextManager[Progress | None]] | None = None
     #: runs the async work (the CLI's runner turns SIGTERM into a cancellation)
-    run: Callable[[Coroutine[Any, Any, CheckResult]], CheckResult] = _asyncio_run
+    run: Callable[[Coroutine[object, None, CheckResult]], CheckResult] = _asyncio_run
 
 
 @dataclass(frozen=True, slots=True)

@@ -194,6 +194,8 @@ class _GuardResolver(AbstractResolver):
 
 
 _MAX_LINE = 16384
+#: what `verify` may be: a context, or httpx's own (True, False, a CA bundle path)
+Verify = ssl.SSLContext | bool | str
 
 
 class NoCookies(CookieJar):
@@ -203,19 +205,19 @@ class NoCookies(CookieJar):
     ~0.1 ms per response. (The aiohttp session below keeps none either.)
     """
 
-    def extract_cookies(self, response: Any, request: Any) -> None:
+    def extract_cookies(self, response: object, request: object) -> None:
         return None
 
-    def add_cookie_header(self, request: Any) -> None:
+    def add_cookie_header(self, request: object) -> None:
         return None
 
 
-def ssl_context(verify: Any = True) -> ssl.SSLContext:
+def ssl_context(verify: Verify = True) -> ssl.SSLContext:
     """One context for every session: loading the CA bundle costs ~25 ms each time."""
     return _ssl_context(verify)
 
 
-def _ssl_context(verify: Any) -> ssl.SSLContext:
+def _ssl_context(verify: Verify) -> ssl.SSLContext:
     if isinstance(verify, ssl.SSLContext):
         return verify
     return httpx.create_ssl_context(verify=verify, trust_env=False)
@@ -254,7 +256,7 @@ def _session(
 
 
 def guarded_transport(
-    guard: NetGuard, limits: httpx.Limits, verify: Any = True
+    guard: NetGuard, limits: httpx.Limits, verify: Verify = True
 ) -> httpx.AsyncBaseTransport:
     """An httpx transport whose every connection, redirect hops included, passes `guard`."""
     return _transport(limits, _ssl_context(verify), guard)
