@@ -216,12 +216,12 @@ _UNDECIDED = frozenset(
 )
 
 
-def _rank(f: Finding) -> State:
-    if f.severity is Severity.ERROR:
+def _rank(finding: Finding) -> State:
+    if finding.severity is Severity.ERROR:
         return State.FAILING
-    if f.severity is Severity.WARNING:
-        return State.UNVERIFIED if f.code in _UNDECIDED else State.WARNED
-    return State.REDIRECTED if f.code is Code.REDIRECT else State.OK
+    if finding.severity is Severity.WARNING:
+        return State.UNVERIFIED if finding.code in _UNDECIDED else State.WARNED
+    return State.REDIRECTED if finding.code is Code.REDIRECT else State.OK
 
 
 #: the worse state wins: an anchor that is dead and moved is failing

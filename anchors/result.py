@@ -61,10 +61,10 @@ class CheckResult:
     def _tally(self) -> tuple[dict[State, int], dict[Unchecked, int]]:
         found: dict[tuple[str, int], list[Finding]] = {}
         starts = self._starts()
-        for f in self.findings:
-            at = _entry_of(f, starts)
+        for finding in self.findings:
+            at = _entry_of(finding, starts)
             if at is not None:
-                found.setdefault(at, []).append(f)
+                found.setdefault(at, []).append(finding)
         states, why = dict.fromkeys(State, 0), dict.fromkeys(Unchecked, 0)
         for at in self.entries:
             state = state_of(found[at]) if at in found else State.OK
@@ -82,9 +82,9 @@ class CheckResult:
             return
         kept, starts = only(self.findings, codes), self._starts()
         shown = {_entry_of(f, starts) for f in kept}
-        for f in self.findings:
-            at = _entry_of(f, starts)
-            if at is not None and f.severity is not Severity.INFO and at not in shown:
+        for finding in self.findings:
+            at = _entry_of(finding, starts)
+            if at is not None and finding.severity is not Severity.INFO and at not in shown:
                 self.unchecked.setdefault(at, Unchecked.FILTERED)
         self.findings = kept
 
@@ -96,14 +96,14 @@ class CheckResult:
         return starts
 
 
-def _entry_of(f: Finding, starts: dict[str, list[int]]) -> tuple[str, int] | None:
+def _entry_of(finding: Finding, starts: dict[str, list[int]]) -> tuple[str, int] | None:
     """The entry a finding is about: the last one starting at or before its line (a schema
     problem points at the field's line, inside its entry); None for the file itself."""
-    lines = starts.get(f.file)
-    if f.line is None or not f.anchor or not lines:
+    lines = starts.get(finding.file)
+    if finding.line is None or not finding.anchor or not lines:
         return None
-    i = bisect.bisect_right(lines, f.line) - 1
-    return (f.file, lines[i]) if i >= 0 else None
+    i = bisect.bisect_right(lines, finding.line) - 1
+    return (finding.file, lines[i]) if i >= 0 else None
 
 
 def combine(results: list[CheckResult]) -> CheckResult:

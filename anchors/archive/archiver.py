@@ -68,11 +68,11 @@ class Archiver:
         self.run, self.problem, self._answered = run, None, frozenset()
         self._checked = asyncio.Event()
         self.todo = [
-            a
-            for key, a in run.targets.items()
-            if a.key is not None
-            and a.key.kind is AnchorKind.URL
-            and a.archived is None
+            anchor
+            for key, anchor in run.targets.items()
+            if anchor.key is not None
+            and anchor.key.kind is AnchorKind.URL
+            and anchor.archived is None
             and key not in known
         ]
         self.left = len(self.todo)
@@ -90,18 +90,18 @@ class Archiver:
 
     async def _run(self, today: date) -> None:
         missing = []
-        for a in self.todo:
-            assert a.key is not None and a.key.kind is AnchorKind.URL
+        for anchor in self.todo:
+            assert anchor.key is not None and anchor.key.kind is AnchorKind.URL
             try:
-                snap = await self.wayback.closest(a.key.url, a.first_anchored or today)
+                snap = await self.wayback.closest(anchor.key.url, anchor.first_anchored or today)
             except WaybackError as exc:
                 self.problem = str(exc)
                 return
             self.left -= 1
             if snap is not None:
-                self.found(a, snap)
+                self.found(anchor, snap)
             else:
-                missing.append(a)
+                missing.append(anchor)
         if self.captures is not None and missing:
             await self._checked.wait()
             await self.captures.run(missing, self._answered, today)

@@ -79,26 +79,26 @@ class Captures:
         """The pages to ask for, newest anchors first, as many as the quota leaves."""
         wanted = sorted(
             (
-                a
-                for a in missing
-                if a.key is not None
-                and a.key.key in answered
-                and self.cache.get(SAVE_PREFIX + a.key.key) is None
+                anchor
+                for anchor in missing
+                if anchor.key is not None
+                and anchor.key.key in answered
+                and self.cache.get(SAVE_PREFIX + anchor.key.key) is None
             ),
-            key=lambda a: a.first_anchored or today,
+            key=lambda anchor: anchor.first_anchored or today,
             reverse=True,
         )
         left = self.saver.left
         self.queue, self.over_quota = wanted[:left], max(len(wanted) - left, 0)
 
-    async def _ask(self, a: Anchor, today: date, jobs: _Jobs) -> None:
+    async def _ask(self, anchor: Anchor, today: date, jobs: _Jobs) -> None:
         """One capture asked for; a job that goes on is polled from then on."""
-        assert a.key is not None
-        key, saver = a.key.key, self.saver
+        assert anchor.key is not None
+        key, saver = anchor.key.key, self.saver
         # marked first: a request cut off in flight may still have started a capture
         self.cache.put(SAVE_PREFIX + key, {"asked": today.isoformat()})
-        cap = await saver.submit(a.key.url)
-        self.asked[key] = (a, cap, None)
+        cap = await saver.submit(anchor.key.url)
+        self.asked[key] = (anchor, cap, None)
         if cap.state is CaptureState.PENDING:
             self.cache.put(SAVE_PREFIX + key, {"asked": today.isoformat(), "job": cap.job})
             if not jobs.started:
@@ -138,7 +138,9 @@ class Captures:
 
     def findings(self) -> list[Finding]:
         """What became of each capture asked for."""
-        return [_captured(a, cap, snap, self.registry) for a, cap, snap in self.asked.values()]
+        return [
+            _captured(anchor, cap, snap, self.registry) for anchor, cap, snap in self.asked.values()
+        ]
 
     def left_out(self) -> list[Finding]:
         """Why some pages were not asked for: Save Page Now stopped, or the quota was spent."""

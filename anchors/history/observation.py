@@ -120,8 +120,8 @@ class Move:
     to: str
 
 
-def move_of(o: Observation) -> Move | None:
-    """Where `o` says its anchor moved to (its `final_url`), or None.
+def move_of(seen: Observation) -> Move | None:
+    """Where `seen` says its anchor moved to (its `final_url`), or None.
 
     A page moved when every hop of its redirect chain was permanent (the link checker reports
     nothing else as a redirect, and a renamed repository's page is recorded so); a move to
@@ -129,31 +129,31 @@ def move_of(o: Observation) -> Move | None:
     from another repository (a transfer: the lookup records its page there). Papers and DOIs
     do not move.
     """
-    match o.key.kind:
+    match seen.key.kind:
         case AnchorKind.URL:
-            if o.outcome is not Outcome.REDIRECT or not o.final_url:
+            if seen.outcome is not Outcome.REDIRECT or not seen.final_url:
                 return None
-            old, new = repo_under(o.key.url), repo_under(o.final_url)
+            old, new = repo_under(seen.key.url), repo_under(seen.final_url)
             renamed = old is not None and new is not None and old != new
-            return Move(MoveKind.RENAMED_REPO if renamed else MoveKind.REDIRECT, o.final_url)
+            return Move(MoveKind.RENAMED_REPO if renamed else MoveKind.REDIRECT, seen.final_url)
         case AnchorKind.GITHUB:
-            moved = o.final_url if o.outcome is Outcome.OK else None
+            moved = seen.final_url if seen.outcome is Outcome.OK else None
             return Move(MoveKind.MOVED_ISSUE, moved) if moved else None
         case AnchorKind.ARXIV | AnchorKind.DOI:
             return None
         case _:
-            assert_never(o.key.kind)
+            assert_never(seen.key.kind)
 
 
-def tells_place(o: Observation) -> bool:
-    """Whether `o` says where its anchor is (so a change of `move_of` from the last one that
+def tells_place(seen: Observation) -> bool:
+    """Whether `seen` says where its anchor is (so a change of `move_of` from the last one that
     did is a move): a page's definite answer, an issue's answered lookup."""
-    match o.key.kind:
+    match seen.key.kind:
         case AnchorKind.URL:
-            return o.outcome in DEFINITE
+            return seen.outcome in DEFINITE
         case AnchorKind.GITHUB:
-            return o.outcome is Outcome.OK
+            return seen.outcome is Outcome.OK
         case AnchorKind.ARXIV | AnchorKind.DOI:
             return False
         case _:
-            assert_never(o.key.kind)
+            assert_never(seen.key.kind)

@@ -162,9 +162,9 @@ class Registry:
     def by_key(self) -> dict[str, Anchor]:
         """First entry per canonical key (later duplicates are findings)."""
         out: dict[str, Anchor] = {}
-        for a in self.anchors:
-            if a.key is not None:
-                out.setdefault(a.key.key, a)
+        for anchor in self.anchors:
+            if anchor.key is not None:
+                out.setdefault(anchor.key.key, anchor)
         return out
 
     def by_cited_key(self) -> dict[str, Anchor]:
@@ -174,9 +174,9 @@ class Registry:
         the old URL still continues that entry instead of adding a second one.
         """
         out = self.by_key()
-        for a in self.anchors:
-            if a.cited_key is not None:
-                out.setdefault(a.cited_key.key, a)
+        for anchor in self.anchors:
+            if anchor.cited_key is not None:
+                out.setdefault(anchor.cited_key.key, anchor)
         return out
 
 
@@ -204,19 +204,19 @@ class Entry:
 
     def changed_fields(self) -> list[str]:
         """Fields whose merged value differs from the registry's (all fields for a new entry)."""
-        a = self.existing
-        if a is None:
+        was = self.existing
+        if was is None:
             return ["new"]
         out = []
-        if a.status != self.status:
+        if was.status != self.status:
             out.append("status")
-        if a.first_anchored != self.first_anchored:
+        if was.first_anchored != self.first_anchored:
             out.append("first_anchored")
-        if sorted(set(a.cited_in)) != sorted(set(self.cited_in)):
+        if sorted(set(was.cited_in)) != sorted(set(self.cited_in)):
             out.append("cited_in")
-        if not a.title and self.title:
+        if not was.title and self.title:
             out.append("title")
-        if not a.section and self.section:
+        if not was.section and self.section:
             out.append("section")
         if self.claims:
             out.append("claims")
