@@ -39,7 +39,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("identifiers", ("anchors.ids",)),
     ("registry", ("anchors.registry",)),
     ("extraction", ("anchors.extract",)),
-    ("merge", ("anchors.merger", "anchors.merge_findings")),
+    ("merge", ("anchors.merger", "anchors.merge_findings", "anchors.merge_result")),
     ("document", ("anchors.document",)),
     ("history", ("anchors.history",)),
     ("check", ("anchors.check", "anchors.archive")),
