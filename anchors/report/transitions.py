@@ -13,7 +13,7 @@ skipped check in between (which learns nothing) neither hides nor invents a chan
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -226,40 +226,42 @@ def transitions(
         entry = entry_of(r)
         if r.checked_at <= now and entry is not None:
             per.setdefault(entry, []).append(r)
-    out: list[Transition] = []
-    for hist in per.values():
-        hist.sort(key=lambda r: r.checked_at)
-        last = _Last()
-        held = anchor_of(hist[-1]) if anchor_of else None
-        told = claim_news(held.claims if held else (), hist)
-        for i, cur in enumerate(hist):
-            found = last.changes(cur) if cur.checked_at >= start else []
-            news = told.get(i) if cur.checked_at >= start else None
-            if news is not None and isinstance(cur.facts, IssueFacts):  # the change, as news
-                found = [f for f in found if f[0] not in _STATE] + _github_state(
-                    news.as_facts, cur.facts
-                )
-            last.saw(cur)
-            a = anchor_of(cur) if anchor_of and found else None
-            for change, before, after in found:
-                out.append(
-                    Transition(
-                        change=change,
-                        target=cur.target,
-                        anchor=cur.anchor,
-                        kind=cur.kind,
-                        at=cur.checked_at,
-                        before=before or None,
-                        after=after or None,
-                        registry_section=a.section if a else None,
-                        title=a.title if a else None,
-                        cited_in=tuple(d.isoformat() for d in a.cited_in) if a else (),
-                        line=a.line if a else None,
-                        news=news if change in _STATE else None,
-                    )
-                )
+    ordered = (sorted(hist, key=lambda r: r.checked_at) for hist in per.values())
+    out = [t for hist in ordered for t in _of_one(hist, start, anchor_of)]
     out.sort(key=lambda t: (section_order(t.registry_section), t.at, t.target, t.change.value))
     return out
+
+
+def _of_one(
+    hist: list[Observation], start: float, anchor_of: Callable[[Observation], Anchor | None] | None
+) -> Iterator[Transition]:
+    """The transitions of one thing observed, from its observations oldest first."""
+    last = _Last()
+    held = anchor_of(hist[-1]) if anchor_of else None
+    told = claim_news(held.claims if held else (), hist)
+    for i, cur in enumerate(hist):
+        found, news = (last.changes(cur), told.get(i)) if cur.checked_at >= start else ([], None)
+        if news is not None and isinstance(cur.facts, IssueFacts):  # the change, as news
+            found = [f for f in found if f[0] not in _STATE] + _github_state(
+                news.as_facts, cur.facts
+            )
+        last.saw(cur)
+        entry = anchor_of(cur) if anchor_of and found else None
+        for change, before, after in found:
+            yield Transition(
+                change=change,
+                target=cur.target,
+                anchor=cur.anchor,
+                kind=cur.kind,
+                at=cur.checked_at,
+                before=before or None,
+                after=after or None,
+                registry_section=entry.section if entry else None,
+                title=entry.title if entry else None,
+                cited_in=tuple(d.isoformat() for d in entry.cited_in) if entry else (),
+                line=entry.line if entry else None,
+                news=news if change in _STATE else None,
+            )
 
 
 def trend(
