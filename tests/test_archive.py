@@ -12,7 +12,7 @@ import httpx
 import jsonschema
 import pytest
 import yaml
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from anchors.archive.archiver import Archiver
 from anchors.archive.wayback import WaybackClient, WaybackError
@@ -363,26 +363,33 @@ def test_check_archive_and_fix_through_the_cli_on_the_recorded_answers(tmp_path:
     ]
 
 
-def test_check_archive_no_cache_keeps_snapshots_in_the_history_for_fix(tmp_path: Path) -> None:
-    """The cache is disposable: `check --archive --no-cache` writes none, and `fix --only
-    archive` finds the snapshots in the history; a second run does not look them up again."""
+def archive_runs(tmp_path: Path, *flags: str, runs: int = 1) -> tuple[str, list[Result], list[int]]:
+    """`check --archive FLAGS` of the three pages, `runs` times, against the Wayback fake: the
+    site, each run's result, and the requests the fake had by the end of each."""
     reg = tmp_path / "registry.yaml"
-    state = tmp_path / ".anchors"
+    done, counts = [], []
     with LoopbackServer(lambda req: page if req.path in PAGES else None) as web:
         site = web.url("")
         reg.write_text(registry(site), encoding="utf-8")
         (tmp_path / "anchors.toml").write_text("wayback_delay = 0\n", encoding="utf-8")
         with wayback_for(site).serve() as wb:
-            args = ["check", str(reg), "--allow-private", "--archive", "--no-cache"]
+            args = ["check", str(reg), "--allow-private", "--archive", *flags]
             args += ["--wayback-api", wb.url("/wayback/available"), "--today", "2026-09-30"]
-            first = CliRunner().invoke(app, args)
-            asked = sum(wb.counts.values())
-            second = CliRunner().invoke(app, args)
-            again = sum(wb.counts.values()) - asked
+            for _ in range(runs):
+                done.append(CliRunner().invoke(app, args))
+                counts.append(sum(wb.counts.values()))
+    return site, done, counts
+
+
+def test_check_archive_no_cache_keeps_snapshots_in_the_history_for_fix(tmp_path: Path) -> None:
+    """The cache is disposable: `check --archive --no-cache` writes none, and `fix --only
+    archive` finds the snapshots in the history; a second run does not look them up again."""
+    reg = tmp_path / "registry.yaml"
+    site, (first, second), (asked, total) = archive_runs(tmp_path, "--no-cache", runs=2)
     assert first.exit_code == 1, first.output  # /gone is dead; no usage error
     assert "--no-cache" not in first.stderr and second.exit_code == 1
-    assert not (state / "cache.json").exists()
-    assert asked == 6 and again == 1  # only /never, which has no capture, is asked again
+    assert not (tmp_path / ".anchors" / "cache.json").exists()
+    assert asked == 6 and total - asked == 1  # only /never, which has no capture, is asked again
     dry = CliRunner().invoke(app, ["fix", "-r", str(reg), "--dry-run", "--only", "archive"])
     assert dry.exit_code == 1, dry.output
     added = [ln for ln in dry.stdout.splitlines() if ln.startswith("+    archived:")]
@@ -397,13 +404,7 @@ def test_check_archive_no_cache_keeps_snapshots_in_the_history_for_fix(tmp_path:
 
 def test_fix_reads_snapshots_with_the_cache_deleted(tmp_path: Path) -> None:
     reg = tmp_path / "registry.yaml"
-    with LoopbackServer(lambda req: page if req.path in PAGES else None) as web:
-        site = web.url("")
-        reg.write_text(registry(site), encoding="utf-8")
-        (tmp_path / "anchors.toml").write_text("wayback_delay = 0\n", encoding="utf-8")
-        with wayback_for(site).serve() as wb:
-            args = ["check", str(reg), "--allow-private", "--archive", "--today", "2026-09-30"]
-            r = CliRunner().invoke(app, [*args, "--wayback-api", wb.url("/wayback/available")])
+    _, (r,), _ = archive_runs(tmp_path)
     assert r.exit_code == 1, r.output
     (tmp_path / ".anchors" / "cache.json").unlink()
     fixed = CliRunner().invoke(app, ["fix", "-r", str(reg), "--only", "archive"])
