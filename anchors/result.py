@@ -114,20 +114,20 @@ def combine(results: list[CheckResult]) -> CheckResult:
     if len(results) == 1:
         return results[0]
     return CheckResult(
-        ", ".join(r.registry for r in results),
+        ", ".join(one.registry for one in results),
         results[0].today,
-        sum(r.anchors for r in results),
-        [f for r in results for f in r.findings],
-        online=any(r.online for r in results),
-        checked=sum(r.checked for r in results),
-        cached=sum(r.cached for r in results),
-        skipped=sum(r.skipped for r in results),
-        excluded=sum(r.excluded for r in results),
-        elapsed=sum(r.elapsed for r in results),
-        registries=[r.registry for r in results],
-        entries=[at for r in results for at in r.entries],
-        unchecked={at: why for r in results for at, why in r.unchecked.items()},
-        notes=[n for r in results for n in r.notes],
+        sum(one.anchors for one in results),
+        [f for one in results for f in one.findings],
+        online=any(one.online for one in results),
+        checked=sum(one.checked for one in results),
+        cached=sum(one.cached for one in results),
+        skipped=sum(one.skipped for one in results),
+        excluded=sum(one.excluded for one in results),
+        elapsed=sum(one.elapsed for one in results),
+        registries=[one.registry for one in results],
+        entries=[at for one in results for at in one.entries],
+        unchecked={at: why for one in results for at, why in one.unchecked.items()},
+        notes=[n for one in results for n in one.notes],
     )
 
 
