@@ -1,9 +1,10 @@
 """Scale: each command as the work grows, and the history as the past grows.
 
 Part 1, registries of 1k/10k/100k anchors (bench/registry.py's generator): `check --offline`,
-`report`, `fix --dry-run` and `export -f bibtex`, each a separate process, best of `--repeat`,
-peak RSS from wait4; the ratios are each size against the 1k one of the same command (linear
-is 10x per step).
+`report`, `fix --dry-run` and `export` (BibTeX and CSL-JSON), each a separate process, best of
+`--repeat`: CPU seconds (user + system) and peak RSS from wait4. The ratios are each size's CPU
+against the size before (linear is 10x per step), and each export's CPU and RSS against the
+offline check of the same size (issue 25: within 2x at 100k).
 
 Part 2, one registry of `--history-anchors` (2,000) checked weekly: histories of 13, 52 and
 156 runs, written as `check` writes them (one observation per anchor per run, through the
@@ -18,8 +19,11 @@ the history's size per run is printed too.
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -94,9 +98,29 @@ def write_history(db: Path, reg: Path, anchors: int, runs: int) -> None:
     h.close()
 
 
+def best_cpu(cmd: list[str], repeat: int) -> tuple[float, float, int]:
+    """Least wall seconds, least CPU seconds (user + system: what the command itself costs,
+    steadier than wall time on shared cores) and the peak RSS (KiB) of `repeat` runs."""
+    walls, cpus, rss = [], [], 0
+    for _ in range(repeat):
+        start = time.perf_counter()
+        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(p.pid, 0)
+        if os.waitstatus_to_exitcode(status) not in (0, 1):
+            raise SystemExit(f"{' '.join(cmd)} failed")
+        walls.append(time.perf_counter() - start)
+        cpus.append(usage.ru_utime + usage.ru_stime)
+        rss = max(rss, usage.ru_maxrss)
+    return min(walls), min(cpus), rss
+
+
 def part_commands(sizes: list[int], repeat: int, tmp: Path) -> None:
-    print("commands at scale; best of", repeat, "(wall s, peak RSS MB); ratio: this size / 1k")
-    rows: dict[str, list[tuple[float, int]]] = {}
+    print(
+        f"commands at scale; best of {repeat} (CPU s, peak RSS MB; wall s at the end); "
+        "ratio: CPU at this size / the size before"
+    )
+    print(f"load average at the start: {os.getloadavg()[0]:.1f}")
+    rows: dict[str, list[tuple[float, float, int]]] = {}
     for n in sizes:
         folder = tmp / f"r{n}"
         folder.mkdir()
@@ -126,14 +150,33 @@ def part_commands(sizes: list[int], repeat: int, tmp: Path) -> None:
                 "-o",
                 str(reg.parent / "out.txt"),
             ],
+            "export csl-json": [
+                *ANCHORS,
+                "export",
+                "-r",
+                str(reg),
+                "-f",
+                "csl-json",
+                "-o",
+                str(reg.parent / "out.txt"),
+            ],
         }
         for name, cmd in cmds.items():
-            rows.setdefault(name, []).append(best(cmd, repeat))
-    print(f"{'command':18}" + "".join(f"{n:>16}" for n in sizes) + "   ratio per 10x")
+            rows.setdefault(name, []).append(best_cpu(cmd, repeat))
+    print(f"{'command':18}" + "".join(f"{n:>16}" for n in sizes) + "   ratio per 10x   wall s")
     for name, got in rows.items():
-        cells = "".join(f"{t:8.2f}s {r / 1024:5.0f}M" for t, r in got)
-        ratios = " ".join(f"{got[i][0] / got[i - 1][0]:.1f}x" for i in range(1, len(got)))
-        print(f"{name:18}{cells}   {ratios}")
+        cells = "".join(f"{c:8.2f}s {r / 1024:5.0f}M" for _, c, r in got)
+        ratios = " ".join(f"{got[i][1] / got[i - 1][1]:.1f}x" for i in range(1, len(got)))
+        walls = " ".join(f"{w:.2f}" for w, _, _ in got)
+        print(f"{name:18}{cells}   {ratios}   {walls}")
+    print(f"load average at the end: {os.getloadavg()[0]:.1f}")
+    base = rows["check --offline"]
+    for name in ("export bibtex", "export csl-json"):
+        cells = ", ".join(
+            f"{n}: {c / b[1]:.2f}x CPU {r / b[2]:.2f}x RSS"
+            for n, (_, c, r), b in zip(sizes, rows[name], base, strict=True)
+        )
+        print(f"{name} / check --offline (target at the largest size <= 2x): {cells}")
 
 
 def part_history(runs: list[int], anchors: int, repeat: int, tmp: Path) -> None:

@@ -134,3 +134,29 @@ def test_csl_json_written_a_piece_at_a_time_is_the_whole_text(tmp_path: Path) ->
     out = io.StringIO()
     write(EXPORT, "csl-json", [], out)
     assert json.loads(out.getvalue()) == []
+
+
+@pytest.mark.parametrize("fmt", ["bibtex", "csl-json"])
+def test_writing_an_export_holds_a_batch_not_the_whole_text(tmp_path: Path, fmt: str) -> None:
+    """The memory `write` holds at once, counted by tracemalloc (allocations, not time): twice
+    the entries, about the same peak. The whole text, and json.dumps's or pybtex's pieces of
+    it, made CSL-JSON 2.3x the offline check's memory at 100k."""
+    import io
+    import tracemalloc
+
+    from anchors.render import write
+
+    peaks = []
+    for n in (600, 1200):  # BibTeX goes 500 entries at a time: one full batch at either size
+        folder = tmp_path / str(n)
+        folder.mkdir()
+        items = collect(load(registry(folder, n)), Cache(folder / ".anchors" / "cache.json"))
+        write(EXPORT, fmt, items, io.StringIO(), folder / "warm")  # imports out of the count
+        tracemalloc.start()
+        try:
+            write(EXPORT, fmt, items, io.StringIO(), folder / "out")
+            peaks.append(tracemalloc.get_traced_memory()[1])
+        finally:
+            tracemalloc.stop()
+        assert (folder / "out").stat().st_size > 200 * n  # the whole export was written
+    assert peaks[1] <= 1.3 * peaks[0], peaks
