@@ -195,3 +195,24 @@ def test_retention_keeps_what_the_report_and_fix_read(
     h = History(db)
     assert h.prune(90, NOW).observations == 0  # nothing more to drop
     h.close()
+
+
+def test_a_weekly_run_stores_a_few_numbers_per_target_not_its_facts_again(
+    tmp_path: Path,
+) -> None:
+    """Three years cost ~111 KB a run of 2,000 anchors, not 340 (bench/scale.py): what a run
+    repeats (label, final URL, error, facts) is kept once, an observation is a few numbers. The
+    code before stored ~120 bytes per observation of this history; the bound is 64."""
+    reg = _registry(tmp_path)
+    dbs = {runs: _history(tmp_path, reg, runs) for runs in (13, 156)}
+    grown = dbs[156].stat().st_size - dbs[13].stat().st_size
+    per_observation = grown / ((156 - 13) * (PAGES + 1))
+    assert per_observation <= 64, per_observation
+    details = []
+    for db in dbs.values():
+        con = sqlite3.connect(db)
+        try:
+            details.append(con.execute("SELECT count(*) FROM details").fetchone()[0])
+        finally:
+            con.close()
+    assert details[0] == details[1]  # the same distinct details, however many runs
