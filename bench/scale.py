@@ -20,13 +20,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from export import best as best_cpu  # (wall, CPU, peak RSS)
 from registry import best, make_registry
 
 ANCHORS = [sys.executable, "-m", "anchors"]
@@ -96,22 +95,6 @@ def write_history(db: Path, reg: Path, anchors: int, runs: int) -> None:
         h.record(run_id, rows)
         h.finish_run(run_id, True, at + len(keys) / 1000)
     h.close()
-
-
-def best_cpu(cmd: list[str], repeat: int) -> tuple[float, float, int]:
-    """Least wall seconds, least CPU seconds (user + system: what the command itself costs,
-    steadier than wall time on shared cores) and the peak RSS (KiB) of `repeat` runs."""
-    walls, cpus, rss = [], [], 0
-    for _ in range(repeat):
-        start = time.perf_counter()
-        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        _, status, usage = os.wait4(p.pid, 0)
-        if os.waitstatus_to_exitcode(status) not in (0, 1):
-            raise SystemExit(f"{' '.join(cmd)} failed")
-        walls.append(time.perf_counter() - start)
-        cpus.append(usage.ru_utime + usage.ru_stime)
-        rss = max(rss, usage.ru_maxrss)
-    return min(walls), min(cpus), rss
 
 
 def part_commands(sizes: list[int], repeat: int, tmp: Path) -> None:
