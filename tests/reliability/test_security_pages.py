@@ -95,10 +95,14 @@ def test_a_double_gzip_bomb_costs_the_bound_not_what_it_inflates_to(tmp_path: Pa
         head = {"Content-Type": "text/html", "Content-Encoding": "gzip, gzip"}
         return await respond(w, 200, bomb, head, req=req)
 
+    # The child's own peak is VmHWM, kept per address space and reset by exec. Not
+    # getrusage's ru_maxrss: Linux folds the pre-exec memory into it, and a vfork'd child's
+    # pre-exec memory is this pytest worker's, so it measured the worker, not the check.
     code = (
-        "import resource, sys\nfrom anchors.cli.app import app\n"
+        "import re, sys\nfrom pathlib import Path\nfrom anchors.cli.app import app\n"
         "try:\n    app(sys.argv[1:])\nexcept SystemExit as e:\n"
-        "    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024\n"
+        "    status = Path('/proc/self/status').read_text()\n"
+        "    peak = int(re.search(r'VmHWM:\\s+(\\d+)', status).group(1)) // 1024\n"
         "    print(f'exit {e.code} peak {peak}', file=sys.stderr)\n"
     )
     with LoopbackServer(lambda req: page) as srv:
