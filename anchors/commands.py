@@ -91,6 +91,7 @@ def check(
     hooks: Hooks | None = None,
 ) -> CheckResult:
     """`anchors check`: every registry named (else the config's, else ./registry.yaml)."""
+    from .archive.hook import RunHook
     from .check.session import CheckOptions, Hooks
     from .check.session import check as run
 
@@ -105,7 +106,7 @@ def check(
         flags=tuple(_flags(settings).items()),
     )
     paths = all_registries([Path(r) for r in registries], options.config)
-    return run(paths, options, hooks or Hooks())
+    return run(paths, options, hooks or Hooks(), after=RunHook())
 
 
 def report(

@@ -42,7 +42,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("merge", ("anchors.merger", "anchors.merge_findings", "anchors.merge_result")),
     ("document", ("anchors.document",)),
     ("history", ("anchors.history",)),
-    ("check", ("anchors.check", "anchors.archive")),
+    ("check", ("anchors.check",)),
+    # the archive is the check's after-check hook: it builds on the check, never the reverse
+    ("archive", ("anchors.archive",)),
     ("report", ("anchors.report", "anchors.export", "anchors.fix")),
     ("commands", ("anchors.commands",)),
     ("render", ("anchors.render",)),

@@ -1,4 +1,4 @@
-"""The archive's hook built from a run's settings (`check.clients` calls it)."""
+"""The archive's hook built from a run's settings (`hook.RunHook` calls it)."""
 
 from __future__ import annotations
 

@@ -11,14 +11,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ..findings import Finding
 from ..history import History
 from ..registry.model import Anchor
 from .cache import Cache
 
-__all__ = ["AfterCheck", "Begun"]
+if TYPE_CHECKING:
+    import httpx
+
+    from ..config import Settings
+    from .retry import RetryPolicy
+
+__all__ = ["AfterCheck", "AfterFactory", "Begun"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,3 +49,14 @@ class AfterCheck(Protocol):
         check, or GitHub for a repository page). `stop_now` when it did not complete (give
         up at once). What is left after the hook's own grace is dropped, with a finding."""
         ...
+
+
+class AfterFactory(Protocol):
+    """Builds the hook of one registry's run, on the services' client and retry policy (None:
+    no hook for these settings). The caller that knows the hook passes it in, so `check`
+    imports nothing of what runs beside it; one factory serves a whole run, so what the
+    hook's registries share (the archive's capture quota) lives in it."""
+
+    def __call__(
+        self, settings: Settings, api: httpx.AsyncClient, policy: RetryPolicy
+    ) -> AfterCheck | None: ...

@@ -10,11 +10,10 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mappin
 
 import httpx
 
-from ..archive.clients import archive_hook
-from ..archive.savepagenow import CaptureQuota
 from ..config import Settings
 from ..config.trust import ENDPOINTS
 from ..ids.model import ArxivId
+from .after import AfterFactory
 from .bounded import BoundedClient
 from .cache import Cache
 from .links import LinkChecker
@@ -43,14 +42,14 @@ async def open_services(
     *,
     token: str | None = None,
     resolver: Resolver | None = None,
-    quota: CaptureQuota | None = None,
+    after: AfterFactory | None = None,
     etags: Cache | None = None,
 ) -> AsyncIterator[Services]:
     """Every request goes through an address guard: link checks through one that trusts no host,
     the services (GitHub, DOI, Crossref, Wayback, Save Page Now) through one that trusts only
     the API hosts the user named (a flag or the environment), so a service's redirect is
     screened like a link's. Each service answer is bounded (`bounded.BoundedClient`).
-    `quota` is the run's Save Page Now quota, shared by its registries (else one of its own).
+    `after` builds the hook that runs beside the check (`check --archive`), if any.
     `etags` is where GitHub answers' ETags are kept between runs."""
     guard = NetGuard(resolver, allow_private=settings.allow_private)
     api_guard = NetGuard(
@@ -85,7 +84,7 @@ async def open_services(
                     api, settings.crossref_api, timeout=settings.timeout, policy=policy
                 ),
             ),
-            after=archive_hook(settings, api, policy, quota),
+            after=after(settings, api, policy) if after is not None else None,
         )
 
 

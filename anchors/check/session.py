@@ -23,11 +23,11 @@ from ..findings import Code
 from ..ids.model import AnchorKind
 
 if TYPE_CHECKING:  # an offline check imports none of the online machinery (bench/startup.py)
-    from ..archive.savepagenow import CaptureQuota
     from ..extract.claims import Claims
     from ..history import History
     from ..registry.model import Anchor, Registry
     from ..result import CheckResult
+    from .after import AfterFactory
     from .cache import Cache
     from .run import Progress, Services
 
@@ -114,7 +114,7 @@ async def open_session(
     no_cache: bool = False,
     hooks: Hooks = Hooks(),
     services: ServicesFactory | None = None,
-    quota: CaptureQuota | None = None,
+    after: AfterFactory | None = None,
 ) -> AsyncIterator[Session]:
     """The cache, the history and the network clients for checking `registry`, closed after.
 
@@ -132,8 +132,8 @@ async def open_session(
     try:
         opened = (
             factory(settings, token=settings.api_token(), etags=etags)
-            if quota is None
-            else factory(settings, token=settings.api_token(), etags=etags, quota=quota)
+            if after is None
+            else factory(settings, token=settings.api_token(), etags=etags, after=after)
         )
         async with opened as clients:
             yield Session(cache, history, clients)
@@ -163,7 +163,7 @@ async def check_one(
     hooks: Hooks = Hooks(),
     claims: Mapping[str, Claims] | None = None,
     services: ServicesFactory | None = None,
-    quota: CaptureQuota | None = None,
+    after: AfterFactory | None = None,
     extra: Sequence[Anchor] = (),
     cited: Sequence[Anchor] = (),
 ) -> CheckResult:
@@ -183,7 +183,7 @@ async def check_one(
             no_cache=options.no_cache,
             hooks=hooks,
             services=services,
-            quota=quota,
+            after=after,
         ) as s:
             result = await check_online(
                 reg,
@@ -206,9 +206,16 @@ async def check_one(
     return result
 
 
-def check(paths: Sequence[Path], options: CheckOptions, hooks: Hooks = Hooks()) -> CheckResult:
+def check(
+    paths: Sequence[Path],
+    options: CheckOptions,
+    hooks: Hooks = Hooks(),
+    after: AfterFactory | None = None,
+) -> CheckResult:
     """`anchors check`: every file is loaded (so each is usable) before any is checked; each
-    is checked with its own settings; one result, filtered to `options.codes`."""
+    is checked with its own settings; one result, filtered to `options.codes`. `after` builds
+    the hook that runs beside each registry's check (a new `archive.hook.RunHook()`
+    for `--archive`); without it, a run archives nothing."""
     from ..extract.citing import add_citing_lines
     from ..registry.loader import load
     from ..registry.validate import check_offline
@@ -227,15 +234,10 @@ def check(paths: Sequence[Path], options: CheckOptions, hooks: Hooks = Hooks()) 
         from ..extract.citations import claims_of
 
         claims = claims_of(briefings)
-    quota = None
     for s in settings if not options.offline else ():
         if s.archive_save:
             s.save_keys()  # exit 2 before anything is asked or written
         s.api_token()  # likewise: a token is never sent in clear text
-        if s.archive_save and quota is None:
-            from ..archive.clients import capture_quota
-
-            quota = capture_quota(s)  # one for the run: limit and spacing hold across files
     narrowed = bool(options.changed_since) or options.only_keys is not None
     extra = inputs.document_anchors(regs, docs, not options.offline, narrowed)
     cited = inputs.document_fragments(docs) if not options.offline else []
@@ -246,7 +248,7 @@ def check(paths: Sequence[Path], options: CheckOptions, hooks: Hooks = Hooks()) 
             if options.offline
             else hooks.run(
                 check_one(
-                    reg, path, s, options, hooks, claims, quota=quota, extra=extra, cited=cited
+                    reg, path, s, options, hooks, claims, after=after, extra=extra, cited=cited
                 )
             )
         )

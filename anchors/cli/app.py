@@ -125,6 +125,7 @@ def check(
 
     Example: anchors check registry.yaml lab/registry.yaml --offline --format concise
     """
+    from ..archive.hook import RunHook
     from ..check.session import CheckOptions
     from ..check.session import check as run_check
     from ..render import CHECK, summary, write
@@ -140,7 +141,8 @@ def check(
         config=config,
         flags=o.given(ctx.params, o.CHECK_SETTINGS),
     )
-    result = run_check(all_registries(o.named(registries, registry), config), options, hooks(_run))
+    paths = all_registries(o.named(registries, registry), config)
+    result = run_check(paths, options, hooks(_run), after=RunHook())
     write(CHECK, fm.pick_format(fmt, sys.stdout.isatty()).value, result, sys.stdout)
     if summary_file is not None:  # the same run's findings: never a second check
         write(CHECK, "markdown", result, sys.stdout, summary_file)

@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from anchors.archive.hook import RunHook
 from anchors.check.clients import open_services
 from anchors.check.resolve.arxiv import ArxivResolver
 from anchors.check.retry import RetryPolicy
@@ -133,7 +134,7 @@ def test_every_service_client_is_bounded(
     h, srv = hostile
 
     async def go() -> object:
-        async with open_services(_settings(srv.url(""))) as services:
+        async with open_services(_settings(srv.url("")), after=RunHook()) as services:
             try:
                 return await CLIENTS[client](services)
             except Exception as exc:  # noqa: BLE001 (a refusal is how some clients fail)
