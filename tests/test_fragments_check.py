@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 from datetime import date
 from pathlib import Path
 
@@ -255,6 +256,37 @@ def test_cited_lines_are_asked_of_the_contents_api(tmp_path: Path) -> None:
         "/repos/acme/engine/contents/x/a.py?ref=feat",
         "/repos/acme/engine/contents/a.py?ref=feat/x",
     }
+
+
+def test_cited_lines_through_the_cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same through `anchors check`: the page on loopback under the name github.com (the
+    name is mapped here, never resolved), the lines asked under the --github-api root."""
+    real = socket.getaddrinfo
+
+    def getaddrinfo(host: object, port: object, *args: object, **kw: object) -> object:
+        name = host.decode() if isinstance(host, bytes) else str(host)
+        if name.lower() not in ("github.com", "127.0.0.1"):
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+        return real("127.0.0.1", port, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    gh = FakeGithub(files={"acme/engine@v1.2:src/run.py": "a\nb\nc\n"})
+
+    async def page(req: Request, w: asyncio.StreamWriter) -> bool:
+        return await respond(w, 200, b"<html></html>", req=req)
+
+    with gh.server() as api, LoopbackServer(lambda req: page) as site:
+        blob = f"http://github.com:{site.port}/acme/engine/blob/v1.2/src/run.py"
+        urls = [f"{blob}#L2-L3", f"{blob}?plain=1#L4", f"{blob}?x#L1-L9"]
+        code, doc, _ = _check(tmp_path, urls, "--github-api", api.url(""))
+        asked = {p for p in api.counts if "contents" in p}
+    found = _by_fragment(doc)
+    assert set(found) == {"L4", "L1-L9"}
+    assert all(c == "missing-fragment" for c, _ in found.values())
+    assert "the file has 3 lines at v1.2, not 9" in found["L1-L9"][1]
+    assert [f["line"] for f in doc["findings"]] == [7, 11]
+    assert code == 0 and doc["states"]["ok"] == 1 and doc["states"]["warned"] == 2
+    assert asked == {"/repos/acme/engine/contents/src/run.py?ref=v1.2"}
 
 
 def test_a_fragment_the_living_document_cites_travels_on_its_citation(

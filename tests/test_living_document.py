@@ -152,6 +152,41 @@ def test_every_format_names_the_documents_line(repo: Path, fmt: str, expected: s
     assert unregistered in out
 
 
+HEADINGS = """# Inference
+
+## 2024 roadmap
+- https://example.org/roadmap
+
+## 1 Introduction
+- https://example.org/intro
+
+### １.３ KV Cache
+- https://example.org/kv
+
+## §２.１\u3000Agents
+- https://example.org/agents
+"""
+
+
+def test_headings_number_sections_only_as_a_writer_numbers_them(repo: Path) -> None:
+    """`### 1.3 KV Cache` (here in full-width digits) is §1.3 and `## §２.１ Agents` is §2.1;
+    `## 2024 roadmap` and `## 1 Introduction` are names, so nothing cited under them is in a
+    numbered section: entries meant for `§2024 roadmap` or `§1 Introduction` wait for one."""
+    (repo / "docs" / "headings.md").write_text(HEADINGS, encoding="utf-8")
+    entries = [
+        ("https://example.org/roadmap", "§2024 roadmap", "2026-09-24"),
+        ("https://example.org/intro", "§1 Introduction", "2026-09-24"),
+        ("https://example.org/kv", "§1.3 KV Cache", "2026-09-24"),
+        ("https://example.org/agents", "§2.1 Agents", "2026-09-24"),
+    ]
+    (repo / "registry.yaml").write_text(registry_text(entries), encoding="utf-8")
+    found = check_json("--document", "docs/headings.md")
+    assert {a: f["code"] for a, f in found.items()} == {
+        "https://example.org/roadmap": "new-section",
+        "https://example.org/intro": "new-section",
+    }
+
+
 def test_sarif_locates_the_two_document_codes_in_the_document(repo: Path) -> None:
     code, out, _ = run(
         "check",
@@ -304,30 +339,51 @@ def test_without_a_document_nothing_changes(repo: Path) -> None:
 def test_the_bundled_registry_against_the_seed_briefings_sections(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """The sections the seed briefing proposes, part of it written in (tests/data/living/): what
-    waits, what went under another section, what the document cites unregistered; a week on,
-    the waiting entries are overdue."""
+    """The sections the seed briefing proposes, part of it written in, one renumbered since
+    (tests/data/living/): what waits, what went under another section, what the document cites
+    unregistered, which entry and which of the seed's references a renumbering left behind (and
+    `fix`'s one-line diff for it); a week on, the waiting entries are overdue."""
     root = Path(__file__).resolve().parent.parent
     monkeypatch.chdir(root)
     doc = "tests/data/living/inference.md"
     found = check_json("registry.yaml", "--document", doc)
     codes = sorted((f["code"], f["file"], f["line"]) for f in found.values())
     assert codes == [
-        ("not-in-document", "registry.yaml", line) for line in (14, 47, 70, 84, 98, 105)
-    ] + [("section-mismatch", doc, 17), ("unregistered", doc, 23)]
+        *(("not-in-document", "registry.yaml", line) for line in (14, 47, 70, 84, 98)),
+        ("section-mismatch", doc, 18),
+        ("unknown-section", "registry.yaml", 105),
+        ("unregistered", doc, 24),
+    ]
+    [moved] = [f for f in found.values() if f["code"] == "unknown-section"]
+    assert (moved["section"], moved["suggestion"]) == (
+        "§1.4 推理可靠性与可观测性",
+        "§1.5 推理可靠性与可观测性",
+    )
     later = check_json("registry.yaml", "--document", doc, today="2026-10-15")
-    assert sorted(f["code"] for f in later.values()).count("overdue") == 6
-    # the seed's own references (inference.md §1.1, §1.3（KV Cache）, §1.4（…）) are headings;
-    # after a renumbering, its §1.3（KV Cache） is not
+    assert sorted(f["code"] for f in later.values()).count("overdue") == 5
+    code, diff, _ = run("fix", "registry.yaml", "--document", doc, "--dry-run")
+    changed = [x for x in diff.splitlines() if x[:1] in "+-" and x[:3] not in ("+++", "---")]
+    assert code == 1 and changed == [
+        '-    section: "§1.4 推理可靠性与可观测性"',
+        '+    section: "§1.5 推理可靠性与可观测性"',
+    ]
+    # the seed's own references (inference.md §1.1, §1.3（KV Cache）, §1.4（…）): the
+    # renumbered §1.4 is no heading; after one more renumbering, its §1.3（KV Cache） neither
     seed = "briefings/2026-09-24-inference-e1.md"
-    out = run("add", seed, "--check", "-f", "json", "--document", doc)[1]
-    assert "unknown-section" not in {f["code"] for f in json.loads(out)["findings"]}
-    moved = tmp_path / "inference.md"
+
+    def unknown(document: str) -> list[tuple[str, int, str]]:
+        out = run("add", seed, "--check", "-f", "json", "--document", document)[1]
+        found = [f for f in json.loads(out)["findings"] if f["code"] == "unknown-section"]
+        return [(f["file"], f["line"], f["suggestion"]) for f in found]
+
+    assert unknown(doc) == [(seed, 150, "§1.5 推理可靠性与可观测性")]
+    again = tmp_path / "inference.md"
     text = (root / doc).read_text(encoding="utf-8")
-    moved.write_text(text.replace("§1.3 KV Cache", "§1.5 KV Cache"), encoding="utf-8")
-    out = run("add", seed, "--check", "-f", "json", "--document", str(moved))[1]
-    found = [f for f in json.loads(out)["findings"] if f["code"] == "unknown-section"]
-    assert [(f["file"], f["line"], f["suggestion"]) for f in found] == [(seed, 62, "§1.5 KV Cache")]
+    again.write_text(text.replace("§1.3 KV Cache", "§1.6 KV Cache"), encoding="utf-8")
+    assert unknown(str(again)) == [
+        (seed, 62, "§1.6 KV Cache"),
+        (seed, 150, "§1.5 推理可靠性与可观测性"),
+    ]
 
 
 def test_the_library_takes_the_document_as_a_setting(repo: Path) -> None:
