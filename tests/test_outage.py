@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 from anchors.cli.app import app
 
 from .loopback import LoopbackServer, respond
+from .registries import url_registry
 
 ENV = {"ANCHORS_ALLOW_PRIVATE": "1", "ANCHORS_ATTEMPTS": "1"}
 
@@ -63,18 +64,6 @@ def web() -> Iterator[LoopbackServer]:
         yield srv
 
 
-def _registry(folder: Path, urls: list[str]) -> Path:
-    reg = folder / "registry.yaml"
-    reg.write_text(
-        "version: 1\nanchors:\n"
-        + "".join(
-            f'  - url: "{u}"\n    first_anchored: 2026-09-24\n    status: new\n' for u in urls
-        ),
-        encoding="utf-8",
-    )
-    return reg
-
-
 def _check(reg: Path) -> Any:
     return CliRunner().invoke(app, ["check", str(reg), "--no-cache", "-f", "json"], env=ENV)
 
@@ -93,7 +82,7 @@ def test_an_outage_records_nothing_and_the_report_shows_no_dead_link(
     warns `unreachable`; either way nothing is recorded, and `report` still shows the good run
     alone, with no dead link."""
     names = [f"site{i}.example" for i in range(hosts)]
-    reg = _registry(tmp_path, [f"http://{n}:{web.port}/ok" for n in names])
+    reg = url_registry(tmp_path, [f"http://{n}:{web.port}/ok" for n in names])
     resolver.names = set(names)
     assert _check(reg).exit_code == 0
 
@@ -119,7 +108,7 @@ def test_an_outage_before_any_run_leaves_nothing_to_report(
 ) -> None:
     """The issue's case: a registry copied to a machine without network. Each check exits 2 and
     records nothing, so `report` has nothing to report from (exit 2), not a newly dead link."""
-    reg = _registry(tmp_path, [f"https://site{i}.example/x" for i in range(4)])
+    reg = url_registry(tmp_path, [f"https://site{i}.example/x" for i in range(4)])
     for _ in range(2):
         assert _check(reg).exit_code == 2
     rep = _report(reg)
@@ -133,7 +122,7 @@ def test_one_unknown_name_among_names_that_resolve_is_still_dead(
     """The rule can still say "dead": the resolver works (another name resolved), so a name it
     does not know is a dead link, recorded, and the report shows it newly dead."""
     resolver.names = {"docs.example"}
-    reg = _registry(tmp_path, [f"http://docs.example:{web.port}/ok", "https://gone.example/"])
+    reg = url_registry(tmp_path, [f"http://docs.example:{web.port}/ok", "https://gone.example/"])
     r = _check(reg)
     assert r.exit_code == 1
     [f] = json.loads(r.stdout)["findings"]
@@ -149,7 +138,7 @@ def test_a_temporary_resolver_failure_is_never_dead(
     tmp_path: Path, web: LoopbackServer, resolver: OsResolver
 ) -> None:
     resolver.names, resolver.mode = {"docs.example"}, "fail"
-    reg = _registry(tmp_path, [f"http://docs.example:{web.port}/ok", "https://flaky.example/"])
+    reg = url_registry(tmp_path, [f"http://docs.example:{web.port}/ok", "https://flaky.example/"])
     r = _check(reg)
     assert r.exit_code == 0
     assert [f["code"] for f in json.loads(r.stdout)["findings"]] == ["unreachable"]
@@ -167,7 +156,7 @@ def test_an_outage_with_every_kind_of_anchor_is_one_line_or_warnings(
     """The bundled registry's kinds (arXiv, GitHub, DOI and links): during an outage the
     services fail as the links do, so the run exits 2 (three or more link hosts) or warns, with
     no traceback, and records nothing. Every service is named under `.invalid`."""
-    reg = _registry(tmp_path, [f"https://site{i}.example/x" for i in range(hosts)])
+    reg = url_registry(tmp_path, [f"https://site{i}.example/x" for i in range(hosts)])
     with reg.open("a", encoding="utf-8") as f:
         for field, value in (
             ("arxiv", "2609.18063"),

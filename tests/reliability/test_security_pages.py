@@ -22,6 +22,7 @@ from typer.testing import CliRunner
 from anchors.cli.app import app
 
 from ..loopback import LoopbackServer, Request, respond
+from ..registries import url_registry
 
 pytestmark = [pytest.mark.reliability(kind="security"), pytest.mark.timeout(40)]
 MIB = 1 << 20
@@ -30,18 +31,6 @@ MIB = 1 << 20
 def _gzip(pieces: Iterable[bytes], level: int) -> bytes:
     c = zlib.compressobj(level, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
     return b"".join([*(c.compress(p) for p in pieces), c.flush()])
-
-
-def _registry(tmp_path: Path, *urls: str) -> Path:
-    reg = tmp_path / "registry.yaml"
-    reg.write_text(
-        "version: 1\nanchors:\n"
-        + "".join(
-            f'  - url: "{u}"\n    first_anchored: 2026-09-24\n    status: new\n' for u in urls
-        ),
-        encoding="utf-8",
-    )
-    return reg
 
 
 def _check(
@@ -53,7 +42,7 @@ def _check(
         return await respond(w, 200, body, headers, req=req)
 
     with LoopbackServer(lambda req: page) as srv:
-        reg = _registry(tmp_path, *(srv.url(f"/doc{i}#intro") for i in range(pages)))
+        reg = url_registry(tmp_path, (srv.url(f"/doc{i}#intro") for i in range(pages)))
         args = ["check", str(reg), "--allow-private", "--no-cache", "-f", "json"]
         r = CliRunner().invoke(app, [*args, "--today", "2026-12-02", "--timeout", "5"])
     assert r.exit_code in (0, 1) and r.exception is None or isinstance(r.exception, SystemExit), (
@@ -106,7 +95,7 @@ def test_a_double_gzip_bomb_costs_the_bound_not_what_it_inflates_to(tmp_path: Pa
         "    print(f'exit {e.code} peak {peak}', file=sys.stderr)\n"
     )
     with LoopbackServer(lambda req: page) as srv:
-        reg = _registry(tmp_path, srv.url("/doc#intro"))
+        reg = url_registry(tmp_path, [srv.url("/doc#intro")])
         args = ["check", str(reg), "--allow-private", "--no-cache", "-f", "json"]
         r = subprocess.run(
             [sys.executable, "-c", code, *args, "--today", "2026-12-02"],
