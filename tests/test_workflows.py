@@ -435,7 +435,7 @@ def answer(name):
                               capture_output=True, text=True, check=True).stdout
     sys.stdout.write(text)
 if args[0] == "api":
-    answer("artifacts.json")
+    answer("runs.json" if "/actions/workflows/" in args[1] else "artifacts.json")
 elif args[:2] == ["issue", "list"]:
     answer("issues.json")
 elif args[:2] in (["issue", "edit"], ["issue", "create"]):
@@ -459,6 +459,23 @@ def _artifact(
     }
 
 
+def _runs(artifacts: list[dict[str, Any]], other_workflows: tuple[int, ...]) -> dict[str, Any]:
+    """This workflow's runs, as `gh api …/workflows/anchors-weekly.yml/runs` lists them: the
+    runs behind `artifacts`, but those of `other_workflows` (another workflow's runs)."""
+    runs = [a["workflow_run"] for a in artifacts if a["workflow_run"]["id"] not in other_workflows]
+    return {
+        "workflow_runs": [
+            {
+                "id": r["id"],
+                "head_branch": r["head_branch"],
+                "repository": {"id": r["repository_id"]},
+                "head_repository": {"id": r["head_repository_id"]},
+            }
+            for r in runs
+        ]
+    }
+
+
 def run_weekly(
     tmp_path: Path,
     week: int,
@@ -466,6 +483,9 @@ def run_weekly(
     store: Path,
     issues: list[dict[str, int]],
     more_env: dict[str, str] | None = None,
+    *,
+    other_workflows: tuple[int, ...] = (),
+    branch: str = "main",
 ) -> tuple[Job, Path, dict[str, Any]]:
     # a fresh runner each week, the checkout at the same place (as on GitHub's runners)
     ws, gh_home, temp = tmp_path / "ws", tmp_path / f"gh{week}", tmp_path / f"t{week}"
@@ -474,11 +494,14 @@ def run_weekly(
     shutil.rmtree(ws, ignore_errors=True)
     shutil.copytree(tmp_path / "repo", ws)
     (gh_home / "artifacts.json").write_text(json.dumps({"artifacts": artifacts}))
+    (gh_home / "runs.json").write_text(json.dumps(_runs(artifacts, other_workflows)))
     (gh_home / "issues.json").write_text(json.dumps(issues))
     env = {
         **shim(tmp_path / "bin", ROOT, sys.executable),
         "ANCHORS_ALLOW_PRIVATE": "true",
         "FAKE_GH": str(gh_home),
+        # set by the runner in every job: the workflow's own file, at the ref that runs
+        "GITHUB_WORKFLOW_REF": f"o/r/.github/workflows/anchors-weekly.yml@refs/heads/{branch}",
         **(more_env or {}),
     }
     gh = tmp_path / "bin" / "gh"
@@ -500,7 +523,9 @@ def run_weekly(
     github = {
         "repository": "o/r",
         "token": "ghs",
-        "event": {"repository": {"default_branch": "main"}},
+        "server_url": "https://github.com",
+        "run_id": str(4200 + week),
+        "event": {"repository": {"default_branch": branch}},
     }
     runner = Runner(
         ws,
@@ -581,6 +606,72 @@ def test_a_second_weekly_run_over_an_unchanged_registry_gets_only_304s_from_gith
     assert not second.failed, [(s.name, s.outcome, s.stderr) for s in second.steps]
     assert gh.statuses == {200: 4, 304: 4}  # no full answer the second week
     assert json.loads(kept["anchors-report"]["report.json"])["window"]["runs"] == 2
+
+
+def _weekly_repo(tmp_path: Path, srv: LoopbackServer) -> None:
+    """The repository the weekly job checks out: one live link, and this checkout's action."""
+    repo = tmp_path / "repo"
+    (repo / "briefings").mkdir(parents=True)
+    brief = repo / "briefings" / "2026-09-24.md"
+    brief.write_text(f"# Briefing (2026-09-24)\n\n- a: {srv.url('/ok')}\n", encoding="utf-8")
+    assert anchors(repo, "add", str(brief)).returncode == 0
+    shutil.copy(ROOT / "action.yml", repo / "action.yml")
+
+
+@pytest.mark.parametrize("branch", ["main", 'rel"ease'])
+def test_weekly_restores_only_the_state_its_own_workflow_left_on_the_default_branch(
+    tmp_path: Path, branch: str
+) -> None:
+    """Another workflow's newer artifact of the same name is not this history; a default
+    branch named with a quote (git allows it) is a value for jq, not part of its program."""
+    store = tmp_path / "artifacts"
+    for run in ("101", "77"):
+        (store / run).mkdir(parents=True)
+    with LoopbackServer({"/ok": _ok}) as srv:
+        _weekly_repo(tmp_path, srv)
+        ours = _artifact(101, "2026-11-27T06:20:00Z", branch=branch)
+        theirs = _artifact(77, "2026-12-03T00:00:00Z", branch=branch)  # e.g. a push workflow
+        job, gh, _ = run_weekly(
+            tmp_path, 2, [ours, theirs], store, [], other_workflows=(77,), branch=branch
+        )
+    state = job.by_id["state"]
+    assert not job.failed, [(s.name, s.outcome, s.stderr) for s in job.steps]
+    assert state.outputs["run-id"] == "101"
+    calls = [json.loads(x) for x in (gh / "calls").read_text().splitlines()]
+    assert ["api", "repos/o/r/actions/workflows/anchors-weekly.yml/runs?per_page=100"] in calls
+
+
+def test_a_weekly_report_cut_to_fit_the_issue_points_at_this_runs_full_report(
+    tmp_path: Path,
+) -> None:
+    """A bad week: 400 dead links with long titles. The issue body is cut to GitHub's limit,
+    and what it leaves out is one click away: this run's page, whose artifact `anchors-report`
+    holds the full JSON report."""
+    from anchors.render.budget import size
+
+    title = "A long title about serving large language models on many machines " * 2
+    with LoopbackServer(lambda req: _gone) as srv:
+        urls = [srv.url(f"/gone/{'section' * 8}/{i}") for i in range(400)]
+        repo = tmp_path / "repo"
+        repo.mkdir()
+        (repo / "registry.yaml").write_text(
+            "version: 1\nanchors:\n"
+            + "".join(
+                f'  - url: "{u}"\n    title: "{title}"\n    first_anchored: 2026-09-24\n'
+                "    status: new\n"
+                for u in urls
+            ),
+            encoding="utf-8",
+        )
+        shutil.copy(ROOT / "action.yml", repo / "action.yml")
+        job, gh, kept = run_weekly(tmp_path, 1, [], tmp_path / "artifacts", [{"number": 5}])
+    assert not job.failed, [(s.name, s.outcome, s.stderr) for s in job.steps]
+    body = (gh / "edit.md").read_text(encoding="utf-8")
+    assert size(body) <= 65_536 and body == kept["anchors-report"]["report.md"]
+    pointer = "not shown here: see [the full report](<https://github.com/o/r/actions/runs/4201>)."
+    assert pointer in body
+    full = json.loads(kept["anchors-report"]["report.json"])
+    assert len(full["rows"]) == len(urls) == 400  # every row, in the artifact
 
 
 # -- linters ------------------------------------------------------------------------------------

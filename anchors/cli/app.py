@@ -163,6 +163,7 @@ def report(
     document: o.DocumentOpt = None,
     pending_days: o.PendingDays = None,
     summary_file: o.SummaryFile = None,
+    full_report: o.FullReport = None,
     quiet: o.QuietOpt = False,
 ) -> None:
     """Dead-link report from the check history, ready for a GitHub issue.
@@ -181,7 +182,7 @@ def report(
     settings, path = one_registry(o.named(registries, registry), flags, config)
     rep = for_registry(path, settings, at, window)
     to = None if output is None or str(output) == "-" else output
-    named = Target(None, registry=str(path))
+    named = Target(None, registry=str(path), full_report=full_report)
     write(REPORT, fmt.value, rep, sys.stdout, to, named)
     if summary_file is not None:
         write(REPORT, "markdown", rep, sys.stdout, summary_file, named)

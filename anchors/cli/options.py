@@ -255,6 +255,15 @@ BibStyleOpt = Annotated[
         ),
     ),
 ]
+FullReport = Annotated[
+    str | None,
+    typer.Option(
+        "--full-report",
+        metavar="URL|PATH",
+        help="Where the full report is kept (e.g. the CI run's page with the JSON report as an "
+        "artifact): named, as a link, where the Markdown cuts rows to fit a GitHub issue.",
+    ),
+]
 SummaryFile = Annotated[
     Path | None,
     typer.Option(
