@@ -214,9 +214,11 @@ CATALOGUE: Mapping[Code, CodeDoc] = {
     Code.WRONG_TARGET: _C(
         "Issue or PR title shares nothing with the one cited",
         "The issue/PR title written in the briefing shares no content word with the live title "
-        "in any form (identifiers in parts, `proxy`/`proxies`; stop words and the repository "
-        "name aside).",
-        "Claimed `vLLM prefix caching GPU utilization`, actual `Issue created by PyGithub`.",
+        "in any form (identifiers in parts, `proxy`/`proxies`, `typing`/`type`; stop words, "
+        "kinds of change such as `fix`/`chore`/`minor` and the repository name aside). A live "
+        "title of three words or fewer, or a one-word description, is too short to judge.",
+        "Claimed `vLLM prefix caching GPU utilization`, actual "
+        "`Docs: repair broken links in the quickstart guide`.",
         "The number or repository is wrong: find the issue the briefing meant.",
     ),
     Code.REPO_ARCHIVED: _C(

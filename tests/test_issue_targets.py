@@ -25,12 +25,15 @@ DATA = Path(__file__).parent / "data" / "issue_targets.yaml"
 RIGHT, WRONG = 10000, 20000
 #: the wrong number for a description: the PR this many cases on, in the same repository
 STEP = 7
-#: what the set must hold to. The issue asks for at most 1% false alarms; changelog entries say
-#: what a change did, often in no word of its title ("Python 3.10" for "Treat warnings as
-#: errors"), and a word comparison cannot tell those from a wrong number: measured 2.9% (the
-#: comparison before identifier parts and word forms: 4.6%)
-FALSE_ALARMS = 0.03
-CAUGHT = 0.80
+#: what the set must hold to: at most 1% false alarms (issue 22). Changelog entries say what a
+#: change did, often in no word of its title; the comparison abstains on titles too short to
+#: judge (words.py), which is what brings false alarms under 1% (2.9% before) and costs wrong
+#: numbers caught (83.6% before): measured 0.9% and 54.0%
+FALSE_ALARMS = 0.01
+CAUGHT = 0.50
+#: the repository whose pairs were held out of designing words.py's rules, chosen by a fixed
+#: rule before looking at them (the last source of the set); its figure is printed on its own
+HELD_OUT = "encode/uvicorn"
 
 
 def _cases() -> list[dict[str, Any]]:
@@ -55,6 +58,7 @@ def test_the_labelled_set_is_real_and_sourced() -> None:
     doc = yaml.safe_load(DATA.read_text(encoding="utf-8"))
     cases = doc["cases"]
     assert len(cases) >= 100
+    assert list(doc["sources"])[-1] == HELD_OUT
     for c in cases:
         assert _repo(c) in doc["sources"], c
         assert c["title"] and c["said"] and c["line"] > 0 and len(c["merged_as"]) == 12, c
@@ -101,17 +105,22 @@ def test_wrong_target_false_alarms_on_real_titles(
         if f["code"] == "wrong-target"
     }
     alarms = sorted(n - RIGHT for n in flagged if n < WRONG)
-    caught = sum(1 for n in flagged if n >= WRONG)
-    n = len(cases)
+    caught_at = sorted(n - WRONG for n in flagged if n >= WRONG)
+    n, caught = len(cases), len(caught_at)
     by_repo = []
     for repo in dict.fromkeys(_repo(c) for c in cases):
         mine = [i for i, c in enumerate(cases) if _repo(c) == repo]
         false = sum(1 for i in alarms if _repo(cases[i]) == repo)
         by_repo.append(f"{repo} {false}/{len(mine)}")
+    held = [i for i, c in enumerate(cases) if _repo(c) == HELD_OUT]
+    held_false = sum(1 for i in alarms if i in held)
+    held_caught = sum(1 for i in caught_at if i in held)
     summary(
         f"issue targets: {n} real PR titles with their changelogs' words: "
         f"{len(alarms)} false alarms ({len(alarms) / n:.1%}; {', '.join(by_repo)}), "
-        f"{caught} of {n} wrong numbers caught ({caught / n:.1%})"
+        f"{caught} of {n} wrong numbers caught ({caught / n:.1%}); held out of the rules' design, "
+        f"{HELD_OUT}: {held_false} false alarms of {len(held)} ({held_false / len(held):.1%}), "
+        f"{held_caught} caught ({held_caught / len(held):.1%})"
     )
     for i in alarms:
         print(f"  false alarm: {cases[i]['cite']} {cases[i]['said']!r} vs {cases[i]['title']!r}")

@@ -16,7 +16,7 @@ from ..history.facts import IssueFacts
 from ..ids.model import AnchorKind
 from ..registry.claims import Claims, StateClaim
 from ..registry.model import Anchor
-from .words import content_words, share_a_word
+from .words import names_another
 
 __all__ = [
     "change_day",
@@ -138,14 +138,13 @@ def state_findings(
 
 
 def target_findings(path: str, a: Anchor, r: IssueFacts, c: Claims) -> list[Finding]:
-    """`wrong-target`: the title the briefing writes shares no content word with the live one
-    (in any of its forms: see `words.py`)."""
+    """`wrong-target`: the title the briefing writes shares no word with the live one, in any
+    of its forms, and both are long enough to judge (see `words.py`)."""
     ref = a.key
     if not c.title or not r.title or ref is None or ref.kind is not AnchorKind.GITHUB:
         return []
     ignore = {ref.owner, ref.repo, *ref.repo.split("-")}
-    said, live = content_words(c.title, ignore), content_words(r.title, ignore)
-    if not said or not live or share_a_word(said, live):
+    if not names_another(c.title, r.title, ignore):
         return []
     return [
         _f(

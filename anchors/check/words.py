@@ -1,9 +1,17 @@
-"""Whether a briefing's words for an issue and the issue's title share anything (`wrong-target`).
+"""Whether a briefing's words for an issue and the issue's title say it is another one
+(`wrong-target`).
 
 People write the same thing differently: an identifier is read in its parts (`ASGITransport`:
-asgi, transport; `py3.10`: py, 3.10), and two words agree when they begin alike (proxy and
-proxies, reload and reloader), so only a description with no word in common is a wrong target.
-Measured on real PR titles and how changelogs describe them (tests/data/issue_targets.yaml).
+asgi, transport; `py3.10`: py, 3.10), and two words agree when they are forms of one word
+(proxy and proxies, typing and type, reload and reloader, auth and authentication). Words that
+only say what kind of change it was (fix, chore, minor, tweaks, release) name no issue.
+
+Only a description with no word in common with a title long enough to judge is a wrong target:
+a title of three words or fewer ("Transport API", "Treat warnings as errors") names a topic,
+and a right description of what the change did often shares none of them; a one-word
+description is too short to say anything. Both abstain rather than alarm. Measured on real PR
+titles and how changelogs describe them (tests/data/issue_targets.yaml, figures in
+tests/test_issue_targets.py).
 """
 
 from __future__ import annotations
@@ -11,95 +19,83 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-__all__ = ["content_words", "share_a_word"]
+__all__ = ["MIN_SAID", "MIN_TITLE", "forms_of_one_word", "names_another"]
 
-#: words that say nothing about which issue it is (GitHub's own vocabulary, stop words)
-_STOP = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "and",
-        "or",
-        "of",
-        "for",
-        "in",
-        "on",
-        "to",
-        "with",
-        "from",
-        "by",
-        "at",
-        "as",
-        "is",
-        "are",
-        "be",
-        "was",
-        "were",
-        "it",
-        "its",
-        "this",
-        "that",
-        "these",
-        "those",
-        "not",
-        "no",
-        "via",
-        "vs",
-        "using",
-        "use",
-        "when",
-        "after",
-        "before",
-        "into",
-        "over",
-        "under",
-        "up",
-        "down",
-        "out",
-        "bug",
-        "bugs",
-        "issue",
-        "issues",
-        "pr",
-        "pull",
-        "request",
-        "feature",
-        "fix",
-        "fixed",
-        "add",
-        "adds",
-        "support",
-        "github",
-        "error",
-    ]
-)
+#: words that say nothing about which issue it is: stop words, GitHub's vocabulary, the kinds of
+#: change (conventional-commit types, tracker tags) and of release
+_STOP_WORDS = """
+    a an the and or of for in on to with from by at as is are be was were it its this that these
+    those not no via vs using use when after before into over under up down out
+    bug bugs bugfix bugfixes issue issues pr pull request feature fix add support github error
+    chore feat docs doc refactor ci build perf style rfc usage misc wip draft
+    minor tweak tweaks small various cleanup improve improvement change update
+    release prep bump changelog
+"""
+_STOP = frozenset(_STOP_WORDS.split())
 _TOKEN_RE = re.compile(r"[A-Za-z][A-Za-z0-9+_]*(?:\.\d+)*|\d+(?:\.\d+)+")
 #: an identifier's parts: `ASGITransport` -> ASGI, Transport; `raw_path` -> raw, path
 _PART_RE = re.compile(r"\d+(?:\.\d+)+|[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
-#: how many leading letters two words must share to be one word in two forms
-_SAME_START = 4
+#: endings that make forms of one word (longest first); a stem keeps at least three letters
+_ENDINGS = ("ations", "ation", "ings", "ing", "ies", "ied", "ers", "er", "ed", "es", "s", "e", "y")
+_STEM_MIN = 3
+#: a word this long that begins another is its short form (auth, config); two words that share
+#: this many first letters are one word in two forms the endings do not cover (encoding, encoder)
+_SHORT_FORM = 4
+_SAME_START = 5
+#: fewest words a description and a title need before "no word in common" means another issue
+MIN_SAID = 2
+MIN_TITLE = 4
 
 
-def content_words(text: str, ignore: Iterable[str] = ()) -> set[str]:
-    """The words of `text` that can say which issue it is, lower-cased, identifiers in parts."""
-    skip = _STOP | {w.lower() for w in ignore}
-    out: set[str] = set()
+def _stem(word: str) -> str:
+    for end in _ENDINGS:
+        if word.endswith(end) and len(word) - len(end) >= _STEM_MIN:
+            return word[: -len(end)]
+    return word
+
+
+_STOP_STEMS = frozenset(_stem(w) for w in _STOP)
+
+
+def _words(text: str, ignore: Iterable[str]) -> list[set[str]]:
+    """Each word of `text` that can say which issue it is, as its forms (an identifier and its
+    parts), lower-cased; a word all of whose forms are stop words is left out."""
+    skip = {w.lower() for w in ignore}
+    out: list[set[str]] = []
     for token in _TOKEN_RE.findall(text):
-        for word in {token.strip("_"), *_PART_RE.findall(token)}:
-            w = word.lower()
-            if len(w) > 1 and not w.isdigit() and w not in skip:  # a version (3.10) is a word
-                out.add(w)
+        forms = set()
+        for part in {token.strip("_"), *_PART_RE.findall(token)}:
+            w = part.lower()
+            # a version (3.10) is a word; a lone digit or letter is not
+            if len(w) > 1 and not w.isdigit() and w not in skip and _stem(w) not in _STOP_STEMS:
+                forms.add(w)
+        if forms:
+            out.append(forms)
     return out
 
 
-def _alike(a: str, b: str) -> bool:
+def forms_of_one_word(a: str, b: str) -> bool:
+    """`typing` and `type`, `proxies` and `proxy`, `auth` and `authentication`; not `requires`
+    and `request`."""
     if a == b:
         return True
-    n = min(len(a), len(b))
-    return n >= _SAME_START and a[:_SAME_START] == b[:_SAME_START]
+    short, long = sorted((a, b), key=len)
+    if len(short) >= _SHORT_FORM and long.startswith(short):
+        return True
+    if len(short) >= _SAME_START and a[:_SAME_START] == b[:_SAME_START]:
+        return True
+    stem = _stem(a)
+    return len(stem) >= _STEM_MIN and stem == _stem(b)
 
 
-def share_a_word(said: set[str], live: set[str]) -> bool:
-    """True when some word of one is a form of some word of the other."""
-    return any(_alike(a, b) for a in said for b in live)
+def names_another(said: str, title: str, ignore: Iterable[str] = ()) -> bool:
+    """True when the words `said` for an issue share no word with its `title` and both are long
+    enough for that to mean something (see the module's docstring); `ignore` holds words every
+    title of the repository may carry (its owner and name)."""
+    ignore = tuple(ignore)
+    mine, theirs = _words(said, ignore), _words(title, ignore)
+    if len(mine) < MIN_SAID or len(theirs) < MIN_TITLE:
+        return False
+    return not any(
+        forms_of_one_word(a, b) for a in set().union(*mine) for b in set().union(*theirs)
+    )
