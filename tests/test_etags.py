@@ -121,3 +121,25 @@ def test_a_spent_rate_limit_leaves_the_freshest_not_checked(tmp_path: Path) -> N
     assert code == 0 and doc["summary"]["error"] == 0  # never failing
     assert "rate limit is spent until 2100-01-01 00:00 UTC: 2 GitHub anchors not checked" in err
     assert gh.statuses[403] == 0  # the limit was read from the headers, not run into
+
+
+def test_unchanged_answers_are_free_so_a_run_goes_on_until_changed_ones_spend_the_limit(
+    tmp_path: Path,
+) -> None:
+    """What the README's hourly figure rests on: a run asks stalest first and stops only once
+    the answers that changed have spent the limit; the unchanged ones before that cost nothing
+    (here a limit of 2 checks 4 of 6, and the 2 left wait, not checked, never failing)."""
+    gh = FakeGithub(_issues(6, "open"))
+    reg = _registry(tmp_path, 1, 2, 3, 4, 5, 6)
+    with gh.server() as srv:
+        _check(reg, srv.url(""))  # every answer kept with its ETag, 1 the stalest
+        for n in (2, 4):
+            gh.issues[f"acme/engine#{n}"] = Issue(f"Issue {n}, retitled")
+        gh.budget = 2
+        gh.statuses.clear()
+        code, doc, err = _check(reg, srv.url(""), "--no-cache")
+    assert gh.statuses == {304: 2, 200: 2}  # 1 and 3 free, 2 and 4 spend the limit
+    assert sorted(gh.conditional) == [f"/repos/acme/engine/issues/{n}" for n in (1, 2, 3, 4)]
+    assert doc["states"]["not-checked"] == 2 and doc["not_checked"]["rate-limit"] == 2
+    assert doc["stats"]["checked"] == 4 and code == 0
+    assert "2 GitHub anchors not checked" in err

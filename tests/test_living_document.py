@@ -162,6 +162,7 @@ HEADINGS = """# Inference
 
 ### １.３ KV Cache
 - https://example.org/kv
+- Edge0: https://arxiv.org/abs/2609.18063v2
 
 ## §２.１\u3000Agents
 - https://example.org/agents
@@ -178,6 +179,7 @@ def test_headings_number_sections_only_as_a_writer_numbers_them(repo: Path) -> N
         ("https://example.org/intro", "§1 Introduction", "2026-09-24"),
         ("https://example.org/kv", "§1.3 KV Cache", "2026-09-24"),
         ("https://example.org/agents", "§2.1 Agents", "2026-09-24"),
+        ("2609.18063", "§1.3 KV Cache", "2026-09-24"),  # cited as its abs URL, a version
     ]
     (repo / "registry.yaml").write_text(registry_text(entries), encoding="utf-8")
     found = check_json("--document", "docs/headings.md")
