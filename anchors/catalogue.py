@@ -213,7 +213,8 @@ CATALOGUE: Mapping[Code, CodeDoc] = {
     ),
     Code.WRONG_TARGET: _C(
         "Issue or PR title shares nothing with the one cited",
-        "The issue/PR title written in the briefing shares no content word with the live title "
+        "The issue/PR title written in the briefing (or the words of a list item citing it by "
+        "number only, `- Fix X ([#N](url))`) shares no content word with the live title "
         "in any form (identifiers in parts, `proxy`/`proxies`, `typing`/`type`; stop words, "
         "kinds of change such as `fix`/`chore`/`minor` and the repository name aside). A live "
         "title of three words or fewer, or a one-word description, is too short to judge.",

@@ -1,8 +1,9 @@
 """`wrong-target` measured on real pull requests and how their projects' changelogs describe
 them (issue 22 §3): tests/data/issue_targets.yaml.
 
-Each case is cited as a briefing cites an issue, `- [its description](its URL)`, then `add` and a
-plain `check` run through the CLI against a loopback GitHub answering with the PR's real title.
+Each case is cited as a briefing cites an issue, `- [its description](its URL)`, and as the
+changelogs themselves cite it, `- its description ([#N](its URL))`; then `add` and a plain
+`check` run through the CLI against a loopback GitHub answering with the PR's real title.
 A `wrong-target` on a right pair is a false alarm. The same descriptions cited with another PR
 of the same repository (a wrong number) must still be caught, or the check could not fail.
 """
@@ -16,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from anchors.check.truth import claims_of
 from anchors.registry.loader import load
 
 from .claimfakes import Issue, cli, fake_services
@@ -66,9 +68,15 @@ def test_the_labelled_set_is_real_and_sourced() -> None:
         assert src["said_in"].startswith("https://github.com/") and "/blob/" in src["said_in"]
 
 
-def test_wrong_target_false_alarms_on_real_titles(
-    tmp_path: Path, summary: Callable[[str], None]
-) -> None:
+#: how a line cites a PR: as a briefing links its title, as a changelog names it by number
+SHAPES = {
+    "link text": "- [{said}]({url})",
+    "changelog": "- {said} ([#{n}]({url}))",
+}
+
+
+def _measure(tmp_path: Path, shape: str) -> tuple[list[int], list[int]]:
+    """The cases whose right pair is flagged, and those whose wrong pair is, through the CLI."""
     cases = _cases()
     wrong = _wrong_titles(cases)
     issues: dict[str, Issue] = {}
@@ -77,15 +85,15 @@ def test_wrong_target_false_alarms_on_real_titles(
         repo = _repo(c)
         for base, title in ((RIGHT, c["title"]), (WRONG, wrong[i])):
             issues[f"{repo}#{base + i}"] = Issue(title, pull=True)
-            lines.append(f"- [{c['said']}](https://github.com/{repo}/pull/{base + i})")
+            url = f"https://github.com/{repo}/pull/{base + i}"
+            lines.append(SHAPES[shape].format(said=c["said"], url=url, n=base + i))
     b = tmp_path / "digest.md"
     b.write_text("\n".join(lines) + "\n", encoding="utf-8")
     reg = tmp_path / "registry.yaml"
     code, out, err = cli("add", str(b), "-r", str(reg))
     assert code == 0, out + err
-    # no vacuous pair: every description is kept as the title the check compares
-    written = [a.title for a in load(reg).anchors if a.title and not a.title_inferred]
-    assert len(written) == 2 * len(cases)
+    # no vacuous pair: every description is kept as the words the check compares
+    assert len([a for a in load(reg).anchors if claims_of(a).title]) == 2 * len(cases)
     with fake_services(issues, {}) as srv:
         code, out, err = cli(
             "check",
@@ -104,8 +112,16 @@ def test_wrong_target_false_alarms_on_real_titles(
         for f in json.loads(out)["findings"]
         if f["code"] == "wrong-target"
     }
-    alarms = sorted(n - RIGHT for n in flagged if n < WRONG)
-    caught_at = sorted(n - WRONG for n in flagged if n >= WRONG)
+    return sorted(n - RIGHT for n in flagged if n < WRONG), sorted(
+        n - WRONG for n in flagged if n >= WRONG
+    )
+
+
+def test_wrong_target_false_alarms_on_real_titles(
+    tmp_path: Path, summary: Callable[[str], None]
+) -> None:
+    cases = _cases()
+    alarms, caught_at = _measure(tmp_path, "link text")
     n, caught = len(cases), len(caught_at)
     by_repo = []
     for repo in dict.fromkeys(_repo(c) for c in cases):
@@ -126,3 +142,18 @@ def test_wrong_target_false_alarms_on_real_titles(
         print(f"  false alarm: {cases[i]['cite']} {cases[i]['said']!r} vs {cases[i]['title']!r}")
     assert len(alarms) / n <= FALSE_ALARMS
     assert caught / n >= CAUGHT
+
+
+def test_wrong_target_on_lines_that_cite_by_number(
+    tmp_path: Path, summary: Callable[[str], None]
+) -> None:
+    """`- Fix X ([#N](url))`: the line's own words are what it says #N is (not its heading)."""
+    n = len(_cases())
+    alarms, caught_at = _measure(tmp_path, "changelog")
+    summary(
+        f"issue targets cited as changelogs cite them (`- words ([#N](url))`): "
+        f"{len(alarms)} false alarms of {n} ({len(alarms) / n:.1%}), "
+        f"{len(caught_at)} wrong numbers caught ({len(caught_at) / n:.1%})"
+    )
+    assert len(alarms) / n <= FALSE_ALARMS
+    assert len(caught_at) / n >= CAUGHT

@@ -8,6 +8,9 @@ briefings use (tests/data/issue_targets.yaml measures the rules on real pairs).
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from anchors.check.issues import target_findings
@@ -16,6 +19,8 @@ from anchors.findings import Code
 from anchors.history.facts import IssueFacts
 from anchors.ids import parse_anchor
 from anchors.registry.model import Anchor
+
+from .claimfakes import Issue, cli, fake_services
 
 URL = "https://github.com/example-org/webkit-client/pull/412"
 
@@ -82,3 +87,53 @@ def test_word_forms() -> None:
     assert not forms_of_one_word("requires", "request")
     assert forms_of_one_word("proc", "process")  # a short form
     assert not forms_of_one_word("config", "conflict")
+
+
+# -- `- Fix X ([#N](url))`: a line that cites its PR by number says what it is ----------------
+
+PR = "https://github.com/example-org/webkit-client/pull/{}"
+
+
+def test_a_line_citing_by_number_is_compared_through_add_and_check(tmp_path: Path) -> None:
+    b = tmp_path / "changes.md"
+    b.write_text(
+        "# Changes (2026-09-24)\n\n"
+        f"- Fix the connection pool leak on timeouts ([#412]({PR.format(412)}))\n"
+        f"- Connection pool no longer leaks sockets ([#413]({PR.format(413)}))\n",
+        encoding="utf-8",
+    )
+    reg = tmp_path / "registry.yaml"
+    assert cli("add", str(b), "-r", str(reg))[0] == 0
+    issues = {
+        "example-org/webkit-client#412": Issue("Render cookie tables in the docs theme", pull=True),
+        "example-org/webkit-client#413": Issue("Close pooled sockets after a timeout", pull=True),
+    }
+    with fake_services(issues, {}) as srv:
+        code, out, err = cli(
+            "check", str(reg), "--github-api", srv.url(""), "--no-cache", "-f", "json"
+        )
+    assert code in (0, 1), out + err
+    wrong = [f for f in json.loads(out)["findings"] if f["code"] == "wrong-target"]
+    assert [(f["anchor"].rsplit("/", 1)[1], f["claimed"]) for f in wrong] == [
+        ("412", "Fix the connection pool leak on timeouts")
+    ]
+
+
+@pytest.mark.parametrize(
+    "line, said",
+    [
+        ("- Fix the pool leak ([#412]({u}))", "Fix the pool leak"),
+        ("* `ASGITransport` app type. [PR #412](<{u}>)", "ASGITransport app type"),
+        # a line naming another PR or issue describes neither
+        ("- Fix the pool leak ([#412]({u}), [#415](" + PR.format(415) + "))", None),
+        ("- Fix the pool leak ([#412]({u})), a regression from #399", None),
+        # not a list item, or a link whose text is more than the number
+        ("Fix the pool leak ([#412]({u}))", None),
+        ("- Fix the pool leak ([see #412]({u}))", None),
+    ],
+)
+def test_what_a_line_citing_by_number_says(line: str, said: str | None) -> None:
+    from anchors.extract.claims import described
+
+    url = PR.format(412)
+    assert described(line.format(u=url), url, 412) == said

@@ -19,6 +19,7 @@ from ..registry.claims import Claims, StateClaim, Venue
 from ..registry.model import Status
 from .model import Citation
 from .phrases import date_claim, state_claim, venue_claim, venues_in, version_claim
+from .plaintext import useful_title
 
 if TYPE_CHECKING:
     from .place import Block
@@ -172,10 +173,13 @@ class _Nearby:
             own = "\n".join(lines[n - 1] for n in picked)
         if cite.written_title:  # the issue's own title ("Open file leak") claims no state
             own = own.replace(cite.written_title, " ")
+        title = cite.written_title
+        if title is None and isinstance(cite.key, GithubRef):
+            title = described(lines[cite.line - 1], cite.raw, cite.key.number)
         version = cite.key.version if cite.key.kind is AnchorKind.ARXIV else None
         got = claims_in(
             own,
-            title=cite.written_title,
+            title=title,
             version=version,
             path=cite.path,
             line=cite.line,
@@ -186,3 +190,24 @@ class _Nearby:
             said = next((n for n in picked if got.state_text in lines[n - 1]), cite.line)
             got = replace(got, line=said)  # where the words are: "该 issue 已关闭" below it
         return got
+
+
+#: a list item: `- `, `* `, `1. `
+_ITEM_RE = re.compile(r"^\s*(?:[-*+]|[0-9]{1,3}[.)])\s+")
+#: what a link that names its issue by number only reads (`#3109`, `PR #3109`, `GH-3109`)
+_BY_NUMBER = r"\[\s*(?:(?:pr|pull(?:\s+request)?|issue|gh)\s*)?[#-]?\s*{n}\s*\]\(\s*<?{url}>?\s*\)"
+_EMPTY_BRACKETS_RE = re.compile(r"[(（\[]\s*[,;，；]?\s*[)）\]]")
+
+
+def described(line: str, url: str, number: int) -> str | None:
+    """What a list item says an issue is when it cites it by number only, as changelogs do:
+    `- Fix the pool leak ([#3109](…/pull/3109))` describes #3109 as "Fix the pool leak". Only a
+    line that names no other issue or PR describes one; it is the words `wrong-target` compares
+    with the live title, never a title of the citation (it says what the change did)."""
+    item = _ITEM_RE.match(line)
+    if item is None or {int(m[1]) for m in _MENTION_RE.finditer(line)} != {number}:
+        return None
+    link = re.compile(_BY_NUMBER.format(n=number, url=re.escape(url)), re.IGNORECASE)
+    if not link.search(line):
+        return None
+    return useful_title(_EMPTY_BRACKETS_RE.sub(" ", link.sub(" ", line[item.end() :])))
