@@ -106,17 +106,74 @@ def installed(dist: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -
 # -- what the files say ---------------------------------------------------------------------
 
 
+#: an install of the distribution `anchors` (the index's is someone else's project): pip, pipx or
+#: uv, any options before the name, any version or extras after it
+OTHERS_NAME = re.compile(
+    r"\b(?:pipx?|uv)(?:\s+(?:pip|tool))?\s+(?:install|run|add)\b"
+    r"(?:\s+-{1,2}[\w-]+)*\s+['\"]?anchors(?![\w./-])"
+)
+#: what is not the project's own text: fetched tools, caches, scratch
+NOT_SHIPPED = {
+    ".git",
+    "wheelhouse",
+    "tools",
+    "node_modules",
+    "__pycache__",
+    ".hypothesis",
+    ".anchors",
+}
+
+
+def shipped_texts() -> list[Path]:
+    """Every text file of the project: git's tracked files, or an unpacked sdist's (the same)."""
+    if (ROOT / ".git").exists():
+        listed = run("git", "ls-files", "-z", cwd=ROOT).stdout.split("\0")
+        paths = [ROOT / p for p in listed if p]
+    else:
+        paths = [
+            p
+            for p in ROOT.rglob("*")
+            if p.is_file() and not NOT_SHIPPED & set(p.relative_to(ROOT).parts)
+        ]
+    return [p for p in paths if p.is_file() and b"\0" not in p.read_bytes()[:8192]]
+
+
+@pytest.mark.parametrize(
+    ("line", "wrong"),
+    [
+        ("pip install {}", True),
+        ("python -m pip install -U {}==1.0", True),
+        ("pipx install --force '{}[test]'", True),
+        ("uv tool install {}", True),
+        ("pipx run {} check", True),
+        ("pipx install citation-{}", False),
+        ("pip install ./{}/", False),
+        ("pip install {}-other", False),
+        ("pip install . && {} check", False),
+    ],
+)
+def test_the_wrong_name_pattern_finds_every_install_of_the_others_package(
+    line: str, wrong: bool
+) -> None:
+    assert bool(OTHERS_NAME.search(line.format("anchors"))) is wrong
+
+
 def test_the_name_is_ours_and_the_command_and_import_stay_anchors() -> None:
     from anchors.defaults import DISTRIBUTION
 
     assert DIST == "citation-anchors" == DISTRIBUTION
     assert PYPROJECT["project"]["scripts"] == {"anchors": "anchors.cli.entry:main"}
-    for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
-        text = path.read_text(encoding="utf-8")
-        # the index's `anchors` is someone else's project
-        assert not re.search(r"pipx? install (-U )?anchors\b", text), path.name
+    texts = shipped_texts()
+    assert {ROOT / "README.md", ROOT / "CHANGELOG.md", ROOT / "docs" / "ci.md"} <= set(texts)
+    for path in texts:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        wrong = [m[0] for m in OTHERS_NAME.finditer(text)]
+        assert not wrong, (path.relative_to(ROOT), wrong)
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert f"pipx install {DIST}" in readme
+    # how the name was found free is written down for whoever publishes it
+    ci = " ".join((ROOT / "docs" / "ci.md").read_text(encoding="utf-8").split())
+    assert f"`{DIST}` was free on the package index: its simple API answered 404" in ci
 
 
 def test_the_readme_shows_how_a_team_pins_a_release() -> None:
@@ -156,9 +213,13 @@ def test_one_placeholder_address_and_everything_else_derives_from_it() -> None:
         *sorted((ROOT / ".github").rglob("*.yml")),
     ]
     owner, repo = REPOSITORY.removeprefix("https://github.com/").split("/")
+    # any address or action reference of this repository, whoever its owner
+    ours = re.compile(rf"(?:github\.com/|uses:\s*)([\w.-]+)/{repo}(?![\w.-])")
     for path in files:
         text = path.read_text(encoding="utf-8")
         assert "<owner>" not in text, path.name
+        others = {m[1] for m in ours.finditer(text)} - {owner}
+        assert not others, (path.name, others)  # a second spelling of the address
         for m in re.finditer(rf"[\w.:/-]*\b{owner}/{repo}\b[\w./@#-]*", text):
             ref = m[0]
             assert ref == f"{owner}/{repo}" or ref.startswith(
@@ -258,9 +319,13 @@ def test_the_wheel_carries_the_package_and_its_data_only(dist: dict[str, Path]) 
         )
     info = f"citation_anchors-{__version__}.dist-info/"
     assert all(n.startswith(("anchors/", info)) for n in names), names
-    for schema in ("add", "check", "report", "registry"):
-        assert f"anchors/schema/{schema}.schema.json" in names
-    assert "anchors/py.typed" in names and f"{info}licenses/LICENSE" in names
+    # the package's modules, and of its files only the data it reads: the JSON Schemas
+    data = {n for n in names if n.startswith("anchors/") and not n.endswith(".py")}
+    schemas = {f"anchors/schema/{s}.schema.json" for s in ("add", "check", "report", "registry")}
+    assert data == schemas | {"anchors/py.typed"}, data
+    modules = {p.relative_to(ROOT).as_posix() for p in (ROOT / "anchors").rglob("*.py")}
+    assert {n for n in names if n.endswith(".py")} == modules
+    assert f"{info}licenses/LICENSE" in names
     assert meta["Name"] == DIST and meta["Version"] == __version__
     assert meta["Requires-Python"] == ">=3.11"
     assert f"Repository, {REPOSITORY}" in meta.get_all("Project-URL")
@@ -324,6 +389,42 @@ def test_the_wheel_works_in_a_fresh_venv_outside_the_checkout(
     ).stdout.splitlines()
     assert not where[0].startswith(str(ROOT)) and str(installed.parent) in where[0]
     assert where[1] == __version__
+
+
+def test_the_installed_wheel_says_its_version_to_servers_and_in_its_report(
+    installed: Path, tmp_path: Path
+) -> None:
+    """The version a server sees (User-Agent) and the report's JSON are the wheel's metadata."""
+    from .loopback import LoopbackServer, respond
+
+    agents: list[str] = []
+
+    async def page(req: Any, w: Any) -> bool:
+        agents.append(req.headers.get("user-agent", ""))
+        return await respond(w, 200, b"<html></html>", req=req)
+
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    anchors = installed / "anchors"
+    with LoopbackServer(lambda req: page) as srv:
+        (tmp_path / "registry.yaml").write_text(
+            f'version: 1\nanchors:\n  - url: "{srv.url("/post")}"\n'
+            "    first_anchored: 2026-09-20\n    status: new\n",
+            encoding="utf-8",
+        )
+        check = run(anchors, "check", "--allow-private", "--no-cache", cwd=tmp_path, env=env)
+    assert check.returncode == 0, check.stderr
+    report = run(anchors, "report", "-f", "json", cwd=tmp_path, env=env)
+    assert report.returncode == 0, report.stderr
+    version = run(
+        installed / "python",
+        "-c",
+        f"import importlib.metadata as m; print(m.version({DIST!r}))",
+        cwd=tmp_path,
+        env=env,
+    ).stdout.strip()
+    assert version == __version__
+    assert agents and {a.split(" ", 1)[0] for a in agents} == {f"anchors/{version}"}
+    assert json.loads(report.stdout)["anchors_version"] == version
 
 
 def test_under_release_the_suite_imports_the_installed_wheel() -> None:
@@ -505,13 +606,17 @@ def test_release_tests_the_built_wheel_not_the_checkout(
     for f in dist.values():
         shutil.copy(f, ws / "dist")
     doc = _workflow(RELEASE)
-    steps = doc["jobs"]["test"]["steps"]
-    # .ci/consumers installs Debian's packages (tests/test_ci_consumers.py runs it with fakes)
-    doc["jobs"]["test"]["steps"] = [s for s in steps if s.get("run") != "bash .ci/consumers"]
-    assert len(doc["jobs"]["test"]["steps"]) == len(steps) - 1
     if not (tools_dir() / "node_modules" / "@tktco" / "node-actionlint" / "package.json").exists():
         missing("actionlint (npm)", PREPARE)
+    # every step runs as it is; what .ci/consumers would install from Debian or npm (nothing,
+    # where .ci/run installed it first) goes to fakes that write down the call
+    fakes, calls = tmp_path / "fakes", tmp_path / "calls"
+    fakes.mkdir()
+    for name in ("apt-get", "npm", "sudo"):
+        (fakes / name).write_text(f'#!/bin/sh\necho "{name} $*" >> "{calls}"\n', encoding="utf-8")
+        (fakes / name).chmod(0o755)
     runner = _release_runner(ws, temp, f"v{__version__}")
+    runner.base_env["PATH"] = f"{fakes}:{runner.base_env['PATH']}"
     # .ci/prepare runs as it is: pip answered from the session's wheelhouse, npm's actionlint
     # already in the tools folder (it installs only what is missing)
     runner.base_env["ANCHORS_TOOLS"] = str(tools_dir())
@@ -525,6 +630,7 @@ def test_release_tests_the_built_wheel_not_the_checkout(
     runner.github["matrix"] = {"python": "3.11"}
     job = runner.run_job(doc, "test")
     assert not job.failed, [(s.name, s.outcome, s.stderr[-2000:]) for s in job.steps]
+    assert [s.outcome for s in job.steps] == ["success"] * len(doc["jobs"]["test"]["steps"])
     tree = ws / dist["sdist"].name.removesuffix(".tar.gz")
     prepared = {p.name.split("-")[0] for p in (tree / ".ci" / "wheelhouse").glob("*.whl")}
     assert {"hatchling", "hatch_fancy_pypi_readme", "httpx", "pytest"} <= prepared
