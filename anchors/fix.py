@@ -217,9 +217,11 @@ def fix(
     only: frozenset[FixKind] | None = None,
     now: float | None = None,
     documents: Sequence[LivingDocument] = (),
+    chosen: bool = False,
 ) -> FixResult:
     """Plan and (unless `dry_run`) write, all under the registry's lock, like `add`. With
-    `documents` and no history yet, only the sections are fixed."""
+    `documents` and no history yet, only the sections are fixed; `chosen`: the user named the
+    history's place (`state.untrusted`)."""
     from .registry import store
 
     store.writable(registry)
@@ -238,7 +240,7 @@ def fix(
         if not learnt:
             res = plan(reg, (), only, None, documents)
         else:
-            h = History.read_only(history)
+            h = History.read_only(history, chosen)
             try:
                 latest = h.latest(time.time() if now is None else now, registry)
                 res = plan(reg, latest, only, h.snapshots(registry), documents)
@@ -272,4 +274,5 @@ def fix_registry(
         dry_run=dry_run,
         only=only,
         documents=read_documents(settings.document),
+        chosen=settings.chose_history,
     )

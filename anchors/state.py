@@ -9,7 +9,9 @@ What is found there is not trusted: a pull request can commit a `.anchors/` of i
 A `.anchors` that is a symlink out of the repository is refused; a state file that is a
 symlink is never followed (read as absent, replaced rather than written through); and a state
 file git tracks was written by whoever committed it, so it is ignored with a warning (a
-committed cache must not decide a verdict, a committed history must not feed a report).
+committed cache must not decide a verdict, a committed history must not feed a report). Where
+git cannot say (not installed, or failing), a state file in a repository is taken for
+committed, unless the user named its place with a flag or the environment.
 """
 
 from __future__ import annotations
@@ -81,23 +83,35 @@ def lock_path(registry: str | Path) -> Path:
     return lock
 
 
-def untrusted(path: Path) -> str | None:
-    """Why the state file `path` may not be used, or None: a symlink (never followed), or a
-    file git tracks (committed, so written by whoever made the commit)."""
+def untrusted(path: Path, chosen: bool = False) -> str | None:
+    """Why the state file `path` may not be used, or None: a symlink (never followed), a file
+    git tracks (committed, so written by whoever made the commit), or one in a repository whose
+    git cannot say (no git, or git failing): that may be committed too, so it counts as such,
+    unless the user `chosen` its place with a flag or the environment."""
     if path.is_symlink():
         return "is a symlink; state files are never followed"
-    if path.exists() and _tracked(path):
+    if not path.exists():
+        return None
+    tracked, why = _tracked(path)
+    if tracked:
         return (
             "is tracked by git; state committed to the repository is not trusted "
             "(keep it out of git, or name another place with --cache-dir or --history)"
         )
+    if tracked is None and not chosen:
+        return (
+            f"may be committed to the repository ({why}), and committed state is not trusted "
+            "(name its place with --cache-dir or --history, or their variables, to use it)"
+        )
     return None
 
 
-def _tracked(path: Path) -> bool:
+def _tracked(path: Path) -> tuple[bool | None, str]:
+    """Whether git tracks `path`: None (and why) when it cannot say. Outside any repository
+    nothing is tracked."""
     folder = path.parent
     if not (repository_root(folder) / ".git").exists():
-        return False
+        return False, ""
     try:
         out = subprocess.run(
             ["git", "-C", str(folder), "ls-files", "-z", "--", path.name],
@@ -105,9 +119,14 @@ def _tracked(path: Path) -> bool:
             timeout=30,
             check=False,
         )
-    except (OSError, subprocess.SubprocessError):
-        return False  # no git to ask: a file nobody can have committed through it
-    return out.returncode == 0 and bool(out.stdout.strip(b"\0"))
+    except FileNotFoundError:
+        return None, "no git to ask"
+    except (OSError, subprocess.SubprocessError) as exc:
+        return None, f"git could not be asked: {exc.__class__.__name__}"
+    if out.returncode != 0:
+        said = out.stderr.decode("utf-8", "replace").strip().splitlines()
+        return None, f"git ls-files failed: {said[0] if said else f'exit {out.returncode}'}"
+    return bool(out.stdout.strip(b"\0")), ""
 
 
 def read(path: Path, limit: int) -> bytes | None:

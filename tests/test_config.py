@@ -155,7 +155,7 @@ def test_every_setting_has_one_rule_for_config_files() -> None:
     from anchors.config.trust import FILE_RULES, FileRule
 
     fields = {f.name for f in dataclasses.fields(Settings)}
-    assert set(FILE_RULES) == fields - {"sources", "github_token", "ia_keys"}
+    assert set(FILE_RULES) == fields - {"sources", "chosen", "github_token", "ia_keys"}
     endpoints = {n for n, rule in FILE_RULES.items() if rule is FileRule.ENDPOINT}
     assert endpoints == {n for n in fields if n.endswith("_api")}
     assert {n for n, rule in FILE_RULES.items() if rule is FileRule.PATH} == {

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -54,9 +55,11 @@ def registry_text(entries: list[tuple[str, str, str]] = ENTRIES) -> str:
 
 
 def make_repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A repository holding the registry and docs/inference.md, the working folder."""
+    """A repository holding the registry and docs/inference.md, the working folder (a real one:
+    where git cannot say whether a state file is tracked, anchors takes it for committed)."""
     root = tmp_path / "repo"
-    (root / ".git").mkdir(parents=True)
+    root.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
     (root / "docs").mkdir()
     (root / "docs" / "inference.md").write_text(DOC, encoding="utf-8")
     (root / "registry.yaml").write_text(registry_text(), encoding="utf-8")

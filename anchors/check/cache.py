@@ -42,9 +42,16 @@ _MAX_BYTES = 512 << 20
 
 class Cache:
     def __init__(
-        self, path: Path | None, ttls: dict[str, float] | None = None, now: float | None = None
+        self,
+        path: Path | None,
+        ttls: dict[str, float] | None = None,
+        now: float | None = None,
+        *,
+        chosen: bool = False,
     ) -> None:
         self.path = path
+        #: the user named this place (a flag or the environment): `state.untrusted`
+        self.chosen = chosen
         self.ttls = {**DEFAULT_TTLS, **(ttls or {})}
         self.now = time.time() if now is None else now
         #: each entry as stored: {"at": when it was put, "data": the JSON object}
@@ -55,7 +62,7 @@ class Cache:
             self._load(path)
 
     def _load(self, path: Path) -> None:
-        why = untrusted(path)
+        why = untrusted(path, self.chosen)
         if why is not None:
             self._note(f"{why}; its entries are not used")
             return

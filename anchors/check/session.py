@@ -95,12 +95,12 @@ class Session:
     services: Services
 
 
-def _history(path: Path, hooks: Hooks) -> History | None:
+def _history(path: Path, hooks: Hooks, chosen: bool) -> History | None:
     from ..history import History
     from ..history.schema import NewerHistory
 
     try:
-        return History(path, on_wait=hooks.on_wait)
+        return History(path, on_wait=hooks.on_wait, chosen=chosen)
     except (StorageError, NewerHistory) as exc:  # never costs the findings
         hooks.warn(f"{exc}; this check is not recorded")
         return None
@@ -126,9 +126,10 @@ async def open_session(
     from .resolve.github_api import ETAG_TTL
 
     factory = services or open_services
-    cache = Cache(None if no_cache else settings.cache_path(registry))
-    etags = Cache(settings.etags_path(registry), ttls={"etag": ETAG_TTL})
-    history = _history(settings.history_path(registry), hooks)
+    chose = settings.chose_cache
+    cache = Cache(None if no_cache else settings.cache_path(registry), chosen=chose)
+    etags = Cache(settings.etags_path(registry), ttls={"etag": ETAG_TTL}, chosen=chose)
+    history = _history(settings.history_path(registry), hooks, settings.chose_history)
     try:
         opened = (
             factory(settings, token=settings.api_token(), etags=etags)

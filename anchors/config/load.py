@@ -24,6 +24,8 @@ __all__ = ["DEFAULT_REGISTRY", "all_registries", "load_settings", "one_registry"
 #: The registry when neither the command line nor a config file names one.
 DEFAULT_REGISTRY = "registry.yaml"
 _LISTS = ("exclude", "accept")
+#: the state places a flag or the environment may choose (`Settings.chosen`)
+_STATE = ("cache_dir", "history")
 
 
 def _file_values(p: Path) -> dict[str, Any]:
@@ -84,6 +86,7 @@ def load_settings(
     return Settings(
         **values,
         sources=tuple(str(p) for p in files),
+        chosen=frozenset(name for name, _, _ in given if name in _STATE),
         github_token=env.get(TOKEN_ENV) or None,
         ia_keys=_ia_keys(env),
     )

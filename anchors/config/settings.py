@@ -86,6 +86,9 @@ class Settings:
     pending_days: int = DEFAULT_PENDING_DAYS
     #: where the values came from, nearest first (for error messages and `--verbose` one day)
     sources: tuple[str, ...] = ()
+    #: the state places (`cache_dir`, `history`) a flag or the environment named: the user's
+    #: own, used even where git cannot say whether their files are committed (`state`)
+    chosen: frozenset[str] = frozenset()
     #: from `GITHUB_TOKEN` only (a secret never sits in a committed config file); not in repr
     github_token: str | None = dataclasses.field(default=None, repr=False)
     #: archive.org S3 keys (access, secret) from `IA_KEY_ENV` only, for Save Page Now; not in repr
@@ -157,6 +160,17 @@ class Settings:
     def history_path(self, registry: Path) -> Path:
         """The one rule for where the history lives, shared by `check` and `report`."""
         return Path(self.history) if self.history else self.state_dir(registry) / "history.sqlite"
+
+    @property
+    def chose_cache(self) -> bool:
+        """Whether the cache (and the ETags) sit where a flag or the environment said."""
+        return "cache_dir" in self.chosen
+
+    @property
+    def chose_history(self) -> bool:
+        """Whether the history sits where a flag or the environment said (its own setting,
+        else the state folder's)."""
+        return ("history" if self.history else "cache_dir") in self.chosen
 
 
 ENV = {

@@ -13,9 +13,10 @@ from .schema import APPLICATION_ID, SCHEMA_VERSION, check_owner, error_for, migr
 __all__ = ["open_read_only", "prepare", "trusted"]
 
 
-def trusted(path: Path) -> None:
-    """A history that is a symlink or committed to the repository is not used (`state`)."""
-    why = untrusted(path)
+def trusted(path: Path, chosen: bool = False) -> None:
+    """A history that is a symlink or committed to the repository (or maybe committed, in a
+    place the user did not choose) is not used (`state.untrusted`)."""
+    why = untrusted(path, chosen)
     if why is not None:
         raise StorageError(str(path), f"{why}; not used")
 

@@ -63,6 +63,7 @@ class History:
         on_wait: Callable[[str], None] | None = None,
         sleep: Callable[[float], None] = time.sleep,
         monotonic: Callable[[], float] = time.monotonic,
+        chosen: bool = False,
     ) -> None:
         self.path = path
         self.clock = clock
@@ -71,7 +72,7 @@ class History:
         self._sleep, self._monotonic = sleep, monotonic
         #: why the history stopped being written during this run, if it did
         self.problem: str | None = None
-        trusted(path)
+        trusted(path, chosen)
         ensure(path.parent)
         try:
             self.db = sqlite3.connect(path, isolation_level=None, timeout=0)
@@ -87,11 +88,12 @@ class History:
         self._ids = Ids(self.db)
 
     @classmethod
-    def read_only(cls, path: Path) -> History:
+    def read_only(cls, path: Path, chosen: bool = False) -> History:
         """The file opened read-only, for `report` and `fix`: never created, migrated, written
         or locked, so reading works in a read-only checkout, beside a running check and on an
-        older schema (read as the current one through this connection's temporary tables)."""
-        trusted(path)
+        older schema (read as the current one through this connection's temporary tables).
+        `chosen`: the user named the file's place (`state.untrusted`)."""
+        trusted(path, chosen)
         self = cls.__new__(cls)
         self.path, self.clock, self.problem = path, time.time, None
         self.lock_timeout, self.on_wait = 0.0, None

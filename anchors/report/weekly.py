@@ -233,6 +233,7 @@ def from_history(
     registry: Registry | None = None,
     *,
     runs_of: str | Path | None = None,
+    chosen: bool = False,
 ) -> Report:
     """The report from a history file; no file, or no check in the window, is an error.
 
@@ -247,7 +248,7 @@ def from_history(
             str(db),
             "nothing to report from: no check history here; run `anchors check` (online) first",
         )
-    h = History.read_only(db)
+    h = History.read_only(db, chosen)
     try:
         # the window, and the trend's weeks, after where each target stood before them
         read_from = now - max(since, TREND_SPAN)
@@ -276,7 +277,14 @@ def for_registry(
 
     docs = read_documents(settings.document)
     reg = load(registry, stream_ok=True) if is_stream(registry) or registry.exists() else None
-    rep = from_history(settings.history_path(registry), now, since, reg, runs_of=registry)
+    rep = from_history(
+        settings.history_path(registry),
+        now,
+        since,
+        reg,
+        runs_of=registry,
+        chosen=settings.chose_history,
+    )
     if docs:
         rep.documents = tuple(d.path for d in docs)
         rep.pending_days = settings.pending_days

@@ -293,6 +293,60 @@ def test_a_committed_history_is_neither_written_nor_reported(tmp_path: Path) -> 
     _one_error(_cli("report", "-r", str(reg)), "history.sqlite", "tracked by git")
 
 
+def _no_git(tmp_path: Path, how: str) -> dict[str, str]:
+    """A PATH on which git is missing, or a git that fails as a checkout owned by another user
+    makes it fail: the environment to run with."""
+    bin_dir = tmp_path / f"bin-{how}"
+    bin_dir.mkdir()
+    if how == "failing":
+        git = bin_dir / "git"
+        git.write_text(
+            "#!/bin/sh\necho 'fatal: detected dubious ownership in repository' >&2\nexit 128\n",
+            encoding="utf-8",
+        )
+        git.chmod(0o755)
+    return {"PATH": str(bin_dir)}
+
+
+def _forged_cache(repo: Path, url: str) -> None:
+    """`.anchors/cache.json` saying the dead `url` is fine, as a pull request would commit it."""
+    (repo / ".anchors").mkdir()
+    fresh = {"at": time.time(), "data": {"outcome": "ok", "status": 200, "final_url": url}}
+    doc = {"anchors": "cache", "format": 1, "entries": {f"url:{url}": fresh}}
+    (repo / ".anchors" / "cache.json").write_text(json.dumps(doc), encoding="utf-8")
+
+
+@pytest.mark.parametrize("how", ["missing", "failing"])
+def test_state_git_cannot_vouch_for_is_taken_for_committed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    """With no git to ask, or a git that fails, a cache in the repository may be a committed
+    one: it does not decide a verdict, and a history there feeds no report (one warning, one
+    error line), unless the user named the place with a flag or the environment."""
+    repo = _repo(tmp_path / "repo")
+    with _dead_site() as site:
+        url = site.url("/dead")
+        reg = _registry(repo, url)
+        _forged_cache(repo, url)
+        monkeypatch.setenv("PATH", _no_git(tmp_path, how)["PATH"])
+        args = ["check", str(reg), "--today", TODAY, "--allow-private", "-f", "json"]
+        r = _cli(*args)
+        asked = site.counts["/dead"]
+        chosen = _cli(*args, "--cache-dir", str(repo / ".anchors"))
+        assert site.counts["/dead"] == asked  # the user's own cache answered
+    assert r.exit_code == 1, r.output
+    assert [f["code"] for f in json.loads(r.stdout)["findings"]] == ["dead-link"] and asked >= 1
+    warnings = [ln for ln in r.stderr.splitlines() if ln.startswith("anchors: warning:")]
+    assert len(warnings) == 1 and "cache.json: may be committed" in warnings[0], warnings
+    assert ("no git to ask" if how == "missing" else "dubious ownership") in warnings[0]
+    assert chosen.exit_code == 0 and json.loads(chosen.stdout)["findings"] == [], chosen.output
+    history = repo / ".anchors" / "history.sqlite"
+    assert history.exists()  # written by the run whose place the user chose
+    _one_error(_cli("report", "-r", str(reg)), "history.sqlite", "may be committed")
+    env = {"ANCHORS_HISTORY": str(history)}
+    assert _cli("report", "-r", str(reg), "-f", "json", env=env).exit_code in (0, 1)  # read
+
+
 def test_a_symlinked_lock_is_refused(tmp_path: Path, seed: Path) -> None:
     repo = _repo(tmp_path / "repo")
     victim = tmp_path / "victim"
