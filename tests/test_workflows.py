@@ -280,9 +280,15 @@ async def _gone(req: Any, w: Any) -> bool:
 
 
 def pull_request(
-    tmp_path: Path, srv: LoopbackServer, pr_config: str = "", added: tuple[str, ...] = ()
+    tmp_path: Path,
+    srv: LoopbackServer,
+    pr_config: str = "",
+    added: tuple[str, ...] = (),
+    base_config: str = "timeout = 5\n",
+    base_files: dict[str, str] | None = None,
 ) -> tuple[Path, str]:
-    """A repository whose base cites one live page and whose pull request adds a dead one."""
+    """A repository whose base cites one live page (and holds `base_files`, by path) and whose
+    pull request adds a dead one."""
     ws = tmp_path / "ws"
     (ws / "briefings").mkdir(parents=True)
     git(ws, "init", "-q", "-b", "main")
@@ -291,7 +297,10 @@ def pull_request(
     brief = ws / "briefings" / "2026-09-24.md"
     brief.write_text(f"# Briefing (2026-09-24)\n\n- fine: {srv.url('/ok')}\n", encoding="utf-8")
     assert anchors(ws, "add", str(brief)).returncode == 0
-    (ws / "anchors.toml").write_text("timeout = 5\n", encoding="utf-8")  # the base's settings
+    (ws / "anchors.toml").write_text(base_config, encoding="utf-8")  # the base's settings
+    for name, text in (base_files or {}).items():
+        (ws / name).parent.mkdir(parents=True, exist_ok=True)
+        (ws / name).write_text(text, encoding="utf-8")
     git(ws, "add", "-A")
     git(ws, "commit", "-qm", "base")
     base = git(ws, "rev-parse", "HEAD")
@@ -356,8 +365,10 @@ def test_pr_from_the_same_repository_uploads_the_alerts_of_what_it_changed(
     assert job.failed and online.outcome == "failure" and online.outputs["exit-code"] == "1"
     assert online.env["GITHUB_TOKEN"] == "ghs_token"
     assert online.with_["format"] == "sarif"
-    # the pull request's own anchors.toml (exclude everything) was not read: the base's was
-    assert online.env["ANCHORS_CONFIG"] == str(ws / ".anchors-base" / "anchors.toml")
+    # the pull request's own anchors.toml (exclude everything) was not read: the base's was,
+    # put in its place
+    assert online.env["ANCHORS_CONFIG"] == str(ws / "anchors.toml")
+    assert (ws / "anchors.toml").read_text(encoding="utf-8") == "timeout = 5\n"
     (up,) = uploads
     results = json.loads(up["content"])["runs"][0]["results"]
     assert [r["ruleId"] for r in results] == ["dead-link"]  # only the anchor the PR added
@@ -384,6 +395,38 @@ def test_pr_with_a_read_only_token_annotates_and_says_why_it_does_not_upload(
     assert "::error file=registry.yaml," in online.stdout and "title=dead-link" in online.stdout
     assert "Code-scanning upload skipped: " in job.summary and why in job.summary
     assert not (ws / "anchors.sarif").exists()
+
+
+def test_paths_in_the_base_config_name_the_pull_requests_files(tmp_path: Path) -> None:
+    """The base's anchors.toml says `document = ["docs/plan.md"]`, relative to itself, as the
+    configuration page says: in the pull request's run that is the pull request's plan (the one
+    being changed), not the base's copy in .anchors-base/. The pull request's own anchors.toml,
+    a symlink out of the checkout, is replaced, never written through."""
+    victim = tmp_path / "victim.toml"
+    victim.write_text("precious = true\n", encoding="utf-8")
+    with LoopbackServer({"/ok": _ok, "/gone": _gone}) as srv:
+        ws, base = pull_request(
+            tmp_path,
+            srv,
+            base_config='document = ["docs/plan.md"]\n',
+            base_files={"docs/plan.md": "# Plan\n\n## §1 Serving\n"},
+        )
+        (ws / "docs" / "plan.md").write_text(
+            "# Plan\n\n## §1 Serving\n\n- arXiv:2609.00007\n", encoding="utf-8"
+        )
+        (ws / "anchors.toml").unlink()
+        (ws / "anchors.toml").symlink_to(victim)
+        git(ws, "add", "-A")
+        git(ws, "commit", "-qm", "the plan cites a paper the registry lacks")
+        job, _ = run_pr(tmp_path, ws, base)
+    offline = job.step("Offline (format, schema, duplicates), as annotations")
+    assert "::warning file=docs/plan.md,line=5,title=unregistered::" in offline.stdout, (
+        offline.stdout + offline.stderr
+    )
+    assert ".anchors-base" not in offline.stdout
+    assert job.by_id["base"].outputs["config"] == str(ws / "anchors.toml")
+    assert victim.read_text(encoding="utf-8") == "precious = true\n"
+    assert not (ws / "anchors.toml").is_symlink()
 
 
 def test_pr_whose_offline_check_fails_uploads_nothing(tmp_path: Path) -> None:
