@@ -142,6 +142,34 @@ def test_the_readme_links_every_docs_page() -> None:
     assert {p.name for p in PAGES} - {"README.md"} <= linked
 
 
+def test_the_readme_points_at_a_security_model_with_one_table_of_untrusted_sources() -> None:
+    """The security model (issue 20) is a few lines in the README, which stays short, and whole
+    in docs/security.md: what anchors trusts, what it does not, and in one table what each
+    untrusted source cannot do."""
+    readme = README.split("\n## Security\n", 1)[1].split("\n## ", 1)[0].strip()
+    assert 2 <= len(readme.splitlines()) <= 4
+    assert "(docs/security.md#security-model)" in readme
+    model = _page("security.md").split("\n## Security model\n", 1)[1].split("\n## ", 1)[0]
+    assert "**Trusted: the command line (flags) and the environment**" in model
+    assert "**Untrusted: every file of the checked repository**" in model
+    tables = re.findall(r"(?:^\|.*\|\n)+", model, re.MULTILINE)
+    assert len(tables) == 1
+    head, _, *rows = tables[0].splitlines()
+    assert [c.strip() for c in head.strip("|").split("|")] == ["untrusted source", "may", "may not"]
+    cells = [[c.strip() for c in row.strip("|").split("|")] for row in rows]
+    assert all(len(c) == 3 and c[2] for c in cells), cells
+    sources = [c[0] for c in cells]
+    for source in (
+        "anchors.toml",
+        "[tool.anchors]",
+        "registry",
+        "briefings",
+        ".anchors/",
+        "network",
+    ):
+        assert sum(source in s for s in sources) == 1, (source, sources)
+
+
 def test_the_library_example_runs_and_prints_what_the_page_shows() -> None:
     page = _page("library.md")
     code, shown = _fenced(page, "python")[0], _fenced(page, "text")[0]
