@@ -5,10 +5,31 @@ Network fixtures (loopback servers, cassettes) live in tests/netfixtures.py and 
 
 from __future__ import annotations
 
+import os
+import sys
+import tempfile
 from datetime import date
 from pathlib import Path
 
 import pytest
+
+
+def _cache_bytecode_outside_the_checkout() -> None:
+    """With PYTHONDONTWRITEBYTECODE set (as in some containers), every pytest-xdist worker
+    would rewrite every test module's asserts again, and each of the suite's ~200
+    `python -m anchors` processes would compile the package from source again (~5 s of CPU per
+    worker, ~0.1 s per process). The tests cache bytecode under the temporary folder instead:
+    still nothing written next to the sources, and the run's children inherit the setting."""
+    if not sys.dont_write_bytecode:
+        return  # Python caches bytecode as usual (GitHub's runners)
+    prefix = sys.pycache_prefix or str(Path(tempfile.gettempdir()) / "anchors-tests-bytecode")
+    sys.pycache_prefix = prefix
+    sys.dont_write_bytecode = False
+    os.environ["PYTHONPYCACHEPREFIX"] = prefix
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+
+_cache_bytecode_outside_the_checkout()
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"

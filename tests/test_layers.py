@@ -10,6 +10,7 @@ names, even only for types, are one module in two files.
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -73,10 +74,15 @@ def _type_checking_nodes(tree: ast.AST) -> set[int]:
     return skip
 
 
+@cache
+def _tree(module: str) -> ast.Module:
+    return ast.parse(MODULES[module][0].read_text(encoding="utf-8"))
+
+
 def _imports(module: str, typing: bool = False) -> set[str]:
     """What `module` imports at run time (`typing`: and for type checking too)."""
-    path, is_pkg = MODULES[module]
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    _, is_pkg = MODULES[module]
+    tree = _tree(module)
     skip = set() if typing else _type_checking_nodes(tree)
     found: set[str] = set()
     for node in ast.walk(tree):
@@ -110,8 +116,10 @@ def _layer(module: str) -> int:
     return rank
 
 
-GRAPH = {m: _imports(m) for m in MODULES}
-GRAPH_WITH_TYPES = {m: _imports(m, typing=True) for m in MODULES}
+@cache
+def _graph(typing: bool = False) -> dict[str, set[str]]:
+    """Module -> what it imports; read when a test asks, not while every worker collects."""
+    return {m: _imports(m, typing) for m in MODULES}
 
 
 def test_every_module_has_a_layer() -> None:
@@ -121,7 +129,7 @@ def test_every_module_has_a_layer() -> None:
 def test_no_import_points_to_a_higher_layer() -> None:
     upward = [
         f"{m} ({LAYERS[_layer(m)][0]}) imports {d} ({LAYERS[_layer(d)][0]})"
-        for m, deps in GRAPH.items()
+        for m, deps in _graph().items()
         for d in deps
         if _layer(d) > _layer(m)
     ]
@@ -155,12 +163,12 @@ TYPE_ONLY_CYCLES: list[list[str]] = []
 
 
 def test_no_import_cycle() -> None:
-    assert _cycles(GRAPH) == []
-    assert _cycles(GRAPH_WITH_TYPES) == TYPE_ONLY_CYCLES
+    assert _cycles(_graph()) == []
+    assert _cycles(_graph(typing=True)) == TYPE_ONLY_CYCLES
 
 
 def test_a_cycle_through_a_type_only_import_is_caught() -> None:
-    planted = {**GRAPH_WITH_TYPES, "anchors.ids.model": {"anchors.check.links"}}
+    planted = {**_graph(typing=True), "anchors.ids.model": {"anchors.check.links"}}
     planted["anchors.check.links"] = planted["anchors.check.links"] | {"anchors.ids.model"}
     assert _cycles(planted)
 
@@ -168,6 +176,7 @@ def test_a_cycle_through_a_type_only_import_is_caught() -> None:
 @pytest.mark.parametrize("bad", ["anchors.cli.app", "anchors.render.text"])
 def test_the_check_can_fail(bad: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """An upward import planted in a low module is caught (the rule is not vacuous)."""
-    planted = {**GRAPH, "anchors.ids.model": GRAPH["anchors.ids.model"] | {bad}}
+    graph = _graph()
+    planted = {**graph, "anchors.ids.model": graph["anchors.ids.model"] | {bad}}
     upward = [d for m, deps in planted.items() for d in deps if _layer(d) > _layer(m)]
     assert bad in upward
