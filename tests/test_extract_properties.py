@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 from anchors.extract import extract
 from anchors.ids import ArxivId, Doi, GithubRef
 
+from .examples import examples
+
 Anchor = tuple[str, str]  # (kind, value as scored: canonical ID, owner/repo#n, doi, raw URL)
 FULLWIDTH = str.maketrans("0123456789.", "０１２３４５６７８９．")
 
@@ -120,7 +122,7 @@ def as_pair(c: object) -> Anchor:
     return "url", c.raw  # type: ignore[attr-defined]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(placed(), min_size=1, max_size=12), st.sampled_from(["## 论文\n", "# Notes\n\n"]))
 def test_every_embedded_anchor_is_found_once_on_its_line(
     rows: list[tuple[str, list[Anchor]]], header: str

@@ -23,6 +23,7 @@ from anchors.registry.loader import parse_text
 from anchors.report.classify import FAILING, NEUTRAL, SUCCESS, Section, classify
 from anchors.report.weekly import build
 
+from .examples import examples
 from .loopback import LoopbackServer, respond
 from .stack import links
 
@@ -59,7 +60,7 @@ def _rows(hist: list[list[tuple[int, Outcome]]]) -> list[Observation]:
     return out
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(histories, st.integers(1, 20))
 def test_every_target_failing_now_is_in_exactly_one_failing_section(hist, window_days) -> None:
     rows = _rows(hist)

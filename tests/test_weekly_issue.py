@@ -25,6 +25,8 @@ from anchors.ids.model import WebUrl
 from anchors.ids.urls import key_from_url
 from anchors.render.budget import ISSUE_LIMIT, Part, fit, size
 
+from .examples import examples
+
 DAY = 86400.0
 T0 = datetime(2026, 9, 20, 6, 0, tzinfo=UTC).timestamp()
 NOW = "2026-09-30T00:00Z"
@@ -116,7 +118,7 @@ def test_the_cut_names_the_full_report_the_workflow_keeps(tmp_path: Path) -> Non
     assert f"not shown here: see [the full report](<{link}>)." in md
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     parts=st.lists(
         st.tuples(

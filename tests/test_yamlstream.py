@@ -10,6 +10,7 @@ from hypothesis import given, settings
 
 from anchors.registry.yamlstream import compose_streaming
 
+from .examples import examples
 from .reliability.test_splice import registry
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -69,7 +70,7 @@ def test_a_second_document_is_refused_like_compose() -> None:
         compose_streaming("a: 1\n---\nb: 2\n", "anchors", lambda n: None)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(data=registry())
 def test_same_nodes_as_compose_on_generated_registries(data: bytes) -> None:
     whole, streamed = _both(data.decode("utf-8-sig"))

@@ -23,6 +23,7 @@ from anchors.render import json as rjson
 from anchors.result import CheckResult
 
 from ..cassettes import load
+from ..examples import examples
 
 pytestmark = [pytest.mark.reliability(kind="hostile"), pytest.mark.timeout(60)]
 D = date(2026, 9, 24)
@@ -33,7 +34,7 @@ texty = st.text(
 )
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(texty, st.text(max_size=100)))
 def test_id_parser_never_crashes_and_canonical_form_is_a_fixed_point(s: str) -> None:
     try:
@@ -44,7 +45,7 @@ def test_id_parser_never_crashes_and_canonical_form_is_a_fixed_point(s: str) -> 
     assert again.key == key.key
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     st.builds(
         lambda y, m, n, v: f"{y:02d}{m:02d}.{n:05d}" + (f"v{v}" if v else ""),
@@ -63,7 +64,7 @@ def test_every_valid_new_id_round_trips(s: str) -> None:
     )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.lists(
         st.sampled_from(list("abc/?=&#%:.-_~") + ["utm_x", "中", "%2F", "fbclid"]), max_size=30
@@ -77,7 +78,7 @@ def test_canonical_url_is_idempotent(path: str) -> None:
     assert canonical_url(once) == once
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(texty)
 def test_briefing_extraction_never_crashes(s: str) -> None:
     b = extract(s, "b.md", D)

@@ -19,6 +19,8 @@ from anchors.merger import add, merge
 from anchors.registry.loader import load, parse_text
 from anchors.registry.model import Registry
 
+from ..examples import examples
+
 pytestmark = [pytest.mark.reliability(kind="data"), pytest.mark.timeout(120)]
 
 TODAY = date(2026, 12, 2)
@@ -169,7 +171,7 @@ def _touched_lines(reg: Registry, result: object) -> set[int]:
     return out
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=registry(), b=briefing())
 def test_add_splices_exactly_the_merge(data: bytes, b: Briefing) -> None:
     before = parse_text(data, "registry.yaml")
