@@ -17,6 +17,8 @@ from anchors.merger import add
 from anchors.registry.loader import load
 from anchors.registry.store import CHECKPOINTS
 
+from .envtools import in_process
+
 DATA = Path(__file__).resolve().parent.parent / "data"
 CORPUS = sorted((DATA / "corpus").glob("*.yaml"))
 TODAY = "2026-12-02"
@@ -179,13 +181,8 @@ def test_bad_registries_are_refused_with_file_and_line(tmp_path: Path, name: str
     reg.write_bytes(text.encode("utf-8"))
     brief = tmp_path / "2026-09-25.md"
     brief.write_text("| 2609.30001 | T | 本次新增 |\n", encoding="utf-8")
-    p = subprocess.run(
-        [*ANCHORS, "add", "-r", str(reg), str(brief), "--today", TODAY],
-        capture_output=True,
-        check=False,
-        timeout=60,
-    )
-    err = p.stderr.decode()
+    p = in_process("add", "-r", str(reg), str(brief), "--today", TODAY)
+    err = p.stderr
     assert p.returncode == 2, err
     assert f"{reg}:{line}:" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
     assert reg.read_bytes() == text.encode("utf-8")
@@ -198,10 +195,8 @@ def test_fifty_megabyte_registry_is_refused(tmp_path: Path) -> None:
     with open(reg, "wb") as f:
         f.write(b"version: 1\nanchors:\n")
         f.write(b"# padding\n" * (5 * 1024 * 1024))
-    p = subprocess.run(
-        [*ANCHORS, "check", "--offline", str(reg)], capture_output=True, check=False, timeout=60
-    )
-    assert p.returncode == 2 and b"bytes is more than" in p.stderr and b"Traceback" not in p.stderr
+    p = in_process("check", "--offline", str(reg))
+    assert p.returncode == 2 and "bytes is more than" in p.stderr and "Traceback" not in p.stderr
 
 
 def test_two_checks_at_once_share_history_and_cache_safely(tmp_path: Path) -> None:

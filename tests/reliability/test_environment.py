@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from .envtools import ANCHORS, IS_ROOT, TODAY, anchors, one_error_line, powerless
+from .envtools import ANCHORS, IS_ROOT, TODAY, anchors, in_process, one_error_line, powerless
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -126,7 +126,7 @@ def test_a_narrow_encoding_gets_the_findings_through_escaped(
 def test_impossible_option_values_are_one_line(tmp_path: Path, args: list[str]) -> None:
     reg = _reg(tmp_path)
     cmd = [*args, str(reg)] if args[0] == "check" else [*args, "-r", str(reg)]
-    line = one_error_line(anchors(*cmd), args[1])
+    line = one_error_line(in_process(*cmd), args[1])
     assert "100 years" in line or args[1] != "--since"
 
 
@@ -137,7 +137,7 @@ def test_changed_since_never_passes_an_option_to_git(tmp_path: Path) -> None:
         subprocess.run([*git, *step], check=True, capture_output=True)
     victim = tmp_path / "written-by-git"
     one_error_line(
-        anchors("check", str(reg), f"--changed-since=--output={victim}"),
+        in_process("check", str(reg), f"--changed-since=--output={victim}"),
         "--changed-since",
         "not a git ref",
     )
@@ -182,19 +182,21 @@ def test_report_output_to_a_bad_path_is_one_line(tmp_path: Path, where: str) -> 
         if not IS_ROOT:
             pytest.skip("only root can make a device node")
         os.mknod(target, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
-    one_error_line(anchors("report", "-r", str(reg), "--now", NOW, "-o", str(target)), str(target))
+    one_error_line(
+        in_process("report", "-r", str(reg), "--now", NOW, "-o", str(target)), str(target)
+    )
     assert where != "device" or stat.S_ISCHR(target.stat().st_mode)
 
 
 def test_report_output_dash_and_symlink(tmp_path: Path) -> None:
     reg = _reg(tmp_path)
     _history(tmp_path / ".anchors" / "history.sqlite")
-    p = anchors("report", "-r", str(reg), "--now", NOW, "-o", "-")
+    p = in_process("report", "-r", str(reg), "--now", NOW, "-o", "-")
     assert p.returncode == 1 and "https://example.com/blog/post" in p.stdout, p.stderr
     real, link = tmp_path / "real.md", tmp_path / "report.md"
     real.write_text("old\n", encoding="utf-8")
     link.symlink_to(real)
-    assert anchors("report", "-r", str(reg), "--now", NOW, "-o", str(link)).returncode == 1
+    assert in_process("report", "-r", str(reg), "--now", NOW, "-o", str(link)).returncode == 1
     assert link.is_symlink() and "example.com/blog/post" in real.read_text(encoding="utf-8")
     assert not (tmp_path / "-").exists()
 
@@ -248,7 +250,7 @@ def test_an_empty_history_file_has_nothing_to_report(tmp_path: Path) -> None:
     db = tmp_path / ".anchors" / "history.sqlite"
     db.parent.mkdir()
     db.touch()
-    p = anchors("report", "-r", str(reg), "--now", NOW)
+    p = in_process("report", "-r", str(reg), "--now", NOW)
     one_error_line(p, str(db), "nothing to report from")
     assert db.read_bytes() == b""
 
@@ -264,7 +266,7 @@ def test_history_with_missing_tables_is_one_line(tmp_path: Path) -> None:
     con.commit()
     con.close()
     one_error_line(
-        anchors("report", "-r", str(reg), "--now", NOW), str(db), "observations", "missing"
+        in_process("report", "-r", str(reg), "--now", NOW), str(db), "observations", "missing"
     )
 
 
@@ -272,7 +274,9 @@ def test_cache_dir_that_is_a_file_is_one_line(tmp_path: Path) -> None:
     reg = _reg(tmp_path)
     (tmp_path / "afile").write_text("x", encoding="utf-8")
     one_error_line(
-        anchors("check", str(reg), "--cache-dir", str(tmp_path / "afile")), "afile", "not a folder"
+        in_process("check", str(reg), "--cache-dir", str(tmp_path / "afile")),
+        "afile",
+        "not a folder",
     )
 
 
@@ -330,7 +334,7 @@ def test_damaged_cache_is_warned_about_once_and_ignored(tmp_path: Path, site, da
             else {f"url:{site.url('/ok/1')}": {"at": time.time(), "data": {"status": 200}}}
         )
         cache.write_text(json.dumps({"format": 1, "entries": entries}), encoding="utf-8")
-    p = _check(reg)
+    p = _check(reg, run=in_process)
     _findings_printed(p)
     warnings = [ln for ln in p.stderr.splitlines() if ln.startswith("anchors: warning:")]
     assert len(warnings) <= 1 and (damage == "entry-without-outcome" or warnings), p.stderr
