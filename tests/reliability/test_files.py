@@ -17,7 +17,7 @@ from anchors.merger import add
 from anchors.registry import store
 from anchors.registry.loader import load
 
-from .envtools import IS_ROOT, TODAY, anchors, fill, one_error_line, powerless, small_tmpfs
+from .envtools import IS_ROOT, TODAY, fill, in_process, one_error_line, powerless, small_tmpfs
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 BRIEF = DATA / "briefing-0925.md"
@@ -32,7 +32,8 @@ def _reg(folder: Path, name: str = "registry.yaml") -> Path:
 
 
 def _add(reg: Path | str, *more: str) -> object:
-    return anchors("add", "-q", "-r", str(reg), "--today", TODAY, str(BRIEF), *more)
+    """`anchors add` of BRIEF, in-process: these cases are about the files, not the process."""
+    return in_process("add", "-q", "-r", str(reg), "--today", TODAY, str(BRIEF), *more)
 
 
 @pytest.mark.reliability(kind="input")
@@ -50,15 +51,20 @@ def test_device_node_is_never_replaced(tmp_path: Path) -> None:
 
 @pytest.mark.reliability(kind="input")
 @pytest.mark.parametrize("kind", ["fifo", "folder"])
-def test_fifo_and_folder_registries_are_refused(tmp_path: Path, kind: str) -> None:
+def test_fifo_and_folder_registries_are_refused(
+    tmp_path: Path, kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A FIFO is never written; a read-only command reads one, but a named FIFO that nothing
-    writes to is given up on (`pipes.FIFO_WAIT`), not waited for forever."""
+    writes to is given up on (`pipes.FIFO_WAIT`, shortened here), not waited for forever."""
+    from anchors.registry import pipes
+
+    monkeypatch.setattr(pipes, "FIFO_WAIT", 0.2)
     reg = tmp_path / "registry.yaml"
     os.mkfifo(reg) if kind == "fifo" else reg.mkdir()
     written = "cannot be written" if kind == "fifo" else "not a regular file"
     one_error_line(_add(reg), str(reg), written)  # type: ignore[arg-type]
     read = "nothing wrote to" if kind == "fifo" else "not a regular file"
-    one_error_line(anchors("check", "--offline", str(reg)), str(reg), read)  # type: ignore[arg-type]
+    one_error_line(in_process("check", "--offline", str(reg)), str(reg), read)  # type: ignore[arg-type]
     assert stat.S_ISFIFO(reg.stat().st_mode) if kind == "fifo" else reg.is_dir()
 
 
