@@ -4,7 +4,7 @@ registry, as a ratio of the offline check's (issue 25's target: within 2x of bot
 Registries of 1k/10k/100k anchors (bench/registry.py's generator) with a cache holding what a
 check resolves for every arXiv anchor (title, three authors, date, a journal reference), so an
 export formats names and venues as it does after a real check. Each command is a separate
-process, best of `--repeat`, peak RSS from wait4.
+process, best of `--repeat`, timed by bench/timer.py (the command's own peak RSS).
 
     python bench/export.py [--sizes 1000,10000,100000] [--repeat 3]
 """
@@ -12,15 +12,13 @@ process, best of `--repeat`, peak RSS from wait4.
 from __future__ import annotations
 
 import argparse
-import os
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from registry import make_registry
+from timer import measure
 
 ANCHORS = [sys.executable, "-m", "anchors"]
 
@@ -53,14 +51,12 @@ def best(cmd: list[str], repeat: int) -> tuple[float, float, int]:
     steady on a shared machine) and the peak RSS (KiB) of `repeat` runs."""
     walls, cpus, rss = [], [], 0
     for _ in range(repeat):
-        start = time.perf_counter()
-        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        _, status, usage = os.wait4(p.pid, 0)
-        if os.waitstatus_to_exitcode(status) not in (0, 1):
+        m = measure(cmd)
+        if m.exit not in (0, 1):
             raise SystemExit(f"{' '.join(cmd)} failed")
-        walls.append(time.perf_counter() - start)
-        cpus.append(usage.ru_utime + usage.ru_stime)
-        rss = max(rss, usage.ru_maxrss)
+        walls.append(m.wall)
+        cpus.append(m.cpu)
+        rss = max(rss, m.rss_kib)
     return min(walls), min(cpus), rss
 
 

@@ -6,7 +6,7 @@ B). `--fragments` of the pages that answer 200 (5% by default) are cited with a 
 they are read with GET; one in four names a place the page lacks, and `false`/`missed` count
 wrong `missing-fragment` verdicts beside wrong dead links. `anchors check --allow-private` runs
 in a subprocess, `--runs` times per setting; the server times the check phase and counts what
-is in flight; wait4 gives the process's CPU and peak RSS. With `--others`, the other link
+is in flight; bench/timer.py gives the process's CPU and peak RSS. With `--others`, the other link
 checkers (bench/peers.py) run on the same input beside it.
 
     python bench/links.py [--urls 2000,8000] [--limits 64/8,32/8] [--runs 3] [--inputs A,B]
@@ -22,7 +22,6 @@ import os
 import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -122,8 +121,8 @@ def run_anchors(
             "--timeout",
             "10",
         ]
-        t0 = time.monotonic()
         r = run_measured(cmd, cwd=tree)  # `python -m anchors` runs the tree it starts in
+        t0 = r.started  # the command's fork, on the clock the server logs with
         first = min(t for t, *_ in srv.log) if srv.log else float("nan")
         fd, md = verdicts(r.out, items, srv.port)
         ff, mf = fragment_verdicts(r.out, fragments)

@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from timer import measure
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = ROOT / "briefings" / "2026-09-24-inference-e1.md"
@@ -50,11 +51,9 @@ def make_registry(n: int, path: Path) -> None:
 
 
 def run(cmd: list[str]) -> tuple[float, int, int]:
-    """Wall seconds, peak RSS (KiB) and exit code of one process."""
-    start = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(p.pid, 0)
-    return time.perf_counter() - start, usage.ru_maxrss, os.waitstatus_to_exitcode(status)
+    """Wall seconds, peak RSS (KiB) and exit code of one process (bench/timer.py)."""
+    m = measure(cmd)
+    return m.wall, m.rss_kib, m.exit
 
 
 def best(cmd: list[str], repeat: int, setup=None) -> tuple[float, int]:

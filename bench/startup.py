@@ -2,7 +2,7 @@
 interpreter.
 
 Each command runs as a fresh process, `--runs` times, interleaved with `python -c pass` so that
-all three see the same machine load. Wall time and CPU time (user + system, from wait4) are
+all three see the same machine load. Wall time and CPU time (user + system, bench/timer.py) are
 printed with their ratio to the bare interpreter's. The targets (80 and 150 ms where a bare
 start took 10 ms) are judged on what a command costs beyond the bare start, in CPU time: on
 shared cores wall time mostly measures the neighbours, and this machine's bare start also
@@ -17,10 +17,11 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
-import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from timer import measure
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_MS = {"--version": 80, "check --offline": 150}
@@ -42,12 +43,8 @@ COMMANDS = {
 def once(cmd: list[str]) -> tuple[float, float]:
     """Wall and CPU milliseconds of one run."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
-    start = time.perf_counter()
-    p = subprocess.Popen(
-        cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=ROOT
-    )
-    _, _, usage = os.wait4(p.pid, 0)
-    return (time.perf_counter() - start) * 1000, (usage.ru_utime + usage.ru_stime) * 1000
+    m = measure(cmd, env=env, cwd=ROOT)
+    return m.wall * 1000, m.cpu * 1000
 
 
 def main() -> None:

@@ -14,11 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import heapq
-import os
 import socket
-import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -26,6 +23,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from timer import Measured, measure
+
 from tests.loopback import Request, respond
 
 HOSTS = [f"127.0.0.{i}" for i in range(2, 42)]
@@ -162,39 +162,10 @@ def write_inputs(
     return reg, md, html
 
 
-@dataclass
-class Run:
-    wall: float
-    cpu: float  # user + system seconds of the process
-    rss_kib: int
-    exit: int
-    out: bytes
-
-
-def run_measured(cmd: list[str], timeout: float = 900, cwd: Path | None = None) -> Run:
-    """Wall time, CPU, peak RSS, exit code and stdout of one process (killed at `timeout`)."""
-    with tempfile.TemporaryFile() as out_file:
-        start = time.perf_counter()
-        p = subprocess.Popen(cmd, stdout=out_file, stderr=subprocess.DEVNULL, cwd=cwd)
-        deadline = start + timeout
-        while True:
-            pid, status, usage = os.wait4(p.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.perf_counter() > deadline:
-                p.kill()
-                pid, status, usage = os.wait4(p.pid, 0)
-                break
-            time.sleep(0.01)
-        wall = time.perf_counter() - start
-        out_file.seek(0)
-        return Run(
-            wall,
-            usage.ru_utime + usage.ru_stime,
-            usage.ru_maxrss,
-            os.waitstatus_to_exitcode(status),
-            out_file.read(),
-        )
+def run_measured(cmd: list[str], timeout: float = 900, cwd: Path | None = None) -> Measured:
+    """Wall time, CPU, peak RSS, exit code and stdout of one process (killed at `timeout`),
+    measured by bench/timer.py (the command's own peak RSS, not this server's)."""
+    return measure(cmd, timeout=timeout, cwd=cwd, capture=True)
 
 
 def free_port() -> int:
