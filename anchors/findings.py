@@ -9,6 +9,7 @@ from enum import Enum, IntEnum
 from typing import Any
 
 __all__ = [
+    "CITED_IN_BRIEFINGS",
     "Code",
     "ExitCode",
     "Finding",
@@ -116,6 +117,10 @@ _SEVERITY = {
     Code.MISSING_FRAGMENT: Severity.WARNING,
     Code.SAME_WORK: Severity.INFO,
 }
+
+#: Codes whose anchor is a URL a briefing may cite word for word: `extract.citing` says where;
+#: a check reads the briefings (and imports the extractor) only when a finding has one.
+CITED_IN_BRIEFINGS = frozenset({Code.DEAD_LINK})
 
 
 class Outcome(str, Enum):

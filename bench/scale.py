@@ -2,8 +2,8 @@
 
 Part 1, registries of 1k/10k/100k anchors (bench/registry.py's generator): `check --offline`,
 `report`, `fix --dry-run` and `export` (BibTeX and CSL-JSON), each a separate process, best of
-`--repeat`: CPU seconds (user + system) and peak RSS (bench/timer.py). The ratios are each size's CPU
-against the size before (linear is 10x per step), and each export's CPU and RSS against the
+`--repeat`: CPU seconds (user + system) and peak RSS (bench/timer.py). The ratios are each size's
+CPU against the size before (linear is 10x per step), and each export's CPU and RSS against the
 offline check of the same size (issue 25: within 2x at 100k).
 
 Part 2, one registry of `--history-anchors` (2,000) checked weekly: histories of 13, 52 and

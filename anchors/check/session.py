@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from ..config import Settings, load_settings
 from ..errors import StorageError, UsageError
-from ..findings import Code
+from ..findings import CITED_IN_BRIEFINGS, Code
 from ..ids.model import AnchorKind
 
 if TYPE_CHECKING:  # an offline check imports none of the online machinery (bench/startup.py)
@@ -217,7 +217,6 @@ def check(
     is checked with its own settings; one result, filtered to `options.codes`. `after` builds
     the hook that runs beside each registry's check (a new `archive.hook.RunHook()`
     for `--archive`); without it, a run archives nothing."""
-    from ..extract.citing import add_citing_lines
     from ..registry.loader import load
     from ..registry.validate import check_offline
     from ..result import combine
@@ -260,7 +259,10 @@ def check(
 
         result.findings += judge(regs, docs, briefings, options.today, settings[0].pending_days)
     result.narrow(options.codes)
-    result.findings = add_citing_lines(result.findings)
+    if any(f.code in CITED_IN_BRIEFINGS for f in result.findings):
+        from ..extract.citing import add_citing_lines  # the extractor: only for a dead link
+
+        result.findings = add_citing_lines(result.findings)
     return result
 
 

@@ -18,15 +18,13 @@ from datetime import date
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from ..findings import Code, Finding
+from ..findings import CITED_IN_BRIEFINGS, Finding
 from ..ids import InvalidId, parse_anchor
 from ..repofiles import RepoFileError, read_text, repository_root
 from .citations import extract
 
 __all__ = ["add_citing_lines"]
 
-#: Codes whose anchor is a URL a briefing may cite word for word.
-_CODES = frozenset({Code.DEAD_LINK})
 _MAX_FILES = 5000
 _MAX_BYTES = 4 << 20
 _SKIP_DIRS = frozenset({".git", ".anchors", "node_modules", ".venv", "venv", "__pycache__"})
@@ -56,7 +54,7 @@ def add_citing_lines(findings: Sequence[Finding]) -> list[Finding]:
     when a briefing cites its URL. Each finding's repository is its own registry file's."""
     by_registry: dict[str, set[str]] = {}
     for f in findings:
-        if f.code in _CODES and f.anchor:
+        if f.code in CITED_IN_BRIEFINGS and f.anchor:
             by_registry.setdefault(f.file, set()).add(f.anchor)
     cited = {
         (registry, anchor): where
@@ -65,7 +63,8 @@ def add_citing_lines(findings: Sequence[Finding]) -> list[Finding]:
     }
     return [
         replace(f, details={**f.details, "cited_at": where})
-        if f.code in _CODES and (where := _elsewhere(f, cited.get((f.file, f.anchor), [])))
+        if f.code in CITED_IN_BRIEFINGS
+        and (where := _elsewhere(f, cited.get((f.file, f.anchor), [])))
         else f
         for f in findings
     ]

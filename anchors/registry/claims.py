@@ -21,8 +21,6 @@ from datetime import date
 from enum import Enum
 from typing import Any
 
-from ..titles import same_title
-
 __all__ = [
     "CLAIM_FIELDS",
     "Claims",
@@ -165,6 +163,8 @@ def record_of(
         out = replace(out, **first)
     if out.state is None:
         out = replace(out, state_text=None)
+    from ..titles import same_title  # its patterns compile at import: only `add` gets here
+
     if out.title is not None and (title is None or same_title(out.title, title)):
         out = replace(out, title=None)
     if out.version == version:

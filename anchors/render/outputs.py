@@ -113,7 +113,7 @@ def _add_text(r: MergeResult, t: Target) -> str:
 
 
 def _add_concise(r: MergeResult, t: Target) -> str:
-    from .text import add_concise
+    from .concise import add_concise
 
     return add_concise(r)
 
@@ -131,7 +131,7 @@ def _check_text(r: CheckResult, t: Target) -> str:
 
 
 def _check_concise(r: CheckResult, t: Target) -> str:
-    from .text import concise
+    from .concise import concise
 
     return concise(r)
 

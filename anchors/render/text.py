@@ -16,15 +16,16 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from ..findings import Finding, Severity
-from ..merger import Change
+from ..merge_result import Change
+from .concise import anchor_line, where
 from .escape import plain
 from .summary import plural
 
 if TYPE_CHECKING:
-    from ..merger import MergeResult
+    from ..merge_result import MergeResult
     from ..result import CheckResult
 
-__all__ = ["add_concise", "add_result", "check_result", "clip", "concise", "findings"]
+__all__ = ["add_result", "check_result", "clip", "findings"]
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 _INDENT = "    "
@@ -35,17 +36,13 @@ def clip(s: str, n: int) -> str:
     return s if len(s) <= n else s[: n - 1].rstrip() + "…"
 
 
-def _where(f: Finding) -> str:
-    return plain(f"{f.file}:{f.line}" if f.line else f.file)
-
-
 def _t(s: object) -> Text:
     return Text(plain(str(s)))
 
 
 def _finding(f: Finding, width: int) -> list[Text]:
     head = Text.assemble(
-        (_where(f) + ":", "bold"),
+        (where(f) + ":", "bold"),
         " ",
         (f.severity.value, _STYLE[f.severity]),
         " ",
@@ -74,37 +71,7 @@ def check_result(r: CheckResult, width: int = 80) -> Group:
     return Group(*findings(r.findings, width))
 
 
-def concise(r: CheckResult) -> str:
-    """`registry.yaml:12: dead-link https://… HTTP 404`: one finding a line, nothing else."""
-    return "".join(_concise(f) for f in r.findings)
-
-
-def _concise(f: Finding) -> str:
-    anchor = f" {plain(f.anchor)}" if f.anchor else ""
-    return f"{_where(f)}: {f.code.value}{anchor} {plain(f.message)}\n"
-
-
 _CHANGE_STYLE = {"added": "green", "continued": "cyan", "unchanged": "dim"}
-
-
-def _anchor_line(r: MergeResult, key: str, change: Change) -> tuple[str, str, str]:
-    """`briefing.md:5:`, `added 2609.18063 §1.3 KV Cache` and the title, each escaped."""
-    e = r.entries[key]
-    path, line = r.cited_at.get(key, (r.registry, 0))
-    where = plain(f"{path}:{line}:" if line else f"{path}:")
-    what = f"{change.value} {plain(str(e.key))}" + (f" {plain(e.section)}" if e.section else "")
-    return where, what, plain(e.title or "")
-
-
-def add_concise(r: MergeResult) -> str:
-    """One line per anchor of the briefings, what the merge does to it, then the findings as
-    `check --format concise` prints them: `briefing.md:5: added 2609.18063 §1.3 KV Cache "…"`."""
-    out = []
-    for key, change in r.change_of().items():
-        where, what, title = _anchor_line(r, key, change)
-        out.append(f"{where} {what}" + (f' "{title}"' if title else "") + "\n")
-    out += (_concise(f) for f in r.findings)
-    return "".join(out)
 
 
 def add_result(r: MergeResult, width: int = 80) -> Group:
@@ -116,9 +83,9 @@ def add_result(r: MergeResult, width: int = 80) -> Group:
         if change is Change.UNCHANGED:
             unchanged += 1
             continue
-        where, what, title = _anchor_line(r, key, change)
-        room = width - cell_len(f'{where} {what}  ""')
-        lines.append(where, "bold")
+        at, what, title = anchor_line(r, key, change)
+        room = width - cell_len(f'{at} {what}  ""')
+        lines.append(at, "bold")
         lines.append(" ")
         lines.append(change.value, _CHANGE_STYLE[change.value])
         lines.append(what[len(change.value) :])
