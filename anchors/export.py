@@ -199,8 +199,10 @@ def collect(reg: Registry, cache: Cache | None = None) -> list[ExportItem]:
         ]
     )
     items = _same_work(items, {k: a.key for k, a in entries.items() if a.key is not None})
-    order = {key: i for i, key in enumerate(reg.by_key())}
-    items.sort(key=lambda it: (section_order(it.section), order[it.key]))
+    order = {key: i for i, key in enumerate(entries)}
+    # a registry has a few dozen sections: each one's place is worked out once
+    places = {s: section_order(s) for s in {it.section for it in items}}
+    items.sort(key=lambda it: (places[it.section], order[it.key]))
     return items
 
 
@@ -208,7 +210,12 @@ def _same_work(items: list[ExportItem], keys: dict[str, AnchorKey]) -> list[Expo
     """A preprint and its published version, both registered, keep their own entries (documents
     cite both keys), each naming the other: the published one its arXiv ID (`eprint`), the
     preprint its published DOI (`doi`, as arXiv itself gives it)."""
-    facts = {it.key: facts_from_json(keys[it.key].kind, it.meta) for it in items}
+    # only an arXiv ID's facts (its DOI) and a DOI's (its preprints) can pair two entries
+    facts = {
+        it.key: facts_from_json(kind, it.meta)
+        for it in items
+        if it.meta and (kind := keys[it.key].kind) in (AnchorKind.ARXIV, AnchorKind.DOI)
+    }
     found = {s.preprint: s.published for s in pairs(keys, facts)}
     preprint_of = {v: k for k, v in found.items()}
     out = []

@@ -1,7 +1,8 @@
-"""BibTeX, written through pybtex, for the two families of styles people typeset with.
+"""BibTeX in pybtex's layout, for the two families of styles people typeset with.
 
-pybtex owns the syntax (quoting, brace balance, "Last, First and ..." name lists). Each value
-is encoded here, once: text from the network can carry LaTeX (`\\input{...}`, braces, `$`) and
+pybtex reads each name (`Person`: von, last, jr, first); the entries are written here in its
+writer's layout and quoting, and tests read them back with its parser. Each value is encoded
+here, once: text from the network can carry LaTeX (`\\input{...}`, braces, `$`) and
 characters that typeset as something else (`--` as a dash, `<` as "¡" under OT1, `|` as a
 dash, a backtick as a quote), so text is made inert; URLs, DOIs and arXiv IDs are written as
 they are (url.sty and biblatex read them verbatim), with only what a .bib cannot hold
@@ -118,28 +119,27 @@ def _url(value: str) -> str:
     return r"\url{" + _verbatim(value).replace("%", r"\%").replace("#", r"\#") + "}"
 
 
-def _writer() -> Any:
-    """pybtex's BibTeX writer, writing each value as this module encoded it.
+def _quoted(value: str) -> str:
+    """A field's value as BibTeX reads it back: in quotes, or in braces when it holds a quote
+    (pybtex's rule), refused when its braces do not balance (as pybtex refuses it)."""
+    if not _balanced(value):
+        from pybtex.database.output.bibtex import BibTeXError  # type: ignore[import-untyped]
 
-    NOTE: pybtex has no option for this: `Writer._write_field` LaTeX-encodes every value
-    (latexcodec), which would escape the `\\` of `\\url{}` and the `_` of a URL. The override
-    is the one place that depends on that private method (pybtex pinned <0.27);
-    tests/test_export.py::test_urls_are_verbatim_in_bibtex fails if it stops being called.
-    """
-    from pybtex.database.output.bibtex import Writer  # type: ignore[import-untyped]
+        raise BibTeXError(f"String has unmatched braces: {value}")
+    return f'"{value}"' if '"' not in value else "{" + value + "}"
 
-    class EncodedWriter(Writer):  # type: ignore[misc]
-        def _write_field(self, stream: Any, type: str, value: str) -> None:
-            stream.write(f",\n    {type} = {self.quote(value)}")
 
-        def check_braces(self, s: str) -> None:
-            # the same refusal as pybtex's, counted in one pass instead of its scanner
-            if not _balanced(s):
-                from pybtex.database.output.bibtex import BibTeXError
-
-                raise BibTeXError(f"String has unmatched braces: {s}")
-
-    return EncodedWriter()
+def _entry(key: str, kind: str, authors: list[str], fields: list[tuple[str, str]]) -> str:
+    """One entry as pybtex's BibTeX writer lays it out (`@kind{key`, a field a line, indented
+    by four, `author` first), each value as this module encoded it: pybtex's writer would
+    LaTeX-encode every value again (the `\\` of `\\url{}`, the `_` of a URL), and building its
+    entry objects cost as much as the text."""
+    out = [f"@{kind}{{{key}"]
+    if authors:
+        out.append(f",\n    author = {_quoted(' and '.join(authors))}")
+    out += (f",\n    {name} = {_quoted(value)}" for name, value in dict(fields).items())
+    out.append("\n}\n")
+    return "".join(out)
 
 
 def _bookkeeping(it: ExportItem) -> str:
@@ -261,38 +261,28 @@ def _biblatex(it: ExportItem, kind: str) -> list[tuple[str, str]]:
     return f
 
 
-#: entries pybtex writes at a time: the text and pybtex's objects of one batch, never of all
-_BATCH = 500
-
-
 def bibtex_chunks(items: list[ExportItem], style: str = "classic") -> Iterator[str]:
-    """The .bib a batch of entries at a time (`render.write` streams them to the file).
+    """The .bib an entry at a time (`render.write` streams them to the file): the text of one
+    entry is all it holds.
 
-    A key twice, as BibTeX compares them (case-insensitively), is refused as pybtex refuses it
-    within one batch; `export` makes keys unique, so this never happens to its items.
+    A key twice, as BibTeX compares them (case-insensitively), is refused as pybtex refuses
+    it; `export` makes keys unique, so this never happens to its items.
     """
-    from pybtex.database import BibliographyData, BibliographyDataError, Entry  # type: ignore[import-untyped]
+    from pybtex.database import BibliographyDataError  # type: ignore[import-untyped]
 
     fields = _biblatex if style == "biblatex" else _classic
-    writer, seen = _writer(), set()
-    for start in range(0, len(items), _BATCH):
-        # a list, not a dict: pybtex refuses a repeated key where a dict keeps the last
-        entries = []
-        for it in items[start : start + _BATCH]:
-            if (low := it.cite_key.lower()) in seen:
-                raise BibliographyDataError(f"repeated bibliography entry: {it.cite_key}")
-            seen.add(low)
-            kind = _entry_type(it, style)
-            f = fields(it, kind)
-            if note := _bookkeeping(it):
-                f.append(("annote", note))
-            persons = (
-                {"author": [_bib_person(a, style) for a in it.authors]} if it.authors else None
-            )
-            entries.append((it.cite_key, Entry(kind, fields=f, persons=persons)))
-        text = str(writer.to_string(BibliographyData(entries=entries)))
-        # pybtex puts a blank line between entries and ends with a newline: so between batches
-        yield ("\n" if start else "") + (text if text.endswith("\n") else text + "\n")
+    seen: set[str] = set()
+    for i, it in enumerate(items):
+        if (low := it.cite_key.lower()) in seen:
+            raise BibliographyDataError(f"repeated bibliography entry: {it.cite_key}")
+        seen.add(low)
+        kind = _entry_type(it, style)
+        f = fields(it, kind)
+        if note := _bookkeeping(it):
+            f.append(("annote", note))
+        authors = [_bib_name(a, style) for a in it.authors]
+        # a blank line between entries, as pybtex writes them
+        yield ("\n" if i else "") + _entry(it.cite_key, kind, authors, f)
 
 
 def bibtex(items: list[ExportItem], style: str = "classic") -> str:
@@ -320,10 +310,15 @@ def parsed_name(name: str) -> Any:
 
 
 @lru_cache(maxsize=1 << 16)
-def _bib_person(name: str, style: str) -> Any:
-    """An author for BibTeX: parsed as Last, First where it is one person, else the whole name
-    as one braced literal (`{Alice and Bob}`), which BibTeX never splits or reorders."""
-    from pybtex.database import Person
-
+def _bib_name(name: str, style: str) -> str:
+    """An author for BibTeX, read once per distinct name: `Last, First` (pybtex's order: von
+    Last, Jr, First Middle) where it is one person, else the whole name as one braced literal
+    (`{Alice and Bob}`), which BibTeX never splits or reorders."""
     t = _latex(name, style).strip()
-    return parsed_name(t) or Person(last="{" + t + "}")
+    p = parsed_name(t)
+    if p is None:
+        return "{" + t + "}"
+    last = " ".join(p.prelast_names + p.last_names)
+    first = " ".join(p.first_names + p.middle_names)
+    lineage = " ".join(p.lineage_names)
+    return last + (f", {lineage}" if lineage else "") + (f", {first}" if first else "")
