@@ -10,7 +10,6 @@ replaced atomically. A new format is a renderer in `outputs` plus its `--format`
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import replace
 from enum import Enum
 from typing import TYPE_CHECKING, TextIO, TypeVar
@@ -87,9 +86,9 @@ def write(
     from ..registry.loader import gc_paused
     from .escape import inert_json
 
-    # NOTE: json.dumps with an indent builds its encoder's closures, a reference cycle, on every
-    # call: paused, the collector would keep one per item until the end (+200 MB at 100k)
-    with contextlib.nullcontext() if fmt in outputs.json else gc_paused():
+    # many small objects and no cycles (CSL-JSON's writer is not json.dumps, whose encoder
+    # with an indent is a cycle per call): each pass of the collector would walk them all
+    with gc_paused():
         chunks = streamed(result, target)
         if fmt in outputs.json:  # pieces are whole items: no `##[` spans two of them
             chunks = (inert_json(c) for c in chunks)
