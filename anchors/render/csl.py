@@ -15,7 +15,7 @@ from functools import lru_cache
 from json.encoder import encode_basestring
 from typing import TYPE_CHECKING, Any
 
-from .bib import parsed_name
+from .bibnames import parsed_name
 
 if TYPE_CHECKING:
     from ..export import ExportItem

@@ -39,7 +39,7 @@ def compile_bib(
     if biber:
         preamble += "\\usepackage{xurl}\n\\usepackage[backend=biber]{biblatex}\n"
         preamble += "\\addbibresource{refs.bib}\n"
-        if engine == "pdflatex":  # hyperref's \\url reads an escaped % as % (bib._url)
+        if engine == "pdflatex":  # hyperref's \\url reads an escaped % as % (bibvalues.url_field)
             preamble += "\\usepackage{hyperref}\n"
         body = "\\raggedright\n\\printbibliography\n"
     else:
