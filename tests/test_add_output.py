@@ -150,14 +150,32 @@ def _ratio(cost: Callable[[int], int], n: int = 200) -> float:
     return cost(2 * n) / cost(n)
 
 
+@pytest.fixture(scope="module")
+def merged(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, int], MergeResult]:
+    """The dry-run `add` of each shape and size, merged once for the module: the rendering
+    tests of its three formats only read it (the merge itself is timed by
+    test_merging_is_linear)."""
+    tmp = tmp_path_factory.mktemp("merged")
+    done: dict[tuple[str, int], MergeResult] = {}
+
+    def get(shape: str, n: int) -> MergeResult:
+        if (shape, n) not in done:
+            done[shape, n] = _merge(tmp, shape, n)()
+        return done[shape, n]
+
+    return get
+
+
 @pytest.mark.parametrize("fmt", ["json", "concise", "text"])
 @pytest.mark.parametrize("shape", list(SHAPES))
-def test_rendering_add_is_linear(tmp_path: Path, shape: str, fmt: str) -> None:
+def test_rendering_add_is_linear(
+    merged: Callable[[str, int], MergeResult], shape: str, fmt: str
+) -> None:
     """Twice the citations, at most 2.2 times the work: `key in r.added` (a list) made the
     JSON and the table quadratic."""
 
     def cost(n: int) -> int:
-        r = _keyed(_merge(tmp_path, shape, n)())
+        r = _keyed(merged(shape, n))
         out = _Terminal() if fmt == "text" else io.StringIO()
         return work(lambda: render(ADD, fmt, r, Target(out, dry_run=True)))
 
