@@ -61,6 +61,17 @@ def test_full_stdout_is_one_line(tmp_path: Path) -> None:
     one_error_line(p, "standard output", "no space left on device")  # type: ignore[arg-type]
 
 
+def _narrow_registry(tmp_path: Path) -> Path:
+    """A registry whose finding quotes a field name an ASCII or cp1252 stream cannot hold."""
+    reg = tmp_path / "registry.yaml"
+    reg.write_text(
+        'version: 1\nanchors:\n  - arxiv: "2609.19969"\n    标题: x\n'
+        '    first_anchored: 2026-09-21\n    status: new\n    section: "§1.3 KV Cache"\n',
+        encoding="utf-8",
+    )
+    return reg
+
+
 @pytest.mark.parametrize("encoding", ["ascii", "cp1252"])
 @pytest.mark.parametrize("fmt", ["text", "concise", "markdown"])
 def test_a_narrow_encoding_gets_the_findings_through_escaped(
@@ -69,12 +80,7 @@ def test_a_narrow_encoding_gets_the_findings_through_escaped(
     """`PYTHONIOENCODING=ascii`, or a cp1252 redirect: the findings must reach the log, so what
     the stream cannot hold is written escaped (`\\u6807`), said once on stderr; the run is judged
     as usual (exit 1 for the error), not stopped with exit 2."""
-    reg = tmp_path / "registry.yaml"
-    reg.write_text(
-        'version: 1\nanchors:\n  - arxiv: "2609.19969"\n    标题: x\n'
-        '    first_anchored: 2026-09-21\n    status: new\n    section: "§1.3 KV Cache"\n',
-        encoding="utf-8",
-    )
+    reg = _narrow_registry(tmp_path)
     out = tmp_path / "log.txt"
     with out.open("wb") as log:
         p = subprocess.run(
@@ -96,6 +102,12 @@ def test_a_narrow_encoding_gets_the_findings_through_escaped(
     )
     assert warned == [said]
     assert "0 OK, 1 failing" in p.stderr and "Traceback" not in p.stderr
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "cp1252"])
+def test_json_needs_no_escaping_warning_in_a_narrow_encoding(tmp_path: Path, encoding: str) -> None:
+    """JSON escapes every non-ASCII character itself, so it always fits: no warning."""
+    reg = _narrow_registry(tmp_path)
     ok = anchors(
         "check",
         "--offline",
