@@ -43,8 +43,11 @@ def select(
     since: float | None = None,
     status: str | None = None,
     today: date | None = None,
+    chosen: bool = False,
 ) -> list[ExportItem]:
-    """Load the registry (refusing an unreadable one) and the cache; pick the items asked for."""
+    """Load the registry (refusing an unreadable one) and the cache; pick the items asked for.
+    `chosen`: the user named the cache's place, so it is read even where git cannot say
+    whether the repository committed it (`state.untrusted`)."""
     from ..errors import UsageError
     from ..registry.loader import gc_paused, load
 
@@ -57,7 +60,7 @@ def select(
     reg = load(registry, stream_ok=True)  # export writes nothing: `-` and pipes are read
     # many small objects and no cycles: each pass of the collector would walk them all
     with gc_paused():
-        cache = Cache(cache_path, ttls=_FOREVER) if cache_path is not None else None
+        cache = Cache(cache_path, ttls=_FOREVER, chosen=chosen) if cache_path is not None else None
         items = collect(reg, cache)
     return filter_items(items, section=section, since=since, status=want, today=today)
 
@@ -87,11 +90,12 @@ def export(
         since=since,
         status=status,
         today=today,
+        chosen=settings.chose_cache,
     )
-    return _gone(items, settings.history_path(registry), registry)
+    return _gone(items, settings.history_path(registry), registry, settings.chose_history)
 
 
-def _gone(items: list[ExportItem], history: Path, registry: Path) -> list[ExportItem]:
+def _gone(items: list[ExportItem], history: Path, registry: Path, chosen: bool) -> list[ExportItem]:
     """The items, each the latest check found gone (a dead link, an ID that does not exist)
     marked with why, so `export` can warn instead of citing it silently. No history, or one
     that cannot be read, marks nothing: an export is not a check."""
@@ -104,7 +108,7 @@ def _gone(items: list[ExportItem], history: Path, registry: Path) -> list[Export
         return items
     latest: dict[str, tuple[str, float]] = {}
     try:
-        h = History.read_only(history)
+        h = History.read_only(history, chosen)
         try:
             for obs in h.rows(until=float("inf"), registry=registry):
                 if obs.outcome in NEUTRAL:

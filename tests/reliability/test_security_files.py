@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from anchors.check.cache import Cache
 from anchors.cli.app import app
 
 from ..loopback import LoopbackServer, Request, respond
@@ -345,6 +346,31 @@ def test_state_git_cannot_vouch_for_is_taken_for_committed(
     _one_error(_cli("report", "-r", str(reg)), "history.sqlite", "may be committed")
     env = {"ANCHORS_HISTORY": str(history)}
     assert _cli("report", "-r", str(reg), "-f", "json", env=env).exit_code in (0, 1)  # read
+
+
+@pytest.mark.parametrize("how", ["missing", "failing"])
+def test_export_reads_the_cache_the_user_named_where_git_cannot_vouch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    """`export` takes its metadata from the cache: with no git to ask, one in the repository
+    may be committed and gives none, but a cache the user named with `--cache-dir` is theirs."""
+    repo = _repo(tmp_path / "repo")
+    reg = repo / "registry.yaml"
+    reg.write_text(
+        'version: 1\nanchors:\n  - arxiv: "2309.06180"\n    first_anchored: 2026-09-24\n'
+        "    status: new\n",
+        encoding="utf-8",
+    )
+    cache = Cache(repo / ".anchors" / "cache.json")
+    cache.put("arxiv:2309.06180", {"outcome": "ok", "title": "Efficient Memory Management"})
+    cache.save()
+    monkeypatch.setenv("PATH", _no_git(tmp_path, how)["PATH"])
+    args = ["export", "-r", str(reg), "-f", "csl-json"]
+    found = _cli(*args)
+    named = _cli(*args, "--cache-dir", str(repo / ".anchors"))
+    assert found.exit_code == 0 and named.exit_code == 0, (found.output, named.output)
+    assert [d.get("title") for d in json.loads(found.stdout)] == [None]
+    assert [d.get("title") for d in json.loads(named.stdout)] == ["Efficient Memory Management"]
 
 
 def test_a_symlinked_lock_is_refused(tmp_path: Path, seed: Path) -> None:
