@@ -16,6 +16,7 @@ from ..config import all_registries, one_registry
 from ..defaults import REPORT_WINDOW
 from ..findings import ExitCode, exit_code
 from ..render.console import configure, hooks, notice, stderr, warn
+from . import export_options as eo
 from . import formats as fm
 from . import network as n
 from . import options as o
@@ -195,13 +196,13 @@ def export(
     registries: o.Registries = None,
     registry: o.RegistryOpt = None,
     config: o.ConfigOpt = None,
-    section: o.Section = None,
-    since: o.CitedWithin = None,
-    status: o.StatusOpt = None,
-    fmt: o.ExportFormatOpt = fm.ExportFormat.MARKDOWN,
-    bib_style: o.BibStyleOpt = fm.BibStyle.CLASSIC,
-    output: o.ExportOutput = None,
-    refresh: o.Refresh = False,
+    section: eo.Section = None,
+    since: eo.CitedWithin = None,
+    status: eo.StatusOpt = None,
+    fmt: eo.ExportFormatOpt = fm.ExportFormat.MARKDOWN,
+    bib_style: eo.BibStyleOpt = fm.BibStyle.CLASSIC,
+    output: eo.ExportOutput = None,
+    refresh: eo.Refresh = False,
     cache_dir: o.CacheDir = None,
     today: o.TodayOpt = None,
     quiet: o.QuietOpt = False,
@@ -241,8 +242,8 @@ def fix(
     registries: o.Registries = None,
     registry: o.RegistryOpt = None,
     config: o.ConfigOpt = None,
-    dry_run: o.FixDryRun = False,
-    only: o.FixKinds = None,
+    dry_run: eo.FixDryRun = False,
+    only: eo.FixKinds = None,
     history: o.HistoryOpt = None,
     cache_dir: o.CacheDir = None,
     document: o.DocumentOpt = None,

@@ -1,5 +1,5 @@
 """The options every command shares, declared once (`check`'s network ones are in `network`,
-the formats each command offers in `formats`).
+`export`'s and `fix`'s own in `export_options`, the formats each command offers in `formats`).
 
 A flag means the same thing in every command (sqlite-utils' shared decorators, as typer
 `Annotated` aliases); each environment variable is the config table's, shown in `--help`.
@@ -15,7 +15,7 @@ import typer
 from ..config import CONFIG_ENV
 from ..defaults import DEFAULT_PENDING_DAYS
 from ..findings import ExitCode
-from .formats import AddFormat, BibStyle, CheckFormat, ExportFormat, ReportFormat
+from .formats import AddFormat, CheckFormat, ReportFormat
 from .network import env
 
 __all__ = ["CHECK_SETTINGS", "given", "named"]
@@ -128,7 +128,6 @@ AddFormatOpt = Annotated[
     ),
 ]
 ReportFormatOpt = Annotated[ReportFormat, typer.Option("--format", "-f")]
-ExportFormatOpt = Annotated[ExportFormat, typer.Option("--format", "-f")]
 
 Offline = Annotated[bool, typer.Option("--offline", help="No network: format, schema, duplicates.")]
 Only = Annotated[
@@ -228,33 +227,6 @@ ReportOutput = Annotated[
         help="Write here (a regular file, written atomically); - for stdout.",
     ),
 ]
-Section = Annotated[
-    str | None,
-    typer.Option(
-        metavar="SECTION",
-        help='Only this section ("§1.3" matches "§1.3 KV Cache"); default: all, grouped.',
-    ),
-]
-CitedWithin = Annotated[
-    str | None,
-    typer.Option(
-        metavar="DURATION",
-        help="Only anchors cited in a briefing within this long before today: 7d, 2w.",
-    ),
-]
-StatusOpt = Annotated[
-    str | None, typer.Option(metavar="STATUS", help="Only new or continued anchors.")
-]
-BibStyleOpt = Annotated[
-    BibStyle,
-    typer.Option(
-        "--bib-style",
-        help=(
-            "BibTeX for classic styles (plain, unsrt, alpha, natbib's; links in howpublished "
-            "and note) or for biblatex/biber (url, urldate, doi, eprint)."
-        ),
-    ),
-]
 FullReport = Annotated[
     str | None,
     typer.Option(
@@ -271,24 +243,6 @@ SummaryFile = Annotated[
         metavar="FILE",
         help="Also write this run's Markdown rendering to FILE, whatever --format is "
         "(e.g. a CI job summary beside SARIF).",
-    ),
-]
-ExportOutput = Annotated[
-    Path | None, typer.Option("--output", "-o", metavar="FILE", help="Write here, not stdout.")
-]
-Refresh = Annotated[
-    bool,
-    typer.Option(
-        "--refresh",
-        help="First look up arXiv/GitHub/DOI metadata missing from the cache (network).",
-    ),
-]
-FixDryRun = Annotated[bool, typer.Option("--dry-run", help="Print the diff, write nothing.")]
-FixKinds = Annotated[
-    str | None,
-    typer.Option(
-        metavar="KINDS",
-        help="Only these fixes: redirect,renamed-repo,moved-issue,archive,section.",
     ),
 ]
 

@@ -1,0 +1,58 @@
+"""The options only `export` and `fix` take: which anchors, in which bibliography style, and
+which fixes (the options every command shares are in `options`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .formats import BibStyle, ExportFormat
+
+ExportFormatOpt = Annotated[ExportFormat, typer.Option("--format", "-f")]
+Section = Annotated[
+    str | None,
+    typer.Option(
+        metavar="SECTION",
+        help='Only this section ("§1.3" matches "§1.3 KV Cache"); default: all, grouped.',
+    ),
+]
+CitedWithin = Annotated[
+    str | None,
+    typer.Option(
+        metavar="DURATION",
+        help="Only anchors cited in a briefing within this long before today: 7d, 2w.",
+    ),
+]
+StatusOpt = Annotated[
+    str | None, typer.Option(metavar="STATUS", help="Only new or continued anchors.")
+]
+BibStyleOpt = Annotated[
+    BibStyle,
+    typer.Option(
+        "--bib-style",
+        help=(
+            "BibTeX for classic styles (plain, unsrt, alpha, natbib's; links in howpublished "
+            "and note) or for biblatex/biber (url, urldate, doi, eprint)."
+        ),
+    ),
+]
+ExportOutput = Annotated[
+    Path | None, typer.Option("--output", "-o", metavar="FILE", help="Write here, not stdout.")
+]
+Refresh = Annotated[
+    bool,
+    typer.Option(
+        "--refresh",
+        help="First look up arXiv/GitHub/DOI metadata missing from the cache (network).",
+    ),
+]
+FixDryRun = Annotated[bool, typer.Option("--dry-run", help="Print the diff, write nothing.")]
+FixKinds = Annotated[
+    str | None,
+    typer.Option(
+        metavar="KINDS",
+        help="Only these fixes: redirect,renamed-repo,moved-issue,archive,section.",
+    ),
+]
