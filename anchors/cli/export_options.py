@@ -10,6 +10,18 @@ import typer
 
 from .formats import BibStyle, ExportFormat
 
+__all__ = [
+    "BibStyleOpt",
+    "CitedWithin",
+    "ExportFormatOpt",
+    "ExportOutput",
+    "FixDryRun",
+    "FixKinds",
+    "Refresh",
+    "Section",
+    "StatusOpt",
+]
+
 ExportFormatOpt = Annotated[ExportFormat, typer.Option("--format", "-f")]
 Section = Annotated[
     str | None,
