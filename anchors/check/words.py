@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+import snowballstemmer  # type: ignore[import-untyped]
+
 __all__ = ["MIN_SAID", "MIN_TITLE", "forms_of_one_word", "names_another"]
 
 #: words that say nothing about which issue it is: stop words, GitHub's vocabulary, the kinds of
@@ -35,8 +37,9 @@ _STOP = frozenset(_STOP_WORDS.split())
 _TOKEN_RE = re.compile(r"[A-Za-z][A-Za-z0-9+_]*(?:\.\d+)*|\d+(?:\.\d+)+")
 #: an identifier's parts: `ASGITransport` -> ASGI, Transport; `raw_path` -> raw, path
 _PART_RE = re.compile(r"\d+(?:\.\d+)+|[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
-#: endings that make forms of one word (longest first); a stem keeps at least three letters
-_ENDINGS = ("ations", "ation", "ings", "ing", "ies", "ied", "ers", "er", "ed", "es", "s", "e", "y")
+#: the Snowball (Porter 2) English stemmer: forms of one word share its stem
+_STEMMER = snowballstemmer.stemmer("english")
+#: a stem shorter than this says too little to make two words one
 _STEM_MIN = 3
 #: a word this long that begins another is its short form (auth, config); two words that share
 #: this many first letters are one word in two forms the endings do not cover (encoding, encoder)
@@ -48,10 +51,7 @@ MIN_TITLE = 4
 
 
 def _stem(word: str) -> str:
-    for end in _ENDINGS:
-        if word.endswith(end) and len(word) - len(end) >= _STEM_MIN:
-            return word[: -len(end)]
-    return word
+    return str(_STEMMER.stemWord(word))
 
 
 _STOP_STEMS = frozenset(_stem(w) for w in _STOP)
