@@ -28,6 +28,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "anchors.findings",
             "anchors.result",
             "anchors.atomic",
+            "anchors.jsonread",
             "anchors.catalogue",
             "anchors.streams",
             "anchors.repofiles",

@@ -1,0 +1,48 @@
+"""JSON from bytes anchors did not write: a service's answer, a state file, a config value.
+
+`json.loads` is linear in the size of its input, but its C scanner recurses once per level of
+nesting: 100,000 `[` from a hostile server end in `RecursionError`, which no reader expects and
+which `except ValueError` does not catch. Every reader of untrusted JSON goes through `loads`,
+which refuses anything nested deeper than `MAX_DEPTH` (no real answer comes near it) with a
+`JSONError`, a `ValueError`, so the readers' `except ValueError` paths treat it as unreadable.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+__all__ = ["MAX_DEPTH", "JSONError", "loads"]
+
+#: levels of nesting accepted; GitHub's, Crossref's and the Wayback Machine's answers use < 10
+MAX_DEPTH = 64
+
+# A whole JSON string (escapes included), so brackets inside strings are skipped in one step,
+# or a bracket. Run only on text json.loads accepted, where every string is closed: linear.
+_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
+
+
+class JSONError(ValueError):
+    """Not JSON anchors will read: not UTF-8, malformed, or nested deeper than MAX_DEPTH."""
+
+
+def loads(data: bytes | str, *, max_depth: int = MAX_DEPTH) -> object:
+    """The parsed value of `data` (UTF-8 when bytes); JSONError when unreadable or too deep."""
+    try:
+        text = data.decode("utf-8") if isinstance(data, bytes) else data
+        value = json.loads(text)
+    except RecursionError:  # the C scanner's own guard: deeper than the interpreter's limit
+        raise JSONError(f"nested deeper than {max_depth} levels") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise JSONError(str(exc)) from None
+    if isinstance(value, (list, dict)):
+        depth = 0
+        for match in _TOKENS.finditer(text):
+            token = match.group()
+            if token in "[{":
+                depth += 1
+                if depth > max_depth:
+                    raise JSONError(f"nested deeper than {max_depth} levels")
+            elif token in "]}":
+                depth -= 1
+    return value
