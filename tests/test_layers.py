@@ -39,6 +39,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         ),
     ),
     ("identifiers", ("anchors.ids",)),
+    # figures and quotes against a source's passages: pure text, read by extraction and the check
+    ("figures", ("anchors.figures",)),
     ("registry", ("anchors.registry",)),
     ("extraction", ("anchors.extract",)),
     ("merge", ("anchors.merger", "anchors.merge_findings", "anchors.merge_result")),

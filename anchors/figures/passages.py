@@ -1,0 +1,29 @@
+"""A source's text as passages: the unit a figure is searched in and its evidence points at.
+
+A passage is one sentence-sized place of a source: a paragraph, a table row, a caption, a
+footnote, a comment. Derived figures (a ratio or difference of two numbers) are only formed
+inside one passage, so a table row or a sentence must be one passage, not a whole page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+__all__ = ["Passage", "PassageKind"]
+
+
+class PassageKind(str, Enum):
+    PROSE = "prose"
+    TABLE_ROW = "table-row"
+    CAPTION = "caption"
+    CODE = "code"
+
+
+@dataclass(frozen=True)
+class Passage:
+    #: the text as the source gives it, TeX and math already turned into plain text
+    text: str
+    #: where a person finds it: "abstract v2", "HTML v2, Table 3", "comment 1234567890"
+    where: str
+    kind: PassageKind = PassageKind.PROSE
