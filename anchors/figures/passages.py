@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-__all__ = ["Passage", "PassageKind"]
+__all__ = ["Passage", "PassageKind", "SourceText"]
 
 
 class PassageKind(str, Enum):
@@ -27,3 +27,22 @@ class Passage:
     #: where a person finds it: "abstract v2", "HTML v2, Table 3", "comment 1234567890"
     where: str
     kind: PassageKind = PassageKind.PROSE
+
+
+@dataclass(frozen=True)
+class SourceText:
+    """What was read of one source (one paper version, one thread), and how much of it.
+
+    A figure missing from an incomplete source is `unverifiable`, never `not-found`: `gaps` says
+    what was not read (a failed or truncated comment page, no HTML), in words a person reads.
+    """
+
+    passages: tuple[Passage, ...]
+    #: what was read, for the finding: "abstract v2", "HTML v2", "body + 63 comments"
+    scope: str
+    #: reasons the whole source was not read; empty when it was
+    gaps: tuple[str, ...] = ()
+
+    @property
+    def complete(self) -> bool:
+        return not self.gaps
