@@ -347,3 +347,28 @@ def test_weekly_job_refuses_a_committed_state(tmp_path: Path) -> None:
     assert run.code != 0
     assert ".anchors-state/ is tracked by git" in run.logs["anchors-weekly"]
     assert gitlab.calls == []
+
+
+def test_every_script_of_the_template_passes_shellcheck(tmp_path: Path) -> None:
+    from .test_workflows import tool
+
+    doc = yaml.safe_load(TEMPLATE.read_text(encoding="utf-8"))
+    scripts = [
+        (f"{name}: {key}", text)
+        for name, job in doc.items()
+        if isinstance(job, dict)
+        for key in ("before_script", "script")
+        for text in job.get(key, ())
+    ]
+    assert len(scripts) == 3
+    for i, (name, script) in enumerate(scripts):
+        f = tmp_path / f"{i}.sh"
+        f.write_text(f"#!/usr/bin/env bash\nset -eo pipefail\n{script}", encoding="utf-8")
+        r = subprocess.run(
+            [tool("shellcheck"), "--shell=bash", "--severity=style", str(f)],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=60,
+        )
+        assert r.returncode == 0, f"{name}\n{r.stdout}{r.stderr}"
