@@ -10,7 +10,30 @@ from datetime import date
 
 from .findings import Code, Finding, Severity, State, Unchecked, state_of, summary
 
-__all__ = ["CheckResult", "combine", "only"]
+__all__ = ["Assessed", "CheckResult", "Cited", "combine", "only"]
+
+
+@dataclass(frozen=True, slots=True)
+class Cited:
+    """An anchor as written where it is checked (a registry entry, a living document's
+    citation): what a JUnit test case is named, and where it points (what its host is)."""
+
+    #: the anchor as cited (ID or URL)
+    anchor: str
+    #: its kind (`arxiv`, `doi`, `github`, `url`); "" for an identifier that is not valid
+    kind: str = ""
+    #: the address it names (an ID's canonical page); "" for an identifier that is not valid
+    url: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Assessed:
+    """One entry of a check: its findings, the state they put it in, and why it was not
+    checked (when it was not)."""
+
+    state: State
+    findings: tuple[Finding, ...] = ()
+    unchecked: Unchecked | None = None
 
 
 @dataclass(slots=True)
@@ -39,6 +62,12 @@ class CheckResult:
     #: what the run could not do that the user should hear of (a rate limit that left anchors
     #: not checked, and when it resets); told as warnings
     notes: list[str] = field(default_factory=list)
+    #: each entry's anchor as written, by place; a living document's citations too
+    cited: dict[tuple[str, int], Cited] = field(default_factory=dict)
+    #: milliseconds the link check of an entry took, where this run asked the network
+    answer_ms: dict[tuple[str, int], int] = field(default_factory=dict)
+    #: the living documents compared (`--document`), as named
+    documents: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not self.registries:
@@ -59,21 +88,36 @@ class CheckResult:
         return self._tally()[1]
 
     def _tally(self) -> tuple[dict[State, int], dict[Unchecked, int]]:
+        states, why = dict.fromkeys(State, 0), dict.fromkeys(Unchecked, 0)
+        for one in self.assess()[0].values():
+            states[one.state] += 1
+            if one.unchecked is not None:
+                why[one.unchecked] += 1
+        return states, why
+
+    def assess(self) -> tuple[dict[tuple[str, int], Assessed], list[Finding]]:
+        """Each entry (in registry order) with its findings and state, and the findings about
+        no entry (the file itself, a briefing, a living document's line): what the counts
+        and every per-anchor output (JUnit, the hosts) are built from, so they agree."""
         found: dict[tuple[str, int], list[Finding]] = {}
+        loose: list[Finding] = []
         starts = self._starts()
         for finding in self.findings:
             at = _entry_of(finding, starts)
-            if at is not None:
+            if at is None:
+                loose.append(finding)
+            else:
                 found.setdefault(at, []).append(finding)
-        states, why = dict.fromkeys(State, 0), dict.fromkeys(Unchecked, 0)
+        out: dict[tuple[str, int], Assessed] = {}
         for at in self.entries:
-            state = state_of(found[at]) if at in found else State.OK
-            if state is not State.OK or at not in self.unchecked:
-                states[state] += 1
-            else:  # notes alone do not make an anchor that was not (all) checked OK
-                states[State.NOT_CHECKED] += 1
-                why[self.unchecked[at]] += 1
-        return states, why
+            mine = tuple(found.get(at, ()))
+            state = state_of(mine)
+            if state is State.OK and at in self.unchecked:
+                # notes alone do not make an anchor that was not (all) checked OK
+                out[at] = Assessed(State.NOT_CHECKED, mine, self.unchecked[at])
+            else:
+                out[at] = Assessed(state, mine)
+        return out, loose
 
     def narrow(self, codes: frozenset[Code] | None) -> None:
         """Keep only the findings of `codes` (`--only`): an anchor whose warnings or errors all
@@ -128,6 +172,9 @@ def combine(results: list[CheckResult]) -> CheckResult:
         entries=[at for one in results for at in one.entries],
         unchecked={at: why for one in results for at, why in one.unchecked.items()},
         notes=[n for one in results for n in one.notes],
+        cited={at: c for one in results for at, c in one.cited.items()},
+        answer_ms={at: ms for one in results for at, ms in one.answer_ms.items()},
+        documents=list(dict.fromkeys(d for one in results for d in one.documents)),
     )
 
 

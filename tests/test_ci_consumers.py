@@ -53,7 +53,7 @@ def test_a_runner_user_installs_through_sudo_and_keeps_its_chrome(tmp_path: Path
         (
             "apt-get install -y -qq --no-install-recommends texlive-latex-base "
             "texlive-latex-recommended texlive-latex-extra biber texlive-bibtex-extra "
-            "texlive-xetex fonts-wqy-microhei poppler-utils"
+            "texlive-xetex fonts-wqy-microhei poppler-utils rsync"
         ),
     ]
     assert sum(c.startswith("sudo env ") for c in calls) == 2
@@ -61,7 +61,7 @@ def test_a_runner_user_installs_through_sudo_and_keeps_its_chrome(tmp_path: Path
 
 
 def test_root_installs_without_sudo_and_what_is_there_is_not_installed(tmp_path: Path) -> None:
-    present = ("chromium", "pdflatex", "biber", "xelatex")
+    present = ("chromium", "pdflatex", "biber", "xelatex", "rsync")
     calls = _consumers(tmp_path, 0, present)
     assert not [c for c in calls if c.startswith("sudo")]
     assert [c for c in calls if c.startswith("apt-get install")] == [

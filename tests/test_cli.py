@@ -169,7 +169,7 @@ def test_completion_script_and_completions() -> None:
             "COMP_CWORD": "3",
         },
     )
-    assert sorted(r.stdout.split()) == ["json", "markdown"]
+    assert sorted(r.stdout.split()) == ["json", "junit", "markdown"]
 
 
 def test_a_github_api_root_that_is_not_the_api_is_a_configuration_error(tmp_path: Path) -> None:

@@ -14,8 +14,9 @@ if TYPE_CHECKING:
     from ..document import LivingDocument
     from ..extract.citations import Briefing
     from ..registry.model import Anchor, Registry
+    from ..result import Cited
 
-__all__ = ["briefings", "document_anchors", "document_fragments", "documents"]
+__all__ = ["briefings", "document_anchors", "document_cited", "document_fragments", "documents"]
 
 
 def documents(settings: list[Settings]) -> list[LivingDocument]:
@@ -62,3 +63,14 @@ def document_fragments(docs: list[LivingDocument]) -> list[Anchor]:
         for m in doc.mentions
         if m.fragment
     ]
+
+
+def document_cited(docs: list[LivingDocument]) -> dict[tuple[str, int], Cited]:
+    """Each citation of the documents as written, by place: a JUnit test case each."""
+    from ..result import Cited
+
+    return {
+        (doc.path, m.line): Cited(m.raw, m.key.kind.value, m.key.url)
+        for doc in docs
+        for m in doc.mentions
+    }

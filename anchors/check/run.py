@@ -158,6 +158,10 @@ async def check_online(
                 for what, (n, why) in run.not_asked.items()
             ]
             result.elapsed = time.monotonic() - start
+            for key, link in run.links.items():
+                if link.tries or link.requests:  # asked this run, not taken from the cache
+                    a = targets[key]
+                    result.answer_ms[a.file or reg.path, a.line] = link.elapsed_ms
             result.findings += compare(
                 reg, targets, run.resolutions, run.links, claims or {}, follow, earlier
             )

@@ -257,6 +257,9 @@ def check(
     if docs:
         from ..document import judge
 
+        result.documents = [d.path for d in docs]
+        result.cited.update(inputs.document_cited(docs))
+
         result.findings += judge(regs, docs, briefings, options.today, settings[0].pending_days)
     result.narrow(options.codes)
     if any(f.code in CITED_IN_BRIEFINGS for f in result.findings):

@@ -16,6 +16,7 @@ from ..config import all_registries, one_registry
 from ..defaults import REPORT_WINDOW
 from ..findings import ExitCode, exit_code
 from ..render.console import configure, hooks, notice, stderr, warn
+from . import ci_options as ci
 from . import export_options as eo
 from . import formats as fm
 from . import network as n
@@ -117,7 +118,11 @@ def check(
     document: o.DocumentOpt = None,
     pending_days: o.PendingDays = None,
     today: o.TodayOpt = None,
+    strict: ci.CheckStrict = False,
     summary_file: o.SummaryFile = None,
+    output_junit: ci.OutputJunit = None,
+    output_gitlab: ci.OutputGitlab = None,
+    verbose: ci.Verbose = False,
     quiet: o.QuietOpt = False,
 ) -> None:
     """Validate registries; online, resolve metadata and check every link.
@@ -129,7 +134,7 @@ def check(
     from ..archive.hook import RunHook
     from ..check.session import CheckOptions
     from ..check.session import check as run_check
-    from ..render import CHECK, summary, write
+    from ..render import CHECK, Target, summary, write
 
     configure(quiet)
     options = CheckOptions(
@@ -144,11 +149,14 @@ def check(
     )
     paths = all_registries(o.named(registries, registry), config)
     result = run_check(paths, options, hooks(_run), after=RunHook())
-    write(CHECK, fm.pick_format(fmt, sys.stdout.isatty()).value, result, sys.stdout)
-    if summary_file is not None:  # the same run's findings: never a second check
-        write(CHECK, "markdown", result, sys.stdout, summary_file)
+    shape = Target(None, strict=strict)
+    write(CHECK, fm.pick_format(fmt, sys.stdout.isatty()).value, result, sys.stdout, None, shape)
+    also = (("markdown", summary_file), ("junit", output_junit), ("gitlab", output_gitlab))
+    ci.write_also(CHECK, result, shape, also)  # the same run's findings: never a second check
     stderr.print(summary.check_line(result))
-    raise typer.Exit(exit_code(result.findings))
+    for line in summary.host_lines(result) if verbose else ():
+        stderr.print(line)
+    raise typer.Exit(exit_code(result.findings, strict))
 
 
 @app.command(cls=Command)
@@ -164,6 +172,7 @@ def report(
     document: o.DocumentOpt = None,
     pending_days: o.PendingDays = None,
     summary_file: o.SummaryFile = None,
+    output_junit: ci.OutputJunit = None,
     full_report: o.FullReport = None,
     quiet: o.QuietOpt = False,
 ) -> None:
@@ -185,8 +194,7 @@ def report(
     to = None if output is None or str(output) == "-" else output
     named = Target(None, registry=str(path), full_report=full_report)
     write(REPORT, fmt.value, rep, sys.stdout, to, named)
-    if summary_file is not None:
-        write(REPORT, "markdown", rep, sys.stdout, summary_file, named)
+    ci.write_also(REPORT, rep, named, (("markdown", summary_file), ("junit", output_junit)))
     stderr.print(summary.report_line(rep))
     raise typer.Exit(ExitCode.FINDINGS if rep.anything_dead else ExitCode.OK)
 

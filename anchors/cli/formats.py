@@ -31,6 +31,7 @@ CheckFormat = OutputFormat
 class ReportFormat(str, Enum):
     MARKDOWN = "markdown"
     JSON = "json"
+    JUNIT = "junit"
 
 
 class ExportFormat(str, Enum):

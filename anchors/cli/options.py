@@ -114,7 +114,8 @@ CheckFormatOpt = Annotated[
         "-f",
         show_default=False,
         help="Default: text on a terminal, concise in a pipe. concise: one finding a line "
-        "(file:line: code anchor message); github: workflow annotations; sarif: code scanning.",
+        "(file:line: code anchor message); github: workflow annotations; sarif: code scanning; "
+        "junit: a test report (one case per anchor); gitlab: GitLab Code Quality.",
     ),
 ]
 AddFormatOpt = Annotated[

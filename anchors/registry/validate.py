@@ -8,10 +8,10 @@ from datetime import date
 
 from ..findings import Code, Finding
 from ..ids.model import AnchorKind, is_future, issued_after
-from ..result import CheckResult
-from .model import Registry
+from ..result import CheckResult, Cited
+from .model import Anchor, Registry
 
-__all__ = ["check_offline", "offline"]
+__all__ = ["check_offline", "cited", "offline"]
 
 
 def check_offline(reg: Registry, today: date) -> CheckResult:
@@ -22,9 +22,17 @@ def check_offline(reg: Registry, today: date) -> CheckResult:
         len(reg.anchors),
         list(offline(reg, today)),
         entries=[(reg.path, a.line) for a in reg.anchors],
+        cited={(reg.path, a.line): cited(a) for a in reg.anchors},
     )
     result.elapsed = time.monotonic() - start
     return result
+
+
+def cited(a: Anchor) -> Cited:
+    """An entry (or a living document's citation) as written, and what it names."""
+    if a.key is None:
+        return Cited(a.label)
+    return Cited(a.label, a.key.kind.value, a.key.url)
 
 
 def offline(reg: Registry, today: date) -> Iterator[Finding]:

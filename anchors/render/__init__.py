@@ -48,6 +48,8 @@ class OutputFormat(str, Enum):
     GITHUB = "github"
     MARKDOWN = "markdown"
     SARIF = "sarif"
+    JUNIT = "junit"
+    GITLAB = "gitlab"
 
 
 def render(outputs: Outputs[R], fmt: str, result: R, target: Target) -> str:

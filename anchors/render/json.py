@@ -158,8 +158,20 @@ def check_result(r: CheckResult) -> str:
                 "excluded": r.excluded,
                 "elapsed_s": round(r.elapsed, 3),
             },
+            "hosts": _hosts(r),
         }
     )
+
+
+def _hosts(r: CheckResult) -> list[dict[str, Any]]:
+    """Per site, an online run's anchors in the summary's states (they add up to it)."""
+    if not r.online:
+        return []
+    from dataclasses import asdict
+
+    from ..report.hosts import of_check
+
+    return [asdict(h) for h in of_check(r)]
 
 
 def _iso(ts: float | None) -> str | None:
@@ -205,5 +217,14 @@ def report(r: Report, registry: str) -> str:
             ],
             **json_changes(r),
             **json_waiting(r),
+            "hosts": _report_hosts(r),
         }
     )
+
+
+def _report_hosts(r: Report) -> list[dict[str, Any]]:
+    from dataclasses import asdict
+
+    from ..report.hosts import of_report
+
+    return [asdict(h) for h in of_report(r)]

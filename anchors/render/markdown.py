@@ -18,7 +18,7 @@ from .waiting import waiting_part
 if TYPE_CHECKING:
     from ..result import CheckResult
 
-__all__ = ["check_result", "report"]
+__all__ = ["HOSTS_SHOWN", "check_result", "hosts_part", "report"]
 
 
 def check_result(r: CheckResult) -> str:
@@ -124,6 +124,9 @@ def report(
     parts += [_section_part(section, rows) for section in Section if (rows := r.section(section))]
     if not r.rows:
         parts.append(Part(("Nothing failed in this window.",)))
+    hosts = hosts_part(r)
+    if hosts is not None:
+        parts.append(hosts)
     parts.append(transitions_part(r.transitions))
     waiting = waiting_part(r)
     if waiting is not None:
@@ -132,6 +135,23 @@ def report(
     if trend is not None:
         parts.append(trend)
     return fit(parts, limit, _pointer(full_report, registry))
+
+
+#: the sites shown at most: the table says where failures gather, the sections list them all
+HOSTS_SHOWN = 10
+
+
+def hosts_part(r: Report) -> Part | None:
+    """ "Hosts": the sites with the most failing or unverifiable links (a site that moved shows
+    as one row, not forty); none when nothing fails."""
+    from ..report.hosts import of_report
+
+    hosts = of_report(r)[:HOSTS_SHOWN]
+    if not hosts:
+        return None
+    head = ("### Hosts", "", "| site | failing | unverifiable |", "|---|---|---|")
+    rows = tuple(f"| {markdown_code(h.host)} | {h.failing} | {h.unverifiable} |" for h in hosts)
+    return Part(head, rows, noun="host", name="Hosts")
 
 
 def _pointer(full_report: str | None, registry: str) -> str:

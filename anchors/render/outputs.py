@@ -48,6 +48,8 @@ class Target:
     #: the weekly report: where the full (JSON) report is kept, named in the lines that say
     #: rows were cut to fit a GitHub issue (a URL or a path); None: the command that prints it
     full_report: str | None = None
+    #: `check --strict`: warnings fail too (JUnit shows them as failures)
+    strict: bool = False
 
 
 R = TypeVar("R")
@@ -160,6 +162,24 @@ def _check_sarif(r: CheckResult, t: Target) -> str:
     return check_result(r)
 
 
+def _check_junit(r: CheckResult, t: Target) -> str:
+    from .junit import check_result
+
+    return check_result(r, t.strict)
+
+
+def _check_gitlab(r: CheckResult, t: Target) -> str:
+    from .gitlab import check_result
+
+    return check_result(r)
+
+
+def _report_junit(r: Report, t: Target) -> str:
+    from .junit import report
+
+    return report(r, t.registry)
+
+
 def _report_markdown(r: Report, t: Target) -> str:
     from .markdown import report
 
@@ -216,14 +236,16 @@ CHECK: Outputs[CheckResult] = Outputs(
         "github": _check_github,
         "markdown": _check_markdown,
         "sarif": _check_sarif,
+        "junit": _check_junit,
+        "gitlab": _check_gitlab,
     },
-    json=frozenset({"json", "sarif"}),
-    fitted=frozenset({"json", "sarif"}),
+    json=frozenset({"json", "sarif", "gitlab"}),
+    fitted=frozenset({"json", "sarif", "gitlab"}),
     order=_ordered,
 )
 REPORT: Outputs[Report] = Outputs(
     "report",
-    {"markdown": _report_markdown, "json": _report_json},
+    {"markdown": _report_markdown, "json": _report_json, "junit": _report_junit},
     json=frozenset({"json"}),
     fitted=frozenset({"json"}),
 )

@@ -32,6 +32,7 @@ __all__ = [
     "findings_counts",
     "fix_line",
     "fix_skipped",
+    "host_lines",
     "plural",
     "report_line",
 ]
@@ -84,6 +85,24 @@ def check_line(r: CheckResult) -> str:
             extra.append(f"{r.cached} from cache")
     extra.append(f"{r.elapsed:.1f} s")
     return plain(f"{head}: {anchor_states(r)}; findings: {findings_counts(r)}; {', '.join(extra)}")
+
+
+def host_lines(r: CheckResult) -> list[str]:
+    """`--verbose`: one line per site of an online check, most failing first; their figures
+    add up to the summary line's (`report.hosts.of_check`). Offline, no site was asked."""
+    if not r.online:
+        return []
+    from ..report.hosts import of_check
+
+    out = []
+    for h in of_check(r):
+        median = "no link checked" if h.median_ms is None else f"median {h.median_ms:.0f} ms"
+        out.append(
+            f"{h.host or '(no valid identifier)'}: {plural(h.anchors, 'anchor')}, "
+            f"{h.checked} checked, {h.failing} failing, {h.unverified} unverified, "
+            f"{h.rate_limited} rate-limited; {median}"
+        )
+    return [plain(line) for line in out]
 
 
 def add_line(r: MergeResult, dry_run: bool = False, gate: bool = False) -> str:

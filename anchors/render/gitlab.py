@@ -1,0 +1,73 @@
+"""GitLab Code Quality: the JSON array a merge request's widget and changes view read.
+
+Each finding is an issue at its registry line, and a dead URL also at each briefing line that
+cites it (as annotations and SARIF have it). The fields are those GitLab's docs require:
+`description`, `check_name` (the code), `fingerprint`, `severity`, `location.path` (relative to
+the repository root) and `location.lines.begin`. GitLab shows issues with one fingerprint as
+one, so a fingerprint is the code, the anchor and the file (never the line: the entry may
+move), numbered where one file holds the same again; it is the same on every run.
+Severities: error -> `major`, warning -> `minor`, note -> `info`, the ranks linters use, so
+anchors' findings sort beside theirs (no finding of anchors is `blocker` or `critical`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections import Counter
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..findings import Finding, Severity
+from ..repofiles import repository_root
+from .escape import plain
+from .json import dumps
+
+if TYPE_CHECKING:
+    from ..result import CheckResult
+
+__all__ = ["SEVERITY", "check_result"]
+
+#: anchors' severity -> GitLab's (`info`, `minor`, `major`, `critical`, `blocker`)
+SEVERITY = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
+
+
+def _path(file: str, root: Path) -> str:
+    """A repository-relative path with `/` (an absolute one for a file outside it)."""
+    full = Path(os.path.abspath(file))
+    try:
+        return full.relative_to(root).as_posix()
+    except ValueError:
+        return full.as_posix()
+
+
+def _issue(
+    f: Finding, path: str, line: int | None, note: str, seen: Counter[str]
+) -> dict[str, Any]:
+    # an issue about no anchor (a schema problem) is told apart by its message
+    what = f.anchor or f.message
+    key = f"{f.code.value}\0{what}\0{path}"
+    n = seen[key]
+    seen[key] += 1
+    fingerprint = hashlib.sha256(f"{key}\0{n}".encode()).hexdigest()[:32]
+    anchor = f"{plain(f.anchor)}: " if f.anchor else ""
+    return {
+        "description": anchor + plain(f.message) + note,
+        "check_name": f.code.value,
+        "fingerprint": fingerprint,
+        "severity": SEVERITY[f.severity],
+        "location": {"path": path, "lines": {"begin": line or 1}},
+    }
+
+
+def check_result(r: CheckResult) -> str:
+    root = repository_root(Path(os.path.abspath(r.registries[0])).parent)
+    seen: Counter[str] = Counter()
+    issues = []
+    for f in r.findings:
+        here = _path(f.file, root)
+        issues.append(_issue(f, here, f.line, "", seen))
+        for at in f.details.get("cited_at", ()):
+            note = plain(f" (in the registry at {here}:{f.line})")
+            issues.append(_issue(f, _path(str(at["file"]), root), int(at["line"]), note, seen))
+    return dumps(issues)
