@@ -16,10 +16,10 @@ from dataclasses import dataclass
 
 from .model import Figure, Hedge, UnitClass
 
-__all__ = ["Interval", "accepted", "close", "supports"]
+__all__ = ["Interval", "accepted", "close", "near_by", "supports"]
 
-#: how far beyond the accepted values a number is a near miss (5% of the figure)
-NEAR = 0.05
+#: a near miss is off by about one unit of the last digit written (at most 10% of the
+#: figure) or by half a percent of it, beyond what the figure admits
 #: the relative band a percent must fall in to read as a multiple (`2×` and +100%)
 _CROSS = {Hedge.EXACT: 0.05, Hedge.UP_TO: 0.05, Hedge.ABOUT: 0.10}
 _EPS = 1e-9
@@ -71,11 +71,14 @@ def _cross(figure: Figure, value: float) -> Interval:
 
 def readings(figure: Figure, number: Figure, tabular: bool) -> list[float]:
     """The values `number` stands for in `figure`'s unit: its own value when the classes are
-    the same; +p% read as ×(1+p/100) and ×(p/100) for a multiple; a unitless cell as written."""
+    the same; +p% read as ×(1+p/100) and ×(p/100) for a multiple, and ×m as +(m-1)·100% and
+    +m·100% for a percent (the readings of "N 倍"); a unitless cell as written."""
     if number.unit is figure.unit:
         return [number.value]
     if figure.unit is UnitClass.MULTIPLE and number.unit is UnitClass.PERCENT:
         return [1 + number.value / 100, number.value / 100]
+    if figure.unit is UnitClass.PERCENT and number.unit is UnitClass.MULTIPLE:
+        return [(number.value - 1) * 100, number.value * 100]
     if number.unit is UnitClass.BARE and (tabular or number.decimals > 0):
         return [number.value * figure.unit_factor]
     return []
@@ -86,7 +89,7 @@ def supports(figure: Figure, number: Figure, tabular: bool = False) -> bool:
     if not figure.checkable or number.high is not None:
         return False
     if number.unit is UnitClass.BARE:
-        return (tabular or number.decimals > 0) and _same_digits(figure, number)
+        return (tabular or number.decimals > 0) and _as_written(figure, number)
     for value in readings(figure, number, tabular):
         if number.unit is figure.unit:
             if value in accepted(figure.value, figure.step, figure.hedge):
@@ -96,31 +99,57 @@ def supports(figure: Figure, number: Figure, tabular: bool = False) -> bool:
     return False
 
 
-def _same_digits(figure: Figure, number: Figure) -> bool:
-    """A unitless number supports only as the same number at least as precisely written."""
-    written = figure.written
-    if abs(number.value - written) > _EPS * max(1.0, abs(written)):
+def _as_written(figure: Figure, number: Figure) -> bool:
+    """A unitless number supports a figure written with the same digits, or one of at least two
+    significant digits it rounds to (`72.68` in a `%` column supports `72.7%`, `3.985715` in a
+    speed-up column `3.99×`). A one-digit figure (`5×`) is too coarse to be read into any cell
+    of a table: only a cell that says `5` supports it."""
+    unit_step = figure.step / figure.unit_factor
+    if number.step > unit_step * (1 + _EPS):
         return False
-    return number.step <= figure.step / figure.unit_factor * (1 + _EPS)
+    written = figure.written
+    if abs(number.value - written) <= _EPS * max(1.0, abs(written)):
+        return True
+    if _significant(written, unit_step) < 2:
+        return False
+    span = accepted(figure.value, figure.step, figure.hedge)
+    return number.value * figure.unit_factor in span
+
+
+def _significant(value: float, step: float) -> int:
+    """Significant digits of a number written to `step` (`72.7` → 3, `5` → 1, `0.05` → 1)."""
+    if value <= 0 or step <= 0:
+        return 0
+    return int(math.floor(math.log10(value) + _EPS) - math.floor(math.log10(step) + _EPS)) + 1
+
+
+def near_by(figure: Figure, target: float) -> float:
+    """How far beyond the accepted values a number still is a near miss."""
+    return max(min(figure.step, 0.1 * abs(target)), 0.005 * abs(target))
 
 
 def close(figure: Figure, number: Figure, tabular: bool = False) -> bool:
-    """True when `number` misses the figure by little (within 5% of it): a paraphrase may have
+    """True when `number` misses the figure by little (`near_by`): a paraphrase may have
     rounded it, so it is no proof the figure is absent. A percent read as a reduction (-50% as
     `2×` lower) counts here, in the same narrow band as the other readings of a multiple."""
     if not figure.checkable or number.high is not None:
         return False
-    if number.unit is UnitClass.BARE and not (tabular or number.decimals > 0):
-        return False
+    if number.unit is UnitClass.BARE:
+        coarse = _significant(figure.written, figure.step / figure.unit_factor) < 2
+        if coarse or not (tabular or number.decimals > 0):
+            return False  # `5×` is near every cell between 4.5 and 5.5 of any table
     targets = [figure.value] if figure.high is None else [figure.value, figure.high]
     for target in targets:
         if figure.unit is UnitClass.MULTIPLE and number.unit is UnitClass.PERCENT:
             p = number.value / 100
             values = [1 + p, p] + ([1 / (1 - p)] if 0 < p < 1 else [])
-            span = _cross(figure, target).widened(NEAR * target)
+            span = _cross(figure, target).widened(near_by(figure, target))
+        elif figure.unit is UnitClass.PERCENT and number.unit is UnitClass.MULTIPLE:
+            values = readings(figure, number, tabular)
+            span = _cross(figure, target).widened(near_by(figure, target))
         else:
             values = readings(figure, number, tabular)
-            span = accepted(target, figure.step, figure.hedge).widened(NEAR * target)
+            span = accepted(target, figure.step, figure.hedge).widened(near_by(figure, target))
         if any(v in span for v in values):
             return True
     return False

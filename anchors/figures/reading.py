@@ -8,12 +8,14 @@ before-and-after, never two numbers from different places of a paper.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from .match import accepted, close, distance, supports
+from .match import Interval, accepted, close, distance, near_by, supports
 from .model import Figure, UnitClass
 from .normal import fold
 from .parse import numbers_in, source_text
@@ -23,6 +25,8 @@ __all__ = ["Found", "Read", "derived", "near", "nearest", "passage_hash", "read"
 
 #: numbers of a passage paired for derived values: each with the next this many
 PAIR_WINDOW = 24
+#: classes whose ratio is no multiple or percent change of anything
+_RATES = frozenset({UnitClass.PERCENT, UnitClass.POINTS, UnitClass.MULTIPLE})
 _TABULAR = frozenset({PassageKind.TABLE_ROW, PassageKind.CODE, PassageKind.CAPTION})
 
 
@@ -48,6 +52,8 @@ class Found:
 
     read: Read
     numbers: tuple[Figure, ...]
+    #: how the source's numbers give the figure, when they do not say it (`100% - 74.1%`)
+    said: tuple[str, ...] = ()
 
 
 @lru_cache(maxsize=32)
@@ -86,29 +92,51 @@ def support(figure: Figure, reads: tuple[Read, ...]) -> Found | None:
     return fallback
 
 
+#: where a sentence of prose ends: a pair is formed inside one sentence
+_SENTENCE_END_RE = re.compile(r"[.!?;。！？；](?=\s|$)")
+
+
+def _sentence_of(r: Read) -> list[int]:
+    """For each number of a prose passage, the index of its sentence (0 for a table row or a
+    code block: those are one unit each)."""
+    if r.passage.kind is not PassageKind.PROSE:
+        return [0] * len(r.numbers)
+    ends = [m.end() for m in _SENTENCE_END_RE.finditer(r.text)]
+    return [bisect.bisect_right(ends, n.start) for n in r.numbers]
+
+
 def _pairs(r: Read) -> Iterator[tuple[Figure, Figure]]:
-    nums = [n for n in r.numbers if n.high is None]
-    for i, a in enumerate(nums):
-        for b in nums[i + 1 : i + 1 + PAIR_WINDOW]:
-            if a.unit is not b.unit:
+    """Pairs of numbers of one class inside one sentence, row or code block."""
+    sentence = _sentence_of(r)
+    nums = [(n, s) for n, s in zip(r.numbers, sentence) if n.high is None]
+    for i, (a, sa) in enumerate(nums):
+        for b, sb in nums[i + 1 : i + 1 + PAIR_WINDOW]:
+            if a.unit is not b.unit or sa != sb:
                 continue
             if a.unit is not UnitClass.BARE or (r.tabular and a.decimals == b.decimals):
                 yield a, b  # unitless cells pair when written alike (one column's format)
 
 
 def _derive(figure: Figure, a: Figure, b: Figure) -> list[float]:
-    """What a pair of one class yields in the figure's unit: a ratio, a relative change, a
-    difference (points from two percents; a time saved from two times)."""
+    """What a pair of one class yields in the figure's unit: a ratio, a relative change or a
+    share for quantities; for two rates their difference (points); for two speed-ups their
+    relative change. A ratio of two rates or two speed-ups means nothing and is not formed."""
     low, high = sorted((a.value, b.value))
     kind, pair = figure.unit, a.unit
+    if pair in _RATES:
+        if kind is UnitClass.POINTS or (kind is UnitClass.PERCENT and pair is not UnitClass.MULTIPLE):
+            return [high - low] if pair is not UnitClass.MULTIPLE else []
+        if kind is UnitClass.PERCENT and low > 0:
+            return [(high - low) / low * 100, (high - low) / high * 100]
+        return []
     if kind is UnitClass.MULTIPLE:
         return [high / low] if low > 0 else []
     if kind is UnitClass.PERCENT:
-        if pair is UnitClass.PERCENT:  # two rates: their difference, read as points
-            return [high - low]
-        return [(high - low) / low * 100, (high - low) / high * 100] if low > 0 else []
+        if low <= 0:
+            return []
+        return [(high - low) / low * 100, (high - low) / high * 100, low / high * 100]
     if kind is UnitClass.POINTS:
-        return [high - low] if pair in (UnitClass.PERCENT, UnitClass.POINTS, UnitClass.BARE) else []
+        return [high - low] if pair is UnitClass.BARE else []
     if pair is kind:
         return [high - low]
     if pair is UnitClass.BARE:
@@ -116,26 +144,49 @@ def _derive(figure: Figure, a: Figure, b: Figure) -> list[float]:
     return []
 
 
-def derived(figure: Figure, reads: tuple[Read, ...], slack: float = 0.0) -> Found | None:
-    """A pair of one passage whose ratio or difference the figure is (within `slack` of its
-    value beyond what it admits: 0 for `derived`, 5% for a near miss)."""
+def derived(figure: Figure, reads: tuple[Read, ...], near: bool = False) -> Found | None:
+    """A pair of one passage whose ratio or difference the figure is (or, with `near`, misses
+    by as little as a near miss does)."""
     if figure.high is not None or not figure.checkable:
         return None
-    span = accepted(figure.value, figure.step, figure.hedge).widened(slack * figure.value)
+    span = accepted(figure.value, figure.step, figure.hedge)
+    if near:
+        span = span.widened(near_by(figure, figure.value))
     for r in reads:
         for a, b in _pairs(r):
             if any(v in span for v in _derive(figure, a, b)):
                 return Found(r, (a, b))
+    if figure.unit is UnitClass.PERCENT and not near:
+        return _complement(span, reads)
+    return None
+
+
+def _complement(span: Interval, reads: tuple[Read, ...]) -> Found | None:
+    """A share the source states the other side of: a 74.1% hit rate is a 25.9% miss rate."""
+    for r in reads:
+        ends = {v for n in r.numbers if n.high is not None for v in (n.value, n.high)}
+        for n in r.numbers:
+            if n.unit is not UnitClass.PERCENT or n.high is not None or n.value in ends:
+                continue  # the end of a range (`50-73%`) is a bound, no share of anything
+            if 0 < n.value < 100 and 100 - n.value in span:
+                return Found(r, (n,), ("100%", n.text))
     return None
 
 
 def near(figure: Figure, reads: tuple[Read, ...]) -> Found | None:
-    """A number or derived value that misses the figure by little."""
-    for r in reads:
-        for n in r.numbers:
-            if close(figure, n, r.tabular):
-                return Found(r, (n,))
-    return derived(figure, reads, slack=0.05)
+    """A number or derived value that misses the figure by little (for a range: each end has
+    one; a range with one end nowhere is not a near miss)."""
+    found: Found | None = None
+    for part in _single(figure):
+        hit = next(
+            (Found(r, (n,)) for r in reads for n in r.numbers if close(part, n, r.tabular)),
+            None,
+        )
+        hit = hit or derived(part, reads, near=True)
+        if hit is None:
+            return None
+        found = found or hit
+    return found
 
 
 def nearest(figure: Figure, reads: tuple[Read, ...], count: int = 3) -> list[tuple[Figure, Read]]:

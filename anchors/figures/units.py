@@ -69,10 +69,11 @@ _UNIT_RE = re.compile(
     r"|pts?(?![A-Za-z])|points?(?![A-Za-z]))"
     r"|(?P<percent>%|percent(?![A-Za-z])|per[ \t]?cent(?![A-Za-z]))"
     r"|(?P<multiple>[xX×](?![A-Za-z0-9])|-?fold(?![A-Za-z])|倍|times(?=[ \t](?:faster|slower"
-    r"|more|higher|lower|larger|smaller|better|fewer|less|as|the|speedup|speed-up|throughput)))"
-    r"|(?P<throughput>(?:tokens?|toks?|t)[ \t]?/[ \t]?(?:s|sec|second)(?![A-Za-z])"
-    r"(?:/(?:gpu|GPU|user|req))?|tokens?[ \t](?:per|/)[ \t]?(?:second|sec|s)(?![A-Za-z])"
-    r"|(?:tps|TPS)(?![A-Za-z]))"
+    r"|more|higher|lower|larger|smaller|better|fewer|less|as|the|speedup|speed-up|throughput)"
+    r"|[ \t]?[.,;:!?)）]|$))"
+    r"|(?P<throughput>(?:(?:output|input|generated|prompt|total|decode|prefill)[ \t])?"
+    r"(?:(?:tokens?|toks?|t)[ \t]?/[ \t]?(?:s|sec|second)(?![A-Za-z])(?:/(?:gpu|GPU|user|req))?"
+    r"|tokens?[ \t](?:per|/)[ \t]?(?:second|sec|s)(?![A-Za-z])|(?:tps|TPS)(?![A-Za-z])))"
     r"|(?P<rate>(?:requests?|reqs?)[ \t]?/[ \t]?(?:s|sec|second)(?![A-Za-z])"
     r"|(?:qps|QPS|rps|RPS)(?![A-Za-z])|it/s)"
     r"|(?P<bw>(?P<bwp>[KkMGTP])(?P<bwi>i?)B[ \t]?/[ \t]?s(?![A-Za-z]))"
@@ -148,7 +149,7 @@ _SCALES = {
     "trillion": 1e12,
 }
 _SCALE_RE = re.compile(
-    r"(?:万亿|千亿|百亿|十亿|亿|千万|百万|十万|万|千(?![克米瓦]))"
+    r"[ \t]?(?:万亿|千亿|百亿|十亿|亿|千万|百万|十万|万|千(?![克米瓦]))"
     r"|(?:[kKMB]|bn|mn)(?![A-Za-z])"
     r"|[ \t]?(?:thousand|million|billion|trillion)(?![A-Za-z])"
 )
@@ -182,7 +183,8 @@ _HEDGE_BEFORE_RE = re.compile(
     r"(?:"
     rf"(?P<under>不到|不足|不超过|少于|低于|小于|至多|{_EN}(?:less|fewer)[ \t]than"
     rf"|{_EN}under|{_EN}below|{_EN}at[ \t]most|{_EN}no[ \t]more[ \t]than|<=|<|≤)"
-    rf"|(?P<upto>最高|高达|最多|多达|{_EN}up[ \t]to|{_EN}as[ \t](?:much|high|many)[ \t]as)"
+    rf"|(?P<upto>(?:最高|最多)(?:可)?(?:提升|提高|加速|降低|减少|增长|增加|节省|可达|达到|达)?"
+    rf"|高达|多达|{_EN}up[ \t]to|{_EN}as[ \t](?:much|high|many)[ \t]as)"
     rf"|(?P<over>超过|超出|逾|多于|高于|大于|至少|{_EN}more[ \t]than|{_EN}over|{_EN}above"
     rf"|{_EN}at[ \t]least|{_EN}exceeding|{_EN}exceeds?|>=|>|≥)"
     rf"|(?P<nearly>接近|将近|近|{_EN}nearly|{_EN}almost|{_EN}close[ \t]to|逼近)"

@@ -136,7 +136,8 @@ def unread(claim: str, what: ClaimKind = ClaimKind.FIGURE) -> Verdict:
 def snippet(r: Read, found: Found) -> Evidence:
     starts = [n.start for n in found.numbers]
     ends = [n.end for n in found.numbers]
-    return _evidence(r, min(starts), max(ends), tuple(n.text for n in found.numbers))
+    said = found.said or tuple(n.text for n in found.numbers)
+    return _evidence(r, min(starts), max(ends), said)
 
 
 def _evidence(r: Read, start: int, end: int, said: tuple[str, ...]) -> Evidence:
