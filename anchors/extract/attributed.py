@@ -66,13 +66,15 @@ def attributed(
             continue
         block = id(blocks[i])
         for unit in _units(line, numbered.get(block, {})):
+            if len(unit.cites) == 1:
+                targets, by = unit.cites, Attribution.LINE
+            elif not unit.cites:
+                targets, by = by_block.get(block, frozenset()), Attribution.BLOCK
+            else:
+                continue  # two citations: the briefing does not say which says what
+            if not targets:
+                continue  # nothing to attribute to: the figures are not read at all
             for what, words in _claims(unit.text):
-                if len(unit.cites) == 1:
-                    targets, by = unit.cites, Attribution.LINE
-                elif not unit.cites:
-                    targets, by = by_block.get(block, frozenset()), Attribution.BLOCK
-                else:
-                    continue
                 for anchor in sorted(targets):
                     out.setdefault(
                         (anchor, what.value, words, i),

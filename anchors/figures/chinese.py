@@ -15,13 +15,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .model import Hedge, UnitClass
 
 __all__ = ["ChineseFigure", "chinese_figures", "numeral_value"]
 
 _DIGITS = "零〇一二两三四五六七八九"
-_RUN = f"[{_DIGITS}十百千万亿点]{{1,24}}+"
+_NUMERAL = f"[{_DIGITS}十百千万亿点]"
+#: a run of numerals from its first character (never from inside a longer run), 24 at most
+_RUN = f"(?<!{_NUMERAL}){_NUMERAL}{{1,24}}+"
 #: a run that is a figure: after 百分之, or before 倍 / 成 / 个百分点, with 多/余 between
 _FIGURE_RE = re.compile(
     rf"(?P<pct>百分之)(?P<prun>{_RUN})"
@@ -31,6 +34,8 @@ _FIGURE_RE = re.compile(
 )
 #: characters that make a numeral part of a word (`统一`, `第一`, `唯一`, `之一`, `进一步`)
 _WORD_BEFORE = frozenset("第统唯同之进逐某单划均专其每另任")
+#: Chinese-numeral figures read in one text at most (as `parse.MAX_NUMBERS` for digits)
+MAX_FIGURES = 2048
 _FAN = {"一": 2.0, "二": 4.0, "两": 4.0, "三": 8.0, "四": 16.0, "五": 32.0}
 _SCALE = {"万亿": 1e12, "亿": 1e8, "万": 1e4}
 
@@ -47,6 +52,7 @@ class ChineseFigure:
     decimals: int = 0
 
 
+@lru_cache(maxsize=1024)
 def numeral_value(run: str) -> tuple[float, float, int] | None:
     """(value, step, decimals) of a numeral run (`七十二点七` → 72.7, 0.1, 1; `三万` → 30000,
     10000, 0); None when it is not one number."""
@@ -87,7 +93,9 @@ def _cn2an(body: str) -> float | None:
 
 def chinese_figures(text: str) -> Iterator[ChineseFigure | tuple[int, int]]:
     """Each Chinese-numeral figure in `text`; a vague one (`数十倍`) as its (start, end)."""
-    for m in _FIGURE_RE.finditer(text):
+    for count, m in enumerate(_matches(text)):
+        if count >= MAX_FIGURES:
+            return
         if m["vague"]:
             yield m.start(), m.end()
         elif m["fan"]:
@@ -95,6 +103,26 @@ def chinese_figures(text: str) -> Iterator[ChineseFigure | tuple[int, int]]:
             yield ChineseFigure(UnitClass.MULTIPLE, value, 1.0, m.start(), m.end())
         elif (found := _numeral_figure(text, m)) is not None:
             yield found
+
+
+#: the characters every Chinese-numeral figure holds: the full pattern runs only near them
+_ANCHOR_RE = re.compile(r"[倍成翻幅]|百分")
+
+
+def _matches(text: str) -> Iterator[re.Match[str]]:
+    """`_FIGURE_RE`'s matches, looked for only in short windows around `倍`, `成`, `翻`, `幅`
+    and `百分` (a figure's numerals stand at most 26 characters before or after them)."""
+    lo = hi = -1
+    for a in _ANCHOR_RE.finditer(text):
+        start, end = max(0, a.start() - 26), a.end() + 28
+        if start <= hi:
+            hi = end
+            continue
+        if hi > lo:
+            yield from _FIGURE_RE.finditer(text, lo, hi)
+        lo, hi = start, end
+    if hi > lo:
+        yield from _FIGURE_RE.finditer(text, lo, hi)
 
 
 def _numeral_figure(text: str, m: re.Match[str]) -> ChineseFigure | None:

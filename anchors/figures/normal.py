@@ -78,9 +78,14 @@ class Normal:
         return self.origin[start], self.origin[end - 1] + 1
 
 
+_OVERRIDDEN_RE = re.compile("[" + re.escape("".join(_OVERRIDES)) + "]")
+
+
 def normalise(text: str) -> Normal:
     """NFKC character by character (so every output character knows its origin)."""
-    if text.isascii():
+    if text.isascii() or (
+        unicodedata.is_normalized("NFKC", text) and not _OVERRIDDEN_RE.search(text)
+    ):
         return Normal(text, tuple(range(len(text) + 1)))
     out: list[str] = []
     origin: list[int] = []

@@ -42,8 +42,9 @@ _WORD_MULTIPLE_RE = re.compile(
     r"|(?P<v>doubl|tripl|quadrupl)(?:ed|es))(?![A-Za-z])",
     re.IGNORECASE,
 )
-#: a text with more numbers than this is read up to it (a source passage is sentence-sized)
-MAX_NUMBERS = 4096
+#: a text with more numbers than this is read up to it: a briefing line or a source passage
+#: (a sentence, a row, a comment) holds far fewer, and the cost of a text stays bounded
+MAX_NUMBERS = 8192
 
 
 def source_text(text: str) -> str:
@@ -76,8 +77,10 @@ def _scan(text: str, bare: bool) -> list[Figure]:
         value = float(_FOLD_WORDS[(m["n"] or m["v"]).lower()])
         out.append(_cn(norm, plain, ChineseFigure(UnitClass.MULTIPLE, value, 1.0, *m.span())))
     tokens: list[Token] = []
-    for m in core_re(bare).finditer(plain):
-        if taken[m.start()] or len(tokens) >= MAX_NUMBERS:
+    for seen, m in enumerate(core_re(bare).finditer(plain)):
+        if seen >= MAX_NUMBERS or len(tokens) >= MAX_NUMBERS:
+            break
+        if taken[m.start()]:
             continue
         found = token(plain, m, bare)
         if found is None:

@@ -67,9 +67,18 @@ def _number(core: str) -> tuple[float, float, int]:
     return float(mantissa) * 10.0**power, 10.0 ** (power - len(frac)), max(0, len(frac) - power)
 
 
+#: what may follow a briefing's figure (a unit, a scale, a range, a hedge); what may come
+#: right before one with no unit after it (a currency, `×`)
+_MAY_FOLLOW_RE = re.compile(r"[ \t]{0,2}[A-Za-zμ%×倍万亿千百个条篇张台人项例次秒分小天元美欧成毫微纳多余+\-~到至—±左上以]")
+_MAY_PRECEDE = frozenset("$¥€×DBY")
+
+
 def token(plain: str, m: re.Match[str], source: bool) -> Token | None:
     """The number at `m` with its scale, unit and hedges; None when it is no figure."""
     core, start, end = m.group(), m.start(), m.end()
+    if not source and not _MAY_FOLLOW_RE.match(plain, end):
+        if start == 0 or plain[start - 1] not in _MAY_PRECEDE:
+            return None  # `1,` `(3)`: nothing a figure is made of stands beside it
     if _not_a_figure(plain, core, start, end, source):
         return None
     value, step, decimals = _number(core)

@@ -178,20 +178,38 @@ def currency_before(text: str, pos: int) -> Around | None:
     return Around(unit, 1.0, m.start())
 
 
-_EN = r"(?<![A-Za-z])"
-_HEDGE_BEFORE_RE = re.compile(
-    r"(?:"
-    rf"(?P<under>不到|不足|不超过|少于|低于|小于|至多|{_EN}(?:less|fewer)[ \t]than"
-    rf"|{_EN}under|{_EN}below|{_EN}at[ \t]most|{_EN}no[ \t]more[ \t]than|<=|<|≤)"
-    rf"|(?P<upto>(?:最高|最多)(?:可)?(?:提升|提高|加速|降低|减少|增长|增加|节省|可达|达到|达)?"
-    rf"|高达|多达|{_EN}up[ \t]to|{_EN}as[ \t](?:much|high|many)[ \t]as)"
-    rf"|(?P<over>超过|超出|逾|多于|高于|大于|至少|{_EN}more[ \t]than|{_EN}over|{_EN}above"
-    rf"|{_EN}at[ \t]least|{_EN}exceeding|{_EN}exceeds?|>=|>|≥)"
-    rf"|(?P<nearly>接近|将近|近|{_EN}nearly|{_EN}almost|{_EN}close[ \t]to|逼近)"
-    rf"|(?P<about>~|≈|约为|大约|大概|大致|约|{_EN}roughly|{_EN}about|{_EN}around"
-    rf"|{_EN}approximately|{_EN}approx\.?|{_EN}circa)"
-    r")[ \t]{0,2}$"
-)
+_UP_TO_VERBS = ("", "提升", "提高", "加速", "降低", "减少", "增长", "增加", "节省", "可达", "达到", "达")
+#: hedge words written before a number, as plain words (a space matches any one space or tab)
+_HEDGE_WORDS: dict[Hedge, tuple[str, ...]] = {
+    Hedge.UNDER: ("不到", "不足", "不超过", "少于", "低于", "小于", "至多", "less than",
+                  "fewer than", "under", "below", "at most", "no more than", "<=", "<", "≤"),
+    Hedge.UP_TO: tuple(f"{head}{can}{verb}" for head in ("最高", "最多") for can in ("", "可")
+                       for verb in _UP_TO_VERBS)
+    + ("高达", "多达", "up to", "as much as", "as high as", "as many as"),
+    Hedge.OVER: ("超过", "超出", "逾", "多于", "高于", "大于", "至少", "more than", "over",
+                 "above", "at least", "exceeding", "exceeds", "exceed", ">=", ">", "≥"),
+    Hedge.NEARLY: ("接近", "将近", "近", "nearly", "almost", "close to", "逼近"),
+    Hedge.ABOUT: ("~", "≈", "约为", "大约", "大概", "大致", "约", "roughly", "about", "around",
+                  "approximately", "approx.", "approx", "circa"),
+}  # fmt: skip
+
+
+def _reversed_words() -> re.Pattern[str]:
+    """One pattern that reads the hedge ending right before a number, on the reversed window:
+    a `match` at the window's start (not a search across it), longest words first."""
+    groups = []
+    for hedge, words in _HEDGE_WORDS.items():
+        alts = []
+        for word in sorted(set(words), key=len, reverse=True):
+            body = "[ \\t]".join(re.escape(part) for part in word[::-1].split(" "))
+            alts.append(body + ("(?![A-Za-z])" if word[0].isascii() and word[0].isalpha() else ""))
+        groups.append(f"(?P<{hedge.name.lower()}>{'|'.join(alts)})")
+    return re.compile(r"[ \t]{0,2}(?:" + "|".join(groups) + ")", re.IGNORECASE)
+
+
+#: the hedge before a number, matched on the reversed text before it (see `hedge_before`)
+_HEDGE_BEFORE_REVERSED_RE = _reversed_words()
+_HEDGE_WINDOW = 24
 _HEDGE_AFTER_RE = re.compile(
     r"[ \t]{0,2}(?:(?P<about>左右|上下|or[ \t]so(?![A-Za-z]))"
     r"|(?P<over>以上|\+(?![0-9])|or[ \t]more(?![A-Za-z]))"
@@ -208,10 +226,11 @@ _HEDGES = {
 
 def hedge_before(text: str, pos: int) -> Around | None:
     """The hedge written right before `pos` (`约 `, `nearly `, `>`, `不到`), with its start."""
-    m = _HEDGE_BEFORE_RE.search(text, max(0, pos - 24), pos)
+    window = text[max(0, pos - _HEDGE_WINDOW) : pos][::-1]
+    m = _HEDGE_BEFORE_REVERSED_RE.match(window)
     if m is None or m.lastgroup is None:
         return None
-    return Around(None, 1.0, m.start(), _HEDGES[m.lastgroup])
+    return Around(None, 1.0, pos - m.end(), Hedge[m.lastgroup.upper()])
 
 
 def hedge_after(text: str, pos: int) -> Around | None:
