@@ -147,9 +147,10 @@ def _keep_figures(registry: str, day: date, entry: Entry, said: list[Attributed]
     of its own, once: re-adding a briefing adds nothing (`registry.claims`)."""
     held = [*(entry.existing.claims if entry.existing else ()), *entry.claims]
     for a in said:
-        words = {"figure": a.words} if a.what is ClaimKind.FIGURE else {"quote": a.words}
+        figure = a.words if a.what is ClaimKind.FIGURE else None
+        quote = a.words if a.what is ClaimKind.QUOTE else None
         at = written_at(a.path, registry)
-        record = Claims(said_on=day, path=at, line=a.line, by=a.by, **words)
+        record = Claims(said_on=day, path=at, line=a.line, by=a.by, figure=figure, quote=quote)
         if not any(record.same_claims(h) for h in held):
             entry.claims.append(record)
             held.append(record)

@@ -147,7 +147,9 @@ def run(cases: Iterable[Case], sources: dict[str, Source]) -> list[Outcome]:
         for e in case.expects:
             if e.label in ("none", "unattributed"):
                 hit = next((w for w in verdicts if e.claim in w or w in e.claim), None)
-                outcomes.append(Outcome(case, e, verdicts.get(hit) if hit else None, tuple(verdicts)))
+                outcomes.append(
+                    Outcome(case, e, verdicts.get(hit) if hit else None, tuple(verdicts))
+                )
             else:
                 outcomes.append(Outcome(case, e, verdicts.get(e.claim), tuple(verdicts)))
     return outcomes

@@ -53,7 +53,11 @@ def test_every_unverifiable_case_keeps_its_reason(outcomes: list[Outcome]) -> No
         (o.case.id, o.expect.reason, o.verdict.reason if o.verdict else None)
         for o in outcomes
         if o.expect.label == "unverifiable"
-        and (o.verdict is None or o.verdict.reason is None or o.verdict.reason.value != o.expect.reason)
+        and (
+            o.verdict is None
+            or o.verdict.reason is None
+            or o.verdict.reason.value != o.expect.reason
+        )
     ]
     assert wrong == []
 

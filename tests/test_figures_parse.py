@@ -117,7 +117,9 @@ def test_numbers_that_are_no_figure(text: str) -> None:
     assert figures_in(text) == []
 
 
-@pytest.mark.parametrize("text", ["several times faster", "数十倍", "大幅提升", "an order of magnitude", "数倍"])
+@pytest.mark.parametrize(
+    "text", ["several times faster", "数十倍", "大幅提升", "an order of magnitude", "数倍"]
+)
 def test_vague_words_are_vague_figures(text: str) -> None:
     f = one(text)
     assert f.unit is U.VAGUE and not f.checkable

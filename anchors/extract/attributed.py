@@ -12,8 +12,9 @@ nothing: the briefing does not say which source says what.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..figures.model import Attribution
 from ..figures.parse import figures_in
@@ -84,17 +85,18 @@ def attributed(
 
 
 def _may_hold_claims(line: str) -> bool:
-    return any(c.isdigit() for c in line) or any(c in line for c in "\"“「『倍成翻幅") or (
-        "times" in line or "fold" in line or "magnitude" in line
+    return (
+        any(c.isdigit() for c in line)
+        or any(c in line for c in '"“「『倍成翻幅')
+        or ("times" in line or "fold" in line or "magnitude" in line)
     )
 
 
-def _claims(text: str) -> Iterator[tuple[ClaimKind, str]]:
-    for figure in figures_in(text):
-        if figure.text:
-            yield ClaimKind.FIGURE, figure.text
-    for quote in quotes_in(text):
-        yield ClaimKind.QUOTE, quote.text
+@lru_cache(maxsize=1024)
+def _claims(text: str) -> tuple[tuple[ClaimKind, str], ...]:
+    """The figures and quotes a sentence, row or item writes (a repeated row is read once)."""
+    figures = [(ClaimKind.FIGURE, f.text) for f in figures_in(text) if f.text]
+    return (*figures, *((ClaimKind.QUOTE, q.text) for q in quotes_in(text)))
 
 
 def _block_sources(

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .model import Hedge, UnitClass
+from .model import UnitClass
 
 __all__ = ["ChineseFigure", "chinese_figures", "numeral_value"]
 

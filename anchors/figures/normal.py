@@ -139,6 +139,8 @@ _TEX_RE = re.compile(
     r"|---?|``|''"  # TeX's dashes and quotes
     r"|[{}$~]"  # grouping, math shift, TeX's non-breaking space
 )
+#: a text holding none of these has no TeX to read
+_TEX_MARKS = ("\\", "$", "{", "~", "--", "``", "''")
 _SCI_RE = re.compile(r"([0-9])\s{0,2}×\s{0,2}10\s{0,2}\^\s{0,2}([-+]?[0-9]{1,3})(?![0-9])")
 _SPACES_RE = re.compile(r"[ \t]{2,}")
 
@@ -149,7 +151,7 @@ def _tex_piece(m: re.Match[str]) -> str:
         if s == "\\," and m.start() > 0 and m.string[m.start() - 1].isdigit():
             return ","
         if len(s) == 2:
-            return s[1] if s[1] in "%$&_#{}" else (" " if s[1] != "\\" else " ")
+            return s[1] if s[1] in "%$&_#{}" else " "
         if s.startswith(("\\cite", "\\ref", "\\eqref", "\\autoref", "\\cref", "\\Cref")):
             return " "
         if s.startswith(("\\label", "\\url", "\\href")):
@@ -163,9 +165,8 @@ def normalise_tex(text: str) -> str:
     """Plain text of a TeX fragment as arXiv serves it: `72.7\\%` is `72.7%`, `$2.3\\times$`
     is `2.3×`, `$\\sim$10\\%` is `~10%`, `$3.2\\times 10^{4}$` is `3.2e4`, `\\textbf{x}` is x,
     an unescaped `~` (a non-breaking space) is a space. Linear: one pass of one pattern."""
-    if "\\" not in text and "$" not in text and "{" not in text and "~" not in text:
-        if "--" not in text and "``" not in text and "''" not in text:
-            return text
+    if not any(mark in text for mark in _TEX_MARKS):
+        return text
     plain = _TEX_RE.sub(_tex_piece, text)
     plain = _SCI_RE.sub(r"\1e\2", plain.replace("^ ", "^"))
     return _SPACES_RE.sub(" ", plain)

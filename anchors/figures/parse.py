@@ -11,7 +11,7 @@ The scan is one pass of linear patterns; what stands around a number is read in 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from .chinese import ChineseFigure, chinese_figures
 from .model import Figure, Hedge, UnitClass
@@ -66,16 +66,33 @@ def _scan(text: str, bare: bool) -> list[Figure]:
     norm = normalise(text)
     plain = _MASK_RE.sub(lambda m: " " * len(m.group()), norm.text)
     taken = bytearray(len(plain) + 1)
+    out = _words(norm, plain, taken)
+    out.extend(_figures(norm, plain, _numbers(plain, taken, bare), bare, text))
+    return sorted((f if f.text else _as_written(f, text) for f in out), key=lambda f: f.start)
+
+
+def _words(norm: Normal, plain: str, taken: bytearray) -> list[Figure]:
+    """Figures written in words: Chinese numerals, `twofold`, `doubled`, the vague ones. Their
+    characters are marked in `taken`, so no digit inside them is read again."""
     out: list[Figure] = []
     for found in chinese_figures(plain):
-        lo, hi = found if isinstance(found, tuple) else (found.start, found.end)
+        if isinstance(found, tuple):
+            lo, hi = found
+            out.append(_vague(norm, lo, hi))
+        else:
+            lo, hi = found.start, found.end
+            out.append(_cn(norm, plain, found))
         taken[lo:hi] = b"\x01" * (hi - lo)
-        out.append(_vague(norm, lo, hi) if isinstance(found, tuple) else _cn(norm, plain, found))
     for m in _VAGUE_EN_RE.finditer(plain):
         out.append(_vague(norm, m.start(), m.end()))
     for m in _WORD_MULTIPLE_RE.finditer(plain):
         value = float(_FOLD_WORDS[(m["n"] or m["v"]).lower()])
         out.append(_cn(norm, plain, ChineseFigure(UnitClass.MULTIPLE, value, 1.0, *m.span())))
+    return out
+
+
+def _numbers(plain: str, taken: bytearray, bare: bool) -> list[Token]:
+    """Every number written in digits, with what stands around it (at most `MAX_NUMBERS`)."""
     tokens: list[Token] = []
     for seen, m in enumerate(core_re(bare).finditer(plain)):
         if seen >= MAX_NUMBERS or len(tokens) >= MAX_NUMBERS:
@@ -83,17 +100,15 @@ def _scan(text: str, bare: bool) -> list[Figure]:
         if taken[m.start()]:
             continue
         found = token(plain, m, bare)
-        if found is None:
-            continue
-        if found.unit is not None or bare or _OPENS_RANGE_RE.match(plain, found.end):
+        if found is not None and (
+            found.unit is not None or bare or _OPENS_RANGE_RE.match(plain, found.end)
+        ):
             tokens.append(found)
-    out.extend(_figures(norm, plain, tokens, bare))
-    return sorted((_as_written(f, text) for f in out), key=lambda f: f.start)
+    return tokens
 
 
 def _as_written(figure: Figure, text: str) -> Figure:
-    written = text[figure.start : figure.end].strip()
-    return figure if written == figure.text else replace(figure, text=written)
+    return replace(figure, text=text[figure.start : figure.end].strip())
 
 
 def _vague(norm: Normal, start: int, end: int) -> Figure:
@@ -114,7 +129,7 @@ def _cn(norm: Normal, plain: str, found: ChineseFigure) -> Figure:
     return Figure(found.unit, found.value, found.step, hedge, None, "", a, b, found.decimals)
 
 
-def _figures(norm: Normal, plain: str, tokens: list[Token], bare: bool) -> list[Figure]:
+def _figures(norm: Normal, plain: str, tokens: list[Token], bare: bool, text: str) -> list[Figure]:
     """Tokens as figures, `3-5%` and `3%~5%` joined into ranges."""
     out: list[Figure] = []
     i = 0
@@ -124,16 +139,18 @@ def _figures(norm: Normal, plain: str, tokens: list[Token], bare: bool) -> list[
         if nxt is not None and _is_range(plain, tok, nxt):
             low = tok.value * (1.0 if tok.unit else nxt.factor)
             hedge = nxt.hedge if nxt.hedge is not Hedge.EXACT else tok.hedge
-            out.append(_figure(norm, nxt, tok.start, low, nxt.value, hedge))
+            out.append(_figure(norm, nxt, tok.start, low, nxt.value, hedge, text))
             if bare:  # a source's range also states each end (`from 120 ms to 80 ms`)
                 step = tok.step * (1.0 if tok.unit else nxt.factor)
-                first = replace(tok, unit=nxt.unit, value=low, step=step, unit_factor=nxt.unit_factor)
-                out += [_figure(norm, first, tok.start, low, None, Hedge.EXACT)]
-                out += [_figure(norm, nxt, nxt.start, nxt.value, None, nxt.hedge)]
+                first = replace(
+                    tok, unit=nxt.unit, value=low, step=step, unit_factor=nxt.unit_factor
+                )
+                out += [_figure(norm, first, tok.start, low, None, Hedge.EXACT, text)]
+                out += [_figure(norm, nxt, nxt.start, nxt.value, None, nxt.hedge, text)]
             i += 2
             continue
         if tok.unit is not None or bare:
-            out.append(_figure(norm, tok, tok.start, tok.value, None, tok.hedge))
+            out.append(_figure(norm, tok, tok.start, tok.value, None, tok.hedge, text))
         i += 1
     return out
 
@@ -155,10 +172,17 @@ def _is_range(plain: str, tok: Token, nxt: Token) -> bool:
 
 
 def _figure(
-    norm: Normal, tok: Token, start: int, low: float, high: float | None, hedge: Hedge
+    norm: Normal,
+    tok: Token,
+    start: int,
+    low: float,
+    high: float | None,
+    hedge: Hedge,
+    text: str,
 ) -> Figure:
     a, b = norm.span(start, tok.end)
     if high is not None and low > high:
         low, high = high, low
     unit = tok.unit or UnitClass.BARE
-    return Figure(unit, low, tok.step, hedge, high, "", a, b, tok.decimals, tok.unit_factor)
+    written = text[a:b].strip()
+    return Figure(unit, low, tok.step, hedge, high, written, a, b, tok.decimals, tok.unit_factor)

@@ -59,9 +59,7 @@ class Found:
 @lru_cache(maxsize=32)
 def read(source: SourceText) -> tuple[Read, ...]:
     """Every passage of `source` with its numbers (cached: a source serves many figures)."""
-    return tuple(
-        Read(p, source_text(p.text), tuple(numbers_in(p.text))) for p in source.passages
-    )
+    return tuple(Read(p, source_text(p.text), tuple(numbers_in(p.text))) for p in source.passages)
 
 
 def passage_hash(passage: Passage) -> str:
@@ -124,7 +122,9 @@ def _derive(figure: Figure, a: Figure, b: Figure) -> list[float]:
     low, high = sorted((a.value, b.value))
     kind, pair = figure.unit, a.unit
     if pair in _RATES:
-        if kind is UnitClass.POINTS or (kind is UnitClass.PERCENT and pair is not UnitClass.MULTIPLE):
+        if kind is UnitClass.POINTS or (
+            kind is UnitClass.PERCENT and pair is not UnitClass.MULTIPLE
+        ):
             return [high - low] if pair is not UnitClass.MULTIPLE else []
         if kind is UnitClass.PERCENT and low > 0:
             return [(high - low) / low * 100, (high - low) / high * 100]

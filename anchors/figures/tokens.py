@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .model import Hedge, UnitClass
 from .units import Around, currency_before, hedge_after, hedge_before, scale_after, unit_after
 
 __all__ = ["Token", "core_re", "token"]
 
-_DIGITS = r"(?:[0-9]{1,3}(?:,[0-9]{3})++(?![0-9])|[0-9]++)(?:\.[0-9]++)?+(?:e[-+]?[0-9]{1,3}(?![0-9]))?+"
+_DIGITS = (
+    r"(?:[0-9]{1,3}(?:,[0-9]{3})++(?![0-9])|[0-9]++)(?:\.[0-9]++)?+(?:e[-+]?[0-9]{1,3}(?![0-9]))?+"
+)
 #: a briefing's numbers: not after a letter, `.`, `#`, `§`, `/` (`v0.5`, `#8242`, `24/7`)
 _BRIEFING_CORE_RE = re.compile(r"(?<![A-Za-z0-9_.#§@/\\^±])" + _DIGITS)
 #: a source's numbers: `/` separates two of them in a table cell (`14.33/6895.75`)
@@ -69,16 +72,37 @@ def _number(core: str) -> tuple[float, float, int]:
 
 #: what may follow a briefing's figure (a unit, a scale, a range, a hedge); what may come
 #: right before one with no unit after it (a currency, `×`)
-_MAY_FOLLOW_RE = re.compile(r"[ \t]{0,2}[A-Za-zμ%×倍万亿千百个条篇张台人项例次秒分小天元美欧成毫微纳多余+\-~到至—±左上以]")
+_MAY_FOLLOW_RE = re.compile(
+    r"[ \t]{0,2}[A-Za-zμ%×倍万亿千百个条篇张台人项例次秒分小天元美欧成毫微纳多余+\-~到至—±左上以]"
+)
 _MAY_PRECEDE = frozenset("$¥€×DBY")
 
 
+#: what a number's reading looks at, before and after it (every look is bounded by these)
+_BEFORE, _AFTER = 32, 96
+
+
 def token(plain: str, m: re.Match[str], source: bool) -> Token | None:
-    """The number at `m` with its scale, unit and hedges; None when it is no figure."""
-    core, start, end = m.group(), m.start(), m.end()
-    if not source and not _MAY_FOLLOW_RE.match(plain, end):
-        if start == 0 or plain[start - 1] not in _MAY_PRECEDE:
-            return None  # `1,` `(3)`: nothing a figure is made of stands beside it
+    """The number at `m` with its scale, unit and hedges; None when it is no figure. It is read
+    in a window around the number, and a window seen before is not read again (a long text of
+    one repeated row costs what its distinct rows cost)."""
+    lo = max(0, m.start() - _BEFORE)
+    window = plain[lo : m.end() + _AFTER]
+    found = _token(window, m.start() - lo, m.end() - lo, source)
+    if found is None or lo == 0:
+        return found
+    return Token(
+        found.unit, found.value, found.step, found.decimals, found.start + lo, found.end + lo,
+        found.hedge, found.factor, found.unit_factor,
+    )  # fmt: skip
+
+
+@lru_cache(maxsize=4096)
+def _token(plain: str, start: int, end: int, source: bool) -> Token | None:
+    core = plain[start:end]
+    alone = not _MAY_FOLLOW_RE.match(plain, end)
+    if not source and alone and (start == 0 or plain[start - 1] not in _MAY_PRECEDE):
+        return None  # `1,` `(3)`: nothing a figure is made of stands beside it
     if _not_a_figure(plain, core, start, end, source):
         return None
     value, step, decimals = _number(core)
@@ -116,11 +140,12 @@ def _kind(
     it makes it no figure (a model size, a card, `2 x 3`, `×30 layers`)."""
     if unit is not None and unit.unit is not None:
         after = plain[unit.pos : unit.pos + 12]
-        if unit.unit is UnitClass.MULTIPLE and plain[end : unit.pos].strip() in ("x", "X", "×"):
-            if after[:3].strip()[:1].isdigit() or _HARDWARE_RE.match(after):
-                return None  # `2 x 3`, `8x A100`
+        letter = plain[end : unit.pos].strip() in ("x", "X", "×")
+        if letter and unit.unit is UnitClass.MULTIPLE and _multiplies(after):
+            return None  # `2 x 3`, `8x A100`
         if unit.unit is UnitClass.SIZE and (
-            _HARDWARE_RE.match(after) or _HARDWARE_BEFORE_RE.search(plain, max(0, start - 10), start)
+            _HARDWARE_RE.match(after)
+            or _HARDWARE_BEFORE_RE.search(plain, max(0, start - 10), start)
         ):
             return None  # `80GB H100`, `A100 80GB`: a card's memory, not a measurement
         if prefix is not None and prefix.unit is not UnitClass.MULTIPLE:
@@ -139,6 +164,11 @@ def _kind(
     return (UnitClass.COUNT, 1.0) if scale else (None, 1.0)
 
 
+def _multiplies(after: str) -> bool:
+    """What follows an `x` makes it a product or a count of cards, not a speed-up."""
+    return after[:3].strip()[:1].isdigit() or bool(_HARDWARE_RE.match(after))
+
+
 def _times_before(plain: str, start: int) -> Around | None:
     """A `×` written before the number (`×2`, `× 1.5`)."""
     j = start
@@ -151,9 +181,9 @@ def _times_before(plain: str, start: int) -> Around | None:
 
 def _not_a_figure(plain: str, core: str, start: int, end: int, source: bool) -> bool:
     """Versions, IDs, section and table numbers, names with a number in them."""
-    if start > 1 and plain[start - 1] in "-/" and plain[start - 2].isalpha():
-        if not _CLOSES_RANGE_RE.search(plain, max(0, start - 8), start):
-            return True  # `Llama-3`, `A/3` (but `2.7x-3.5x` is a range)
+    glued = start > 1 and plain[start - 1] in "-/" and plain[start - 2].isalpha()
+    if glued and not _CLOSES_RANGE_RE.search(plain, max(0, start - 8), start):
+        return True  # `Llama-3`, `A/3` (but `2.7x-3.5x` is a range)
     sequel = _SOURCE_SEQUEL_RE if source else _BRIEFING_SEQUEL_RE
     if sequel.match(plain, end) and not _unit_or_scale(plain, end):
         return True  # `0.5.2`, `0.7.x`, `4o`, `3D`, `24/7`
@@ -161,9 +191,8 @@ def _not_a_figure(plain: str, core: str, start: int, end: int, source: bool) -> 
         return True
     if _NAMES_BEFORE_RE.search(plain, max(0, start - 14), start):
         return True
-    if len(core) == 4 and core[:2] in ("19", "20") and plain[end : end + 1] in ("s", "年"):
-        return True  # `1990s`, `2026年`
-    return False
+    # `1990s`, `2026年`
+    return len(core) == 4 and core[:2] in ("19", "20") and plain[end : end + 1] in ("s", "年")
 
 
 def _unit_or_scale(plain: str, end: int) -> bool:

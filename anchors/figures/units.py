@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .model import Hedge, UnitClass
 
-__all__ = ["Around", "hedge_after", "hedge_before", "scale_after", "unit_after", "currency_before"]
+__all__ = ["Around", "currency_before", "hedge_after", "hedge_before", "scale_after", "unit_after"]
 
 _U = UnitClass
 _NOT_WORD = r"(?![A-Za-z])"
@@ -178,7 +178,20 @@ def currency_before(text: str, pos: int) -> Around | None:
     return Around(unit, 1.0, m.start())
 
 
-_UP_TO_VERBS = ("", "提升", "提高", "加速", "降低", "减少", "增长", "增加", "节省", "可达", "达到", "达")
+_UP_TO_VERBS = (
+    "",
+    "提升",
+    "提高",
+    "加速",
+    "降低",
+    "减少",
+    "增长",
+    "增加",
+    "节省",
+    "可达",
+    "达到",
+    "达",
+)
 #: hedge words written before a number, as plain words (a space matches any one space or tab)
 _HEDGE_WORDS: dict[Hedge, tuple[str, ...]] = {
     Hedge.UNDER: ("不到", "不足", "不超过", "少于", "低于", "小于", "至多", "less than",

@@ -158,9 +158,7 @@ def _gaps(claim: str, what: ClaimKind, source: SourceText) -> Verdict | None:
     return Verdict(VerdictKind.UNVERIFIABLE, what, claim, reason, scope=source.scope, detail=detail)
 
 
-def judge(
-    claim: Figure | Quote, source: SourceText, by: Attribution = Attribution.LINE
-) -> Verdict:
+def judge(claim: Figure | Quote, source: SourceText, by: Attribution = Attribution.LINE) -> Verdict:
     """The verdict for one figure or quote attributed to `source`."""
     if isinstance(claim, Quote):
         return _judge_quote(claim, source, by)

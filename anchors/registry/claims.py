@@ -128,7 +128,9 @@ def latest(records: Iterable[Claims]) -> Claims | None:
     of one day wins). A state keeps its own day and place, since time decides what it means.
     Figure and quote records are not claims of this kind: they are checked one by one."""
     dated = sorted(
-        enumerate(r for r in records if not r.attributed), key=lambda ir: (ir[1].said_on or date.min, ir[0]), reverse=True
+        enumerate(r for r in records if not r.attributed),
+        key=lambda ir: (ir[1].said_on or date.min, ir[0]),
+        reverse=True,
     )
     if not dated:
         return None
