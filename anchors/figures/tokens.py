@@ -16,8 +16,11 @@ from .units import Around, currency_before, hedge_after, hedge_before, scale_aft
 
 __all__ = ["Token", "core_re", "token"]
 
+#: a number as written: `1,234,567` (six groups at most, so a run of groups is never rescanned
+#: from each of its commas), `72.7`, `3.2e4`
 _DIGITS = (
-    r"(?:[0-9]{1,3}(?:,[0-9]{3})++(?![0-9])|[0-9]++)(?:\.[0-9]++)?+(?:e[-+]?[0-9]{1,3}(?![0-9]))?+"
+    r"(?:[0-9]{1,3}(?:,[0-9]{3}){1,6}+(?![0-9])|[0-9]++)(?:\.[0-9]++)?+"
+    r"(?:e[-+]?[0-9]{1,3}(?![0-9]))?+"
 )
 #: a briefing's numbers: not after a letter, `.`, `#`, `§`, `/` (`v0.5`, `#8242`, `24/7`)
 _BRIEFING_CORE_RE = re.compile(r"(?<![A-Za-z0-9_.#§@/\\^±])" + _DIGITS)
