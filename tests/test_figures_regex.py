@@ -1,7 +1,7 @@
 """Every compiled pattern of the figure and quote readers runs in linear time: each is run over
 the whole of each pathological input (more than its callers ever give it: they match at a
-position or search a bounded window) at two sizes, and four times the input costs about four times the CPU time (this process's,
-so neighbours on a shared machine count less)."""
+position or search a bounded window) at two sizes, and four times the input costs about four
+times the CPU time (this process's, so neighbours on a shared machine count less)."""
 
 from __future__ import annotations
 
