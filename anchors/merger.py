@@ -15,12 +15,14 @@ from datetime import date
 from pathlib import Path
 
 from .extract.citations import Briefing, Citation
+from .extract.model import Attributed
+from .figures.verdict import ClaimKind
 from .ids import parse_anchor
 from .ids.model import ArxivId, Doi, InvalidId, cited_url, is_future, issued_after
 from .merge_findings import conflict, duplicate, future, invalid, later, refuse, unbacked_claim
 from .merge_result import Change, MergeResult
 from .registry import store
-from .registry.claims import record_of, written_at
+from .registry.claims import Claims, record_of, written_at
 from .registry.loader import gc_paused, load
 from .registry.model import Anchor, Entry, Registry, Status
 from .titles import same_title
@@ -85,8 +87,12 @@ def merge(reg: Registry, briefings: Iterable[Briefing], today: date) -> MergeRes
     result = MergeResult(reg.path)
     known = reg.by_cited_key()
     for b in briefings:
+        figures: dict[str, list[Attributed]] = {}
+        for a in b.figures:
+            figures.setdefault(a.anchor, []).append(a)
         for key, cites in _groups(result, b, today).items():
             _merge_one(result, known, b, key, cites)
+            _keep_figures(result.registry, b.date, result.entries[key], figures.get(key, []))
     return result
 
 
@@ -134,6 +140,20 @@ def _keep_claims(registry: str, b: Briefing, entry: Entry, m: _Mentions) -> None
     record = record_of(said, b.date, at, entry.title, entry.version, held)
     if record is not None:
         entry.claims.append(record)
+
+
+def _keep_figures(registry: str, day: date, entry: Entry, said: list[Attributed]) -> None:
+    """Each figure and quote the briefing attributes to the anchor joins the entry as a record
+    of its own, once: re-adding a briefing adds nothing (`registry.claims`)."""
+    held = [*(entry.existing.claims if entry.existing else ()), *entry.claims]
+    for a in said:
+        figure = a.words if a.what is ClaimKind.FIGURE else None
+        quote = a.words if a.what is ClaimKind.QUOTE else None
+        at = written_at(a.path, registry)
+        record = Claims(said_on=day, path=at, line=a.line, by=a.by, figure=figure, quote=quote)
+        if not any(record.same_claims(h) for h in held):
+            entry.claims.append(record)
+            held.append(record)
 
 
 def _start(result: MergeResult, existing: Anchor | None, key: str, m: _Mentions) -> Entry:

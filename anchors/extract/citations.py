@@ -19,6 +19,7 @@ from pathlib import Path
 from ..errors import BriefingError
 from ..registry.claims import Claims
 from ..registry.sniff import structured_kind
+from .attributed import attributed
 from .claims import citation_claims
 from .docrefs import document_refs
 from .layout import (
@@ -136,6 +137,7 @@ def extract(text: str, path: str, when: date) -> Briefing:
     claims = citation_claims(lines, blocks, out.citations, when)
     out.refs = document_refs(lines, skipped)
     out.citations = [replace(c, claims=k) for c, k in zip(out.citations, claims)]
+    out.figures = attributed(lines, skipped, blocks, out.citations, path)
     return out
 
 

@@ -7,13 +7,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
+from ..figures.model import Attribution
+from ..figures.verdict import ClaimKind
 from ..ids.model import AnchorKey
 from ..registry.claims import Claims
 from ..registry.model import Status
 from .docrefs import DocumentRef
 from .titling import TitleSource
 
-__all__ = ["Briefing", "Citation", "InvalidCitation"]
+__all__ = ["Attributed", "Briefing", "Citation", "InvalidCitation"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +51,20 @@ class InvalidCitation:
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class Attributed:
+    """A figure or quote a briefing attributes to one anchor (extract/attributed.py)."""
+
+    #: the anchor's key (`arxiv:2609.18063`, `github:vllm-project/vllm#8242`)
+    anchor: str
+    what: ClaimKind
+    #: the figure or quote as written (`~70%`, `近七成`; a quote without its marks)
+    words: str
+    by: Attribution
+    path: str
+    line: int
+
+
 @dataclass(slots=True)
 class Briefing:
     path: str
@@ -57,3 +73,5 @@ class Briefing:
     invalid: list[InvalidCitation] = field(default_factory=list)
     #: what it says the living document holds (`inference.md §1.1 已有 …`)
     refs: list[DocumentRef] = field(default_factory=list)
+    #: the figures and quotes it attributes to its citations
+    figures: list[Attributed] = field(default_factory=list)

@@ -9,6 +9,10 @@ as it was made. In the file each record is one flow mapping:
     claims:
       - {said_on: 2026-09-24, state: open, words: "仍 open", at: "briefings/e1.md:30"}
       - {said_on: 2026-09-24, submitted: 2026-09-19, venue: "HPDC 2026", at: "briefings/e1.md:196"}
+      - {said_on: 2026-09-24, figure: "~70%", by: line, at: "briefings/e1.md:34"}
+
+A figure or quote the briefing attributes to the anchor is a record of its own (`figure` or
+`quote`, as written, and `by`: `line` or `block`), so the check can read the source for it.
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ from dataclasses import dataclass, replace
 from datetime import date
 from enum import Enum
 from typing import Any
+
+from ..figures.model import Attribution
 
 __all__ = [
     "CLAIM_FIELDS",
@@ -76,6 +82,17 @@ class Claims:
     line: int | None = None
     #: the date of the briefing that made them (None: undated, e.g. the entry's own notes)
     said_on: datetime.date | None = None
+    #: a figure the briefing attributes to the anchor, as written (`~70%`, `近七成`)
+    figure: str | None = None
+    #: a quote it attributes to the anchor, without its quote marks
+    quote: str | None = None
+    #: how the figure or quote is attributed: on its line, or by its increment's sources
+    by: Attribution | None = None
+
+    @property
+    def attributed(self) -> bool:
+        """True for a figure or quote record (the other records claim facts about the anchor)."""
+        return self.figure is not None or self.quote is not None
 
     @property
     def empty(self) -> bool:
@@ -89,16 +106,31 @@ class Claims:
         )
 
 
-_VALUES = ("title", "state", "state_text", "date", "venue", "version")
+_VALUES = ("title", "state", "state_text", "date", "venue", "version", "figure", "quote", "by")
 #: the names a record's fields have in the registry, in the order they are written
-CLAIM_FIELDS = ("said_on", "state", "words", "submitted", "venue", "version", "title", "at")
+CLAIM_FIELDS = (
+    "said_on",
+    "state",
+    "words",
+    "submitted",
+    "venue",
+    "version",
+    "title",
+    "figure",
+    "quote",
+    "by",
+    "at",
+)
 
 
 def latest(records: Iterable[Claims]) -> Claims | None:
     """The claims in force: for each value, the one the latest briefing wrote (a later record
-    of one day wins). A state keeps its own day and place, since time decides what it means."""
+    of one day wins). A state keeps its own day and place, since time decides what it means.
+    Figure and quote records are not claims of this kind: they are checked one by one."""
     dated = sorted(
-        enumerate(records), key=lambda ir: (ir[1].said_on or date.min, ir[0]), reverse=True
+        enumerate(r for r in records if not r.attributed),
+        key=lambda ir: (ir[1].said_on or date.min, ir[0]),
+        reverse=True,
     )
     if not dated:
         return None
@@ -137,6 +169,12 @@ def claim_yaml(c: Claims, q: Callable[[str], str]) -> str:
         parts.append(f"version: {c.version}")
     if c.title:
         parts.append(f"title: {q(c.title)}")
+    if c.figure is not None:
+        parts.append(f"figure: {q(c.figure)}")
+    if c.quote is not None:
+        parts.append(f"quote: {q(c.quote)}")
+    if c.by is not None:
+        parts.append(f"by: {c.by.value}")
     if c.path:
         parts.append(f"at: {q(f'{c.path}:{c.line}' if c.line else c.path)}")
     return "{" + ", ".join(parts) + "}"

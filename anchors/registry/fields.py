@@ -11,6 +11,7 @@ from datetime import date
 
 import yaml
 
+from ..figures.model import Attribution
 from .claims import CLAIM_FIELDS, Claims, StateClaim, Venue
 from .model import _Y, Anchor, Span, Status
 
@@ -148,6 +149,7 @@ def _claim(node: yaml.Node) -> Claims:
         raise FieldError(f"'{version}' is not a version number (1, 2, ...)")
     path, line = _place(_text(got["at"]) if "at" in got else None)
     venue = _text(got["venue"]) if "venue" in got else None
+    figure, quote, by = _attributed(got)
     return Claims(
         title=_text(got["title"]) if "title" in got else None,
         state=claimed,
@@ -158,7 +160,26 @@ def _claim(node: yaml.Node) -> Claims:
         path=path,
         line=line,
         said_on=_date(got["said_on"]),
+        figure=figure,
+        quote=quote,
+        by=by,
     )
+
+
+def _attributed(got: dict[str, yaml.Node]) -> tuple[str | None, str | None, Attribution | None]:
+    """A figure or quote record's `figure`/`quote` and `by` (`line` or `block`)."""
+    figure = _text(got["figure"]) if "figure" in got else None
+    quote = _text(got["quote"]) if "quote" in got else None
+    if figure is not None and quote is not None:
+        raise FieldError("a claim records a figure or a quote, not both")
+    by_text = _text(got["by"]) if "by" in got else None
+    if (figure is not None or quote is not None) != (by_text is not None):
+        raise FieldError("a figure or quote claim needs by (line or block), and by needs one")
+    try:
+        by = Attribution(by_text) if by_text is not None else None
+    except ValueError:
+        raise FieldError(f"'{by_text}' is not how a claim is attributed (line, block)") from None
+    return figure, quote, by
 
 
 def _place(at: str | None) -> tuple[str, int | None]:

@@ -1,0 +1,123 @@
+"""Quotes: strings of at least 12 characters in "…", “…”, 「…」 or 『…』, and how much of one a
+source holds verbatim.
+
+A quote is supported when it is found after folding (case, whitespace, quote and dash forms,
+NFKC), or when at least 85% of it survives as one contiguous run: the longest common substring
+of the folded quote and a folded passage, read with a suffix automaton of the quote, so the
+cost is linear in the passage. A quote assembled from scattered words has no long run.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .model import Quote
+from .normal import fold
+
+__all__ = ["MIN_QUOTE", "Run", "longest_run", "quotes_in"]
+
+MIN_QUOTE = 12
+MAX_QUOTE = 1000
+#: the share of a quote that must survive as one run
+SURVIVES = 0.85
+_QUOTE_RE = re.compile(
+    r"“([^“”\n]{1,1000}+)”|\"([^\"\n]{1,1000}+)\"|「([^「」\n]{1,1000}+)」|『([^『』\n]{1,1000}+)』"
+)
+_CODE_RE = re.compile(r"`[^`\n]{0,2000}+`")
+
+
+def quotes_in(text: str) -> list[Quote]:
+    """The quotes a line writes (inline code is no quote: `--model "a/b"`)."""
+    plain = _CODE_RE.sub(lambda m: " " * len(m.group()), text) if "`" in text else text
+    out = []
+    for m in _QUOTE_RE.finditer(plain):
+        group = next(g for g in range(1, 5) if m.group(g) is not None)
+        inner = m.group(group)
+        body = inner.strip()
+        if len(body) >= MIN_QUOTE:
+            lead = len(inner) - len(inner.lstrip())
+            start = m.start(group) + lead
+            out.append(Quote(text[start : start + len(body)], start, start + len(body)))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """The longest part of a quote a text holds as one run."""
+
+    #: its length over the folded quote's
+    share: float
+    #: where it ends in the folded text, and its length
+    end: int
+    length: int
+
+
+class _Automaton:
+    """The suffix automaton of one folded quote: every substring of it, in linear space."""
+
+    def __init__(self, text: str) -> None:
+        self.next: list[dict[str, int]] = [{}]
+        self.link = [-1]
+        self.size = [0]
+        last = 0
+        for c in text:
+            last = self._extend(last, c)
+
+    def _extend(self, last: int, c: str) -> int:
+        cur = len(self.size)
+        self.next.append({})
+        self.link.append(0)
+        self.size.append(self.size[last] + 1)
+        p = last
+        while p != -1 and c not in self.next[p]:
+            self.next[p][c] = cur
+            p = self.link[p]
+        if p != -1:
+            q = self.next[p][c]
+            if self.size[p] + 1 == self.size[q]:
+                self.link[cur] = q
+            else:
+                clone = len(self.size)
+                self.next.append(dict(self.next[q]))
+                self.link.append(self.link[q])
+                self.size.append(self.size[p] + 1)
+                while p != -1 and self.next[p].get(c) == q:
+                    self.next[p][c] = clone
+                    p = self.link[p]
+                self.link[q] = self.link[cur] = clone
+        return cur
+
+
+def longest_run(quote: str, texts: list[str]) -> tuple[int, Run]:
+    """Which of `texts` holds the longest run of `quote` (both folded), and that run."""
+    folded = fold(quote)[:MAX_QUOTE]
+    if not folded:
+        return -1, Run(0.0, 0, 0)
+    auto = _Automaton(folded)
+    best, best_run = -1, Run(0.0, 0, 0)
+    for index, text in enumerate(texts):
+        plain = fold(text)
+        if folded in plain:
+            end = plain.index(folded) + len(folded)
+            return index, Run(1.0, end, len(folded))
+        run = _scan(auto, plain)
+        if run[1] > best_run.length:
+            best, best_run = index, Run(run[1] / len(folded), run[0], run[1])
+    return best, best_run
+
+
+def _scan(auto: _Automaton, text: str) -> tuple[int, int]:
+    """(end, length) of the longest substring of the quote that `text` holds."""
+    state = length = best = best_end = 0
+    nxt, link, size = auto.next, auto.link, auto.size
+    for i, c in enumerate(text):
+        while state and c not in nxt[state]:
+            state = link[state]
+            length = size[state]
+        if c in nxt[state]:
+            state = nxt[state][c]
+            length += 1
+        if length > best:
+            best, best_end = length, i + 1
+    return best_end, best

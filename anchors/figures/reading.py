@@ -1,0 +1,207 @@
+"""A source read for figures: each passage's numbers, found once per source; and the searches
+a verdict is made of (a supporting number, a derived pair, near misses, the nearest numbers).
+
+Derived values are formed only inside one passage (a sentence, a table row), from pairs of
+numbers of one class, at most `PAIR_WINDOW` numbers apart: a table row's cells or a sentence's
+before-and-after, never two numbers from different places of a paper.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from .match import Interval, accepted, close, distance, near_by, supports
+from .model import Figure, UnitClass
+from .normal import fold
+from .parse import numbers_in, source_text
+from .passages import Passage, PassageKind, SourceText
+
+__all__ = ["Found", "Read", "derived", "near", "nearest", "passage_hash", "read", "support"]
+
+#: numbers of a passage paired for derived values: each with the next this many
+PAIR_WINDOW = 24
+#: classes whose ratio is no multiple or percent change of anything
+_RATES = frozenset({UnitClass.PERCENT, UnitClass.POINTS, UnitClass.MULTIPLE})
+_TABULAR = frozenset({PassageKind.TABLE_ROW, PassageKind.CODE, PassageKind.CAPTION})
+
+
+@dataclass(frozen=True, slots=True)
+class Read:
+    """One passage with the numbers it writes."""
+
+    passage: Passage
+    #: the passage's text as numbers were read in it (TeX turned into text)
+    text: str
+    numbers: tuple[Figure, ...]
+
+    @property
+    def tabular(self) -> bool:
+        """A table row, caption or code block: its units are in a header, so a unitless
+        number there is a measurement."""
+        return self.passage.kind in _TABULAR
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """Where a figure was found: the passage and the source's number(s) for it."""
+
+    read: Read
+    numbers: tuple[Figure, ...]
+    #: how the source's numbers give the figure, when they do not say it (`100% - 74.1%`)
+    said: tuple[str, ...] = ()
+
+
+@lru_cache(maxsize=32)
+def read(source: SourceText) -> tuple[Read, ...]:
+    """Every passage of `source` with its numbers (cached: a source serves many figures)."""
+    return tuple(Read(p, source_text(p.text), tuple(numbers_in(p.text))) for p in source.passages)
+
+
+def passage_hash(passage: Passage) -> str:
+    """What `source-changed` compares: the passage's text up to case, spacing and forms."""
+    return hashlib.sha256(fold(passage.text).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def _single(figure: Figure) -> list[Figure]:
+    """A range figure as its two ends, each a figure of its own."""
+    if figure.high is None:
+        return [figure]
+    return [replace(figure, high=None), replace(figure, value=figure.high, high=None)]
+
+
+def support(figure: Figure, reads: tuple[Read, ...]) -> Found | None:
+    """The first passage holding a number that supports the figure (for a range: one passage
+    holding both ends), numbers with a unit before unitless ones."""
+    parts = _single(figure)
+    fallback: Found | None = None
+    for r in reads:
+        picked = [next((n for n in r.numbers if supports(p, n, r.tabular)), None) for p in parts]
+        if any(n is None for n in picked):
+            continue
+        got = tuple(n for n in picked if n is not None)
+        if all(n.unit is not UnitClass.BARE for n in got):
+            return Found(r, got)
+        fallback = fallback or Found(r, got)
+    return fallback
+
+
+#: where a sentence of prose ends: a pair is formed inside one sentence
+_SENTENCE_END_RE = re.compile(r"[.!?;。！？；](?=\s|$)")
+
+
+def _sentence_of(r: Read) -> list[int]:
+    """For each number of a prose passage, the index of its sentence (0 for a table row or a
+    code block: those are one unit each)."""
+    if r.passage.kind is not PassageKind.PROSE:
+        return [0] * len(r.numbers)
+    ends = [m.end() for m in _SENTENCE_END_RE.finditer(r.text)]
+    return [bisect.bisect_right(ends, n.start) for n in r.numbers]
+
+
+def _pairs(r: Read) -> Iterator[tuple[Figure, Figure]]:
+    """Pairs of numbers of one class inside one sentence, row or code block."""
+    sentence = _sentence_of(r)
+    nums = [(n, s) for n, s in zip(r.numbers, sentence) if n.high is None]
+    for i, (a, sa) in enumerate(nums):
+        for b, sb in nums[i + 1 : i + 1 + PAIR_WINDOW]:
+            if a.unit is not b.unit or sa != sb:
+                continue
+            if a.unit is not UnitClass.BARE or (r.tabular and a.decimals == b.decimals):
+                yield a, b  # unitless cells pair when written alike (one column's format)
+
+
+def _derive(figure: Figure, a: Figure, b: Figure) -> list[float]:
+    """What a pair of one class yields in the figure's unit: a ratio, a relative change or a
+    share for quantities; for two rates their difference (points); for two speed-ups their
+    relative change. A ratio of two rates or two speed-ups means nothing and is not formed."""
+    low, high = sorted((a.value, b.value))
+    kind, pair = figure.unit, a.unit
+    if pair in _RATES:
+        if kind is UnitClass.POINTS or (
+            kind is UnitClass.PERCENT and pair is not UnitClass.MULTIPLE
+        ):
+            return [high - low] if pair is not UnitClass.MULTIPLE else []
+        if kind is UnitClass.PERCENT and low > 0:
+            return [(high - low) / low * 100, (high - low) / high * 100]
+        return []
+    if kind is UnitClass.MULTIPLE:
+        return [high / low] if low > 0 else []
+    if kind is UnitClass.PERCENT:
+        if low <= 0:
+            return []
+        return [(high - low) / low * 100, (high - low) / high * 100, low / high * 100]
+    if kind is UnitClass.POINTS:
+        return [high - low] if pair is UnitClass.BARE else []
+    if pair is kind:
+        return [high - low]
+    if pair is UnitClass.BARE:
+        return [(high - low) * figure.unit_factor]
+    return []
+
+
+def derived(figure: Figure, reads: tuple[Read, ...], near: bool = False) -> Found | None:
+    """A pair of one passage whose ratio or difference the figure is (or, with `near`, misses
+    by as little as a near miss does)."""
+    if figure.high is not None or not figure.checkable:
+        return None
+    span = accepted(figure.value, figure.step, figure.hedge)
+    if near:
+        span = span.widened(near_by(figure, figure.value))
+    for r in reads:
+        for a, b in _pairs(r):
+            if any(v in span for v in _derive(figure, a, b)):
+                return Found(r, (a, b))
+    if figure.unit is UnitClass.PERCENT and not near:
+        return _complement(span, reads)
+    return None
+
+
+def _complement(span: Interval, reads: tuple[Read, ...]) -> Found | None:
+    """A share the source states the other side of: a 74.1% hit rate is a 25.9% miss rate."""
+    for r in reads:
+        ends = {v for n in r.numbers if n.high is not None for v in (n.value, n.high)}
+        for n in r.numbers:
+            if n.unit is not UnitClass.PERCENT or n.high is not None or n.value in ends:
+                continue  # the end of a range (`50-73%`) is a bound, no share of anything
+            if 0 < n.value < 100 and 100 - n.value in span:
+                return Found(r, (n,), ("100%", n.text))
+    return None
+
+
+def near(figure: Figure, reads: tuple[Read, ...]) -> Found | None:
+    """A number or derived value that misses the figure by little (for a range: each end has
+    one; a range with one end nowhere is not a near miss)."""
+    found: Found | None = None
+    for part in _single(figure):
+        hit = next(
+            (Found(r, (n,)) for r in reads for n in r.numbers if close(part, n, r.tabular)),
+            None,
+        )
+        hit = hit or derived(part, reads, near=True)
+        if hit is None:
+            return None
+        found = found or hit
+    return found
+
+
+def nearest(figure: Figure, reads: tuple[Read, ...], count: int = 3) -> list[tuple[Figure, Read]]:
+    """The same-class numbers closest to the figure, for a person to judge a not-found."""
+    same = [
+        (distance(figure, n), i, n, r)
+        for i, r in enumerate(reads)
+        for n in r.numbers
+        if n.high is None and n.unit is figure.unit
+    ]
+    same.sort(key=lambda t: (t[0], t[1]))
+    out: list[tuple[Figure, Read]] = []
+    for _, _, n, r in same:
+        if all(n.text != m.text for m, _ in out):
+            out.append((n, r))
+        if len(out) == count:
+            break
+    return out
