@@ -39,6 +39,9 @@ class CheckResult:
     #: what the run could not do that the user should hear of (a rate limit that left anchors
     #: not checked, and when it resets); told as warnings
     notes: list[str] = field(default_factory=list)
+    #: why this online run could not judge its anchors (too many got no answer at all,
+    #: `check.silence`): the CLI says it and exits 2 after showing what was found
+    cannot_judge: str | None = None
 
     def __post_init__(self) -> None:
         if not self.registries:
@@ -128,6 +131,10 @@ def combine(results: list[CheckResult]) -> CheckResult:
         entries=[at for one in results for at in one.entries],
         unchecked={at: why for one in results for at, why in one.unchecked.items()},
         notes=[n for one in results for n in one.notes],
+        cannot_judge="; ".join(
+            f"{one.registry}: {one.cannot_judge}" for one in results if one.cannot_judge
+        )
+        or None,
     )
 
 

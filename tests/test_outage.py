@@ -135,8 +135,11 @@ def test_an_outage_with_every_kind_of_anchor_is_one_line_or_warnings(
     tmp_path: Path, resolver: OsResolver, mode: str, hosts: int
 ) -> None:
     """The bundled registry's kinds (arXiv, GitHub, DOI and links): during an outage the
-    services fail as the links do, so the run exits 2 (three or more link hosts) or warns, with
-    no traceback, and records nothing. Every service is named under `.invalid`."""
+    services fail as the links do, so the run exits 2 with one line, no traceback, and records
+    nothing: three or more link hosts are the outage rule's (is this machine offline?); one link
+    host and the three services are four silent places, more than half of the anchors without
+    any answer (`check.silence`: the gate cannot pass). Every service is named under
+    `.invalid`."""
     reg = url_registry(tmp_path, [f"https://site{i}.example/x" for i in range(hosts)])
     with reg.open("a", encoding="utf-8") as f:
         for field, value in (
@@ -159,7 +162,8 @@ def test_an_outage_with_every_kind_of_anchor_is_one_line_or_warnings(
     if hosts >= 3:
         assert r.exit_code == 2 and "is this machine offline?" in r.stderr
     else:
-        assert r.exit_code == 0, r.output
+        assert r.exit_code == 2, r.output
+        assert "4 of 4 anchors checked online got no answer at all" in r.stderr
         found = json.loads(r.stdout)["findings"]
         assert {f["code"] for f in found} == {"unreachable"} and len(found) == 4
     rep = _report(reg)

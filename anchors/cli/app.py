@@ -14,6 +14,7 @@ import typer
 
 from ..config import all_registries, one_registry
 from ..defaults import REPORT_WINDOW
+from ..errors import NetworkDown
 from ..findings import ExitCode, exit_code
 from ..render.console import configure, hooks, notice, stderr, warn
 from . import export_options as eo
@@ -96,6 +97,7 @@ def check(
     per_host: n.PerHost = None,
     timeout: n.Timeout = None,
     retry_after_cap: n.RetryAfterCap = None,
+    max_unreachable: n.MaxUnreachable = None,
     allow_private: n.AllowPrivate = None,
     arxiv_api: n.ArxivApi = None,
     arxiv_delay: n.ArxivDelay = None,
@@ -148,6 +150,8 @@ def check(
     if summary_file is not None:  # the same run's findings: never a second check
         write(CHECK, "markdown", result, sys.stdout, summary_file)
     stderr.print(summary.check_line(result))
+    if result.cannot_judge:  # what was found is shown; the gate still cannot pass
+        raise NetworkDown(result.cannot_judge)
     raise typer.Exit(exit_code(result.findings))
 
 

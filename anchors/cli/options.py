@@ -32,6 +32,7 @@ CHECK_SETTINGS = (
     "per_host",
     "timeout",
     "retry_after_cap",
+    "max_unreachable",
     "allow_private",
     "arxiv_api",
     "arxiv_delay",
