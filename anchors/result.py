@@ -62,21 +62,28 @@ class CheckResult:
         return self._tally()[1]
 
     def _tally(self) -> tuple[dict[State, int], dict[Unchecked, int]]:
+        states, why = dict.fromkeys(State, 0), dict.fromkeys(Unchecked, 0)
+        for at, state in self.entry_states().items():
+            states[state] += 1
+            if state is State.NOT_CHECKED:
+                why[self.unchecked[at]] += 1
+        return states, why
+
+    def entry_states(self) -> dict[tuple[str, int], State]:
+        """Each entry's one state, by its place: the worst its findings give (none: OK), and
+        `not-checked` for an entry this run did not look at that nothing is wrong with."""
         found: dict[tuple[str, int], list[Finding]] = {}
         starts = self._starts()
         for finding in self.findings:
             at = _entry_of(finding, starts)
             if at is not None:
                 found.setdefault(at, []).append(finding)
-        states, why = dict.fromkeys(State, 0), dict.fromkeys(Unchecked, 0)
+        out: dict[tuple[str, int], State] = {}
         for at in self.entries:
             state = state_of(found[at]) if at in found else State.OK
-            if state is not State.OK or at not in self.unchecked:
-                states[state] += 1
-            else:  # notes alone do not make an anchor that was not (all) checked OK
-                states[State.NOT_CHECKED] += 1
-                why[self.unchecked[at]] += 1
-        return states, why
+            # notes alone do not make an anchor that was not (all) checked OK
+            out[at] = State.NOT_CHECKED if state is State.OK and at in self.unchecked else state
+        return out
 
     def narrow(self, codes: frozenset[Code] | None) -> None:
         """Keep only the findings of `codes` (`--only`): an anchor whose warnings or errors all

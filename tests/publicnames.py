@@ -27,14 +27,16 @@ PUBLIC = "93.184.215.14"
 
 class OsResolver:
     """`socket.getaddrinfo` as a test sets it: `names` resolve to loopback, `public` names to
-    loopback and `PUBLIC`, `table` names to the address given; the rest as `mode` says
-    ("nxdomain": unknown, "fail": a temporary resolver failure); addresses are passed on."""
+    loopback and `PUBLIC`, `table` names to the address given, `failing` names fail for now;
+    the rest as `mode` says ("nxdomain": unknown, "fail": a temporary resolver failure);
+    addresses are passed on."""
 
     def __init__(self, real: Callable[..., Any]) -> None:
         self.real = real
         self.names: set[str] = set()
         self.public: set[str] = set()
         self.table: dict[str, str] = {}
+        self.failing: set[str] = set()
         self.mode = "nxdomain"
 
     def __call__(self, host: Any, port: Any, *args: Any, **kw: Any) -> Any:
@@ -47,7 +49,7 @@ class OsResolver:
         try:
             socket.inet_pton(socket.AF_INET6 if ":" in name else socket.AF_INET, name)
         except OSError:
-            if self.mode == "nxdomain":
+            if self.mode == "nxdomain" and name not in self.failing:
                 raise socket.gaierror(socket.EAI_NONAME, "Name or service not known") from None
             raise socket.gaierror(socket.EAI_AGAIN, "Temporary failure in resolution") from None
         return self.real(host, port, *args, **kw)

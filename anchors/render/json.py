@@ -174,8 +174,14 @@ def report(r: Report, registry: str) -> str:
             "schema_version": REPORT_SCHEMA_VERSION,
             "anchors_version": __version__,
             "registry": registry,
-            "window": {"start": _iso(r.start), "end": _iso(r.now), "runs": r.runs},
+            "window": {
+                "start": _iso(r.start),
+                "end": _iso(r.now),
+                "runs": r.runs,
+                "partial_runs": r.partial_runs,
+            },
             "targets": r.targets,
+            "states": {s.value: n for s, n in r.states.items()},
             "summary": r.counts(),
             "rows": [
                 {

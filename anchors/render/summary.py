@@ -7,6 +7,7 @@ line, no control character, no workflow command.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from ..findings import Severity, State
@@ -34,6 +35,8 @@ __all__ = [
     "fix_skipped",
     "plural",
     "report_line",
+    "runs_words",
+    "state_words",
 ]
 
 _IRREGULAR = {"anchor": "anchors", "duplicate": "duplicates", "was": "were"}
@@ -59,10 +62,20 @@ def anchor_states(r: CheckResult) -> str:
     """`8 OK, 2 redirected, 3 failing, 2 not checked (1 skipped, 1 excluded)`: each anchor
     counted once, so the numbers sum to the anchors; OK always, the other states when any."""
     states, why = r.states(), r.not_checked()
-    out = [f"{states[s]} {word}" for s, word in _STATE_WORDS.items() if states[s] or s is State.OK]
+    out = state_words(states)
     if states[State.NOT_CHECKED]:
-        out[-1] += " (" + ", ".join(f"{n} {u.value}" for u, n in why.items() if n) + ")"
-    return ", ".join(out)
+        out += " (" + ", ".join(f"{n} {u.value}" for u, n in why.items() if n) + ")"
+    return out
+
+
+def state_words(states: Mapping[State, int]) -> str:
+    """`8 OK, 2 redirected, 3 failing`: OK always, the other states when any (the words
+    `check` and `report` both count anchors in)."""
+    return ", ".join(
+        f"{states.get(s, 0)} {word}"
+        for s, word in _STATE_WORDS.items()
+        if states.get(s, 0) or s is State.OK
+    )
 
 
 def findings_counts(r: CheckResult) -> str:
@@ -115,12 +128,24 @@ def add_line(r: MergeResult, dry_run: bool = False, gate: bool = False) -> str:
     )
 
 
+def runs_words(rep: Report) -> str:
+    """`3 runs`, or `3 runs (1 interrupted)` when some did not finish."""
+    partial = f" ({rep.partial_runs} interrupted)" if rep.partial_runs else ""
+    return f"{plural(rep.runs, 'run')}{partial}"
+
+
 def report_line(rep: Report) -> str:
+    """The runs, the failing sections, and each registry entry as last checked (in `check`'s
+    states: after a check, the same numbers as its own line)."""
     c = rep.counts()
-    return (
-        f"{plural(rep.runs, 'run')}: {c['newly-dead']} newly dead, {c['dead']} dead, "
+    line = (
+        f"{runs_words(rep)}: {c['newly-dead']} newly dead, {c['dead']} dead, "
         f"{c['flaky']} flaky, {c['recovered']} recovered"
     )
+    if rep.states:
+        n = sum(rep.states.values())
+        line += f"; {plural(n, 'anchor')} as last checked: {state_words(rep.states)}"
+    return line
 
 
 def fix_line(res: FixResult, registry: Path, dry_run: bool) -> str:
