@@ -80,6 +80,8 @@ def add(
         warn(line)
     shown = fm.pick_format(fmt, sys.stdout.isatty()).value
     write(ADD, shown, result, sys.stdout, target=Target(None, dry_run=dry_run or gate))
+    if (taken := summary.starting_point_line(result, dry_run or gate)) is not None:
+        stderr.print(taken)
     stderr.print(summary.add_line(result, dry_run, gate))
     raise typer.Exit(exit_code(result.findings, strict, stale=gate and not result.up_to_date))
 

@@ -92,6 +92,7 @@ def add_result(r: MergeResult, dry_run: bool) -> str:
             "dry_run": dry_run,
             "written": r.written,
             "up_to_date": r.up_to_date,
+            "starting_point": r.starting_point,
             "anchors": entries,
             "findings": [f.as_dict() for f in r.findings],
             **_add_by_kind(r),

@@ -36,6 +36,7 @@ __all__ = [
     "plural",
     "report_line",
     "runs_words",
+    "starting_point_line",
     "state_words",
 ]
 
@@ -106,6 +107,9 @@ def add_line(r: MergeResult, dry_run: bool = False, gate: bool = False) -> str:
     """
     n = r.counts()
     dup, con = plural(n["duplicates"], "duplicate"), plural(n["conflicts"], "conflict")
+    briefing = "briefing" if r.briefings == 1 else "briefings"
+    per = n["continued_per_briefing"]
+    added = f"{n['added']} added" + (f" ({per} continued per the {briefing})" if per else "")
     if gate and not r.up_to_date:
         what = "does not exist" if r.new_file else "is not up to date with the briefings"
         return plain(
@@ -122,9 +126,26 @@ def add_line(r: MergeResult, dry_run: bool = False, gate: bool = False) -> str:
         verb = "would create" if dry_run else "created" if r.written else "did not create"
     else:
         verb = "would change" if dry_run else "wrote" if r.written else "no change to"
+    if r.starting_point:  # nothing could be continued, and no claim could be unbacked
+        return plain(f"{verb} {r.registry}: {added}, {dup}, {con}, {n['invalid']} invalid")
     return plain(
-        f"{verb} {r.registry}: {n['added']} added, {n['continued']} continued, {dup}, "
+        f"{verb} {r.registry}: {added}, {n['continued']} continued, {dup}, "
         f"{con}, {n['invalid']} invalid, {plural(n['unbacked_claims'], 'unbacked claim')}"
+    )
+
+
+def starting_point_line(r: MergeResult, dry_run: bool = False) -> str | None:
+    """Said once when a new or empty registry took the briefings' history of its anchors
+    (`9-21锚定；续立`) as its starting point, in place of an `unbacked-claim` for each."""
+    taken = len(r.continued_per_briefing)
+    if not r.starting_point or not taken:
+        return None
+    was = "is new" if r.new_file else "was empty"
+    verb = "would take" if dry_run else "took"
+    briefing = "briefing" if r.briefings == 1 else "briefings"
+    return plain(
+        f"{r.registry} {was}: {verb} the first-anchored dates of "
+        f"{plural(taken, 'anchor')} from the {briefing} as its starting point"
     )
 
 
