@@ -220,6 +220,7 @@ def export(
     from ..export import export as do_export
     from ..render import EXPORT, Target, write
     from ..render.summary import export_line, export_warnings
+    from ..sections import key as section_key
 
     configure(quiet)
     day = _date(today, "--today") or date.today()
@@ -235,7 +236,9 @@ def export(
         since=window,
         status=status,
     )
-    shape = Target(None, grouped=section is None, bib_style=bib_style.value)
+    # one section: ready to paste under its heading; several (`§1`, a bare `§1.3`): headings
+    grouped = section is None or len({section_key(i.section or "") for i in items}) > 1
+    shape = Target(None, grouped=grouped, bib_style=bib_style.value)
     write(EXPORT, fmt.value, items, sys.stdout, output, shape)
     for line in export_warnings(items, path):
         warn(line)
