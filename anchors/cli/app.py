@@ -44,7 +44,7 @@ app = typer.Typer(
 @app.command(cls=Command)
 def add(
     briefings: o.BriefingsArg,
-    registry: o.RegistryOpt = None,
+    registry: o.AddRegistryOpt = None,
     config: o.ConfigOpt = None,
     when: o.BriefingDate = None,
     today: o.TodayOpt = None,
@@ -52,7 +52,7 @@ def add(
     gate: o.Gate = False,
     fmt: o.AddFormatOpt = None,
     strict: o.Strict = False,
-    document: o.DocumentOpt = None,
+    document: o.AddDocumentOpt = None,
     quiet: o.QuietOpt = False,
 ) -> None:
     """Merge briefings into the registry: new vs continued, earliest date, duplicates.

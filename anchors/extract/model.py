@@ -57,3 +57,5 @@ class Briefing:
     invalid: list[InvalidCitation] = field(default_factory=list)
     #: what it says the living document holds (`inference.md §1.1 已有 …`)
     refs: list[DocumentRef] = field(default_factory=list)
+    #: the file holds nothing but white space: said as such, never asked for a date
+    empty: bool = False

@@ -205,9 +205,10 @@ def export_warnings(items: list[ExportItem], registry: Path) -> list[str]:
 
 
 def add_warnings(briefings: list[Briefing]) -> list[str]:
-    """A briefing where nothing looked like a citation: often the wrong file, or a new format."""
+    """A briefing where nothing looked like a citation: often the wrong file, or a new format;
+    or an empty file (said so, not asked for a date it cannot need)."""
     return [
-        plain(f"{b.path}: no citations found")
+        plain(f"{b.path}: {'empty: nothing to add' if b.empty else 'no citations found'}")
         for b in briefings
         if not b.citations and not b.invalid
     ]

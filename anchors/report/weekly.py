@@ -32,6 +32,8 @@ from .waiting import waiting
 __all__ = ["FAILING", "Report", "ReportRow", "Section", "build", "for_registry", "from_history"]
 
 DEFAULT_WINDOW = 7 * 86400.0
+#: what a report with nothing behind it asks for: only an online check is recorded
+_ONLINE_FIRST = "run `anchors check` online first (`check --offline` records nothing)"
 
 
 def _registry_index(reg: Registry | None) -> dict[str, Anchor]:
@@ -168,7 +170,7 @@ def _described(row: ReportRow, a: Anchor | None) -> ReportRow:
         return row
     return replace(
         row,
-        title=a.title,
+        title=a.work_title,
         registry_section=a.section,
         cited_in=tuple(d.isoformat() for d in a.cited_in),
         line=a.line,
@@ -196,7 +198,7 @@ def from_history(
     if not db.exists():
         raise HistoryError(
             str(db),
-            "nothing to report from: no check history here; run `anchors check` (online) first",
+            f"nothing to report from: no check history here; {_ONLINE_FIRST}",
         )
     h = History.read_only(db, chosen)
     try:
@@ -211,7 +213,7 @@ def from_history(
         raise HistoryError(
             str(db),
             f"nothing to report from: no check{of} recorded between "
-            f"{_utc(now - since)} and {_utc(now)}; run `anchors check` first",
+            f"{_utc(now - since)} and {_utc(now)}; {_ONLINE_FIRST}",
         )
     return rep
 
