@@ -16,6 +16,7 @@ __all__ = [
     "DEFAULT_ATTEMPTS",
     "DEFAULT_CONCURRENCY",
     "DEFAULT_MAX_REDIRECTS",
+    "DEFAULT_MAX_UNREACHABLE",
     "DEFAULT_PENDING_DAYS",
     "DEFAULT_PER_HOST",
     "DEFAULT_RETRY_AFTER_CAP",
@@ -42,6 +43,9 @@ DEFAULT_MAX_REDIRECTS = 10
 DEFAULT_ATTEMPTS = 3
 #: the longest Retry-After honoured; a longer ask is reported rate-limited at once
 DEFAULT_RETRY_AFTER_CAP = 30.0
+#: the share of the anchors checked online that may get no answer at all before `check` says
+#: it could not judge (exit 2): more than this, and the network of the run is the suspect
+DEFAULT_MAX_UNREACHABLE = 0.5
 
 ARXIV_API = "https://export.arxiv.org/api/query"
 #: one GET of ~700 IDs is 414 URI Too Long; 100 is what arXiv's own tools use

@@ -7,7 +7,8 @@
     │   ├── BriefingError
     │   └── HistoryError
     ├── StorageError     the file system or a stream refused: read-only, full, locked, closed
-    └── NetworkDown      nothing resolves or connects: checking would call every link dead
+    └── NetworkDown      nothing resolves or connects (checking would call every link dead), or
+                         too many anchors got no answer for the run to judge them
 
 Problems *inside* a usable registry are findings (exit 1), never exceptions.
 """
@@ -96,4 +97,5 @@ _REASONS = {
 
 
 class NetworkDown(AnchorsError):
-    """No host could be reached at all: a network problem, not a registry problem."""
+    """No host could be reached at all, or too few for the run to judge: a network problem,
+    not a registry problem."""

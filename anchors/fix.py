@@ -230,7 +230,10 @@ def fix(
     learnt = only is None or bool(only - {FixKind.SECTION})
     if learnt and not history.exists():
         if not documents:
-            raise UsageError(f"{history}: no history yet; run `anchors check` first")
+            raise UsageError(
+                f"{history}: no history yet; run `anchors check` online first "
+                "(`check --offline` records nothing)"
+            )
         learnt = False
     with store.locked(registry):
         reg = load(registry)

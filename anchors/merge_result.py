@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from .findings import Code, Finding, summary
-from .registry.model import Entry
+from .registry.model import Entry, Status
 
 __all__ = ["Change", "MergeResult"]
 
@@ -36,6 +36,11 @@ class MergeResult:
     written: bool = False
     #: the registry file did not exist (`add` creates it, with its header comment)
     new_file: bool = False
+    #: the registry had no entry (new, or empty): the briefings' own history of each anchor
+    #: (first-anchored dates, "continued") was taken as it is, with no `unbacked-claim`
+    starting_point: bool = False
+    #: how many briefings were merged
+    briefings: int = 0
 
     def of(self, *codes: Code) -> list[Finding]:
         """The findings with these codes (every format shows them in `findings.ordered`)."""
@@ -46,6 +51,7 @@ class MergeResult:
         n = Counter(f.code for f in self.findings)
         return {
             "added": len(self.added),
+            "continued_per_briefing": len(self.continued_per_briefing),
             "continued": len(self.extended),
             "duplicates": n[Code.DUPLICATE],
             "conflicts": n[Code.CONFLICT],
@@ -70,6 +76,12 @@ class MergeResult:
     @property
     def changes(self) -> list[Entry]:
         return [e for e in self.entries.values() if e.existing is None or e.changed_fields()]
+
+    @property
+    def continued_per_briefing(self) -> list[str]:
+        """Added anchors written `continued`: the briefings say they were cited before (a
+        first-anchored date earlier than the briefing's own, or "续用")."""
+        return [k for k in self.added if self.entries[k].status is Status.CONTINUED]
 
     @property
     def extended(self) -> list[str]:

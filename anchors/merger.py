@@ -84,12 +84,16 @@ class _Mentions:
 
 
 def merge(reg: Registry, briefings: Iterable[Briefing], today: date) -> MergeResult:
-    result = MergeResult(reg.path)
+    """The briefings into `reg`. A registry with no entry yet (new, or empty) has nothing to
+    back a briefing's "9-21锚定；续立" with: the briefings' own history of each anchor is the
+    starting point (its first-anchored date and status are taken, no `unbacked-claim`)."""
+    result = MergeResult(reg.path, starting_point=not reg.anchors)
     known = reg.by_cited_key()
     for b in briefings:
         figures: dict[str, list[Attributed]] = {}
         for a in b.figures:
             figures.setdefault(a.anchor, []).append(a)
+        result.briefings += 1
         for key, cites in _groups(result, b, today).items():
             _merge_one(result, known, b, key, cites)
             _keep_figures(result.registry, b.date, result.entries[key], figures.get(key, []))
@@ -120,14 +124,18 @@ def _merge_one(
         result.findings.append(later(lead, b))
     held, existing = result.entries.get(key), known.get(key)
     first = held.first_anchored if held else existing.first_anchored if existing else None
-    if (gap := unbacked_claim(cites, first, held is not None or existing is not None)) is not None:
+    gap = unbacked_claim(cites, first, held is not None or existing is not None)
+    if gap is not None and not result.starting_point:
         result.findings.append(gap)
     entry = result.entries.get(key)
     if entry is None:
         entry = result.entries[key] = _start(result, known.get(key), key, m)
         result.cited_at[key] = (lead.path, lead.line)
     _registry_conflicts(result, entry, lead, m)
+    said = entry.status is Status.CONTINUED or any(c.claim is Status.CONTINUED for c in cites)
     _fold(entry, b.date, m)
+    if result.starting_point and said:
+        entry.status = Status.CONTINUED  # "续用" with no date: continued, since an unknown day
     _keep_claims(result.registry, b, entry, m)
 
 

@@ -68,6 +68,9 @@ class CheckResult:
     answer_ms: dict[tuple[str, int], int] = field(default_factory=dict)
     #: the living documents compared (`--document`), as named
     documents: list[str] = field(default_factory=list)
+    #: why this online run could not judge its anchors (too many got no answer at all,
+    #: `check.silence`): the CLI says it and exits 2 after showing what was found
+    cannot_judge: str | None = None
 
     def __post_init__(self) -> None:
         if not self.registries:
@@ -118,6 +121,10 @@ class CheckResult:
             else:
                 out[at] = Assessed(state, mine)
         return out, loose
+
+    def entry_states(self) -> dict[tuple[str, int], State]:
+        """Each entry's one state, by its place (`assess` without the findings)."""
+        return {at: one.state for at, one in self.assess()[0].items()}
 
     def narrow(self, codes: frozenset[Code] | None) -> None:
         """Keep only the findings of `codes` (`--only`): an anchor whose warnings or errors all
@@ -175,6 +182,10 @@ def combine(results: list[CheckResult]) -> CheckResult:
         cited={at: c for one in results for at, c in one.cited.items()},
         answer_ms={at: ms for one in results for at, ms in one.answer_ms.items()},
         documents=list(dict.fromkeys(d for one in results for d in one.documents)),
+        cannot_judge="; ".join(
+            f"{one.registry}: {one.cannot_judge}" for one in results if one.cannot_judge
+        )
+        or None,
     )
 
 

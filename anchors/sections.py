@@ -10,6 +10,13 @@ A number is a section number only after `§`: `2024 roadmap` and `1. Introductio
 as written. The order is the living document's: by number (`§1.3` before `§1.10`), unnumbered
 names after the numbered ones, no section last. The export and the report both group and sort
 with these, so no second reading of a section exists.
+
+`matches` is how a person asks for sections (`export --section`): by number, by name or both.
+`§1` is the chapter and every section under it (`§1`, `§1.3`, `§1.3.2`; not `§10`), `§1.3` is
+§1.3 and its subsections (not `§1.30`); a name (`KV Cache`, or its first words, `KV`) is every
+section of that name whatever its number; a number with a name (`§1.3 KV`) is the sections of
+that number whose name begins so. What the person types is a request, not a document: a number
+without `§` (`1.3`) is read as a number too (and as a name, for `2024 roadmap`).
 """
 
 from __future__ import annotations
@@ -18,7 +25,7 @@ import re
 import unicodedata
 from typing import Any
 
-__all__ = ["key", "name", "normal", "number", "section_order"]
+__all__ = ["key", "matches", "name", "normal", "number", "section_order"]
 
 #: `§1.3`, `§ 1.3`, `§1.3.` (a trailing dot is punctuation); `§1.3a` is not §1.3, so it is a name
 _NUMBER_RE = re.compile(r"§\s*([0-9]+(?:\s*\.\s*[0-9]+)*)(?:\.(?= |$))?(?![0-9A-Za-z.])\s*")
@@ -67,3 +74,28 @@ def section_order(section: str | None) -> tuple[Any, ...]:
         return (1, ())
     nums = number(section)
     return (0, nums if nums is not None else (10**9,), key(section))
+
+
+def matches(wanted: str, section: str | None) -> bool:
+    """Whether `section` is one of the sections `wanted` asks for (see the module's note)."""
+    if section is None or not section.strip():
+        return False
+    readings = [_split(wanted)]
+    if readings[0][0] is None:  # `1.3` or `1.3 KV`: typed without the `§`
+        readings.append(_split("§" + wanted.strip()))
+    return any(_asked(nums, words, section) for nums, words in readings)
+
+
+def _asked(nums: tuple[int, ...] | None, words: str, section: str) -> bool:
+    has, called = _split(section)
+    if nums is None:
+        return bool(words) and _begins(called, words)
+    if has is None or has[: len(nums)] != nums:
+        return False
+    return not words or (has == nums and _begins(called, words))
+
+
+def _begins(called: str, words: str) -> bool:
+    """`KV Cache` begins `KV Cache` and `KV Cache management`, not `KV Caches`."""
+    c, w = called.casefold(), words.casefold()
+    return c == w or c.startswith(w + " ")

@@ -224,15 +224,17 @@ def test_cli_dry_run_json_writes_nothing(tmp_path: Path, seed: Path) -> None:
     assert doc["dry_run"] is True and doc["written"] is False
     assert doc["summary"] == {
         "added": 43,
+        "continued_per_briefing": 25,
         "continued": 0,
         "duplicates": 2,
         "conflicts": 1,
         "invalid": 0,
-        "unbacked_claims": 25,
+        "unbacked_claims": 0,
         "error": 0,
-        "warning": 28,
+        "warning": 3,
         "info": 0,
     }
+    assert doc["starting_point"] is True
 
 
 def test_cli_strict_fails_on_duplicates(tmp_path: Path, seed: Path) -> None:

@@ -18,9 +18,13 @@ DAY = date(2026, 9, 24)
 ROW = "| 2609.19657 | H100 Prefix Reuse and TTFT: vLLM vs TRT-LLM | 高 | {claim} |\n"
 
 
-def registry(tmp: Path, first: str | None) -> Path:
+#: another anchor, so the registry is not empty (an empty one takes the briefing's word)
+OTHER = '  - arxiv: "2601.00001"\n    first_anchored: 2026-01-05\n    status: new\n'
+
+
+def registry(tmp: Path, first: str | None, other: bool = True) -> Path:
     reg = tmp / "registry.yaml"
-    body = "version: 1\nanchors:\n"
+    body = "version: 1\nanchors:\n" + (OTHER if other else "")
     if first:
         body += (
             f'  - arxiv: "2609.19657"\n    first_anchored: {first}\n    status: new\n'
@@ -55,7 +59,7 @@ def test_registry_with_a_later_first_date_is_reported_and_still_lowered(tmp_path
         {"claimed": "2026-09-22", "actual": "2026-09-23"},
     )
     assert "first anchored it on 2026-09-23" in u.message
-    assert load(reg).anchors[0].first_anchored == date(2026, 9, 22)
+    assert load(reg).anchors[1].first_anchored == date(2026, 9, 22)
 
 
 def test_registry_without_the_anchor(tmp_path: Path) -> None:
@@ -76,10 +80,10 @@ def test_an_earlier_briefing_in_the_same_run_backs_the_claim(tmp_path: Path) -> 
     assert add(reg, [first, second], DAY).of(Code.UNBACKED_CLAIM) == []
 
 
-def test_seed_into_an_empty_registry_reports_every_continuity_claim(
+def test_seed_into_a_registry_with_entries_reports_every_continuity_claim(
     tmp_path: Path, seed: Path
 ) -> None:
-    r = add(tmp_path / "registry.yaml", [read_briefing(seed)], date(2026, 12, 2))
+    r = add(registry(tmp_path, None), [read_briefing(seed)], date(2026, 12, 2))
     text = seed.read_text(encoding="utf-8").splitlines()
     claimed_lines = {u.line for u in r.of(Code.UNBACKED_CLAIM)}
     assert claimed_lines and all(

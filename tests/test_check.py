@@ -25,6 +25,7 @@ from anchors.registry.loader import parse_text
 
 from .cassettes import load
 from .loopback import LoopbackServer, respond
+from .publicnames import PUBLIC, loopback_only
 from .stack import links
 
 TODAY = date(2026, 12, 2)
@@ -86,7 +87,7 @@ def run_check(
         # /limited asks for 1 s: waited, in virtual time, then rate-limited again
         async with (
             links(
-                resolver=StaticResolver({"blog.example": ["127.0.0.1"]}),
+                resolver=StaticResolver({"blog.example": ["127.0.0.1", PUBLIC]}),
                 allow_private=True,
                 attempts=2,
                 retry_after_cap=1.0,
@@ -102,7 +103,9 @@ def run_check(
             return res, arxiv.requests
 
     try:
-        return asyncio.run(go())
+        with pytest.MonkeyPatch.context() as mp:  # a public name, and loopback only
+            loopback_only(mp)
+            return asyncio.run(go())
     finally:
         history.close()
 
@@ -391,18 +394,20 @@ def test_offline_machine_is_network_down_not_dead_links(tmp_path: Path, mode: st
 
 @pytest.mark.parametrize("beside", ["nothing", "an address answers", "a name resolves"])
 def test_unknown_names_are_dead_only_where_other_names_resolve(
-    site: LoopbackServer, tmp_path: Path, beside: str
+    site: LoopbackServer, tmp_path: Path, beside: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Two unknown names are two dead links when another name resolved in the same run; with a
-    resolver that knows no name at all they prove nothing: `unreachable`, and not recorded (a
-    host reached by its address shows the network works, not the resolver)."""
+    """Two unknown names are two dead links when a public name resolved (to a public address) in
+    the same run; with a resolver that knows no name at all they prove nothing: `unreachable`,
+    recorded so where a host answered (a host reached by its address shows the network works,
+    not the resolver) and not at all where nothing answered."""
+    loopback_only(monkeypatch)
     urls = ["https://gone1.example/", "https://gone2.example/"]
     if beside == "an address answers":
         urls.append(f"http://127.0.0.1:{site.port}/ok")
     elif beside == "a name resolves":
         urls.append(f"http://docs.example:{site.port}/ok")
     text = "version: 1\nanchors:\n" + "".join(entry("url", u) for u in urls)
-    table = {"docs.example": ["127.0.0.1"]}
+    table = {"docs.example": ["127.0.0.1", PUBLIC]}
     db = tmp_path / "h.sqlite"
 
     async def go():
@@ -422,9 +427,9 @@ def test_unknown_names_are_dead_only_where_other_names_resolve(
         assert recorded == ["dead", "dead", "ok"]
         return
     assert codes == [Code.UNREACHABLE, Code.UNREACHABLE]
-    why = "no host answered" if beside == "nothing" else "no other name resolved"
+    why = "no host answered" if beside == "nothing" else "no public name resolved"
     assert result.findings[0].message.startswith(f"no such host (NXDOMAIN), but {why}")
-    assert recorded == ([] if beside == "nothing" else ["ok"])
+    assert recorded == ([] if beside == "nothing" else ["ok", "unreachable", "unreachable"])
 
 
 def test_a_redirect_to_the_home_page_is_called_a_soft_404_not_a_new_url(tmp_path: Path) -> None:

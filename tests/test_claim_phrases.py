@@ -70,6 +70,12 @@ def test_claim_phrases_through_add_then_check(tmp_path: Path, summary: Callable[
         f"增量 {n}：case {n}\n{c['line']}\n" for n, c in enumerate(cases, 1)
     )
     reg = tmp_path / "registry.yaml"
+    # a registry with entries: a new or empty one takes continuity claims as its starting point
+    reg.write_text(
+        'version: 1\nanchors:\n  - arxiv: "2601.00001"\n    first_anchored: 2026-01-05\n'
+        "    status: new\n    check: skip\n",
+        encoding="utf-8",
+    )
     added = add(reg, [extract(text, "claims.md", DAY)], date(2026, 12, 2))
     issues, papers = _fakes(cases)
 

@@ -39,8 +39,8 @@ def test_bundled_registry_one_section_as_markdown() -> None:
     )
     assert "First anchored 2026-09-24 (new); cited in 2026-09-24." in lines[0]
     assert "###" not in r.stdout  # one section: ready to paste under its heading
-    # "§1.3" is not "§1.30", and a name that is no section exports nothing
-    assert run("-r", str(BUNDLED), "--section", "§1.").stdout.strip() == ""
+    # "§1.3" is not "§1.30", which no entry is in: exit 2 (tests/test_export_section.py)
+    assert run("-r", str(BUNDLED), "--section", "§1.30").exit_code == 2
 
 
 def test_all_sections_grouped_in_document_order() -> None:

@@ -292,6 +292,7 @@ def test_impossible_github_references_are_rejected(text: str, reason: str) -> No
 def test_dotted_repository_names_are_fine() -> None:
     assert parse_anchor("o/.github#1").key == "github:o/.github#1"
     assert parse_anchor("o/a.b#1").key == "github:o/a.b#1"
+    assert parse_anchor("foo/...#123").key == "github:foo/...#123"  # GitHub reserves . and ..
 
 
 # Vectors from arXiv's own code (arXiv/arxiv-base, arxiv/identifier/tests.py and

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import socket
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,37 +20,17 @@ from typer.testing import CliRunner
 from anchors.cli.app import app
 
 from .loopback import LoopbackServer, respond
+from .publicnames import OsResolver, loopback_only
 from .registries import url_registry
 
 ENV = {"ANCHORS_ALLOW_PRIVATE": "1", "ANCHORS_ATTEMPTS": "1"}
-
-
-class OsResolver:
-    """`socket.getaddrinfo` as a test sets it: `names` resolve to loopback, the rest as `mode`
-    says ("nxdomain": unknown, "fail": a temporary resolver failure); addresses are passed on."""
-
-    def __init__(self, real: Callable[..., Any]) -> None:
-        self.real = real
-        self.names: set[str] = set()
-        self.mode = "nxdomain"
-
-    def __call__(self, host: Any, port: Any, *args: Any, **kw: Any) -> Any:
-        name = host.decode() if isinstance(host, bytes) else str(host)
-        if name.lower() in self.names:
-            return self.real("127.0.0.1", port, *args, **kw)
-        try:
-            socket.inet_pton(socket.AF_INET6 if ":" in name else socket.AF_INET, name)
-        except OSError:
-            if self.mode == "nxdomain":
-                raise socket.gaierror(socket.EAI_NONAME, "Name or service not known") from None
-            raise socket.gaierror(socket.EAI_AGAIN, "Temporary failure in resolution") from None
-        return self.real(host, port, *args, **kw)
 
 
 @pytest.fixture
 def resolver(monkeypatch: pytest.MonkeyPatch) -> OsResolver:
     fake = OsResolver(socket.getaddrinfo)
     monkeypatch.setattr(socket, "getaddrinfo", fake)
+    loopback_only(monkeypatch)
     return fake
 
 
@@ -119,9 +99,10 @@ def test_an_outage_before_any_run_leaves_nothing_to_report(
 def test_one_unknown_name_among_names_that_resolve_is_still_dead(
     tmp_path: Path, web: LoopbackServer, resolver: OsResolver
 ) -> None:
-    """The rule can still say "dead": the resolver works (another name resolved), so a name it
-    does not know is a dead link, recorded, and the report shows it newly dead."""
-    resolver.names = {"docs.example"}
+    """The rule can still say "dead": the resolver works (a public name resolved to a public
+    address), so a name it does not know is a dead link, recorded, and the report shows it
+    newly dead."""
+    resolver.public = {"docs.example"}
     reg = url_registry(tmp_path, [f"http://docs.example:{web.port}/ok", "https://gone.example/"])
     r = _check(reg)
     assert r.exit_code == 1
@@ -154,8 +135,11 @@ def test_an_outage_with_every_kind_of_anchor_is_one_line_or_warnings(
     tmp_path: Path, resolver: OsResolver, mode: str, hosts: int
 ) -> None:
     """The bundled registry's kinds (arXiv, GitHub, DOI and links): during an outage the
-    services fail as the links do, so the run exits 2 (three or more link hosts) or warns, with
-    no traceback, and records nothing. Every service is named under `.invalid`."""
+    services fail as the links do, so the run exits 2 with one line, no traceback, and records
+    nothing: three or more link hosts are the outage rule's (is this machine offline?); one link
+    host and the three services are four silent places, more than half of the anchors without
+    any answer (`check.silence`: the gate cannot pass). Every service is named under
+    `.invalid`."""
     reg = url_registry(tmp_path, [f"https://site{i}.example/x" for i in range(hosts)])
     with reg.open("a", encoding="utf-8") as f:
         for field, value in (
@@ -178,7 +162,8 @@ def test_an_outage_with_every_kind_of_anchor_is_one_line_or_warnings(
     if hosts >= 3:
         assert r.exit_code == 2 and "is this machine offline?" in r.stderr
     else:
-        assert r.exit_code == 0, r.output
+        assert r.exit_code == 2, r.output
+        assert "4 of 4 anchors checked online got no answer at all" in r.stderr
         found = json.loads(r.stdout)["findings"]
         assert {f["code"] for f in found} == {"unreachable"} and len(found) == 4
     rep = _report(reg)

@@ -145,7 +145,7 @@ def test_add_clips_titles_on_a_terminal_only(tmp_path: Path) -> None:
     piped = runner.invoke(app, [*args, "--today", "2026-12-02"], env={"COLUMNS": "80"})
     assert piped.exit_code == 0, piped.output
     assert piped.stdout == f'{brief}:3: added 2609.18063 "{long_title}"\n'
-    assert "1 added, 0 continued, 0 duplicates, 0 conflicts" in piped.stderr
+    assert "1 added, 0 duplicates, 0 conflicts" in piped.stderr  # a new registry
     width = len(f"{brief}:3: added 2609.18063") + 40
     shown = runner.invoke(app, [*args, "-f", "text"], env={"COLUMNS": str(width)}).stdout
     assert shown.startswith(f'{brief}:3: added 2609.18063  "{long_title[:20]}')

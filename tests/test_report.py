@@ -186,6 +186,7 @@ def test_json_report_and_exit_codes(history: Path, tmp_path: Path) -> None:
         "start": "2026-09-27T00:00:00Z",
         "end": "2026-09-30T00:00:00Z",
         "runs": 3,
+        "partial_runs": 0,
     }
     # a history where nothing failed
     calm = tmp_path / "calm.sqlite"
@@ -314,7 +315,8 @@ def test_two_registries_in_one_folder_each_report_only_their_own_runs(
         assert "b-dead" not in r.stdout and [p["ok"] for p in doc["trend"]] == [1]
     r = CliRunner().invoke(app, ["report", "-r", "b.yaml"])
     assert r.exit_code == 1 and "/b-dead" in r.stdout and "/a-fine" not in r.stdout
-    assert "2 runs between" in r.stdout and "2 links and anchors tracked" in r.stdout
+    assert "2 runs between" in r.stdout
+    assert "2 anchors in the registry as last checked: 1 OK, 1 failing" in r.stdout
 
 
 def test_fix_reads_only_its_own_registrys_runs(
@@ -382,5 +384,8 @@ def test_report_counts_the_registrys_entries_through_fix_removals_and_blocked_ru
     assert r.exit_code == 0, r.output
     assert (doc["targets"], doc["rows"]) == (2, [])
     assert [(p["ok"], p["failing"], p["dead"]) for p in doc["trend"]] == [(2, 0, 0)] * 3
+    # as the last check counted them: its links were blocked, so it could not tell
+    assert {k: n for k, n in doc["states"].items() if n} == {"unverified": 2}
     md = CliRunner().invoke(app, ["report", "registry.yaml"]).stdout
-    assert "2 links and anchors tracked" in md and "Redirected" not in md and "/gone" not in md
+    assert "2 anchors in the registry as last checked: 0 OK, 2 unverified" in md
+    assert "Redirected" not in md and "/gone" not in md

@@ -63,7 +63,8 @@ ENTRIES: Mapping[Code, CodeDoc] = {
         "Continuity claim the registry does not back",
         "In `add`, a briefing says `9-22锚定`/`续立`/`续用` (anchored before, on that date) "
         "but the registry does not hold the anchor, or holds it with a later first date; the "
-        "date is still lowered, never silently.",
+        "date is still lowered, never silently. Only in a registry that already had entries: "
+        "a new or empty one takes the briefings' history as its starting point, and says so.",
         "`续立` for `2609.18063` when the registry has never held it; JSON `claimed` "
         "`2026-09-22`, `actual` null.",
         "Correct the briefing's claim, or add the earlier briefing first; `--strict` fails on it.",

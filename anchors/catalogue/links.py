@@ -17,7 +17,7 @@ LINKS: Mapping[Code, CodeDoc] = {
     Code.DEAD_LINK: _C(
         "Dead link",
         "After retries: 404/410 or another 4xx, a name that does not exist (NXDOMAIN, when "
-        "other names resolve), connection refused, a redirect loop or more than 10 hops.",
+        "public names resolve), connection refused, a redirect loop or more than 10 hops.",
         "`https://example.org/gone` answers HTTP 404.",
         "Find where the page went, or link its archived copy (`check --archive`, then "
         "`fix --only archive`).",
@@ -26,8 +26,9 @@ LINKS: Mapping[Code, CodeDoc] = {
         "Link unreachable through retries",
         "Timeouts, resets, temporary resolver failures or 5xx that persisted through retries; "
         "never called dead. Also an unknown name or a refused connection in a run where no host "
-        "answered, or an unknown name where no other name resolved: that is the network's "
-        "silence, not evidence, and it is not recorded.",
+        "answered (not recorded), or an unknown name where no public name resolved to a public "
+        "address (recorded as unreachable; a hosts-file, loopback or refused name proves "
+        "nothing): that is the network's silence, not evidence.",
         "A host that times out on all three tries.",
         "Usually nothing: check again later; `report` shows whether it persists.",
     ),

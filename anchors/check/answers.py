@@ -47,7 +47,7 @@ class Silence(str, Enum):
     """Why the network said nothing about a URL: no host answered, so the failure may be this
     machine's (offline, a broken resolver) rather than the link's."""
 
-    #: the name does not exist (NXDOMAIN): dead only where other names resolve
+    #: the name does not exist (NXDOMAIN): dead only where public names resolve (`witness`)
     NO_NAME = "no-name"
     #: the resolver failed, or no connection could be made (refused, no route, connect timeout)
     NO_CONNECTION = "no-connection"

@@ -26,6 +26,7 @@ from .resolve.github_places import GithubPlaces
 from .retry import RetryPolicy
 from .run import Services
 from .transport import NoCookies, guarded_transport, ssl_context
+from .witness import Witness
 
 __all__ = [
     "link_checker",
@@ -51,9 +52,13 @@ async def open_services(
     screened like a link's. Each service answer is bounded (`bounded.BoundedClient`).
     `after` builds the hook that runs beside the check (`check --archive`), if any.
     `etags` is where GitHub answers' ETags are kept between runs."""
-    guard = NetGuard(resolver, allow_private=settings.allow_private)
+    witness = Witness()  # an API host's public name resolving speaks for the resolver too
+    guard = NetGuard(resolver, allow_private=settings.allow_private, witness=witness)
     api_guard = NetGuard(
-        resolver, allow_private=settings.allow_private, trusted=named_api_hosts(settings)
+        resolver,
+        allow_private=settings.allow_private,
+        trusted=named_api_hosts(settings),
+        witness=witness,
     )
     policy = retry_policy(settings)
     tls = ssl_context()

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 import httpx
 
 from .ranges import blocked_reason, carried_ipv4
+from .witness import Witness
 
 __all__ = [
     "Blocked",
@@ -108,14 +109,15 @@ class NetGuard:
         resolver: Resolver | None = None,
         allow_private: bool = False,
         trusted: Iterable[str] = (),
+        witness: Witness | None = None,
     ) -> None:
         self.resolver: Resolver = resolver or SystemResolver()
         self.allow_private = allow_private
         self.trusted = frozenset(h.lower().strip("[]") for h in trusted)
         self._trusted_ips: set[str] = set()
-        #: names the resolver answered with addresses: proof it works (an NXDOMAIN is evidence
-        #: of a dead link only beside one, anchors.check.recorder)
-        self.names_resolved = 0
+        #: whether the resolver demonstrably works: an NXDOMAIN is evidence of a dead link only
+        #: beside a public name that resolved to public addresses (anchors.check.recorder)
+        self.witness = witness if witness is not None else Witness()
 
     def check_scheme(self, url: httpx.URL | str) -> None:
         u = url if isinstance(url, httpx.URL) else httpx.URL(url)
@@ -137,19 +139,21 @@ class NetGuard:
     async def addresses(self, host: str, port: int) -> list[str]:
         """The addresses of `host`, each screened; a name with any forbidden one is refused."""
         try:
-            ips = [str(ipaddress.ip_address(host))]
+            ips, named = [str(ipaddress.ip_address(host))], False
         except ValueError:
             ips = [
                 str(ipaddress.ip_address(a.split("%")[0]))
                 for a in await self.resolver.resolve(host, port)
             ]
-            self.names_resolved += bool(ips)
+            named = True
         if not ips:
             raise NameNotFound(host, "no addresses")
         if host.lower() in self.trusted:
             self._trusted_ips.update(ips)  # the user's API host: what it resolves to is theirs
         for ip in ips:
             self.screen(host, ip)
+        if named:  # a name the guard refused never gets here
+            self.witness.saw(host, ips)
         return ips
 
     def open_socket(self, addr_info: tuple[Any, ...]) -> socket.socket:

@@ -7,8 +7,11 @@ or its resolver is. So:
 - a result with an answer (an HTTP status), or one the guard decided (`blocked-url`), is
   recorded as it arrives, in small transactions, so an interrupted run keeps what it learnt;
 - a failure without an answer waits for the end of the run, and is recorded only if some host
-  answered in this run; an unknown name (NXDOMAIN) only if some name resolved, too;
-- a run that concluded the network is down (`NetworkDown`) records none of its waiting failures.
+  answered in this run; an unknown name (NXDOMAIN) is recorded as dead only if the resolver
+  demonstrably works (`witness`: a public name resolved to public addresses), else as the
+  `unreachable` the check reports, so `report` counts every anchor `check` counted;
+- a run that concluded the network is down (`NetworkDown`), or in which no host answered,
+  records none of its waiting failures.
 
 The run itself is written with its first row, so a run that recorded nothing leaves no trace
 for `report` to count. Failures kept out are returned with the reason, so the check reports
@@ -32,7 +35,8 @@ FLUSH_EVERY = 50
 #: why a failure is not evidence: nothing answered / no name resolved in this run
 NO_ANSWER = "but no host answered in this run (is this machine offline?): not counted as dead"
 NO_NAME_RESOLVED = (
-    "but no other name resolved in this run (is the resolver down?): not counted as dead"
+    "but no public name resolved to a public address in this run (is the resolver down?): "
+    "not counted as dead"
 )
 
 
@@ -96,8 +100,10 @@ class Recorder:
             why = self._why_not(w, spoke, network_down)
             if why is not None:
                 kept_out[w.key] = why
-            elif self.history is not None:
+            if self.history is not None and why is None:
                 self.rows.append(w.row)
+            elif self.history is not None and why is NO_NAME_RESOLVED:  # the network spoke
+                self.rows.append(_unproven_row(w.row, why))
         self.waiting = []
         if self.history is not None:
             self.flush()
@@ -116,7 +122,12 @@ class Recorder:
         return None
 
     def _names_resolve(self) -> bool:
-        return self.checker is not None and self.checker.guard.names_resolved > 0
+        return self.checker is not None and self.checker.guard.witness.resolver_works
+
+
+def _unproven_row(row: Observation, why: str) -> Observation:
+    """A failure the network's silence alone would have made dead, recorded as unreachable."""
+    return dataclasses.replace(row, outcome=Outcome.UNREACHABLE, error=f"{row.error}, {why}")
 
 
 def unproven(r: LinkResult, why: str) -> LinkResult:

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date
 
+from ..defaults import DEFAULT_MAX_UNREACHABLE
 from ..errors import NetworkDown
 from ..extract.claims import Claims
 from ..findings import Unchecked
@@ -36,6 +37,7 @@ from .observe import earlier_facts
 from .recorder import Recorder, unproven
 from .resolve.base import ArxivLookup, FollowUp, Resolution, Resolver
 from .resolve.github_places import GithubPlaces
+from .silence import silence, verdict
 from .verdicts import compare
 
 __all__ = ["CheckResult", "Progress", "Services", "check_offline", "check_online", "only"]
@@ -103,10 +105,12 @@ async def check_online(
     claims: Mapping[str, Claims] | None = None,
     extra: Iterable[Anchor] = (),
     cited: Iterable[Anchor] = (),
+    max_unreachable: float = DEFAULT_MAX_UNREACHABLE,
 ) -> CheckResult:
     """Check every target online; `claims` (by anchor key) adds a briefing's claims; `extra`
     are anchors written elsewhere (a living document's), checked once each with the registry's;
-    `cited` are citations written elsewhere whose `#fragments` are looked for in their pages.
+    `cited` are citations written elsewhere whose `#fragments` are looked for in their pages;
+    more than `max_unreachable` of the anchors asked without any answer sets `cannot_judge`.
 
     `progress(done, total, failed, current)` follows along. Whatever happens, what was learnt
     is recorded, cached and judged before this returns or raises.
@@ -162,6 +166,8 @@ async def check_online(
                 if link.tries or link.requests:  # asked this run, not taken from the cache
                     a = targets[key]
                     result.answer_ms[a.file or reg.path, a.line] = link.elapsed_ms
+            quiet = silence(targets, run.links, run.resolutions)
+            result.cannot_judge = verdict(result.checked, quiet, max_unreachable)
             result.findings += compare(
                 reg, targets, run.resolutions, run.links, claims or {}, follow, earlier
             )

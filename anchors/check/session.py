@@ -199,6 +199,7 @@ async def check_one(
                 claims=claims,
                 extra=extra,
                 cited=cited,
+                max_unreachable=settings.max_unreachable,
             )
             if s.history is not None and settings.history_days:
                 s.history.prune(settings.history_days)  # `history_days`: what is kept

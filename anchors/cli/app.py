@@ -14,6 +14,7 @@ import typer
 
 from ..config import all_registries, one_registry
 from ..defaults import REPORT_WINDOW
+from ..errors import NetworkDown
 from ..findings import ExitCode, exit_code
 from ..render.console import configure, hooks, notice, stderr, warn
 from . import ci_options as ci
@@ -44,7 +45,7 @@ app = typer.Typer(
 @app.command(cls=Command)
 def add(
     briefings: o.BriefingsArg,
-    registry: o.RegistryOpt = None,
+    registry: o.AddRegistryOpt = None,
     config: o.ConfigOpt = None,
     when: o.BriefingDate = None,
     today: o.TodayOpt = None,
@@ -52,7 +53,7 @@ def add(
     gate: o.Gate = False,
     fmt: o.AddFormatOpt = None,
     strict: o.Strict = False,
-    document: o.DocumentOpt = None,
+    document: o.AddDocumentOpt = None,
     quiet: o.QuietOpt = False,
 ) -> None:
     """Merge briefings into the registry: new vs continued, earliest date, duplicates.
@@ -80,6 +81,8 @@ def add(
         warn(line)
     shown = fm.pick_format(fmt, sys.stdout.isatty()).value
     write(ADD, shown, result, sys.stdout, target=Target(None, dry_run=dry_run or gate))
+    if (taken := summary.starting_point_line(result, dry_run or gate)) is not None:
+        stderr.print(taken)
     stderr.print(summary.add_line(result, dry_run, gate))
     raise typer.Exit(exit_code(result.findings, strict, stale=gate and not result.up_to_date))
 
@@ -97,6 +100,7 @@ def check(
     per_host: n.PerHost = None,
     timeout: n.Timeout = None,
     retry_after_cap: n.RetryAfterCap = None,
+    max_unreachable: n.MaxUnreachable = None,
     allow_private: n.AllowPrivate = None,
     arxiv_api: n.ArxivApi = None,
     arxiv_delay: n.ArxivDelay = None,
@@ -156,6 +160,8 @@ def check(
     stderr.print(summary.check_line(result))
     for line in summary.host_lines(result) if verbose else ():
         stderr.print(line)
+    if result.cannot_judge:  # what was found is shown; the gate still cannot pass
+        raise NetworkDown(result.cannot_judge)
     raise typer.Exit(exit_code(result.findings, strict))
 
 
@@ -222,6 +228,7 @@ def export(
     from ..export import export as do_export
     from ..render import EXPORT, Target, write
     from ..render.summary import export_line, export_warnings
+    from ..sections import key as section_key
 
     configure(quiet)
     day = _date(today, "--today") or date.today()
@@ -237,7 +244,9 @@ def export(
         since=window,
         status=status,
     )
-    shape = Target(None, grouped=section is None, bib_style=bib_style.value)
+    # one section: ready to paste under its heading; several (`§1`, a bare `§1.3`): headings
+    grouped = section is None or len({section_key(i.section or "") for i in items}) > 1
+    shape = Target(None, grouped=grouped, bib_style=bib_style.value)
     write(EXPORT, fmt.value, items, sys.stdout, output, shape)
     for line in export_warnings(items, path):
         warn(line)

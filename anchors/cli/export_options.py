@@ -27,7 +27,9 @@ Section = Annotated[
     str | None,
     typer.Option(
         metavar="SECTION",
-        help='Only this section ("§1.3" matches "§1.3 KV Cache"); default: all, grouped.',
+        help='Only this section, by number or name: "§1.3" or "1.3" (and its subsections), "§1" '
+        '(the chapter), "KV Cache", "§1.3 KV"; none matching is exit 2, listing the sections. '
+        "Default: all, grouped.",
     ),
 ]
 CitedWithin = Annotated[

@@ -13,6 +13,7 @@ import typer
 from ..config import ENV
 from ..defaults import (
     DEFAULT_CONCURRENCY,
+    DEFAULT_MAX_UNREACHABLE,
     DEFAULT_PER_HOST,
     DEFAULT_RETRY_AFTER_CAP,
     DEFAULT_TIMEOUT,
@@ -31,6 +32,7 @@ __all__ = [
     "DoiApi",
     "Exclude",
     "GithubApi",
+    "MaxUnreachable",
     "PerHost",
     "RetryAfterCap",
     "SaveApi",
@@ -74,6 +76,16 @@ RetryAfterCap = Annotated[
         metavar="SECONDS",
         **env("retry_after_cap"),
         help=f"Longest Retry-After honoured (default {DEFAULT_RETRY_AFTER_CAP:g}).",
+    ),
+]
+MaxUnreachable = Annotated[
+    str | None,
+    typer.Option(
+        metavar="SHARE",
+        **env("max_unreachable"),
+        help="Exit 2 when more than this share of the anchors checked online got no answer at "
+        f"all, from 3 hosts or more (0 to 1, or a percentage; default {DEFAULT_MAX_UNREACHABLE:g}"
+        "; not from a config file).",
     ),
 ]
 AllowPrivate = Annotated[

@@ -32,6 +32,7 @@ CHECK_SETTINGS = (
     "per_host",
     "timeout",
     "retry_after_cap",
+    "max_unreachable",
     "allow_private",
     "arxiv_api",
     "arxiv_delay",
@@ -73,6 +74,17 @@ RegistryOpt = Annotated[
         metavar="FILE",
         show_default=False,
         help="Registry file; the same as the argument (env var: ANCHORS_REGISTRY).",
+    ),
+]
+AddRegistryOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--registry",
+        "-r",
+        metavar="FILE",
+        show_default=False,
+        help="Registry to merge the briefings into, created if missing (default: the config's "
+        "`registry`, else ./registry.yaml; env var: ANCHORS_REGISTRY).",
     ),
 ]
 ConfigOpt = Annotated[
@@ -168,8 +180,19 @@ DocumentOpt = Annotated[
         metavar="FILE",
         show_default=False,
         help="The living document (Markdown) the registry feeds: its numbered sections are "
-        "held against the entries' `section` (add: against the briefings' `inference.md §1.1`); "
-        "repeatable, replaces the config's `document`. Never written.",
+        "held against the entries' `section`; repeatable, replaces the config's `document`. "
+        "Never written.",
+    ),
+]
+AddDocumentOpt = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--document",
+        metavar="FILE",
+        show_default=False,
+        help="The living document (Markdown) the briefings cite (`inference.md §1.1`): each "
+        "such reference is held against its numbered sections; repeatable, replaces the "
+        "config's `document`. Never written.",
     ),
 ]
 PendingDays = Annotated[

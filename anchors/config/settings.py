@@ -21,6 +21,7 @@ from ..defaults import (
     DEFAULT_ATTEMPTS,
     DEFAULT_CONCURRENCY,
     DEFAULT_MAX_REDIRECTS,
+    DEFAULT_MAX_UNREACHABLE,
     DEFAULT_PENDING_DAYS,
     DEFAULT_PER_HOST,
     DEFAULT_RETRY_AFTER_CAP,
@@ -46,6 +47,8 @@ class Settings:
     attempts: int = DEFAULT_ATTEMPTS
     retry_after_cap: float = DEFAULT_RETRY_AFTER_CAP
     max_redirects: int = DEFAULT_MAX_REDIRECTS
+    #: more than this share of the anchors checked online unanswered is exit 2 (`silence`)
+    max_unreachable: float = DEFAULT_MAX_UNREACHABLE
     allow_private: bool = False
     arxiv_api: str = ARXIV_API
     #: seconds between arXiv API requests; lower it only for a mirror or a test server
@@ -190,6 +193,7 @@ ENV = {
     "timeout": "ANCHORS_TIMEOUT",
     "retry_after_cap": "ANCHORS_RETRY_AFTER_CAP",
     "allow_private": "ANCHORS_ALLOW_PRIVATE",
+    "max_unreachable": "ANCHORS_MAX_UNREACHABLE",
     "arxiv_delay": "ANCHORS_ARXIV_DELAY",
     "registry": "ANCHORS_REGISTRY",
 }

@@ -4,8 +4,8 @@ Flags and the environment speak for the user; a config file is part of the check
 which a pull request can change, so it is repository policy and no more. A file may narrow or
 tune a run (`exclude`, `accept`, limits, delays) and name paths inside its own repository; it may
 not name an endpoint (where requests, and with them a token or keys, are sent), relax the address
-guard, or name a path outside the repository. Every value read from a file passes `from_file`;
-nothing else decides this.
+guard or the share of unanswered anchors that stops a run, or name a path outside the
+repository. Every value read from a file passes `from_file`; nothing else decides this.
 """
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ class FileRule(str, Enum):
     ENDPOINT = "endpoint"
     #: relaxes the address guard: flags and the environment only
     GUARD = "guard"
+    #: relaxes what makes a run fail (a gate): flags and the environment only
+    GATE = "gate"
     #: drops recorded evidence (the history's retention): the environment only
     EVIDENCE = "evidence"
 
@@ -64,6 +66,7 @@ FILE_RULES: dict[str, FileRule] = {
     "document": FileRule.PATH,
     "pending_days": FileRule.POLICY,
     "allow_private": FileRule.GUARD,
+    "max_unreachable": FileRule.GATE,
     "arxiv_api": FileRule.ENDPOINT,
     "github_api": FileRule.ENDPOINT,
     "doi_api": FileRule.ENDPOINT,
@@ -79,6 +82,8 @@ _WHY = {
     FileRule.ENDPOINT: "an endpoint decides where requests (and the GitHub token or archive.org "
     "keys with them) are sent",
     FileRule.GUARD: "it lets requests reach loopback and private addresses",
+    FileRule.GATE: "raised, it lets a run that could not reach the network pass, which a pull "
+    "request could use to turn the check off",
     FileRule.EVIDENCE: "it drops recorded observations, which a pull request could use to "
     "erase the record of a dead link",
 }

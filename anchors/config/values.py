@@ -20,6 +20,8 @@ __all__ = ["allowed", "coerce", "unknown_key"]
 _DEFAULTS = Settings()
 #: settings for which 0 is a meaningful value (0 searches: none)
 _MAY_BE_ZERO = frozenset({"arxiv_searches", "history_days", "pending_days"})
+#: settings that hold a share (0.5, or 50%) rather than seconds
+_SHARES = frozenset({"max_unreachable"})
 #: settings that hold a list of paths (the rest of the tuples are regular expressions)
 _PATH_LISTS = frozenset({"document"})
 _TRUE = frozenset({"1", "true", "yes", "on"})
@@ -35,6 +37,8 @@ def allowed(name: str) -> str:
         return "true or false"
     if isinstance(default, int):
         return f"a whole number, {0 if name in _MAY_BE_ZERO else 1} or more"
+    if name in _SHARES:
+        return "a share from 0 to 1, or a percentage (0.5 or 50%)"
     if isinstance(default, float):
         return "a number of seconds, 0 or more"
     if name in _PATH_LISTS:
@@ -63,6 +67,8 @@ def _coerce(name: str, value: Any) -> Any:
         return _flag(value)
     if isinstance(default, int):
         return _count(name, value)
+    if name in _SHARES:
+        return _share(value)
     if isinstance(default, float):
         return _seconds(value)
     if isinstance(default, tuple):
@@ -96,6 +102,18 @@ def _seconds(value: Any) -> float:
         raise TypeError(value)
     number = float(value)
     if not math.isfinite(number) or number < 0:  # NaN compares false with everything
+        raise ValueError(value)
+    return number
+
+
+def _share(value: Any) -> float:
+    """0 to 1, or a percentage written with `%` (`50%` is 0.5)."""
+    if isinstance(value, bool):
+        raise TypeError(value)
+    text = value.strip() if isinstance(value, str) else value
+    percent = isinstance(text, str) and text.endswith("%")
+    number = float(text[:-1]) / 100 if percent else float(text)
+    if not math.isfinite(number) or not 0 <= number <= 1:
         raise ValueError(value)
     return number
 

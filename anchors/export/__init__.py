@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from ..check.cache import Cache
 from ..ids.model import AnchorKind
 from ..registry.model import Status
-from .choose import filter_items
+from .choose import filter_items, unknown_section
 from .entries import bibtex_keys, collect
 from .item import ExportFormat, ExportItem
 
@@ -62,6 +62,8 @@ def select(
     with gc_paused():
         cache = Cache(cache_path, ttls=_FOREVER, chosen=chosen) if cache_path is not None else None
         items = collect(reg, cache)
+    if section is not None and (wrong := unknown_section(section, items, str(registry))):
+        raise wrong
     return filter_items(items, section=section, since=since, status=want, today=today)
 
 

@@ -1,29 +1,22 @@
-"""The subset of the items an export is asked for: a section, a window of days, a status."""
+"""The subset of the items an export is asked for: a section, a window of days, a status.
+
+A section nothing is in is a mistake, not an empty bibliography: `unknown_section` says which
+sections the registry has, and the nearest to what was asked (exit 2).
+"""
 
 from __future__ import annotations
 
 from datetime import date
 
+from ..errors import UsageError
 from ..registry.model import Status
-from ..sections import key as section_key
-from ..sections import name as section_name
-from ..sections import number
+from ..sections import key, matches, name, normal, section_order
 from .item import ExportItem
 
-__all__ = ["filter_items"]
+__all__ = ["filter_items", "unknown_section"]
 
-
-def _section_matches(wanted: str, section: str | None) -> bool:
-    """A bare number (`§1.3`, `§ 1.3`, `§１.３`) matches every section of that number, whatever
-    its name, and not `§1.30`; a full name (`§1.3 KV Cache`) matches that section however
-    spelt; a name without a number matches itself and the names it begins (`sections`)."""
-    if section is None:
-        return False
-    nums = number(wanted)
-    if nums is not None and not section_name(wanted):
-        return number(section) == nums
-    w, s = section_key(wanted), section_key(section)
-    return s == w or (nums is None and s.startswith(w + " "))
+#: sections named in the error at most (the rest counted)
+_LISTED = 12
 
 
 def _within(d: date, today: date, since: float) -> bool:
@@ -43,7 +36,7 @@ def filter_items(
     """The subset asked for: one section, cited within `since` seconds of `today`, a status."""
     out = items
     if section is not None:
-        out = [i for i in out if _section_matches(section, i.section)]
+        out = [i for i in out if matches(section, i.section)]
     if since is not None:
         day = today or date.today()
         out = [
@@ -56,3 +49,28 @@ def filter_items(
     if status is not None:
         out = [i for i in out if i.status == status.value]
     return out
+
+
+def unknown_section(wanted: str, items: list[ExportItem], registry: str) -> UsageError | None:
+    """None when some item is in a section `wanted` asks for; else the error that lists the
+    registry's sections (in document order) and the one nearest to `wanted`."""
+    if any(matches(wanted, i.section) for i in items):
+        return None
+    import difflib  # only on this error path
+
+    held = {key(i.section): normal(i.section) for i in items if i.section and i.section.strip()}
+    if not held:
+        return UsageError(
+            f"--section {wanted!r}: no entry of {registry} has a section (`section:`)"
+        )
+    listed = sorted(held.values(), key=section_order)
+    shown = ", ".join(listed[:_LISTED]) + (
+        f" and {len(listed) - _LISTED} more" if len(listed) > _LISTED else ""
+    )
+    spelt = {s.casefold(): s for s in listed} | {name(s).casefold(): s for s in listed}
+    near = difflib.get_close_matches(normal(wanted).casefold(), list(spelt), n=1, cutoff=0.6)
+    hint = f"; did you mean {spelt[near[0]]!r}?" if near else ""
+    return UsageError(
+        f"--section {wanted!r}: no entry of {registry} is in that section; its sections: "
+        f"{shown} (by number, `§1.3` or `1.3`, `§1` for the chapter, or by name){hint}"
+    )

@@ -98,7 +98,7 @@ def _item(a: Anchor, cite: str, meta: dict[str, Any]) -> ExportItem:
         url=_url(a),
         # the resolved title is the work's; a title written for the citation comes next; a
         # heading's is the briefing's (two pages under one heading would get one title)
-        title=_text(meta.get("title")) or (None if a.title_inferred else a.title),
+        title=_text(meta.get("title")) or a.work_title,
         authors=_names(meta.get("authors")),
         published=meta.get("published"),
         container=venue if k.kind is AnchorKind.DOI else None,

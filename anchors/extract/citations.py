@@ -83,6 +83,10 @@ def read_briefing(
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise BriefingError(p, "not UTF-8 text", data[: exc.start].count(b"\n") + 1) from None
+    if not text.strip():  # its date cannot matter: there is nothing to date
+        return Briefing(
+            p, date_override or briefing_date(text, p) or undated or date.min, empty=True
+        )
     kind = structured_kind(p, text)
     if kind is not None:
         raise BriefingError(p, _not_prose(kind, p))

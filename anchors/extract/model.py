@@ -75,3 +75,5 @@ class Briefing:
     refs: list[DocumentRef] = field(default_factory=list)
     #: the figures and quotes it attributes to its citations
     figures: list[Attributed] = field(default_factory=list)
+    #: the file holds nothing but white space: said as such, never asked for a date
+    empty: bool = False

@@ -69,9 +69,10 @@ class GithubRef:
 
     @classmethod
     def checked(cls, owner: str, repo: str, number: int, text: str) -> GithubRef:
-        """A reference GitHub could have issued: numbers start at 1, `.`/`..` are no repository,
-        a repository name never ends in `.git` and a user name never in `-`."""
-        if set(repo) <= {"."} or repo.lower().endswith(".git"):
+        """A reference GitHub could have issued: numbers start at 1, `.` and `..` are no
+        repository (the only names GitHub reserves: `...` is one), a repository name never ends
+        in `.git` and a user name never in `-`."""
+        if repo in (".", "..") or repo.lower().endswith(".git"):
             raise InvalidId(text, f"'{repo}' is not a repository name")
         if owner.endswith("-"):
             raise InvalidId(text, f"'{owner}' is not a GitHub user or organisation name")

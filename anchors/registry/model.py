@@ -115,6 +115,13 @@ class Anchor:
     file: str | None = None
 
     @property
+    def work_title(self) -> str | None:
+        """The title of the cited work itself: None when `add` took the title from the heading
+        above the citation (`title_from: heading`), which names the briefing's topic, not the
+        page; shown as the page's title (a report row, a bibliography) it would read as one."""
+        return None if self.title_inferred else self.title
+
+    @property
     def label(self) -> str:
         return self.raw_id or "(entry without an identifier)"
 

@@ -92,6 +92,7 @@ def add_result(r: MergeResult, dry_run: bool) -> str:
             "dry_run": dry_run,
             "written": r.written,
             "up_to_date": r.up_to_date,
+            "starting_point": r.starting_point,
             "anchors": entries,
             "findings": [f.as_dict() for f in r.findings],
             **_add_by_kind(r),
@@ -186,8 +187,14 @@ def report(r: Report, registry: str) -> str:
             "schema_version": REPORT_SCHEMA_VERSION,
             "anchors_version": __version__,
             "registry": registry,
-            "window": {"start": _iso(r.start), "end": _iso(r.now), "runs": r.runs},
+            "window": {
+                "start": _iso(r.start),
+                "end": _iso(r.now),
+                "runs": r.runs,
+                "partial_runs": r.partial_runs,
+            },
             "targets": r.targets,
+            "states": {s.value: n for s, n in r.states.items()},
             "summary": r.counts(),
             "rows": [
                 {

@@ -11,7 +11,7 @@ from .budget import ISSUE_LIMIT, Part, fit
 from .cells import cited, clip, target_cell, text_cell
 from .changes import transitions_part
 from .escape import markdown, markdown_code, markdown_url
-from .summary import anchor_states, findings_counts, plural
+from .summary import anchor_states, findings_counts, plural, runs_words, state_words
 from .trend import trend_part
 from .waiting import waiting_part
 
@@ -113,9 +113,8 @@ def report(
         (
             f"{c['newly-dead']} newly dead, {c['dead']} dead, {c['flaky']} flaky, "
             f"{c['not-dead']} rate-limited/unreachable, {c['recovered']} recovered, "
-            f"{c['redirected']} redirected; {plural(r.runs, 'run')} between "
-            f"{start:%Y-%m-%d %H:%M} and {end:%Y-%m-%d %H:%M} UTC, {r.targets} links and anchors "
-            "tracked "
+            f"{c['redirected']} redirected; {runs_words(r)} between "
+            f"{start:%Y-%m-%d %H:%M} and {end:%Y-%m-%d %H:%M} UTC, {_tracked(r)} "
             f"(registry {markdown_code(registry)})."
         ),
         "",
@@ -131,7 +130,7 @@ def report(
     waiting = waiting_part(r)
     if waiting is not None:
         parts.append(waiting)
-    trend = trend_part(r.trend)
+    trend = trend_part(r.trend, r.partial_runs)
     if trend is not None:
         parts.append(trend)
     return fit(parts, limit, _pointer(full_report, registry))
@@ -152,6 +151,15 @@ def hosts_part(r: Report) -> Part | None:
     head = ("### Hosts", "", "| site | failing | unverifiable |", "|---|---|---|")
     rows = tuple(f"| {markdown_code(h.host)} | {h.failing} | {h.unverifiable} |" for h in hosts)
     return Part(head, rows, noun="host", name="Hosts")
+
+
+def _tracked(r: Report) -> str:
+    """What the report counts: each registry entry as last checked, in `check`'s states (so
+    the numbers sum to the registry and match the check's own line); else the targets seen."""
+    if not r.states:
+        return f"{r.targets} links and anchors tracked"
+    n = sum(r.states.values())
+    return f"{plural(n, 'anchor')} in the registry as last checked: {state_words(r.states)}"
 
 
 def _pointer(full_report: str | None, registry: str) -> str:

@@ -7,6 +7,7 @@ line, no control character, no workflow command.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from ..findings import Severity, State
@@ -35,6 +36,9 @@ __all__ = [
     "host_lines",
     "plural",
     "report_line",
+    "runs_words",
+    "starting_point_line",
+    "state_words",
 ]
 
 _IRREGULAR = {"anchor": "anchors", "duplicate": "duplicates", "was": "were"}
@@ -60,10 +64,20 @@ def anchor_states(r: CheckResult) -> str:
     """`8 OK, 2 redirected, 3 failing, 2 not checked (1 skipped, 1 excluded)`: each anchor
     counted once, so the numbers sum to the anchors; OK always, the other states when any."""
     states, why = r.states(), r.not_checked()
-    out = [f"{states[s]} {word}" for s, word in _STATE_WORDS.items() if states[s] or s is State.OK]
+    out = state_words(states)
     if states[State.NOT_CHECKED]:
-        out[-1] += " (" + ", ".join(f"{n} {u.value}" for u, n in why.items() if n) + ")"
-    return ", ".join(out)
+        out += " (" + ", ".join(f"{n} {u.value}" for u, n in why.items() if n) + ")"
+    return out
+
+
+def state_words(states: Mapping[State, int]) -> str:
+    """`8 OK, 2 redirected, 3 failing`: OK always, the other states when any (the words
+    `check` and `report` both count anchors in)."""
+    return ", ".join(
+        f"{states.get(s, 0)} {word}"
+        for s, word in _STATE_WORDS.items()
+        if states.get(s, 0) or s is State.OK
+    )
 
 
 def findings_counts(r: CheckResult) -> str:
@@ -112,6 +126,9 @@ def add_line(r: MergeResult, dry_run: bool = False, gate: bool = False) -> str:
     """
     n = r.counts()
     dup, con = plural(n["duplicates"], "duplicate"), plural(n["conflicts"], "conflict")
+    briefing = "briefing" if r.briefings == 1 else "briefings"
+    per = n["continued_per_briefing"]
+    added = f"{n['added']} added" + (f" ({per} continued per the {briefing})" if per else "")
     if gate and not r.up_to_date:
         what = "does not exist" if r.new_file else "is not up to date with the briefings"
         return plain(
@@ -128,18 +145,47 @@ def add_line(r: MergeResult, dry_run: bool = False, gate: bool = False) -> str:
         verb = "would create" if dry_run else "created" if r.written else "did not create"
     else:
         verb = "would change" if dry_run else "wrote" if r.written else "no change to"
+    if r.starting_point:  # nothing could be continued, and no claim could be unbacked
+        return plain(f"{verb} {r.registry}: {added}, {dup}, {con}, {n['invalid']} invalid")
     return plain(
-        f"{verb} {r.registry}: {n['added']} added, {n['continued']} continued, {dup}, "
+        f"{verb} {r.registry}: {added}, {n['continued']} continued, {dup}, "
         f"{con}, {n['invalid']} invalid, {plural(n['unbacked_claims'], 'unbacked claim')}"
     )
 
 
+def starting_point_line(r: MergeResult, dry_run: bool = False) -> str | None:
+    """Said once when a new or empty registry took the briefings' history of its anchors
+    (`9-21锚定；续立`) as its starting point, in place of an `unbacked-claim` for each."""
+    taken = len(r.continued_per_briefing)
+    if not r.starting_point or not taken:
+        return None
+    was = "is new" if r.new_file else "was empty"
+    verb = "would take" if dry_run else "took"
+    briefing = "briefing" if r.briefings == 1 else "briefings"
+    return plain(
+        f"{r.registry} {was}: {verb} the first-anchored dates of "
+        f"{plural(taken, 'anchor')} from the {briefing} as its starting point"
+    )
+
+
+def runs_words(rep: Report) -> str:
+    """`3 runs`, or `3 runs (1 interrupted)` when some did not finish."""
+    partial = f" ({rep.partial_runs} interrupted)" if rep.partial_runs else ""
+    return f"{plural(rep.runs, 'run')}{partial}"
+
+
 def report_line(rep: Report) -> str:
+    """The runs, the failing sections, and each registry entry as last checked (in `check`'s
+    states: after a check, the same numbers as its own line)."""
     c = rep.counts()
-    return (
-        f"{plural(rep.runs, 'run')}: {c['newly-dead']} newly dead, {c['dead']} dead, "
+    line = (
+        f"{runs_words(rep)}: {c['newly-dead']} newly dead, {c['dead']} dead, "
         f"{c['flaky']} flaky, {c['recovered']} recovered"
     )
+    if rep.states:
+        n = sum(rep.states.values())
+        line += f"; {plural(n, 'anchor')} as last checked: {state_words(rep.states)}"
+    return line
 
 
 def fix_line(res: FixResult, registry: Path, dry_run: bool) -> str:
@@ -178,9 +224,10 @@ def export_warnings(items: list[ExportItem], registry: Path) -> list[str]:
 
 
 def add_warnings(briefings: list[Briefing]) -> list[str]:
-    """A briefing where nothing looked like a citation: often the wrong file, or a new format."""
+    """A briefing where nothing looked like a citation: often the wrong file, or a new format;
+    or an empty file (said so, not asked for a date it cannot need)."""
     return [
-        plain(f"{b.path}: no citations found")
+        plain(f"{b.path}: {'empty: nothing to add' if b.empty else 'no citations found'}")
         for b in briefings
         if not b.citations and not b.invalid
     ]

@@ -19,6 +19,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from .budget import Part
+from .summary import plural
 
 if TYPE_CHECKING:
     from ..report.transitions import TrendPoint
@@ -148,10 +149,17 @@ def _init() -> str:
     return "%%{init: " + json.dumps(config) + "}%%"
 
 
-def trend_part(points: list[TrendPoint]) -> Part | None:
-    """The trend section, or None without runs; the table's rows may be cut, the chart not."""
+def trend_part(points: list[TrendPoint], partial: int = 0) -> Part | None:
+    """The trend section, or None without runs; the table's rows may be cut, the chart not.
+    `partial` runs of the window did not finish: they are no point, and the text says so."""
     if not points:
         return None
+    left_out = (
+        f" {plural(partial, 'run')} that did not finish (interrupted, or still running) "
+        f"{'is' if partial == 1 else 'are'} not shown: half a run is not the registry's state."
+        if partial
+        else ""
+    )
     per, shown = chart_points(points)
     labels = ", ".join(f'"{p.label}"' for p in shown)
     top = max(p.ok + p.failing + p.dead for p in shown) or 1
@@ -160,7 +168,8 @@ def trend_part(points: list[TrendPoint]) -> Part | None:
     head = [
         "### Trend",
         "",
-        f"Anchors at each {per}, one line each: {said}. The table below has the same numbers.",
+        f"Anchors at each {per}, one line each: {said}. The table below has the same numbers."
+        + left_out,
         "",
         "```mermaid",
         _init(),

@@ -257,7 +257,7 @@ def _of_one(
                 before=before or None,
                 after=after or None,
                 registry_section=entry.section if entry else None,
-                title=entry.title if entry else None,
+                title=entry.work_title if entry else None,
                 cited_in=tuple(d.isoformat() for d in entry.cited_in) if entry else (),
                 line=entry.line if entry else None,
                 news=news if change in _STATE else None,

@@ -56,7 +56,7 @@ def waiting(
                 normal(s.section),
                 s.anchor.label,
                 s.anchor.key.kind,
-                s.anchor.title,
+                s.anchor.work_title,
                 s.since,
                 s.days,
                 s.finding.code,

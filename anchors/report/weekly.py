@@ -2,19 +2,21 @@
 
 Pure: `build` takes history rows, the registry and a time window, and returns a `Report`.
 Each target (a URL, or an API-checked anchor) lands in at most one section; the rule, and the
-invariant that no failing link is ever left out, are in `classify`.
+invariant that no failing link is ever left out, are in `classify`. Each registry entry is also
+counted once in `check`'s states (`tally`). A run that did not finish (interrupted, or still
+running) keeps what it learnt for the sections and the states, but it is no point of the trend
+and no "what changed": half a run is not the state of the registry.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
 from ..config import Settings
-from ..defaults import DEFAULT_PENDING_DAYS
 from ..errors import HistoryError
 from ..findings import Outcome
 from ..history import History, Observation
@@ -22,72 +24,16 @@ from ..ids.landing import soft_404
 from ..ids.model import AnchorKind
 from ..registry.model import Anchor, Registry
 from .classify import FAILING, SUCCESS, Section, checked, classify, current_stretch
-from .transitions import TREND_SPAN, Transition, TrendPoint, transitions, trend
-from .waiting import Waiting, waiting
+from .model import Report, ReportRow
+from .tally import tally
+from .transitions import TREND_SPAN, transitions, trend
+from .waiting import waiting
 
 __all__ = ["FAILING", "Report", "ReportRow", "Section", "build", "for_registry", "from_history"]
 
 DEFAULT_WINDOW = 7 * 86400.0
-
-
-@dataclass(frozen=True, slots=True)
-class ReportRow:
-    section: Section
-    target: str
-    anchor: str
-    kind: AnchorKind
-    runs: int
-    failing_runs: int
-    first_failure: float | None
-    last_success: float | None
-    last_outcome: Outcome
-    last_status: int | None
-    last_error: str | None
-    final_url: str | None
-    title: str | None = None
-    registry_section: str | None = None
-    cited_in: tuple[str, ...] = ()
-    line: int | None = None
-    #: the registry's dated snapshot (`archived: {url, date}`), linked for dead links
-    archived: tuple[str, str] | None = None
-    #: dead links: the first definite dead answer of the current failing stretch, the moment
-    #: "What changed" says it died (a timeout before it only said the check could not tell)
-    dead_since: float | None = None
-    #: a redirect that means the page is gone (to a login wall, to the home page): why, as
-    #: `check` says it (`ids.landing.soft_404`)
-    soft_404: str | None = None
-
-
-@dataclass(slots=True)
-class Report:
-    now: float
-    since: float
-    runs: int
-    targets: int
-    rows: list[ReportRow] = field(default_factory=list)
-    #: what changed inside the window, grouped by registry section (see `transitions`)
-    transitions: list[Transition] = field(default_factory=list)
-    #: OK/flaky/dead per run over the last weeks
-    trend: list[TrendPoint] = field(default_factory=list)
-    #: the living documents compared (`--document`), and what waits for them
-    documents: tuple[str, ...] = ()
-    waiting: list[Waiting] = field(default_factory=list)
-    #: the days after which a waiting anchor is overdue (`--pending-days`)
-    pending_days: int = DEFAULT_PENDING_DAYS
-
-    @property
-    def start(self) -> float:
-        return self.now - self.since
-
-    def section(self, s: Section) -> list[ReportRow]:
-        return [r for r in self.rows if r.section is s]
-
-    def counts(self) -> dict[str, int]:
-        return {s.value: len(self.section(s)) for s in Section}
-
-    @property
-    def anything_dead(self) -> bool:
-        return any(r.section in (Section.DEAD, Section.NEWLY_DEAD) for r in self.rows)
+#: what a report with nothing behind it asks for: only an online check is recorded
+_ONLINE_FIRST = "run `anchors check` online first (`check --offline` records nothing)"
 
 
 def _registry_index(reg: Registry | None) -> dict[str, Anchor]:
@@ -130,8 +76,10 @@ def build(
     now: float,
     since: float = DEFAULT_WINDOW,
     registry: Registry | None = None,
+    partial: frozenset[int] = frozenset(),
 ) -> Report:
-    """The report of the window ending at `now`; with `registry`, of its entries only."""
+    """The report of the window ending at `now`; with `registry`, of its entries only.
+    `partial` are the runs that did not finish (kept out of the trend and "what changed")."""
     start = now - since
     index = _registry_index(registry)
     anchor_of, entry_of = _lookups(registry, index)
@@ -146,7 +94,7 @@ def build(
         per[entry].append(r)
         if r.checked_at >= start:
             runs.add(r.run_id)
-    report = Report(now, since, len(runs), len(per))
+    report = Report(now, since, len(runs), len(per), partial_runs=len(runs & partial))
     for hist in per.values():
         hist.sort(key=lambda r: r.checked_at)
         section = classify(hist, start)
@@ -154,8 +102,12 @@ def build(
             report.rows.append(_row(section, hist, start, anchor_of))
     order = list(Section)
     report.rows.sort(key=lambda r: (order.index(r.section), r.target))
-    report.transitions = transitions(kept, start, now, anchor_of, entry_of)
-    report.trend = trend(kept, now, entry_of=entry_of)
+    whole = [r for r in kept if r.run_id not in partial] if partial else kept
+    report.transitions = transitions(whole, start, now, anchor_of, entry_of)
+    report.trend = trend(whole, now, entry_of=entry_of)
+    if registry is not None:
+        day = datetime.fromtimestamp(now, UTC).date()
+        report.states = tally(registry, {e: hist[-1] for e, hist in per.items()}, day)
     return report
 
 
@@ -218,7 +170,7 @@ def _described(row: ReportRow, a: Anchor | None) -> ReportRow:
         return row
     return replace(
         row,
-        title=a.title,
+        title=a.work_title,
         registry_section=a.section,
         cited_in=tuple(d.isoformat() for d in a.cited_in),
         line=a.line,
@@ -246,13 +198,14 @@ def from_history(
     if not db.exists():
         raise HistoryError(
             str(db),
-            "nothing to report from: no check history here; run `anchors check` (online) first",
+            f"nothing to report from: no check history here; {_ONLINE_FIRST}",
         )
     h = History.read_only(db, chosen)
     try:
         # the window, and the trend's weeks, after where each target stood before them
         read_from = now - max(since, TREND_SPAN)
-        rep = build(h.window(read_from, now, runs_of), now, since, registry)
+        partial = frozenset(r.id for r in h.runs(read_from, now) if not r.complete)
+        rep = build(h.window(read_from, now, runs_of), now, since, registry, partial)
     finally:
         h.close()
     if rep.runs == 0:
@@ -260,7 +213,7 @@ def from_history(
         raise HistoryError(
             str(db),
             f"nothing to report from: no check{of} recorded between "
-            f"{_utc(now - since)} and {_utc(now)}; run `anchors check` first",
+            f"{_utc(now - since)} and {_utc(now)}; {_ONLINE_FIRST}",
         )
     return rep
 
