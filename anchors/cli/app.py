@@ -1,8 +1,9 @@
 """The `anchors` command: parse arguments, call the library, render, map to an exit code.
 
 Exit codes are `findings.ExitCode`: 0 clean, 1 findings (or invalid citations), 2 unusable
-input or arguments, 130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP. An `AnchorsError` from
-the library becomes its one `anchors: error:` line in `group.Command`, never here.
+input, arguments or output, 70 an internal error, 130/143/129 interrupted by SIGINT/SIGTERM/
+SIGHUP. An `AnchorsError` from the library becomes its one `anchors: error:` line in
+`group.Command`, an unexpected exception its `internal error` line in `group.Group`, never here.
 """
 
 from __future__ import annotations
@@ -272,7 +273,7 @@ def fix(
 
 
 @app.callback()
-def _root(version: o.Version = False) -> None:
+def _root(version: o.Version = False, debug: o.Debug = False) -> None:
     """Citation and arXiv anchor registry with link checking."""
 
 

@@ -40,6 +40,7 @@ def serve(app: Callable[[], Any]) -> NoReturn:
     """The process around the CLI: streams that fail like files, stop signals as exit codes."""
     from .. import streams
     from ..errors import AnchorsError
+    from .crash import internal_error
     from .group import error_line
 
     streams.guard()
@@ -56,6 +57,8 @@ def serve(app: Callable[[], Any]) -> NoReturn:
     except Terminated as exc:
         sys.stderr.write(f"anchors: {exc.word}\n")
         code = exc.code
+    except Exception as exc:  # noqa: BLE001 (what escaped the command group itself)
+        code = internal_error(exc, sys.argv[1:])
     try:
         streams.finish()  # a full disk behind stdout shows here, not in a shutdown traceback
     except AnchorsError as exc:
