@@ -259,6 +259,7 @@ def fix(
     from ..fix import fix_registry, parse_kinds
     from ..render.escape import diff_lines
     from ..render.summary import fix_line, fix_skipped
+    from ..streams import end
 
     configure(quiet)
     kinds = parse_kinds(only)
@@ -266,6 +267,7 @@ def fix(
     settings, path = one_registry(o.named(registries, registry), flags, config)
     res = fix_registry(path, settings, dry_run=dry_run, only=kinds)
     sys.stdout.write(diff_lines(res.diff))
+    end(sys.stdout)  # whole: a reader sees it before the summary, or is known to have gone
     for line in fix_skipped(res, path):
         warn(line)
     stderr.print(fix_line(res, path, dry_run))
