@@ -102,6 +102,7 @@ def _label_url(entry: str) -> tuple[str, str]:
     label, _, url = entry.partition(",")
     return label.strip().lower(), url.strip()
 
+
 #: `report`'s default window: two runs of the shipped weekly workflow, since a flaky or a
 #: recovered link needs two runs to show (tests/test_workflows.py holds the two together)
 REPORT_WINDOW = "14d"

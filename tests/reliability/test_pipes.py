@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from ..checkout import as_checkout
 from ..histories import record_urls
 from ..registries import url_registry
 
@@ -55,7 +56,7 @@ class Work:
 def work(tmp_path_factory: pytest.TempPathFactory) -> Work:
     """A registry of N URLs with a history (half dead, half moved for good), a registry of N
     invalid IDs (N findings) and a briefing citing N URLs: each output is tens of KB."""
-    root = tmp_path_factory.mktemp("pipes")
+    root = as_checkout(tmp_path_factory.mktemp("pipes"))
     urls = [f"https://site{i}.example/a/long/path/to/the/page-{i}.html" for i in range(N)]
     registry = url_registry(root, urls)
     history = root / "state" / "history.sqlite"
