@@ -16,6 +16,7 @@ anchors has written everything and exited cannot be known, and nothing failed wh
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import select
 import stat
@@ -63,8 +64,10 @@ class Guarded:
             raise self._fail(StorageError.from_os(exc, "write", self._name)) from None
 
     def writelines(self, lines: Iterable[str]) -> None:
-        for line in lines:
-            self.write(line)
+        # a streamed export is many small pieces: written a few hundred at a time
+        pieces = iter(lines)
+        while batch := list(itertools.islice(pieces, 256)):
+            self.write("".join(batch))
 
     def _escaped(self, text: str, encoding: str) -> str:
         """`text` with what `encoding` cannot hold as `\\u…` escapes; said once, on stderr."""

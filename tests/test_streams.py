@@ -112,3 +112,12 @@ def test_only_pipes_and_sockets_have_a_reader_to_lose(tmp_path: Path) -> None:
         assert not reader_gone(out)
         theirs.close()
         assert reader_gone(out)
+
+
+def test_writelines_writes_every_piece_in_order(tmp_path: Path) -> None:
+    with (tmp_path / "out").open("w", encoding="utf-8") as f:
+        out = Guarded(f)  # type: ignore[arg-type]
+        out.writelines(["", *(f"{i}\n" if i % 3 else "" for i in range(1000)), "end"])
+        out.flush()
+    expected = "".join(f"{i}\n" for i in range(1000) if i % 3) + "end"
+    assert (tmp_path / "out").read_text(encoding="utf-8") == expected

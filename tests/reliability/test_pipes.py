@@ -270,3 +270,15 @@ def test_a_reader_gone_with_nothing_written_is_still_exit_2(work: Work, tmp_path
         assert p.stderr.decode().splitlines() == [GONE], p.stderr
     alive = subprocess.run(argv, capture_output=True, env=_env(), timeout=60, check=False)
     assert alive.returncode == 0 and alive.stdout == b"", alive.stderr
+
+
+def test_version_whose_reader_is_gone_is_exit_2() -> None:
+    """`anchors --version` answers before the CLI is imported, and keeps the same promise."""
+    argv = [sys.executable, "-m", "anchors", "--version"]
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    p = subprocess.run(
+        argv, stdout=write_end, stderr=subprocess.PIPE, env=_env(), timeout=60, check=False
+    )
+    os.close(write_end)
+    assert p.returncode == 2 and p.stderr.decode().splitlines() == [GONE], p.stderr
