@@ -172,6 +172,8 @@ def test_a_checkout_without_git_publishes_no_committed_history(
     assert reg.read_bytes() == before
     named = _cli("report", "-r", str(reg), "--history", str(db), "-f", "json")
     assert named.exit_code == 1 and dead in named.stdout, named.output
+    by_env = _cli("report", "-r", str(reg), "-f", "json", env={"ANCHORS_HISTORY": str(db)})
+    assert by_env.exit_code == 1 and dead in by_env.stdout, by_env.output
     assert _cli("fix", "-r", str(reg), "--history", str(db)).exit_code == 0
     assert EVIL in reg.read_text(encoding="utf-8")  # the user's own history, applied
 
