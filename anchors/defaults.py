@@ -32,6 +32,7 @@ __all__ = [
     "USER_AGENT",
     "WAYBACK_API",
     "WAYBACK_MIN_INTERVAL",
+    "project_url",
 ]
 
 DEFAULT_CONCURRENCY = 16
@@ -80,6 +81,31 @@ DEFAULT_PENDING_DAYS = 14
 #: the distribution's name on the package index ([project] name; the import package and the
 #: command are `anchors`): where the installed metadata is found (tests/test_package.py)
 DISTRIBUTION = "citation-anchors"
+
+
+def project_url(*labels: str) -> str | None:
+    """The first of the package's `[project.urls]` named by `labels` (case-insensitive), as its
+    installed metadata says: pyproject.toml is the one place these addresses are written."""
+    from importlib import metadata
+
+    # an editable install's files may not name the package: then the distribution's own name
+    names = metadata.packages_distributions().get("anchors") or [DISTRIBUTION]
+    for name in names:
+        try:
+            urls = metadata.metadata(name).get_all("Project-URL") or []
+        except metadata.PackageNotFoundError:
+            continue
+        found = dict(_label_url(str(entry)) for entry in urls)
+        for label in labels:
+            if found.get(label.lower()):
+                return found[label.lower()].rstrip("/")
+    return None
+
+
+def _label_url(entry: str) -> tuple[str, str]:
+    label, _, url = entry.partition(",")
+    return label.strip().lower(), url.strip()
+
 
 #: `report`'s default window: two runs of the shipped weekly workflow, since a flaky or a
 #: recovered link needs two runs to show (tests/test_workflows.py holds the two together)

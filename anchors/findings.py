@@ -249,8 +249,12 @@ class ExitCode(IntEnum):
     OK = 0
     #: an error-severity finding (with `--strict`, a warning too), or a failed `add --check`
     FINDINGS = 1
-    #: unusable input or arguments: nothing was judged
+    #: unusable input, output or environment (arguments, files, a reader that went away, an
+    #: outage): nothing was judged, or what was judged could not be delivered
     USAGE = 2
+    #: an internal error (an unexpected exception, a bug): one line saying where to report it
+    #: (sysexits' EX_SOFTWARE), never 1, which a script reads as findings
+    INTERNAL = 70
     HUNG_UP = 129
     INTERRUPTED = 130
     TERMINATED = 143

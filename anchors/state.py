@@ -10,8 +10,9 @@ A `.anchors` that is a symlink out of the repository is refused; a state file th
 symlink is never followed (read as absent, replaced rather than written through); and a state
 file git tracks was written by whoever committed it, so it is ignored with a warning (a
 committed cache must not decide a verdict, a committed history must not feed a report). Where
-git cannot say (not installed, or failing), a state file in a repository is taken for
-committed, unless the user named its place with a flag or the environment.
+git cannot say (not installed, failing, or no git checkout at all: a tarball, `git archive`, a
+Docker context), a state file is taken for committed, unless the user named its place with a
+flag or the environment.
 """
 
 from __future__ import annotations
@@ -19,12 +20,22 @@ from __future__ import annotations
 import os
 import stat
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
 
 from .errors import StorageError, UsageError
 from .repofiles import inside, repository_root
 
-__all__ = ["GITIGNORE", "STATE_DIR", "ensure", "folder", "lock_path", "read", "untrusted"]
+__all__ = [
+    "GITIGNORE",
+    "STATE_DIR",
+    "ensure",
+    "folder",
+    "lock_path",
+    "not_used",
+    "read",
+    "untrusted",
+]
 
 STATE_DIR = ".anchors"
 GITIGNORE = "# Created by anchors: its lock, cache and history; never commit them.\n*\n"
@@ -106,15 +117,34 @@ def untrusted(path: Path, chosen: bool = False) -> str | None:
     return None
 
 
+def not_used(found: Sequence[tuple[Path | None, str]], recorded: bool = True) -> str:
+    """One warning for every state file a run did not use, grouped by why (`untrusted`):
+    `a, b: why; not used` (and that the run is not recorded, when the history was one)."""
+    by_why: dict[str, list[str]] = {}
+    for path, why in found:
+        by_why.setdefault(why, []).append(str(path))
+    said = "; ".join(
+        f"{', '.join(paths)}: {why if len(paths) == 1 else _plural(why)}"
+        for why, paths in by_why.items()
+    )
+    return f"{said}; not used" + ("" if recorded else ", and this check is not recorded")
+
+
+def _plural(why: str) -> str:
+    return f"are {why.removeprefix('is ')}" if why.startswith("is ") else why
+
+
 def _tracked(path: Path) -> tuple[bool | None, str]:
-    """Whether git tracks `path`: None (and why) when it cannot say. Outside any repository
-    nothing is tracked."""
+    """Whether git tracks `path`: None (and why) when it cannot say, which includes a folder
+    in no git checkout at all (a tarball, `git archive`, a Docker context): there the file may
+    well have come with the checkout, and nothing can prove otherwise."""
     folder = path.parent
-    if not (repository_root(folder) / ".git").exists():
-        return False, ""
     try:
+        # the name is a path, never a pattern: without --literal-pathspecs git reads
+        # `:(top)h.sqlite`, `:/h`, `*` or `[ab]` as magic or globs, and a tracked file whose
+        # name is spelt so reads as untracked
         out = subprocess.run(
-            ["git", "-C", str(folder), "ls-files", "-z", "--", path.name],
+            ["git", "--literal-pathspecs", "-C", str(folder), "ls-files", "-z", "--", path.name],
             capture_output=True,
             timeout=30,
             check=False,
@@ -124,6 +154,8 @@ def _tracked(path: Path) -> tuple[bool | None, str]:
     except (OSError, subprocess.SubprocessError) as exc:
         return None, f"git could not be asked: {exc.__class__.__name__}"
     if out.returncode != 0:
+        if not (repository_root(folder) / ".git").exists():
+            return None, "not a git checkout: a tarball, an archive or a copy"
         said = out.stderr.decode("utf-8", "replace").strip().splitlines()
         return None, f"git ls-files failed: {said[0] if said else f'exit {out.returncode}'}"
     return bool(out.stdout.strip(b"\0")), ""

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from .checkout import as_checkout
+
 
 def _cache_bytecode_outside_the_checkout() -> None:
     """With PYTHONDONTWRITEBYTECODE set (as in some containers), every pytest-xdist worker
@@ -62,3 +64,10 @@ def _clean_environ(monkeypatch: pytest.MonkeyPatch) -> None:
         "NO_COLOR",
     ):
         monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture(autouse=True)
+def _tmp_path_is_a_git_checkout(request: pytest.FixtureRequest) -> None:
+    """A test's folder is a git checkout, as a user's registry folder is (tests/checkout.py)."""
+    if "tmp_path" in request.fixturenames:
+        as_checkout(request.getfixturevalue("tmp_path"))

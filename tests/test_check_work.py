@@ -30,7 +30,7 @@ def test_each_url_is_canonicalised_once_per_check(
     each canonicalised every URL again (~30 us each): 2-3 times a URL before."""
     with LoopbackServer(lambda req: _page) as site:
         urls = [site.url(f"/{'gone' if i % 2 else 'page'}/{i}") for i in range(N)]
-        (tmp_path / ".git").mkdir()
+        (tmp_path / ".git").mkdir(exist_ok=True)
         (tmp_path / "2026-09-24.md").write_text(
             "# 2026-09-24\n\n" + "".join(f"- [page {i}]({u})\n" for i, u in enumerate(urls)),
             encoding="utf-8",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,7 +54,7 @@ def test_a_runner_user_installs_through_sudo_and_keeps_its_chrome(tmp_path: Path
         (
             "apt-get install -y -qq --no-install-recommends texlive-latex-base "
             "texlive-latex-recommended texlive-latex-extra biber texlive-bibtex-extra "
-            "texlive-xetex fonts-wqy-microhei poppler-utils rsync"
+            "texlive-xetex fonts-wqy-microhei poppler-utils patch git rsync"
         ),
     ]
     assert sum(c.startswith("sudo env ") for c in calls) == 2
@@ -61,12 +62,35 @@ def test_a_runner_user_installs_through_sudo_and_keeps_its_chrome(tmp_path: Path
 
 
 def test_root_installs_without_sudo_and_what_is_there_is_not_installed(tmp_path: Path) -> None:
-    present = ("chromium", "pdflatex", "biber", "xelatex", "rsync")
+    present = ("chromium", "pdflatex", "biber", "xelatex", "git", "rsync")
     calls = _consumers(tmp_path, 0, present)
     assert not [c for c in calls if c.startswith("sudo")]
     assert [c for c in calls if c.startswith("apt-get install")] == [
-        "apt-get install -y -qq --no-install-recommends texlive-latex-extra poppler-utils"
+        "apt-get install -y -qq --no-install-recommends texlive-latex-extra poppler-utils patch"
     ]
+
+
+def test_the_fix_diff_test_fails_under_ci_without_patch(tmp_path: Path) -> None:
+    """tests/test_fix.py applies `fix --dry-run`'s diff with patch and git apply: without the
+    program it skipped even under CI=true, a check that could not fail. It skips only on a
+    developer's machine now, and `.ci/consumers` installs patch where it is missing."""
+    bin_dir = tmp_path / "bin"  # a PATH with no patch (nor anything else)
+    bin_dir.mkdir()
+    test = "tests/test_fix.py::test_the_dry_run_diff_applies_and_gives_the_file_fix_writes[patch]"
+    outcomes = {}
+    for ci in ("true", ""):
+        done = subprocess.run(
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rs", test],
+            cwd=ROOT,
+            env={**os.environ, "PATH": str(bin_dir), "CI": ci},
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=120,
+        )
+        outcomes[ci] = (done.returncode, done.stdout)
+    assert outcomes["true"][0] == 1 and "patch is not installed" in outcomes["true"][1]
+    assert outcomes[""][0] == 0 and "1 skipped" in outcomes[""][1], outcomes[""][1]
 
 
 def test_every_job_that_runs_the_suite_installs_the_consumers_first() -> None:

@@ -11,7 +11,7 @@ URL = "https://blog.example.org/posts/kv-cache"
 
 
 def _cited_at(tmp_path: Path, briefing: str) -> list[dict[str, object]]:
-    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git").mkdir(exist_ok=True)
     (tmp_path / "registry.yaml").write_text("version: 1\nanchors: []\n", encoding="utf-8")
     (tmp_path / "2026-09-24.md").write_text(briefing, encoding="utf-8")
     f = Finding(Code.DEAD_LINK, URL, str(tmp_path / "registry.yaml"), 3, "HTTP 404")

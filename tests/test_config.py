@@ -71,7 +71,7 @@ def test_defaults_are_the_documented_ones() -> None:
 
 
 def _git_root(path: Path) -> Path:
-    (path / ".git").mkdir(parents=True)
+    (path / ".git").mkdir(parents=True, exist_ok=True)
     return path
 
 

@@ -498,12 +498,14 @@ def test_a_move_keeps_the_cited_fragment_unless_the_redirect_names_its_own(tmp_p
 
 @pytest.mark.parametrize("tool", ["git apply", "patch"])
 def test_the_dry_run_diff_applies_and_gives_the_file_fix_writes(tmp_path: Path, tool: str) -> None:
-    """CRLF, a tab, a BOM and no final newline: the printed diff is one of the real bytes."""
-    import shutil
+    """CRLF, a tab, a BOM and no final newline: the printed diff is one of the real bytes.
+    Without the tool this skips on a developer's machine and fails under CI=true, where
+    `.ci/consumers` installs it (a skipped check cannot fail)."""
     import subprocess
 
-    if shutil.which(tool.split()[0]) is None:
-        pytest.skip(f"{tool} is not installed")
+    from .consumers.tools import program
+
+    program(tool.split()[0])
     text = (
         "\ufeffversion: 1\r\nanchors:\r\n  - url: http://docs.example/a\t# tabbed comment\r\n"
         "    first_anchored: 2026-09-20\r\n    status: new"

@@ -24,7 +24,8 @@ def run(*args: str) -> tuple[int, str, str]:
 
 
 def files(root: Path) -> list[str]:
-    return sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+    """What is in `root` besides its `.git` (each test's folder is a checkout)."""
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*") if ".git" not in p.parts)
 
 
 @pytest.mark.parametrize("mode", [["--offline"], ["--today", "2026-10-01", "--no-cache"]])

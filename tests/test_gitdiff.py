@@ -43,13 +43,14 @@ def test_changed_and_added_entries_only(tmp_path: Path) -> None:
     assert changed_keys(load(reg), "HEAD") == {"arxiv:2609.00002", "arxiv:2609.00003"}
 
 
-def test_not_a_checkout_or_bad_ref(tmp_path: Path) -> None:
-    reg = tmp_path / "registry.yaml"
+def test_not_a_checkout_or_bad_ref(tmp_path_factory: pytest.TempPathFactory) -> None:
+    folder = tmp_path_factory.mktemp("copy")  # no .git in it or above it
+    reg = folder / "registry.yaml"
     reg.write_text("version: 1\nanchors:\n", encoding="utf-8")
     with pytest.raises(UsageError, match="not in a git checkout"):
         changed_keys(load(reg), "HEAD")
-    git(tmp_path, "init", "-q")
-    git(tmp_path, "add", ".")
-    git(tmp_path, "commit", "-qm", "base")
+    git(folder, "init", "-q")
+    git(folder, "add", ".")
+    git(folder, "commit", "-qm", "base")
     with pytest.raises(UsageError, match="--changed-since nope"):
         changed_keys(load(reg), "nope")

@@ -24,6 +24,7 @@ from anchors.ids.model import WebUrl
 from anchors.registry.loader import parse_text
 from anchors.report.weekly import Section, build
 
+from .checkout import as_checkout
 from .loopback import LoopbackServer, respond
 from .stack import links
 
@@ -61,7 +62,7 @@ PORT: dict[str, int] = {}
 
 @pytest.fixture(scope="module")
 def history(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    tmp = tmp_path_factory.mktemp("hist")
+    tmp = as_checkout(tmp_path_factory.mktemp("hist"))
     run = {"n": 0}
 
     async def handler(req, w):

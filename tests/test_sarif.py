@@ -54,7 +54,7 @@ def test_paths_are_uri_references_under_the_repository_root(
     """`notes, v1:final.md` read as a URI with the scheme `notes, v1` (SARIF1002), and a raw
     `%` threw in codeql-action's fingerprinting; `data/../data/x` and the working directory
     are not where code scanning looks from."""
-    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git").mkdir(exist_ok=True)
     folder = tmp_path / "data" / "2026-09-24 notes, v1:final 50%"
     folder.mkdir(parents=True)
     (folder / "registry 框架.yaml").write_text(REG, encoding="utf-8")
@@ -70,7 +70,7 @@ def test_paths_are_uri_references_under_the_repository_root(
 
 
 def test_related_locations_are_encoded_alike(tmp_path: Path) -> None:
-    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git").mkdir(exist_ok=True)
     reg = tmp_path / "registry.yaml"
     f = Finding(
         Code.DEAD_LINK,

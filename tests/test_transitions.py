@@ -38,6 +38,7 @@ from anchors.ids.model import WebUrl, key_from_text
 from anchors.registry.loader import parse_text
 from anchors.report.transitions import Change, fact_changes, section_order, transitions, trend
 
+from .checkout import as_checkout
 from .loopback import LoopbackServer, respond
 from .stack import links
 
@@ -146,7 +147,7 @@ class Fakes:
 
 @pytest.fixture(scope="module")
 def scenario(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    tmp = tmp_path_factory.mktemp("transitions")
+    tmp = as_checkout(tmp_path_factory.mktemp("transitions"))
     db = tmp / "history.sqlite"
     fakes = Fakes()
     with LoopbackServer(fakes.route) as srv:

@@ -2,28 +2,31 @@
 
 Only successes are kept: a failure is always checked again (as lychee does). The file is JSON,
 small enough to read and edit by hand, marked as anchors' own; stale entries are dropped on load.
-A cache is disposable: one from another anchors version, a damaged one, a symlink or one
-committed to the repository (`state.untrusted`) is warned about once and rebuilt. A file that is
-not an anchors cache at all (another program's) is an error, never overwritten.
+A cache is disposable: one from another anchors version, a damaged one (cut short by a full
+disk or a partial copy, its mark still first), a symlink or one committed to the repository
+(`state.untrusted`) is warned about once and rebuilt. A file that does not begin as an anchors
+cache at all (another program's) is an error, never overwritten.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar, overload
 
 from ..atomic import write_atomic
 from ..errors import InputError, StorageError
 from ..ids.kinds import prefix_of
-from ..state import ensure, read, untrusted
+from ..jsonread import loads
+from ..state import ensure, not_used, read, untrusted
 
 T = TypeVar("T")
 
-__all__ = ["DEFAULT_TTLS", "Cache"]
+__all__ = ["DEFAULT_TTLS", "Cache", "state_warnings"]
 
 DAY = 86400.0
 DEFAULT_TTLS = {
@@ -36,6 +39,10 @@ _FORMAT = 1
 #: what marks the file as anchors' cache (files of format 1 from before the mark have only
 #: `format` and `entries`)
 _MARK = {"anchors": "cache"}
+#: how a file anchors wrote begins (`save` sorts the keys, so the mark comes first): what is
+#: read to tell a damaged cache of ours from another program's file
+_MARKED = re.compile(rb'\A\s*\{\s*"anchors"\s*:\s*"cache"')
+_MARK_BYTES = 64
 #: a cache far bigger than any registry's lookups would be is not read whole
 _MAX_BYTES = 512 << 20
 
@@ -57,14 +64,16 @@ class Cache:
         #: each entry as stored: {"at": when it was put, "data": the JSON object}
         self.entries: dict[str, dict[str, object]] = {}
         self.problem: str | None = None
+        #: why the file found there was not used at all (`state.untrusted`), if it was not
+        self.distrusted: str | None = None
         self._dirty = False
         if path is not None and os.path.lexists(path):
             self._load(path)
 
     def _load(self, path: Path) -> None:
-        why = untrusted(path, self.chosen)
-        if why is not None:
-            self._note(f"{why}; its entries are not used")
+        self.distrusted = untrusted(path, self.chosen)
+        if self.distrusted is not None:
+            self._note(f"{self.distrusted}; its entries are not used")
             return
         try:
             data = read(path, _MAX_BYTES)
@@ -74,16 +83,21 @@ class Cache:
         if data is None:
             return
         doc = _anchors_cache(path, data)
+        if doc is None:
+            return self._rebuild("damaged cache (cut short, or not JSON past its first bytes)")
         if doc.get("format") != _FORMAT:
-            self._note(f"cache of another anchors version (format {doc.get('format')!r}) rebuilt")
-            return
+            return self._rebuild(f"cache of another anchors version (format {doc.get('format')!r})")
         entries = doc.get("entries")
         if not isinstance(entries, dict):
-            self._note("damaged cache ignored ('entries' is not a mapping)")
-            return
+            return self._rebuild("damaged cache ('entries' is not a mapping)")
         for key, e in entries.items():
             if isinstance(e, dict) and isinstance(e.get("data"), dict) and self._fresh(key, e):
                 self.entries[key] = e
+
+    def _rebuild(self, problem: str) -> None:
+        """A file of anchors' own it cannot use: said once, and replaced by the next save."""
+        self._note(f"{problem} rebuilt")
+        self._dirty = True
 
     def _note(self, problem: str) -> None:
         """Remember the first problem only: the cache is warned about once, then ignored."""
@@ -152,17 +166,34 @@ class Cache:
         self._dirty = False
 
 
-def _anchors_cache(path: Path, data: bytes) -> dict[str, object]:
-    """The JSON object in `data` if it is an anchors cache (of any version); InputError if the
-    file is not one at all, so another program's file is never taken over."""
+def state_warnings(
+    caches: Sequence[Cache], history: Path, problem: str | None, recorded: bool
+) -> list[str]:
+    """What a run says about its state: one line for every file not used at all (committed,
+    or maybe committed: `state.untrusted`; the history's `problem` is then why, and the run is
+    not recorded), then each other problem (a damaged cache rebuilt, a history not written)."""
+    distrusted = [(c.path, c.distrusted) for c in caches if c.distrusted]
+    if not recorded and problem:
+        distrusted.append((history, problem))
+    lines = [not_used(distrusted, recorded=recorded)] if distrusted else []
+    lines += [c.problem for c in caches if c.problem and not c.distrusted]
+    return lines + ([problem] if recorded and problem else [])
+
+
+def _anchors_cache(path: Path, data: bytes) -> dict[str, object] | None:
+    """The JSON object in `data` if it is an anchors cache (of any version); None if it begins
+    as one (its mark first) but cannot be read whole: cut short, damaged, nested too deep.
+    InputError if the file is not one at all, so another program's file is never taken over."""
     try:
-        doc = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+        doc = loads(data)
+    except ValueError:
         doc = None
     if isinstance(doc, dict) and (
         doc.get("anchors") == _MARK["anchors"] or set(doc) == {"format", "entries"}
     ):
         return doc
+    if _MARKED.match(data[:_MARK_BYTES]):
+        return None
     raise InputError(
         str(path),
         "is not an anchors cache (another program's file?); move it away, or name another "

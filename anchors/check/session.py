@@ -14,6 +14,7 @@ import contextlib
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -97,11 +98,14 @@ class Session:
 
 def _history(path: Path, hooks: Hooks, chosen: bool) -> History | None:
     from ..history import History
-    from ..history.schema import NewerHistory
+    from ..history.opening import rebuilding
+    from ..history.schema import DamagedHistory, NewerHistory
 
-    try:
-        return History(path, on_wait=hooks.on_wait, chosen=chosen)
-    except (StorageError, NewerHistory) as exc:  # never costs the findings
+    try:  # a damaged one of ours is set aside, a new one started
+        return rebuilding(
+            path, partial(History, path, on_wait=hooks.on_wait, chosen=chosen), hooks.warn
+        )
+    except (StorageError, NewerHistory, DamagedHistory) as exc:  # never costs the findings
         hooks.warn(f"{exc}; this check is not recorded")
         return None
 
@@ -121,7 +125,8 @@ async def open_session(
     `services` builds the clients (default: `clients.open_services`, with the token from the
     settings); tests pass their own to swap the transport.
     """
-    from .cache import Cache
+    from ..state import untrusted
+    from .cache import Cache, state_warnings
     from .clients import open_services
     from .resolve.github_api import ETAG_TTL
 
@@ -129,7 +134,9 @@ async def open_session(
     chose = settings.chose_cache
     cache = Cache(None if no_cache else settings.cache_path(registry), chosen=chose)
     etags = Cache(settings.etags_path(registry), ttls={"etag": ETAG_TTL}, chosen=chose)
-    history = _history(settings.history_path(registry), hooks, settings.chose_history)
+    where = settings.history_path(registry)
+    history_why = untrusted(where, settings.chose_history)
+    history = None if history_why else _history(where, hooks, settings.chose_history)
     try:
         opened = (
             factory(settings, token=settings.api_token(), etags=etags)
@@ -142,9 +149,9 @@ async def open_session(
         etags.save()
         if history is not None:
             history.close()
-        for problem in (cache.problem, etags.problem, history.problem if history else None):
-            if problem:
-                hooks.warn(problem)
+        said = history_why or (history.problem if history else None)
+        for line in state_warnings((cache, etags), where, said, recorded=not history_why):
+            hooks.warn(line)
 
 
 @contextlib.contextmanager

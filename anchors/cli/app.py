@@ -1,8 +1,9 @@
 """The `anchors` command: parse arguments, call the library, render, map to an exit code.
 
 Exit codes are `findings.ExitCode`: 0 clean, 1 findings (or invalid citations), 2 unusable
-input or arguments, 130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP. An `AnchorsError` from
-the library becomes its one `anchors: error:` line in `group.Command`, never here.
+input, arguments or output, 70 an internal error, 130/143/129 interrupted by SIGINT/SIGTERM/
+SIGHUP. An `AnchorsError` from the library becomes its one `anchors: error:` line in
+`group.Command`, an unexpected exception its `internal error` line in `group.Group`, never here.
 """
 
 from __future__ import annotations
@@ -275,6 +276,7 @@ def fix(
     from ..fix import fix_registry, parse_kinds
     from ..render.escape import diff_lines
     from ..render.summary import fix_line, fix_skipped
+    from ..streams import end
 
     configure(quiet)
     kinds = parse_kinds(only)
@@ -282,6 +284,7 @@ def fix(
     settings, path = one_registry(o.named(registries, registry), flags, config)
     res = fix_registry(path, settings, dry_run=dry_run, only=kinds)
     sys.stdout.write(diff_lines(res.diff))
+    end(sys.stdout)  # whole: a reader sees it before the summary, or is known to have gone
     for line in fix_skipped(res, path):
         warn(line)
     stderr.print(fix_line(res, path, dry_run))
@@ -289,7 +292,7 @@ def fix(
 
 
 @app.callback()
-def _root(version: o.Version = False) -> None:
+def _root(version: o.Version = False, debug: o.Debug = False) -> None:
     """Citation and arXiv anchor registry with link checking."""
 
 

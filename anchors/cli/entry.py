@@ -13,9 +13,19 @@ __all__ = ["main"]
 
 def main() -> None:
     if sys.argv[1:] in (["--version"], ["-V"]):
-        from .. import __version__
+        from .. import __version__, streams
+        from ..errors import StorageError
 
-        sys.stdout.write(f"anchors {__version__}\n")
+        streams.guard()  # a reader that went away is exit 2 here too (`streams.settle`)
+        try:
+            sys.stdout.write(f"anchors {__version__}\n")
+        except StorageError as exc:
+            sys.stderr.write(f"anchors: error: {exc}\n")
+        problem, unusable = streams.settle()
+        if problem is not None:
+            sys.stderr.write(f"anchors: error: {problem}\n")
+        if unusable:
+            sys.exit(2)
         return
     from .app import main as cli_main
 

@@ -25,6 +25,7 @@ except ImportError:  # typer releases that use the click package
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from ..findings import ExitCode
+from .crash import internal_error
 
 __all__ = ["Command", "Group", "error_line"]
 
@@ -71,6 +72,8 @@ class Group(TyperGroup):
         except typer.Abort:
             sys.stderr.write(f"{PROG}: interrupted\n")
             code = ExitCode.INTERRUPTED
+        except Exception as exc:  # noqa: BLE001 (a bug: exit 70 and where to report it, never 1)
+            code = internal_error(exc, sys.argv[1:] if args is None else args)
         if not standalone_mode:
             return code
         sys.exit(code)

@@ -279,6 +279,13 @@ def _version(value: bool) -> None:
         raise typer.Exit(ExitCode.OK)
 
 
+Debug = Annotated[
+    bool,
+    typer.Option(
+        "--debug",
+        help="Show the traceback of an internal error (exit 70); also ANCHORS_DEBUG=1.",
+    ),
+]
 Version = Annotated[
     bool, typer.Option("--version", "-V", callback=_version, help="Show the version.")
 ]

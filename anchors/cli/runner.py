@@ -39,7 +39,7 @@ class Terminated(BaseException):
 def serve(app: Callable[[], Any]) -> NoReturn:
     """The process around the CLI: streams that fail like files, stop signals as exit codes."""
     from .. import streams
-    from ..errors import AnchorsError
+    from .crash import internal_error
     from .group import error_line
 
     streams.guard()
@@ -56,10 +56,14 @@ def serve(app: Callable[[], Any]) -> NoReturn:
     except Terminated as exc:
         sys.stderr.write(f"anchors: {exc.word}\n")
         code = exc.code
-    try:
-        streams.finish()  # a full disk behind stdout shows here, not in a shutdown traceback
-    except AnchorsError as exc:
-        sys.stderr.write(error_line(str(exc)))
+    except Exception as exc:  # noqa: BLE001 (what escaped the command group itself)
+        code = internal_error(exc, sys.argv[1:])
+    # a full disk behind stdout, or a reader that went away, shows here (not in a shutdown
+    # traceback), and is exit 2 whatever the findings: the output did not get through
+    problem, unusable = streams.settle()
+    if problem is not None:
+        sys.stderr.write(error_line(str(problem)))
+    if unusable and code in (None, ExitCode.OK, ExitCode.FINDINGS):
         code = ExitCode.USAGE
     sys.exit(code)
 

@@ -3,14 +3,27 @@ the file), and a reader's (never created, migrated, written or locked)."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from ..errors import StorageError
 from ..state import untrusted
-from .schema import APPLICATION_ID, SCHEMA_VERSION, check_owner, error_for, migrate, register
+from .schema import (
+    APPLICATION_ID,
+    SCHEMA_VERSION,
+    DamagedHistory,
+    check_owner,
+    error_for,
+    migrate,
+    register,
+)
 
-__all__ = ["open_read_only", "prepare", "trusted"]
+__all__ = ["open_read_only", "prepare", "rebuilding", "set_aside", "trusted"]
+
+T = TypeVar("T")
 
 
 def trusted(path: Path, chosen: bool = False) -> None:
@@ -19,6 +32,31 @@ def trusted(path: Path, chosen: bool = False) -> None:
     why = untrusted(path, chosen)
     if why is not None:
         raise StorageError(str(path), f"{why}; not used")
+
+
+def rebuilding(path: Path, open_writer: Callable[[], T], warn: Callable[[str], None]) -> T:
+    """`open_writer()`, where a history of ours that is damaged is set aside (said once through
+    `warn`) and a new one started: a history is disposable, a run's findings are not."""
+    try:
+        return open_writer()
+    except DamagedHistory as exc:
+        aside = set_aside(path)
+        warn(f"{path}: damaged ({exc.why}); set aside as {aside.name}, a new history started")
+        return open_writer()
+
+
+def set_aside(path: Path) -> Path:
+    """Move a damaged history (and its WAL and shared-memory files, which a new file must not
+    replay) to `<name>.damaged…`, where its owner may still recover rows; the new name."""
+    aside = path.with_name(path.name + ".damaged")
+    for suffix in ("", "-wal", "-shm"):
+        try:
+            os.replace(f"{path}{suffix}", f"{aside}{suffix}")
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            raise StorageError.from_os(exc, "set the damaged history aside", path) from None
+    return aside
 
 
 def prepare(db: sqlite3.Connection, path: str) -> None:

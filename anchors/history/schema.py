@@ -23,6 +23,7 @@ from .snapshots import SNAPSHOTS_TABLE
 __all__ = [
     "APPLICATION_ID",
     "SCHEMA_VERSION",
+    "DamagedHistory",
     "NewerHistory",
     "check_owner",
     "digest",
@@ -103,7 +104,37 @@ def error_for(exc: sqlite3.Error, path: str) -> Exception:
     text = str(exc)
     if isinstance(exc, sqlite3.OperationalError) and any(w in text.lower() for w in _ENVIRONMENT):
         return StorageError(path, f"cannot use the history: {text}")
+    if begins_as_ours(path):
+        return DamagedHistory(path, text)
     return HistoryError(path, f"not an anchors history database ({text})")
+
+
+class DamagedHistory(HistoryError):
+    """A history that begins as anchors' own (SQLite's header holding our application id) but
+    cannot be read whole: cut short by a full disk or a partial copy. It is disposable: a check
+    sets it aside and starts a new one; a reader has nothing to read."""
+
+    def __init__(self, path: str, why: str) -> None:
+        self.why = why
+        super().__init__(
+            path, f"damaged ({why}); the next online check sets it aside and starts a new one"
+        )
+
+
+#: SQLite's header: its magic first, the application id big-endian at byte 68
+_SQLITE_MAGIC = b"SQLite format 3\0"
+_ID_AT = 68
+
+
+def begins_as_ours(path: str) -> bool:
+    """Whether the file at `path` begins as an anchors history (its first 72 bytes)."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(_ID_AT + 4)
+    except OSError:
+        return False
+    ours = APPLICATION_ID.to_bytes(4, "big")
+    return head.startswith(_SQLITE_MAGIC) and head[_ID_AT : _ID_AT + 4] == ours
 
 
 def digest(anchor: str, final_url: str | None, error: str | None, facts: str | None) -> bytes:

@@ -28,7 +28,7 @@ def changed_keys(reg: Registry, ref: str) -> set[str]:
     path = Path(reg.path).resolve()
     try:
         top = subprocess.run(
-            ["git", "-C", str(path.parent), "rev-parse", "--show-toplevel"],
+            ["git", "--literal-pathspecs", "-C", str(path.parent), "rev-parse", "--show-toplevel"],
             capture_output=True,
             text=True,
             check=True,
@@ -37,7 +37,7 @@ def changed_keys(reg: Registry, ref: str) -> set[str]:
         # NOTE: --end-of-options (git 2.24+) makes git read what follows as a revision even if
         # it looks like an option; with the check above, user input can never become one.
         old = subprocess.run(
-            ["git", "-C", top, "show", "--end-of-options", f"{ref}:{rel}"],
+            ["git", "--literal-pathspecs", "-C", top, "show", "--end-of-options", f"{ref}:{rel}"],
             capture_output=True,
             check=False,
         )

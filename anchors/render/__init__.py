@@ -14,9 +14,11 @@ from dataclasses import replace
 from enum import Enum
 from typing import TYPE_CHECKING, TextIO, TypeVar
 
+from ..streams import end
 from .outputs import ADD, CHECK, EXPORT, RENDERERS, REPORT, Outputs, Pieces, Renderer, Target
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
     from pathlib import Path
 
 __all__ = [
@@ -84,14 +86,26 @@ def write(
     streamed = outputs.streamed.get(fmt)
     if streamed is None:
         emit(render(outputs, fmt, result, target), output, out)
-        return
+    else:
+        _stream(outputs, fmt, lambda: streamed(result, target), out, output)
+    if output is None:  # whole: a reader sees it before the summary, or is known to have gone
+        end(out)
+
+
+def _stream(
+    outputs: Outputs[R],
+    fmt: str,
+    pieces: Callable[[], Iterable[str]],
+    out: TextIO,
+    output: Path | None,
+) -> None:
     from ..registry.loader import gc_paused
     from .escape import inert_json
 
     # many small objects and no cycles (CSL-JSON's writer is not json.dumps, whose encoder
     # with an indent is a cycle per call): each pass of the collector would walk them all
     with gc_paused():
-        chunks = streamed(result, target)
+        chunks = pieces()
         if fmt in outputs.json:  # pieces are whole items: no `##[` spans two of them
             chunks = (inert_json(c) for c in chunks)
         if output is None:

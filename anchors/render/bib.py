@@ -7,8 +7,10 @@ text made inert for TeX, URLs, DOIs and arXiv IDs verbatim.
 The families (docs/export.md):
 - `classic`, the default: what bibtex's plain, abbrv, alpha and unsrt, natbib's styles and
   pybtex print, which biblatex prints too. A link is `howpublished = {\\url{...}}` (a web page)
-  or a `note` (a DOI, an archived copy), an arXiv paper `howpublished = {arXiv:ID}`, and an
-  entry without authors has a `key`, which these styles sort and label by.
+  or a `note` (a DOI, an archived copy), an arXiv paper `howpublished = {arXiv:ID}` (its
+  published DOI, when arXiv names one, "Published as doi:…" in its `note`: no `doi` field,
+  which natbib's styles would print beside the link), and an entry without authors has a
+  `key`, which these styles sort and label by.
 - `biblatex`: biber's data model: `@online` with `url`/`urldate`, `doi`, `eprint` with
   `eprinttype`, an archived copy as a linked `addendum`.
 Both give a journal article `journal`, `volume`, `number` and `pages`, keep the registry's
@@ -136,6 +138,9 @@ def _classic(it: ExportItem, kind: str) -> list[tuple[str, str]]:
         note.append(f"arXiv:{it.eprint}")
     if it.journal_ref:
         note.append("Published in " + latex(it.journal_ref))
+    # a preprint's published version: never dropped, and in `note` (these styles take no `doi`)
+    if it.doi and it.kind != "doi":
+        note.append("Published as doi:" + latex(it.doi))
     if it.archived:
         note.append(f"Archived {latex(it.archived[1])}: {url_field(it.archived[0])}")
     if note:

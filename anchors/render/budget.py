@@ -1,7 +1,9 @@
-"""A size cap for Markdown that is posted where a limit holds: the weekly GitHub issue.
+"""A size cap for Markdown that is posted where a limit holds: the weekly GitHub issue, and a
+job's step summary.
 
-GitHub refuses an issue body over 65,536 characters, so a report that grows with a bad week
-would fail to post in exactly that week. A Markdown document is built as `Part`s (a heading
+GitHub refuses an issue body over 65,536 characters, and a step summary over 1 MiB (dropping
+the whole summary), so a report that grows with a bad week would fail to post in exactly that
+week. A Markdown document is built as `Part`s (a heading
 and table head that always stay, rows that may be cut, a tail), and `fit` keeps every part and
 as many rows of each as the budget holds: the budget is shared out so that a part with a few
 rows shows them all before a long part shows more, and what is left goes to the parts in
@@ -12,14 +14,28 @@ is. A section added later is one more `Part`; the cap holds for it with no chang
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import accumulate
 
-__all__ = ["ISSUE_LIMIT", "Part", "fit", "size"]
+__all__ = ["ISSUE_LIMIT", "STEP_SUMMARY_LIMIT", "Part", "fit", "size", "utf8_size"]
 
 #: the largest body GitHub accepts for an issue or comment is 65,536 characters; the rest is
 #: room for what a workflow writes around the report (a marker, a link to the run)
 ISSUE_LIMIT = 64_000
+
+
+#: how a text's size is counted against a limit
+Measure = Callable[[str], int]
+
+#: GitHub refuses a step summary over 1 MiB (1,048,576 bytes, the file as written); the rest is
+#: room for what a workflow writes around it (the action's heading)
+STEP_SUMMARY_LIMIT = 1_000_000
+
+
+def utf8_size(text: str) -> int:
+    """The length a step summary is measured in: bytes of the UTF-8 file."""
+    return len(text.encode("utf-8"))
 
 
 def size(text: str) -> int:
@@ -55,26 +71,25 @@ def _cut_line(n: int, noun: str, pointer: str) -> str:
     return f"*{n} more {noun if n == 1 else noun + 's'} not shown here: see {pointer}.*"
 
 
-def fit(parts: list[Part], limit: int, pointer: str) -> str:
-    """The parts as one document of at most `limit` (`size`), cut as little as it can be.
+def fit(parts: list[Part], limit: int, pointer: str, measure: Measure = size) -> str:
+    """The parts as one document of at most `limit` (by `measure`: `size` for an issue,
+    `utf8_size` for a step summary), cut as little as it can be.
 
     `pointer` is Markdown naming the full report, for the cut lines. Without a cut the text is
     exactly the parts joined. Where even the parts' heads do not fit, the last parts are left
     out whole, each with a line saying so.
     """
     whole = "\n".join(line for p in parts for line in p.render(len(p.rows), pointer))
-    if size(whole) <= limit:
+    if measure(whole) <= limit:
         return whole
-    shown, dropped = _heads_that_fit(parts, limit, pointer)
-    fixed = sum(_lines_size(p.render(0, pointer)) for p in shown) + sum(
-        size(_dropped_line(p, pointer)) + 1 for p in dropped
-    )
-    kept = _share([[size(r) + 1 for r in p.rows] for p in shown], max(0, limit - fixed))
+    shown, dropped = _heads_that_fit(parts, limit, pointer, measure)
+    fixed = _fixed(shown, dropped, pointer, measure)
+    kept = _share([[measure(r) + 1 for r in p.rows] for p in shown], max(0, limit - fixed))
     while True:
         lines = [line for p, k in zip(shown, kept, strict=True) for line in p.render(k, pointer)]
         lines += [_dropped_line(p, pointer) for p in dropped]
         text = "\n".join(lines)
-        if size(text) <= limit or not any(kept):
+        if measure(text) <= limit or not any(kept):
             return text
         # the estimate counts each cut line once at its widest; should it still be over, the
         # part with most rows kept gives one more
@@ -82,8 +97,10 @@ def fit(parts: list[Part], limit: int, pointer: str) -> str:
         kept[i] -= 1
 
 
-def _lines_size(lines: list[str]) -> int:
-    return sum(size(line) + 1 for line in lines)
+def _fixed(shown: list[Part], dropped: list[Part], pointer: str, measure: Measure) -> int:
+    """What the shown parts' heads and tails and the left-out parts' lines take."""
+    heads = sum(measure(line) + 1 for p in shown for line in p.render(0, pointer))
+    return heads + sum(measure(_dropped_line(p, pointer)) + 1 for p in dropped)
 
 
 def _dropped_line(p: Part, pointer: str) -> str:
@@ -93,15 +110,13 @@ def _dropped_line(p: Part, pointer: str) -> str:
     )
 
 
-def _heads_that_fit(parts: list[Part], limit: int, pointer: str) -> tuple[list[Part], list[Part]]:
+def _heads_that_fit(
+    parts: list[Part], limit: int, pointer: str, measure: Measure
+) -> tuple[list[Part], list[Part]]:
     """The parts whose heads, tails and cut lines fit, in order; the rest are left out."""
     for n in range(len(parts), 0, -1):
-        shown, dropped = parts[:n], parts[n:]
-        fixed = sum(_lines_size(p.render(0, pointer)) for p in shown) + sum(
-            size(_dropped_line(p, pointer)) + 1 for p in dropped
-        )
-        if fixed <= limit:
-            return shown, dropped
+        if _fixed(parts[:n], parts[n:], pointer, measure) <= limit:
+            return parts[:n], parts[n:]
     return parts[:1], parts[1:]
 
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from ..report.weekly import Report, ReportRow, Section
-from .budget import ISSUE_LIMIT, Part, fit
+from .budget import ISSUE_LIMIT, STEP_SUMMARY_LIMIT, Part, fit, utf8_size
 from .cells import cited, clip, target_cell, text_cell
 from .changes import transitions_part
 from .escape import markdown, markdown_code, markdown_url
@@ -16,14 +16,17 @@ from .trend import trend_part
 from .waiting import waiting_part
 
 if TYPE_CHECKING:
+    from ..findings import Finding
     from ..result import CheckResult
 
 __all__ = ["HOSTS_SHOWN", "check_result", "hosts_part", "report"]
 
 
-def check_result(r: CheckResult) -> str:
-    """One table, findings in the order every format uses (file, line)."""
-    out = [
+def check_result(r: CheckResult, limit: int = STEP_SUMMARY_LIMIT) -> str:
+    """One table, findings in the order every format uses (file, line), at most `limit` bytes
+    (`budget`: what a job's step summary may hold): rows beyond are counted in a line that
+    points at the run's JSON or SARIF output, which holds every finding."""
+    head = (
         f"## anchors check: {markdown(r.registry)}",
         "",
         (
@@ -32,17 +35,27 @@ def check_result(r: CheckResult) -> str:
             f"Findings: {findings_counts(r)}."
         ),
         "",
-    ]
-    if r.findings:
-        out += ["| severity | code | where | anchor | message |", "|---|---|---|---|---|"]
-        for f in r.findings:
-            where = f"{f.file}:{f.line}" if f.line else f.file
-            out.append(
-                f"| {f.severity.value} | {f.code.value} | {markdown(where)} | "
-                f"{markdown_code(f.anchor)} | {markdown(f.message)} |"
-            )
-        out.append("")
-    return "\n".join(out) + "\n"
+    )
+    if not r.findings:
+        return "\n".join(head) + "\n"
+    table = ("| severity | code | where | anchor | message |", "|---|---|---|---|---|")
+    rows = tuple(_finding_row(f) for f in r.findings)
+    parts = [Part(head, tail=()), Part(table, rows, noun="finding", name="The findings")]
+    return fit(parts, limit - 1, _EVERY_FINDING, measure=utf8_size) + "\n"
+
+
+#: where every finding is when the table is cut
+_EVERY_FINDING = "this run's JSON or SARIF output (`--format json` or `sarif`)"
+#: a finding's anchor or message longer than this is cut (a row stays a row one can read)
+_CELL_CHARS = 2_000
+
+
+def _finding_row(f: Finding) -> str:
+    where = f"{f.file}:{f.line}" if f.line else f.file
+    return (
+        f"| {f.severity.value} | {f.code.value} | {markdown(clip(where, _CELL_CHARS))} | "
+        f"{markdown_code(clip(f.anchor, _CELL_CHARS))} | {markdown(clip(f.message, _CELL_CHARS))} |"
+    )
 
 
 def _day(ts: float | None) -> str:

@@ -65,22 +65,9 @@ def _location(file: str, line: int | None, root: Path) -> dict[str, Any]:
 @cache
 def repository_url() -> str | None:
     """The project's repository, as its package metadata names it (`[project.urls]`)."""
-    from importlib import metadata
+    from ..defaults import project_url
 
-    from ..defaults import DISTRIBUTION
-
-    # an editable install's files may not name the package: then the distribution's own name
-    names = metadata.packages_distributions().get("anchors") or [DISTRIBUTION]
-    for name in names:
-        try:
-            urls = metadata.metadata(name).get_all("Project-URL") or []
-        except metadata.PackageNotFoundError:
-            continue
-        for entry in urls:
-            label, _, url = str(entry).partition(",")
-            if label.strip().lower() in ("repository", "source") and url.strip():
-                return url.strip().rstrip("/")
-    return None
+    return project_url("repository", "source")
 
 
 def _rule(code: Code, home: str | None) -> dict[str, Any]:

@@ -10,6 +10,8 @@ from anchors.check.cache import Cache
 
 HOSTILE = "`--swap-space` <tips> ignored | fp8_e4m3 on @vllm-team"
 SYMBOLS = "Serving at 4% & 60%: a #1 guide ~ with $x^2$ {braces} and a \\textbf{command}"
+#: the DOI arXiv's record of 2309.06180 gives for its published version (SOSP '23)
+PUBLISHED_AS = "10.1145/3600006.3613165"
 SNAPSHOT = "https://web.archive.org/web/20260901080000/https://blog.example/a_b%20c?x=1&y=2#part"
 
 REGISTRY = f"""version: 1
@@ -85,6 +87,7 @@ CACHE = {
         "authors": ["Woosuk Kwon", "Zhuohan Li"],
         "published": "2023-09-12",
         "version": 2,
+        "doi": PUBLISHED_AS,  # arXiv's record names the published version (<arxiv:doi>)
     },
     "github:vllm-project/vllm#8242": {"outcome": "ok", "title": HOSTILE, "state": "open"},
 }

@@ -20,7 +20,7 @@ from citeproc.source.json import CiteProcJSON
 from pybtex.database import parse_string
 from pybtex.plugin import find_plugin
 
-from .library import library
+from .library import PUBLISHED_AS, library
 from .test_tex import ROOT, export, identifiers
 
 
@@ -49,6 +49,14 @@ def test_pybtex_formats_every_entry_with_its_identifier(
         assert set(refs) == set(wanted)
         for key, ident in wanted.items():
             assert ident in refs[key] or ident.removeprefix("arXiv:") in refs[key], (key, refs[key])
+
+
+@pytest.mark.parametrize("style", ["plain", "unsrt"])
+def test_a_preprints_published_doi_prints_in_the_classic_family(tmp_path: Path, style: str) -> None:
+    """arXiv names the published version's DOI: biblatex has a `doi` field for it, the classic
+    family's styles print none, so it is in the note, and pybtex prints it."""
+    refs = pybtex_references(export(library(tmp_path), "-f", "bibtex"), style)
+    assert f"Published as doi:{PUBLISHED_AS}" in refs["arxiv-2309.06180"], refs["arxiv-2309.06180"]
 
 
 def test_pybtex_prints_a_journal_article_as_one(tmp_path: Path) -> None:

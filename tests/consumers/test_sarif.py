@@ -75,7 +75,7 @@ def multitool(sarif: str, folder: Path) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_multitool_finds_nothing_to_say(tmp_path: Path, monkeypatch) -> None:
-    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git").mkdir(exist_ok=True)
     folder = tmp_path / FOLDER
     folder.mkdir(parents=True)
     (folder / "registry 框架.yaml").write_text(REGISTRY, encoding="utf-8")

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from anchors.cli.app import app
 
-from .library import HOSTILE, library
+from .library import HOSTILE, PUBLISHED_AS, library
 from .tex import compile_bib, datamodel_problems
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -59,6 +59,8 @@ def test_classic_styles_typeset_every_entry_with_no_warning(tmp_path: Path, styl
     assert "¡" not in text and "¿" not in text and "–swap" not in text
     assert "<tips>" in text and "ignored|fp8" in text
     assert "框" not in done.text  # the registry's section stays out of the bibliography
+    # the published DOI arXiv names for a preprint: classic entries have no `doi`, so its note
+    assert squeezed(f"Published as doi:{PUBLISHED_AS}") in text
     snapshot = "web.archive.org/web/20260901080000/https://blog.example/a_b%20c?x=1&y=2#part"
     assert squeezed(snapshot) in text
 
