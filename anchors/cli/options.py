@@ -34,6 +34,7 @@ CHECK_SETTINGS = (
     "retry_after_cap",
     "allow_private",
     "arxiv_api",
+    "arxiv_html",
     "arxiv_delay",
     "github_api",
     "doi_api",

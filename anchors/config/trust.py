@@ -65,6 +65,7 @@ FILE_RULES: dict[str, FileRule] = {
     "pending_days": FileRule.POLICY,
     "allow_private": FileRule.GUARD,
     "arxiv_api": FileRule.ENDPOINT,
+    "arxiv_html": FileRule.ENDPOINT,
     "github_api": FileRule.ENDPOINT,
     "doi_api": FileRule.ENDPOINT,
     "crossref_api": FileRule.ENDPOINT,
