@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import requests
 
-from ...defaults import ARXIV_HTML, MAX_ANSWER_BYTES, USER_AGENT
+from ...defaults import ARXIV_HTML, USER_AGENT
 from ...figures.latexml import BUDGET_GAP, html_scope, passages_from_latexml
 from ...figures.passages import Passage, PassageKind, SourceText
 from ...ids.model import ArxivId
@@ -125,8 +125,8 @@ class ArxivHtml:
             headers["If-Modified-Since"] = held.modified
         try:
             resp = self.session.get(url, headers=headers)
-        except ArxivAnswerTooLarge:
-            return _Got(error=f"the page is larger than {MAX_ANSWER_BYTES >> 20} MiB; not read")
+        except ArxivAnswerTooLarge as exc:  # "answer larger than 16777216 bytes (decoded)"
+            return _Got(error=f"{exc}; not read")
         except RedirectedOffHost as exc:
             return _Got(error=str(exc))
         except requests.Timeout:
