@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
@@ -107,7 +108,7 @@ def passages_from_latexml(
     root = etree.fromstring(text, parser) if text.strip() else None
     if root is None:
         return SourceText((), base, ("the page is empty",))
-    _label_figures(root, reader)
+    _survey(root, reader)
     if not _walk(root, reader):
         reader.gaps.append(f"{BUDGET_GAP} {budget:g} s; the rest was not read")
     if reader.too_deep:
@@ -125,12 +126,17 @@ def _tag(el: etree._Element) -> str:
     return el.tag.lower() if isinstance(el.tag, str) else ""
 
 
-def _label_figures(root: etree._Element, reader: _Reader) -> None:
-    """Each figure's label from the first caption that is its own ("Table 3", "Figure 2"), and
-    the conversion errors arXiv announces in the page; one pass, the open figures on a stack."""
+def _survey(root: etree._Element, reader: _Reader) -> None:
+    """One pass over the page before it is read: each figure's label from the first caption
+    that is its own ("Table 3", "Figure 2"), whether it is a LaTeXML document, whether it nests
+    as deep as libxml2 reads (what lay deeper was dropped), and the conversion errors arXiv
+    announces in it."""
     figures: list[etree._Element] = []
+    depth = 0
     for event, el in etree.iterwalk(root, events=("start", "end")):
         tag = _tag(el)
+        depth += 1 if event == "start" else -1
+        reader.too_deep |= depth >= MAX_DEPTH - 1
         if event == "start" and not reader.document:
             reader.document = "ltx_document" in _classes(el)
         if tag == "figure":
@@ -164,12 +170,11 @@ def _caption_label(caption: etree._Element) -> str:
 
 def _walk(root: etree._Element, reader: _Reader) -> bool:
     """Every passage of the page in document order; False when the budget ran out."""
-    stack: list[tuple[etree._Element, str, int]] = [(root, "", 1)]
+    stack: list[tuple[etree._Element, str]] = [(root, "")]
     while stack:
-        el, where, depth = stack.pop()
+        el, where = stack.pop()
         if reader.over_budget():
             return False
-        reader.too_deep |= depth >= MAX_DEPTH
         tag, classes = _tag(el), _classes(el)
         if not tag or tag in _SKIP_TAGS or classes & _SKIP_CLASSES:
             continue
@@ -185,7 +190,7 @@ def _walk(root: etree._Element, reader: _Reader) -> bool:
             _emit_text(reader, el, where, PassageKind.PROSE)
         else:
             where = _place(el, tag, classes, where)
-            stack.extend((child, where, depth + 1) for child in reversed(el))
+            stack.extend((child, where) for child in reversed(el))
     return True
 
 
@@ -217,15 +222,17 @@ def _emit_text(
 
 
 def _emit_note(reader: _Reader, note: etree._Element) -> None:
-    """A footnote, from its content (its mark and tag left out): "footnote 4"."""
-    near = [e for child in islice(note, 4) for e in (child, *islice(child, 4))]
-    content = next((e for e in near if "ltx_note_content" in _classes(e)), None)
-    mark = next((e for e in near if "ltx_note_mark" in _classes(e)), None)
-    number = _short(mark, 8) if mark is not None else ""
-    where = f"footnote {number}" if number and len(number) <= 8 else "footnote"
-    if content is not None:
-        notes: list[etree._Element] = []
-        for piece in sentences(_text(content, notes)):
+    """A footnote, from its content (its mark and tag left out): "footnote 4"; a note inside
+    it after it."""
+    notes = deque([note])
+    while notes:
+        note = notes.popleft()
+        near = [e for child in islice(note, 4) for e in (child, *islice(child, 4))]
+        content = next((e for e in near if "ltx_note_content" in _classes(e)), None)
+        mark = next((e for e in near if "ltx_note_mark" in _classes(e)), None)
+        number = _short(mark, 8) if mark is not None else ""
+        where = f"footnote {number}" if number else "footnote"
+        for piece in sentences(_text(content, notes)) if content is not None else ():
             reader.add(piece, where, PassageKind.PROSE)
 
 
@@ -255,7 +262,9 @@ def _cells(row: etree._Element) -> Iterator[etree._Element]:
             stack.extend(reversed(el))
 
 
-def _text(el: etree._Element, notes: list[etree._Element], skip_tags: bool = False) -> str:
+def _text(
+    el: etree._Element, notes: list[etree._Element] | deque[etree._Element], skip_tags: bool = False
+) -> str:
     """The text of `el` as read: math as its `alttext` made text, notes set aside in `notes`,
     citations, pictures and (for a caption) its "Table 3:" tag left out."""
     parts: list[str] = [el.text or ""]
