@@ -112,10 +112,8 @@ def test_a_conversion_arxiv_flags_is_read_but_incomplete() -> None:
     )
     got = passages_from_latexml(html, 1)
     assert _texts(got) == ["We gain 12%."]
-    assert got.gaps == (
-        "arXiv says the HTML conversion had errors "
-        "(HTML conversions sometimes display errors. failed: xr-hyper)",
-    )
+    why = "HTML conversions sometimes display errors. failed: xr-hyper"
+    assert got.gaps == (f"arXiv says the HTML conversion had errors ({why})",)
 
 
 def test_what_cannot_be_read_whole_is_a_gap() -> None:
