@@ -21,7 +21,7 @@ with atheris.instrument_imports():
     from anchors.figures.latexml import passages_from_latexml
     from anchors.figures.markdown import passages_from_markdown
     from anchors.figures.passages import PassageKind, SourceText
-    from anchors.figures.threads import passages_from_thread
+    from anchors.figures.threads import MAX_BODY_CHARS, passages_from_thread
     from anchors.jsonread import loads
 
 
@@ -76,7 +76,7 @@ def one_input(data: bytes) -> None:
     elif choice == 2:
         _thread_built(atheris.FuzzedDataProvider(rest))
     elif choice == 3:
-        text = rest.decode("utf-8", "replace")
+        text = rest.decode("utf-8", "replace")[:MAX_BODY_CHARS]  # as a thread reads a body
         for p in passages_from_markdown(text, "comment 1"):
             assert p.text and p.where == "comment 1"
     else:

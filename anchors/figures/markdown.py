@@ -115,6 +115,8 @@ def _row(line: str) -> str:
 
 def _images(text: str) -> list[str]:
     """The alt text of each image in `text` ("image" for one without)."""
+    if "![" not in text and "<" not in text:
+        return []
     found = [m.group(1).strip() or "image" for m in _IMAGE_RE.finditer(text)]
     for tag in _IMG_TAG_RE.finditer(text):
         alt = _ALT_RE.search(tag.group())
@@ -125,7 +127,14 @@ def _images(text: str) -> list[str]:
 def _plain(text: str) -> str:
     """`text` as read: images and tags out (block tags leave a space), links as their text,
     emphasis marks dropped, entities decoded."""
-    text = _IMG_TAG_RE.sub(" ", _IMAGE_RE.sub(" ", text))
-    text = _LINK_RE.sub(r"\1", text)
-    text = _TAG_RE.sub(lambda m: " " if m.group(2).lower() in _BLOCK_TAGS else "", text)
-    return html.unescape(_EMPHASIS_RE.sub("", text))
+    if "[" in text:
+        text = _LINK_RE.sub(r"\1", _IMAGE_RE.sub(" ", text))
+    if "<" in text:
+        text = _TAG_RE.sub(_tag_space, _IMG_TAG_RE.sub(" ", text))
+    if "*" in text or "~" in text or "`" in text:
+        text = _EMPHASIS_RE.sub("", text)
+    return html.unescape(text) if "&" in text else text
+
+
+def _tag_space(m: re.Match[str]) -> str:
+    return " " if m.group(2).lower() in _BLOCK_TAGS else ""

@@ -18,10 +18,13 @@ from dataclasses import dataclass, field
 from .markdown import passages_from_markdown
 from .passages import Passage, SourceText
 
-__all__ = ["THREAD_BUDGET", "passages_from_thread", "thread_scope"]
+__all__ = ["MAX_BODY_CHARS", "THREAD_BUDGET", "passages_from_thread", "thread_scope"]
 
 #: seconds of work one thread may take; what is left after it is a gap
 THREAD_BUDGET = 10.0
+#: characters of one body read; GitHub refuses bodies over 65,536, so a longer one is not
+#: GitHub's and its end is a gap
+MAX_BODY_CHARS = 1 << 18
 #: what each list is, for `where` and the scope: (singular, plural)
 _NAMES = {
     "comment": ("comment", "comments"),
@@ -46,6 +49,9 @@ class _Thread:
         if self.stopped:
             return
         text = body if isinstance(body, str) else ""
+        if len(text) > MAX_BODY_CHARS:
+            self.gaps.append(f"{where}: only its first {MAX_BODY_CHARS} characters were read")
+            text = text[:MAX_BODY_CHARS]
         stamp = version if isinstance(version, str) else ""
         self.passages.extend(passages_from_markdown(text, where, stamp))
 
