@@ -24,15 +24,17 @@ from dataclasses import dataclass
 import requests
 
 from ...defaults import ARXIV_HTML, USER_AGENT
+from ...figures.abstract import passages_from_abstract
 from ...figures.latexml import BUDGET_GAP, html_scope, passages_from_latexml
 from ...figures.passages import Passage, PassageKind, SourceText
+from ...history.facts import ArxivFacts
 from ...ids.model import ArxivId
 from ..cache import Cache
 from ..retry import RetryPolicy, parse_retry_after, retryable_error, retryable_status
 from .arxiv_client import ArxivAnswerTooLarge, RedirectedOffHost, TimeoutSession
 from .arxiv_pace import ArxivPace
 
-__all__ = ["FRESH_PREFIX", "NO_HTML", "ArxivHtml", "read_arxiv_html"]
+__all__ = ["FRESH_PREFIX", "NO_HTML", "ArxivHtml", "abstract_of", "read_arxiv_html"]
 
 #: the run cache's name for "this version's HTML was read lately": `arxiv-html:<id>v<N>`
 FRESH_PREFIX = "arxiv-html"
@@ -183,6 +185,15 @@ async def read_arxiv_html(
     """The HTML full text of the paper version `versioned` names, as passages (the check calls
     this only for a paper whose figure its abstract does not hold)."""
     return await reader.read(versioned, cache)
+
+
+def abstract_of(facts: ArxivFacts, cited: ArxivId) -> SourceText | None:
+    """The cited version's abstract as passages, from the API answer the check already has
+    (which is the latest version's); None when `cited` names an older version (its HTML page
+    holds its own abstract) or the answer had none."""
+    if facts.abstract is None or (cited.version is not None and cited.version != facts.version):
+        return None
+    return passages_from_abstract(facts.abstract, facts.version)
 
 
 def _gap(version: int | None, why: str) -> SourceText:
