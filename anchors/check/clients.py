@@ -52,13 +52,12 @@ async def open_services(
     the API hosts the user named (a flag or the environment), so a service's redirect is
     screened like a link's. Each service answer is bounded (`bounded.BoundedClient`).
     `after` builds the hook that runs beside the check (`check --archive`), if any.
-    `etags` is where GitHub answers' ETags are kept between runs."""
+    `etags` is where GitHub's answers and arXiv's HTML pages are kept with their validators."""
     guard = NetGuard(resolver, allow_private=settings.allow_private)
     api_guard = NetGuard(
         resolver, allow_private=settings.allow_private, trusted=named_api_hosts(settings)
     )
-    policy = retry_policy(settings)
-    tls = ssl_context()
+    policy, tls = retry_policy(settings), ssl_context()
     web = web_transport(settings, guard, tls)
     api = BoundedClient(
         deadline=settings.timeout,

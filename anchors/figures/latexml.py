@@ -103,9 +103,11 @@ def passages_from_latexml(
     reader = _Reader(base, clock() + budget, clock)
     if len(html) > MAX_PAGE_BYTES:
         reader.gaps.append(f"only the first {MAX_PAGE_BYTES >> 20} MiB of the page were read")
-    parser = etree.HTMLParser(no_network=True, remove_comments=True, remove_pis=True)
-    text = html[:MAX_PAGE_BYTES].decode("utf-8", "replace")
-    root = etree.fromstring(text, parser) if text.strip() else None
+    # UTF-8 whatever the page declares (arXiv's are); libxml2 replaces what does not decode
+    parser = etree.HTMLParser(
+        encoding="utf-8", no_network=True, remove_comments=True, remove_pis=True
+    )
+    root = etree.fromstring(html[:MAX_PAGE_BYTES], parser)
     if root is None:
         return SourceText((), base, ("the page is empty",))
     _survey(root, reader)
@@ -147,8 +149,8 @@ def _survey(root: etree._Element, reader: _Reader) -> None:
         elif event == "start" and tag == "figcaption" and figures:
             reader.labels.setdefault(figures[-1], _caption_label(el))
         elif event == "start" and tag == "div" and "package-alerts" in _classes(el):
-            failed = _short(el, 200)
-            reader.gaps.append(f"arXiv says the HTML conversion had errors ({failed})")
+            failed = f"arXiv says the HTML conversion had errors ({_short(el, 200)})"
+            reader.gaps += [] if any(g.startswith("arXiv says") for g in reader.gaps) else [failed]
 
 
 def _short(el: etree._Element, chars: int) -> str:
