@@ -45,7 +45,7 @@ async def read_github_thread(
     got = await api.get(f"{base}/issues/{ref.number}", _keep_issue, name=_STORE_NAME)
     if isinstance(got, Resolution) or got.status != 200:
         why = got.error if isinstance(got, Resolution) else f"HTTP {got.status}"
-        return SourceText((), "body", (f"the issue could not be read: {why}",))
+        return SourceText((), "nothing", (f"the issue could not be read: {why}",))
     gaps: list[str] = []
     query = f"?per_page={PER_PAGE}"
     issue_comments = f"{base}/issues/{ref.number}/comments{query}"
