@@ -11,6 +11,7 @@ import httpx
 
 from anchors.check.cache import Cache
 from anchors.check.resolve.github_api import ETAG_TTL, GithubApi
+from anchors.check.resolve.github_pages import next_link
 from anchors.check.resolve.github_thread import read_github_thread
 from anchors.figures.passages import PassageKind, SourceText
 from anchors.ids import GithubRef
@@ -172,3 +173,16 @@ def test_a_next_link_off_the_api_host_is_not_followed(tmp_path: Path) -> None:
 
 
 _JSON = {"Content-Type": "application/json"}
+
+
+def test_the_next_link_is_read_from_any_link_header_shape() -> None:
+    nxt = "https://api.github.com/repositories/1/issues/7/comments?per_page=100&page=3"
+    assert (
+        next_link(f'<https://x/p1>; rel="prev", <{nxt}>; rel="next", <https://x/l>; rel="last"')
+        == nxt
+    )
+    assert next_link(f"<{nxt}>; rel=next") == nxt
+    assert next_link(f'<{nxt}>; rel="last next"') == nxt  # a rel may name several relations
+    assert next_link('<https://x/l>; rel="last"') is None and next_link(None) is None
+    # only the header's first 8 KiB are read: a hostile one costs no more than that
+    assert next_link("<" * 5_000_000 + f'<{nxt}>; rel="next"') is None
