@@ -128,9 +128,7 @@ def test_what_cannot_be_read_whole_is_a_gap() -> None:
     assert got.gaps == ("only the first 2 MiB of the page were read",)
     assert got.passages[0] == Passage("Row 42% here.", "HTML v1")
     assert passages_from_latexml(b"", 1).gaps == ("the page is empty",)
-    declared = b'<?xml version="1.0" encoding="latin-1"?>' + _page(
-        '<p class="ltx_p">5% é</p>'
-    )
+    declared = b'<?xml version="1.0" encoding="latin-1"?>' + _page('<p class="ltx_p">5% é</p>')
     assert _texts(passages_from_latexml(declared, 1)) == ["5% é"]  # read as UTF-8, no error
     not_paper = passages_from_latexml(b'<html><p class="ltx_p">12%</p></html>', 1)
     assert not_paper.gaps == ("the page holds no LaTeXML document (not a paper's HTML full text)",)
