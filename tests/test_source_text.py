@@ -179,6 +179,7 @@ GUARDS: dict[str, tuple[Callable[[int], str], Callable[[str], object]]] = {
 }
 
 
+@pytest.mark.slow  # ~5 s of timing, kept out of the fast tier
 @pytest.mark.parametrize("name", sorted(GUARDS))
 def test_every_pattern_is_linear_on_its_worst_input(name: str) -> None:
     make, read = GUARDS[name]
@@ -190,6 +191,7 @@ def test_every_pattern_is_linear_on_its_worst_input(name: str) -> None:
     assert ratio < 10, f"{name}: 4x the input took {ratio:.1f}x the time (quadratic: ~16x)"
 
 
+@pytest.mark.slow
 def test_the_linearity_guard_catches_a_quadratic_reader() -> None:
     def quadratic(text: str) -> int:  # every 200th character against every 200th
         step = range(0, len(text), 200)
