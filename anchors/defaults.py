@@ -10,6 +10,7 @@ from . import __version__
 __all__ = [
     "ARXIV_API",
     "ARXIV_BATCH",
+    "ARXIV_HTML",
     "ARXIV_MAX_SEARCHES",
     "ARXIV_MIN_INTERVAL",
     "CROSSREF_API",
@@ -25,6 +26,7 @@ __all__ = [
     "DOI_API",
     "GITHUB_API",
     "MAX_ANSWER_BYTES",
+    "MAX_PAGE_BYTES",
     "REPORT_WINDOW",
     "SAVE_API",
     "SAVE_MIN_INTERVAL",
@@ -49,6 +51,8 @@ DEFAULT_RETRY_AFTER_CAP = 30.0
 DEFAULT_MAX_UNREACHABLE = 0.5
 
 ARXIV_API = "https://export.arxiv.org/api/query"
+#: arXiv's HTML full texts (LaTeXML), `<root>/<id>v<N>`: read for a figure not in the abstract
+ARXIV_HTML = "https://arxiv.org/html"
 #: one GET of ~700 IDs is 414 URI Too Long; 100 is what arXiv's own tools use
 ARXIV_BATCH = 100
 #: arXiv's terms of use: no more than one request every three seconds
@@ -73,6 +77,9 @@ SAVE_PER_RUN = 5
 #: the most a service's answer may hold, decoded (an arXiv batch of 100 papers is ~0.5 MB, a
 #: GitHub issue a few KB); a bigger one (an endless body, a gzip bomb) is an error, not memory
 MAX_ANSWER_BYTES = 16 << 20
+#: the most of a fetched page that is read: a cited fragment's page, an arXiv paper's HTML full
+#: text (past it, what was not read makes its verdicts unverifiable, never missing)
+MAX_PAGE_BYTES = 2 << 20
 
 #: days a registry entry may wait for its section of the living document before it is
 #: `overdue` (`--pending-days`)

@@ -2,6 +2,9 @@
 
 Issues (PRs too), issue and review comments and file contents, as a test states them, in the
 shapes anchors reads (shared/reference: the issue JSON, its rate-limit headers, a weak ETag).
+A thread's lists (`threads`: its comments, a PR's review comments and reviews) come in pages
+of `per_page`, each naming the next in a `Link` header the way GitHub does, under
+`/repositories/<id>/...` rather than the path asked (so a client must follow the link).
 Every 200 carries an ETag made from its body, so a changed resource has a new one; a request
 whose `If-None-Match` names the current ETag gets a 304 that costs nothing of the rate limit,
 as GitHub documents. `budget` is the primary limit: each 200 or 404 spends one; once spent,
@@ -14,8 +17,10 @@ import asyncio
 import base64
 import hashlib
 import json
+import socket
 from collections import Counter
 from dataclasses import dataclass, field
+from urllib.parse import parse_qs
 
 from .loopback import LoopbackServer, Request, respond
 
@@ -32,6 +37,8 @@ class Issue:
     state_reason: str | None = None
     closed_at: str | None = None
     pull: bool = False
+    body: str = ""
+    updated_at: str = "2026-09-01T10:00:00Z"
 
 
 @dataclass
@@ -49,15 +56,31 @@ class FakeGithub:
     statuses: Counter[int] = field(default_factory=Counter)
     #: every conditional request's If-None-Match, by path
     conditional: Counter[str] = field(default_factory=Counter)
+    #: a thread's lists by `owner/repo#N comments` (`review-comments`, `reviews`): the items
+    threads: dict[str, list[dict[str, object]]] = field(default_factory=dict)
+    #: (list key, page) -> the status that page answers instead (a 403, a 502...)
+    fail: dict[tuple[str, int], int] = field(default_factory=dict)
+    #: (list key, page) -> the body that page answers with instead (a truncated JSON...)
+    broken: dict[tuple[str, int], bytes] = field(default_factory=dict)
+
+    #: the server's own root, for the Link headers it sends, and its port (set by `server`)
+    base: str = ""
+    port: int = 0
 
     def server(self) -> LoopbackServer:
         def route(_: Request):  # type: ignore[no-untyped-def]
             return self._handle
 
-        return LoopbackServer(route)
+        if not self.port:  # chosen once, so the Links can name it and a second run's URLs
+            with socket.socket() as s:  # are the first's (its ETags apply)
+                s.bind(("127.0.0.1", 0))
+                self.port = s.getsockname()[1]
+        srv = LoopbackServer(route, port=self.port)
+        self.base = srv.url("").rstrip("/")
+        return srv
 
     async def _handle(self, req: Request, w: asyncio.StreamWriter) -> bool:
-        status, body = self._answer(req.path)
+        status, body, link = self._thread_page(req.path) or (*self._answer(req.path), None)
         tag = 'W/"' + hashlib.sha256(body).hexdigest() + '"'
         if status == 200 and req.headers.get("if-none-match") == tag:
             status, body = 304, b""
@@ -77,7 +100,42 @@ class FakeGithub:
         }
         if status in (200, 304):
             headers["ETag"] = tag
+        if link and status == 200:
+            headers["Link"] = link
         return await respond(w, status, body, headers, req=req, delay=self.delay)
+
+    def _thread_page(self, path: str) -> tuple[int, bytes, str | None] | None:
+        """A page of a thread's list: by `/repos/o/r/...` (page 1) or the `Link` form."""
+        bare, _, query = path.partition("?")
+        segs = bare.strip("/").split("/")
+        keys = sorted({k.split("#")[0] for k in self.threads})
+        if segs[0] == "repositories" and len(segs) == 5 and segs[1].isdigit():
+            if not 0 < int(segs[1]) <= len(keys):
+                return None
+            repo, rest = keys[int(segs[1]) - 1], segs[2:]
+        elif segs[0] == "repos" and len(segs) == 6:
+            repo, rest = f"{segs[1]}/{segs[2]}", segs[3:]
+        else:
+            return None
+        kind = {"issues/comments": "comments", "pulls/comments": "review-comments"}.get(
+            f"{rest[0]}/{rest[2]}", "reviews" if rest[0::2] == ["pulls", "reviews"] else ""
+        )
+        key = f"{repo}#{rest[1]} {kind}"
+        if key not in self.threads:
+            return None
+        q = parse_qs(query)
+        per_page, page = int(q.get("per_page", ["30"])[0]), int(q.get("page", ["1"])[0])
+        if (key, page) in self.fail:
+            return self.fail[key, page], b'{"message": "Forbidden"}', None
+        if (key, page) in self.broken:
+            return 200, self.broken[key, page], None
+        items = self.threads[key][(page - 1) * per_page : page * per_page]
+        link = None
+        if page * per_page < len(self.threads[key]):
+            rid = keys.index(repo) + 1
+            nxt = f"/repositories/{rid}/{'/'.join(rest)}?per_page={per_page}&page={page + 1}"
+            link = f'<{self.base}{nxt}>; rel="next", <{self.base}{nxt}>; rel="last"'
+        return 200, json.dumps(items).encode(), link
 
     def _answer(self, path: str) -> tuple[int, bytes]:
         bare, _, query = path.partition("?")
@@ -125,7 +183,8 @@ def _issue(repo: str, number: int, i: Issue, pad: int = 0) -> bytes:
         "state": i.state,
         "state_reason": i.state_reason,
         "closed_at": f"{i.closed_at}T10:00:00Z" if i.closed_at else None,
-        "body": "x" * pad,
+        "updated_at": i.updated_at,
+        "body": i.body or "x" * pad,
     }
     if i.pull:
         data["pull_request"] = {"merged_at": None}

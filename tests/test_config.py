@@ -157,7 +157,7 @@ def test_every_setting_has_one_rule_for_config_files() -> None:
     fields = {f.name for f in dataclasses.fields(Settings)}
     assert set(FILE_RULES) == fields - {"sources", "chosen", "github_token", "ia_keys"}
     endpoints = {n for n, rule in FILE_RULES.items() if rule is FileRule.ENDPOINT}
-    assert endpoints == {n for n in fields if n.endswith("_api")}
+    assert endpoints == {n for n in fields if n.endswith("_api")} | {"arxiv_html"}
     assert {n for n, rule in FILE_RULES.items() if rule is FileRule.PATH} == {
         "registry",
         "cache_dir",

@@ -31,6 +31,8 @@ __all__ = ["DEFAULT_TTLS", "Cache", "state_warnings"]
 DAY = 86400.0
 DEFAULT_TTLS = {
     "arxiv": 14 * DAY,
+    # a paper version's HTML full text (`resolve.arxiv_html`): rebuilt only when LaTeXML is
+    "arxiv-html": 14 * DAY,
     "doi": 30 * DAY,
     "github": 1 * DAY,
     "url": 1 * DAY,

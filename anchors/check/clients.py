@@ -12,13 +12,15 @@ import httpx
 
 from ..config import Settings
 from ..config.trust import ENDPOINTS
+from ..figures.passages import SourceText
 from ..ids.model import ArxivId
 from .after import AfterFactory
 from .bounded import BoundedClient
 from .cache import Cache
 from .links import LinkChecker
 from .netguard import NetGuard, Resolver
-from .resolve.base import ArxivLookup, FollowUp, Mismatch, Resolution
+from .resolve.arxiv_pace import ArxivPace
+from .resolve.base import ArxivFullText, ArxivLookup, FollowUp, Mismatch, Resolution
 from .resolve.crossref import CrossrefUpdates
 from .resolve.doi import DoiResolver
 from .resolve.github import GithubResolver
@@ -51,7 +53,7 @@ async def open_services(
     the API hosts the user named (a flag or the environment), so a service's redirect is
     screened like a link's. Each service answer is bounded (`bounded.BoundedClient`).
     `after` builds the hook that runs beside the check (`check --archive`), if any.
-    `etags` is where GitHub answers' ETags are kept between runs."""
+    `etags` is where GitHub's answers and arXiv's HTML pages are kept with their validators."""
     witness = Witness()  # an API host's public name resolving speaks for the resolver too
     guard = NetGuard(resolver, allow_private=settings.allow_private, witness=witness)
     api_guard = NetGuard(
@@ -60,8 +62,7 @@ async def open_services(
         trusted=named_api_hosts(settings),
         witness=witness,
     )
-    policy = retry_policy(settings)
-    tls = ssl_context()
+    policy, tls = retry_policy(settings), ssl_context()
     web = web_transport(settings, guard, tls)
     api = BoundedClient(
         deadline=settings.timeout,
@@ -74,10 +75,11 @@ async def open_services(
     github = GithubResolver(
         api, settings.github_api, token=token, policy=policy, timeout=settings.timeout, etags=etags
     )
+    pace = ArxivPace(settings.arxiv_delay)  # the API's requests and the HTML pages', together
     async with web, api:
         yield Services(
             links=link_checker(settings, web, guard, policy),
-            arxiv=_OnFirstUse(lambda: _arxiv(settings, policy)),
+            arxiv=_OnFirstUse(lambda: _arxiv(settings, policy, pace)),
             github=github,
             places=GithubPlaces(github.api),
             doi=DoiResolver(
@@ -90,6 +92,7 @@ async def open_services(
                 ),
             ),
             after=after(settings, api, policy) if after is not None else None,
+            arxiv_html=_FullTextOnFirstUse(lambda: _arxiv_html(settings, policy, pace, etags)),
         )
 
 
@@ -165,7 +168,20 @@ class _OnFirstUse:
         return await self._resolver().follow_up(wanted)
 
 
-def _arxiv(settings: Settings, policy: RetryPolicy) -> ArxivLookup:
+class _FullTextOnFirstUse:
+    """The HTML reader built when first asked (it sends through `requests`, as the API does)."""
+
+    def __init__(self, build: Callable[[], ArxivFullText]) -> None:
+        self.build = build
+        self.inner: ArxivFullText | None = None
+
+    async def read(self, aid: ArxivId, cache: Cache | None = None) -> SourceText:
+        if self.inner is None:
+            self.inner = self.build()
+        return await self.inner.read(aid, cache)
+
+
+def _arxiv(settings: Settings, policy: RetryPolicy, pace: ArxivPace) -> ArxivLookup:
     from .resolve.arxiv import ArxivResolver
 
     return ArxivResolver(
@@ -174,4 +190,14 @@ def _arxiv(settings: Settings, policy: RetryPolicy) -> ArxivLookup:
         policy=policy,
         timeout=max(settings.timeout, 30.0),
         max_searches=settings.arxiv_searches,
+        pace=pace,
     )
+
+
+def _arxiv_html(
+    settings: Settings, policy: RetryPolicy, pace: ArxivPace, etags: Cache | None
+) -> ArxivFullText:
+    from .resolve.arxiv_html import ArxivHtml
+
+    timeout = max(settings.timeout, 30.0)
+    return ArxivHtml(settings.arxiv_html, pace=pace, timeout=timeout, etags=etags, policy=policy)

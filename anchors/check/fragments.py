@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 from urllib.parse import urlsplit
 
+from ..defaults import MAX_PAGE_BYTES
 from .htmlplaces import MAX_DEPTH, PlaceFinder, place_of, slug
 
 __all__ = [
@@ -33,7 +34,7 @@ __all__ = [
 ]
 
 #: Bytes of a page read to look for a cited fragment; past it the fragment is unverifiable.
-FRAGMENT_BODY_LIMIT = 2 * 1024 * 1024
+FRAGMENT_BODY_LIMIT = MAX_PAGE_BYTES
 
 _ROUTE_RE = re.compile(r"^(?:/|!|narrow/)")
 _COMMENT_RE = re.compile(r"^issuecomment-([0-9]{1,20})$")

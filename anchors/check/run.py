@@ -35,7 +35,7 @@ from .followup import follow_up
 from .links import LinkChecker, LinkResult
 from .observe import earlier_facts
 from .recorder import Recorder, unproven
-from .resolve.base import ArxivLookup, FollowUp, Resolution, Resolver
+from .resolve.base import ArxivFullText, ArxivLookup, FollowUp, Resolution, Resolver
 from .resolve.github_places import GithubPlaces
 from .silence import silence, verdict
 from .verdicts import compare
@@ -55,6 +55,8 @@ class Services:
     after: AfterCheck | None = None
     #: GitHub comments and lines cited by `#fragment`, asked of the API
     places: GithubPlaces | None = None
+    #: arXiv papers' HTML full texts, at the API's pace (a figure not in the abstract)
+    arxiv_html: ArxivFullText | None = None
 
 
 def _targets(

@@ -104,6 +104,7 @@ def check(
     max_unreachable: n.MaxUnreachable = None,
     allow_private: n.AllowPrivate = None,
     arxiv_api: n.ArxivApi = None,
+    arxiv_html: n.ArxivHtml = None,
     arxiv_delay: n.ArxivDelay = None,
     github_api: n.GithubApi = None,
     doi_api: n.DoiApi = None,

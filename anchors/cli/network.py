@@ -26,6 +26,7 @@ __all__ = [
     "ArchiveSave",
     "ArxivApi",
     "ArxivDelay",
+    "ArxivHtml",
     "ArxivSearches",
     "Concurrency",
     "CrossrefApi",
@@ -96,6 +97,14 @@ AllowPrivate = Annotated[
 ]
 ArxivApi = Annotated[
     str | None, typer.Option(metavar="URL", **env("arxiv_api"), help="arXiv API endpoint.")
+]
+ArxivHtml = Annotated[
+    str | None,
+    typer.Option(
+        metavar="URL",
+        **env("arxiv_html"),
+        help="Root of arXiv's HTML full texts, read for a figure not in the abstract.",
+    ),
 ]
 ArxivDelay = Annotated[
     float | None,

@@ -35,6 +35,7 @@ CHECK_SETTINGS = (
     "max_unreachable",
     "allow_private",
     "arxiv_api",
+    "arxiv_html",
     "arxiv_delay",
     "github_api",
     "doi_api",

@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 from ..defaults import (
     ARXIV_API,
+    ARXIV_HTML,
     ARXIV_MAX_SEARCHES,
     ARXIV_MIN_INTERVAL,
     CROSSREF_API,
@@ -51,6 +52,8 @@ class Settings:
     max_unreachable: float = DEFAULT_MAX_UNREACHABLE
     allow_private: bool = False
     arxiv_api: str = ARXIV_API
+    #: where arXiv's HTML full texts are read (a mirror, a test server): the user's alone
+    arxiv_html: str = ARXIV_HTML
     #: seconds between arXiv API requests; lower it only for a mirror or a test server
     arxiv_delay: float = ARXIV_MIN_INTERVAL
     #: "did you mean" title searches per run; 0 turns them off
@@ -178,6 +181,7 @@ class Settings:
 
 ENV = {
     "arxiv_api": "ANCHORS_ARXIV_API",
+    "arxiv_html": "ANCHORS_ARXIV_HTML",
     "github_api": "ANCHORS_GITHUB_API",
     "doi_api": "ANCHORS_DOI_API",
     "wayback_api": "ANCHORS_WAYBACK_API",

@@ -68,6 +68,7 @@ FILE_RULES: dict[str, FileRule] = {
     "allow_private": FileRule.GUARD,
     "max_unreachable": FileRule.GATE,
     "arxiv_api": FileRule.ENDPOINT,
+    "arxiv_html": FileRule.ENDPOINT,
     "github_api": FileRule.ENDPOINT,
     "doi_api": FileRule.ENDPOINT,
     "crossref_api": FileRule.ENDPOINT,

@@ -18,6 +18,9 @@ class PassageKind(str, Enum):
     TABLE_ROW = "table-row"
     CAPTION = "caption"
     CODE = "code"
+    #: an image's alt text: what the image shows cannot be read (a benchmark screenshot), so
+    #: a figure near one may be in it; never evidence itself
+    IMAGE = "image"
 
 
 @dataclass(frozen=True)
@@ -27,6 +30,10 @@ class Passage:
     #: where a person finds it: "abstract v2", "HTML v2, Table 3", "comment 1234567890"
     where: str
     kind: PassageKind = PassageKind.PROSE
+    #: which state of the place was read, so an edit is told from a figure never there: a
+    #: comment's `updated_at`, a review's `submitted_at`; "" where the source's own version
+    #: (the paper's "v2", in `SourceText.scope`) says it
+    version: str = ""
 
 
 @dataclass(frozen=True)

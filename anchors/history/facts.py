@@ -46,6 +46,9 @@ class ArxivFacts:
     #: the returned version's date (YYYY-MM-DD) and its Comments line (venue hints)
     updated: str | None = None
     comment: str | None = None
+    #: the returned version's abstract (the Atom `<summary>`, raw TeX, whitespace collapsed):
+    #: where an attributed figure is looked for first, at no extra request
+    abstract: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +134,7 @@ def facts_from_json(kind: AnchorKind, data: Mapping[str, object]) -> Facts:
                 doi=text(get("doi")),
                 updated=text(get("updated")),
                 comment=text(get("comment")),
+                abstract=text(get("abstract")),
             )
         case AnchorKind.GITHUB:
             return IssueFacts(

@@ -80,7 +80,8 @@ def server() -> Iterator[LoopbackServer]:
 
 
 @pytest.mark.parametrize(
-    "key", ["github_api", "arxiv_api", "doi_api", "crossref_api", "wayback_api", "save_api"]
+    "key",
+    ["github_api", "arxiv_api", "arxiv_html", "doi_api", "crossref_api", "wayback_api", "save_api"],
 )
 @pytest.mark.parametrize("where", ["anchors.toml", "pyproject.toml"])
 def test_a_config_file_cannot_name_an_endpoint(

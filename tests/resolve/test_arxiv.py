@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from dataclasses import replace
 from datetime import datetime
 
 import pytest
 
 from anchors.check.links import Outcome
 from anchors.check.resolve.arxiv import ARXIV_BATCH, ArxivResolver
+from anchors.check.resolve.arxiv_html import abstract_of
+from anchors.check.resolve.base import Resolution
 from anchors.check.retry import RetryPolicy
-from anchors.ids import ArxivId
+from anchors.ids import AnchorKind, ArxivId
 
 from ..cassettes import load
 from ..loopback import LoopbackServer, respond
@@ -40,6 +43,21 @@ def test_batch_is_matched_by_id_not_position() -> None:
     assert got["arxiv:1706.03762"].facts.title == "Attention Is All You Need"
     assert got["arxiv:1706.03762"].facts.version == 7
     assert got["arxiv:2309.06180"].outcome is Outcome.OK
+
+
+def test_the_abstract_the_api_returns_is_kept_with_its_version() -> None:
+    with load("arxiv/venue-comment").serve() as srv:
+        got, _ = resolve(srv, ids("2309.06180"))
+    facts = got["arxiv:2309.06180"].facts
+    assert facts.abstract.startswith("High throughput serving of large language models (LLMs)")
+    assert "by 2-4$\\times$ with the same level" in facts.abstract  # raw TeX, as the API gives it
+    cached = Resolution.from_cache(AnchorKind.ARXIV, got["arxiv:2309.06180"].to_cache())
+    assert cached.facts == facts  # a cached run has it too, at no request
+    sentences = abstract_of(facts, ArxivId.parse("2309.06180v1"))
+    assert sentences is not None and sentences.scope == "abstract v1"
+    assert "by 2-4× with the same level of latency" in sentences.passages[5].text
+    assert abstract_of(facts, ArxivId.parse("2309.06180")) == sentences
+    assert abstract_of(replace(facts, version=3), ArxivId.parse("2309.06180v1")) is None
 
 
 def test_missing_id_is_asked_again_alone_then_not_found() -> None:

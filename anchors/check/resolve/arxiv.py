@@ -28,6 +28,7 @@ from ...ids.model import ArxivId, InvalidId
 from ...titles import TitleVerdict, compare_titles, normalise
 from ..retry import RetryPolicy, retryable_error, retryable_status
 from .arxiv_client import NotAFeed, answered_a_feed, make_client
+from .arxiv_pace import ArxivPace
 from .base import FollowUp, Mismatch, Resolution
 
 __all__ = ["ARXIV_API", "ARXIV_BATCH", "ARXIV_MAX_SEARCHES", "ARXIV_MIN_INTERVAL", "ArxivResolver"]
@@ -74,6 +75,7 @@ class ArxivResolver:
         client: arxiv.Client | None = None,
         max_searches: int = ARXIV_MAX_SEARCHES,
         sleep: Callable[[float], None] | None = None,
+        pace: ArxivPace | None = None,
     ) -> None:
         self.batch_size = max(1, min(batch_size, ARXIV_BATCH))
         self.stopped = threading.Event()
@@ -84,6 +86,7 @@ class ArxivResolver:
             timeout=timeout,
             client=client,
             stop=self.stopped,  # a cancelled run ends the request in flight too
+            pace=pace,  # shared with the HTML full text's requests, when given
         )
         self.api_url = api_url
         self.policy = policy or RetryPolicy()
@@ -278,4 +281,5 @@ def _paper(result: arxiv.Result) -> tuple[ArxivId, ArxivFacts] | None:
         doi=result.doi or None,
         updated=result.updated.date().isoformat() if result.updated else None,
         comment=comment or None,
+        abstract=" ".join((result.summary or "").split()) or None,
     )

@@ -19,6 +19,7 @@ own host, and an end as soon as the run is stopped (SIGTERM, Ctrl-C), whatever t
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 import threading
@@ -34,6 +35,7 @@ import urllib3
 
 from ...defaults import MAX_ANSWER_BYTES
 from ..bounded import AnswerTooLarge, read_bounded
+from .arxiv_pace import ArxivPace
 
 __all__ = [
     "ArxivAnswerTooLarge",
@@ -76,7 +78,8 @@ class RedirectedOffHost(requests.exceptions.InvalidURL):
 class TimeoutSession(requests.Session):
     """A session whose every request ends within `timeout` seconds in all, reads at most
     `max_bytes` decoded bytes, follows redirects only on the first request's host, and gives
-    up at once when `stop` is set (the run was cancelled)."""
+    up at once when `stop` is set (the run was cancelled); with `pace`, each request waits for
+    its turn among all of the run's arXiv requests (`arxiv_pace`)."""
 
     def __init__(
         self,
@@ -84,11 +87,13 @@ class TimeoutSession(requests.Session):
         *,
         max_bytes: int = MAX_ANSWER_BYTES,
         stop: threading.Event | None = None,
+        pace: ArxivPace | None = None,
     ) -> None:
         super().__init__()
         self.timeout = timeout
         self.max_bytes = max_bytes
         self.stop = stop or threading.Event()
+        self.pace = pace
         self.max_redirects = 5
         #: the API's host: the only one a redirect may lead to
         self.host: str | None = None
@@ -100,9 +105,12 @@ class TimeoutSession(requests.Session):
             self.host = urlsplit(str(url)).hostname
         kwargs["stream"] = True
         kwargs.setdefault("timeout", self.timeout)
-        resp = _within(
-            self.timeout, self.stop, lambda gone: self._fetch(gone, method, url, *args, **kwargs)
-        )
+        with self.pace.turn() if self.pace is not None else contextlib.nullcontext():
+            resp = _within(
+                self.timeout,
+                self.stop,
+                lambda gone: self._fetch(gone, method, url, *args, **kwargs),
+            )
         if resp.status_code == 200:
             head = resp.content[:8192]
             self.fed = bool(_FEED.search(head) and _COUNTS.search(head))
@@ -193,9 +201,12 @@ def answered_a_feed(client: arxiv.Client) -> bool:
 
 
 def with_timeout(
-    client: arxiv.Client, timeout: float, stop: threading.Event | None = None
+    client: arxiv.Client,
+    timeout: float,
+    stop: threading.Event | None = None,
+    pace: ArxivPace | None = None,
 ) -> arxiv.Client:
-    """`client`, its requests sent through a session with `timeout` (and `stop`)."""
+    """`client`, its requests sent through a session with `timeout` (and `stop`, `pace`)."""
     has_session = isinstance(getattr(client, SESSION_ATTRIBUTE, None), requests.Session)
     if not has_session:
         raise RuntimeError(
@@ -204,7 +215,7 @@ def with_timeout(
             "timeout; install an arxiv release below 5 (pyproject.toml) or update "
             "anchors/check/resolve/arxiv_client.py"
         )
-    setattr(client, SESSION_ATTRIBUTE, TimeoutSession(timeout, stop=stop))
+    setattr(client, SESSION_ATTRIBUTE, TimeoutSession(timeout, stop=stop, pace=pace))
     return client
 
 
@@ -216,12 +227,14 @@ def make_client(
     timeout: float,
     client: arxiv.Client | None = None,
     stop: threading.Event | None = None,
+    pace: ArxivPace | None = None,
 ) -> arxiv.Client:
     """A client for `api_url` that spaces its requests by `delay` and never retries itself
     (`client`, when given, is set up the same way: tests replay cassettes through one); each
-    request ends within `timeout` seconds, or when `stop` is set."""
+    request ends within `timeout` seconds, or when `stop` is set, and takes its turn in
+    `pace` when given (shared with the HTML full text's requests)."""
     if client is None:
         client = arxiv.Client(page_size=page_size, delay_seconds=delay, num_retries=0)
     client.num_retries = 0
     client.query_url_format = api_url.rstrip("?") + "?{}"
-    return with_timeout(client, timeout, stop)
+    return with_timeout(client, timeout, stop, pace)

@@ -8,13 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
+from ...figures.passages import SourceText
 from ...findings import Outcome
 from ...history.facts import ArxivFacts, Facts, facts_from_json, facts_to_json
 from ...ids.model import AnchorKind, ArxivId
 
-__all__ = ["ArxivLookup", "FollowUp", "Mismatch", "Resolution", "Resolver"]
+if TYPE_CHECKING:
+    from ..cache import Cache
+
+__all__ = ["ArxivFullText", "ArxivLookup", "FollowUp", "Mismatch", "Resolution", "Resolver"]
 
 K_contra = TypeVar("K_contra", contravariant=True)
 
@@ -106,4 +110,12 @@ class ArxivLookup(Resolver[ArxivId], Protocol):
 
     async def follow_up(self, wanted: Mapping[str, Mismatch]) -> dict[str, FollowUp]:
         """For each mismatch (by key): the cited version's title, or a paper of that title."""
+        ...
+
+
+class ArxivFullText(Protocol):
+    """arXiv's HTML full text of paper versions (`arxiv_html.ArxivHtml`)."""
+
+    async def read(self, aid: ArxivId, cache: Cache | None = None) -> SourceText:
+        """The passages of versioned `aid`'s HTML, and what could not be read (`gaps`)."""
         ...

@@ -24,10 +24,12 @@ import httpx
 from ...defaults import GITHUB_API, USER_AGENT
 from ...errors import UsageError
 from ...findings import Outcome
+from ...jsonread import loads
 from ..cache import Cache
 from ..redirects import Stop, follow, location_of
 from ..retry import RetryPolicy, parse_retry_after, retryable_error, retryable_status
 from .base import Resolution
+from .github_pages import looks_like_the_api, next_link
 
 __all__ = ["ETAG_TTL", "GithubApi", "Keep", "Reply"]
 
@@ -47,6 +49,8 @@ class Reply:
     data: dict[str, object]
     #: a 304: an earlier answer's data, confirmed unchanged
     renewed: bool = False
+    #: the next page's URL (the answer's `Link: rel="next"`), for a list answered in pages
+    next: str | None = None
 
 
 class GithubApi:
@@ -81,39 +85,47 @@ class GithubApi:
             return 0.0
         return self.etags.when(_store_key(self.root.join(path))) or 0.0
 
-    async def get(self, path: str, keep: Keep) -> Reply | Resolution:
-        """The answer for `path` (under the API root), or the failure as a Resolution."""
+    async def get(
+        self, path: str, keep: Keep, *, name: str = "", limit: int | None = None
+    ) -> Reply | Resolution:
+        """The answer for `path` (under the API root, or a next page's URL), or the failure as
+        a Resolution. `name` keeps what `keep` read apart from other reads of the same URL;
+        an answer over `limit` bytes is not read."""
         stop = self._limited or self._spent()
         if stop is not None:
             return stop
         url = self.root.join(path)
-        got = await self.policy.run(lambda: self._try(url))
+        got = await self.policy.run(lambda: self._try(url, name))
         if got.failed is not None:
             if got.failed.outcome is Outcome.RATE_LIMITED:  # the rest are not sent
                 self._limited = replace(got.failed, asked=False)
             return got.failed
         assert got.resp is not None
         resp = got.resp
-        if not _looks_like_the_api(resp):
+        if limit is not None and len(resp.content) > limit:
+            too_large = f"GitHub API answer larger than {limit >> 20} MiB; not read"
+            return Resolution(Outcome.UNVERIFIABLE, status=resp.status_code, error=too_large)
+        if not looks_like_the_api(resp):
             raise UsageError(
                 f"--github-api {self.root}: answered HTTP {resp.status_code} "
                 f"({resp.headers.get('content-type') or 'no content type'}) to {url.path}, "
                 "which is not what the GitHub REST API answers; check the URL"
             )
-        return self._reply(resp, keep)
+        return self._reply(resp, keep, name)
 
-    def _reply(self, resp: httpx.Response, keep: Keep) -> Reply | Resolution:
-        key = _store_key(resp.url)
+    def _reply(self, resp: httpx.Response, keep: Keep, name: str) -> Reply | Resolution:
+        key = _store_key(resp.url, name)
         if resp.status_code == 304:
-            held = self._held(resp.url)
+            held = self._held(key)
             if held is None:  # only sent with an ETag we hold: a 304 without one is no answer
                 return Resolution(Outcome.UNVERIFIABLE, status=304, error=_NO_ETAG)
             self.not_modified += 1
             assert self.etags is not None
             self.etags.put(key, held)
-            return Reply(200, _object(held["kept"]), renewed=True)
+            nxt = held.get("next")
+            return Reply(200, _object(held["kept"]), True, nxt if isinstance(nxt, str) else None)
         try:
-            data = resp.json()
+            data = loads(resp.content)
         except ValueError:
             data = None
         if resp.status_code != 200:
@@ -124,16 +136,16 @@ class GithubApi:
             return Resolution(
                 Outcome.UNVERIFIABLE, status=200, error=f"GitHub API answer has no {exc}"
             )
-        etag = resp.headers.get("etag")
+        etag, nxt = resp.headers.get("etag"), next_link(resp.headers.get("link"))
         if self.etags is not None and etag:
-            self.etags.put(key, {"etag": etag, "kept": kept})
-        return Reply(200, kept)
+            self.etags.put(key, {"etag": etag, "kept": kept} | ({"next": nxt} if nxt else {}))
+        return Reply(200, kept, next=nxt)
 
-    def _held(self, url: httpx.URL) -> dict[str, object] | None:
-        """The ETag and kept data this machine stored for `url`, if well formed."""
+    def _held(self, key: str) -> dict[str, object] | None:
+        """The ETag and kept data this machine stored under `key`, if well formed."""
         if self.etags is None:
             return None
-        held = self.etags.get(_store_key(url))
+        held = self.etags.get(key)
         if held is None or not isinstance(held.get("etag"), str):
             return None
         return held if isinstance(held.get("kept"), dict) else None
@@ -147,12 +159,12 @@ class GithubApi:
             return None
         return _not_asked(self.reset)
 
-    async def _try(self, url: httpx.URL) -> _Answer:
+    async def _try(self, url: httpx.URL, name: str = "") -> _Answer:
         """One try: the answer, or a failure the retry policy may try again (limits, 5xx)."""
         try:
             end = await follow(
                 url,
-                self._get,
+                lambda u: self._get(u, name),
                 location_of,
                 max_redirects=_MAX_API_REDIRECTS,
                 allow=lambda u: u.host == self.root.host,
@@ -192,15 +204,15 @@ class GithubApi:
             failed = _not_asked(self.reset)  # the primary limit: a budget, not a verdict
         return _Answer(failed=failed, retryable=True, retry_after=wait)
 
-    async def _get(self, url: httpx.URL) -> httpx.Response:
+    async def _get(self, url: httpx.URL, name: str = "") -> httpx.Response:
         self.requests += 1
         resp = await self.client.get(
-            url, headers=self._headers(url), follow_redirects=False, timeout=self.timeout
+            url, headers=self._headers(url, name), follow_redirects=False, timeout=self.timeout
         )
         self._note_limit(resp)
         return resp
 
-    def _headers(self, url: httpx.URL) -> dict[str, str]:
+    def _headers(self, url: httpx.URL, name: str = "") -> dict[str, str]:
         h = {
             "Accept": "application/vnd.github+json",
             "X-GitHub-Api-Version": "2022-11-28",
@@ -213,7 +225,7 @@ class GithubApi:
             and url.scheme == self.root.scheme
         ):
             h["Authorization"] = f"Bearer {self.token}"
-        held = self._held(url)
+        held = self._held(_store_key(url, name))
         if held is not None:
             h["If-None-Match"] = str(held["etag"])
         return h
@@ -238,10 +250,10 @@ class _Answer:
 _NO_ETAG = "GitHub API answered 304 Not Modified to a request without an ETag"
 
 
-def _store_key(url: httpx.URL) -> str:
+def _store_key(url: httpx.URL, name: str = "") -> str:
     """The ETag store's name for an API URL (the whole URL: another API root is another
-    answer)."""
-    return f"etag:{url}"
+    answer), and for what was kept of it (`name`)."""
+    return f"etag:{url}#{name}" if name else f"etag:{url}"
 
 
 def _object(v: object) -> dict[str, object]:
@@ -255,21 +267,6 @@ def _not_asked(reset: float) -> Resolution:
         error=f"GitHub's rate limit is spent until {at}",
         asked=False,
     )
-
-
-def _looks_like_the_api(resp: httpx.Response) -> bool:
-    """GitHub's REST API answers JSON objects, its 404s included (`{"message": "Not Found"}`).
-
-    A wrong `--github-api` root (a web site, a proxy's error page) answers something else, and
-    reading its 404s as "the issue does not exist" would fail every issue: a configuration error.
-    """
-    if resp.status_code not in (200, 404, 410):
-        return True  # limits, 403s and 5xx are judged as answers, as before
-    try:
-        data = resp.json()
-    except ValueError:
-        return False
-    return isinstance(data, dict | list) and (resp.status_code == 200 or "message" in data)
 
 
 def _rate_wait(resp: httpx.Response, now: float) -> float | None:
