@@ -27,6 +27,7 @@ from typer.testing import CliRunner
 
 from anchors.cli.app import app
 
+from .checkout import as_checkout
 from .loopback import LoopbackServer, respond
 from .publicnames import OsResolver, loopback_only
 from .registries import url_registry
@@ -110,7 +111,7 @@ def test_check_and_report_count_the_same_anchors_in_the_same_states(
         for i, ((where, n), path, skip) in enumerate(anchors)
     ]
     with tempfile.TemporaryDirectory() as tmp:
-        reg = Path(tmp) / "registry.yaml"
+        reg = as_checkout(Path(tmp)) / "registry.yaml"
         reg.write_text(
             "version: 1\nanchors:\n"
             + "".join(

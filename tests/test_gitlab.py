@@ -141,7 +141,7 @@ def test_issues_about_no_anchor_are_told_apart(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Two problems of the file itself (no anchor, no line): two issues, not one."""
-    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git").mkdir(exist_ok=True)
     (tmp_path / "registry.yaml").write_text(
         "version: 1\ncolour: blue\nsize: 3\nanchors: []\n", encoding="utf-8"
     )
