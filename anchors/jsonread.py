@@ -19,7 +19,7 @@ MAX_DEPTH = 64
 
 # A whole JSON string (escapes included), so brackets inside strings are skipped in one step,
 # or a bracket. Run only on text json.loads accepted, where every string is closed: linear.
-_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
+_TOKENS = re.compile(r'"(?:[^"\\]++|\\.)*+"|[\[\]{}]', re.DOTALL)
 
 
 class JSONError(ValueError):

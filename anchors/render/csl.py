@@ -24,10 +24,14 @@ __all__ = ["csl_chunks", "csl_json", "protect"]
 
 #: a word a title-casing style must leave as written: one with a digit beside letters, a
 #: capital after its first letter, or a character no English word has (`_ @ / . : # + = ~`),
-#: or one that starts with `-` (a command-line flag)
+#: or one that starts with `-` (a command-line flag). Each test reads a word once, from its
+#: start, up to the first character that decides it (a letter, then the first digit after
+#: it): linear in a title of any length
+_SPECIAL = r"_@/:#+=~\\|<>`$%^*&"
 _TECHNICAL = re.compile(
-    r"(?<!\S)(?:\S*[A-Za-z]\S*\d|\S*\d\S*[A-Za-z]|\S*[_@/:#+=~\\|<>`$%^*&]|\S+\.\S*[A-Za-z]|-"
-    r"|\S*[a-z]\S*[A-Z])\S*(?!\S)"
+    r"(?<!\S)(?:[^\sA-Za-z]*+[A-Za-z][^\s\d]*+\d|[^\s\d]*+\d[^\sA-Za-z]*+[A-Za-z]"
+    rf"|[^\s{_SPECIAL}]*+[{_SPECIAL}]|\S[^\s.]*+\.[^\sA-Za-z]*+[A-Za-z]|-"
+    r"|[^\sa-z]*+[a-z][^\sA-Z]*+[A-Z])\S*+"
 )
 _MARKUP = re.compile(r"<(/?)(i|b|sup|sub|span)\b", re.IGNORECASE)
 
