@@ -1,0 +1,126 @@
+"""Files a pull request writes cannot hang anchors, through the CLI.
+
+A briefing, the living document, the registry and `anchors.toml` are the pull request's own
+text. Each case here was a hang on the code before it (`# a` + 80,000 spaces + `b` in a
+document: 108 s in `check --document`; the same shape in a briefing through `add`: 67 s; an
+`exclude` pattern that backtracks: hours). Each command runs in a child process bounded by a
+timeout, so the old code fails instead of hanging the suite, and its CPU time is compared
+with the same command on a file as long that is not hostile: a ratio, never a wall-clock time.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+#: the old code took minutes on each case; the new one well under this on a busy machine
+TIMEOUT = 60
+#: CPU time of the hostile file over that of an ordinary file of the same size
+RATIO = 4.0
+
+EMPTY_REGISTRY = "version: 1\nanchors: []\n"
+
+
+def anchors(cwd: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], float]:
+    """The command's result and the CPU seconds its process took (children are waited for, so
+    RUSAGE_CHILDREN grows by exactly this one)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run(
+        [sys.executable, "-m", "anchors", *args],
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"},
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return proc, cpu
+
+
+def repo(tmp_path: Path, registry: str = EMPTY_REGISTRY) -> Path:
+    root = tmp_path / "repo"
+    root.mkdir()
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    (root / "registry.yaml").write_text(registry, encoding="utf-8")
+    return root
+
+
+def compare(root: Path, name: str, hostile: str, ordinary: str, *args: str) -> None:
+    """`anchors ARGS` on `name` holding `hostile`, then `ordinary` (as long): both succeed,
+    and the hostile one takes at most RATIO times the CPU."""
+    assert abs(len(hostile) - len(ordinary)) < len(hostile) // 10
+    (root / name).write_text(hostile, encoding="utf-8")
+    slow, slow_cpu = anchors(root, *args)
+    (root / name).write_text(ordinary, encoding="utf-8")
+    fast, fast_cpu = anchors(root, *args)
+    assert slow.returncode == fast.returncode, slow.stderr + fast.stderr
+    assert slow_cpu < RATIO * fast_cpu, (slow_cpu, fast_cpu)
+
+
+def test_a_heading_with_a_long_run_of_spaces_in_the_document(tmp_path: Path) -> None:
+    """The living document's ATX heading pattern split the run of spaces every way."""
+    root = repo(tmp_path)
+    hostile = "# a" + " " * 80_000 + "b\n"
+    ordinary = "# a" + "b" * 80_000 + "\n"
+    compare(root, "doc.md", hostile, ordinary, "check", "--offline", "--document", "doc.md")
+
+
+def test_a_title_with_a_long_run_of_spaces_in_a_briefing(tmp_path: Path) -> None:
+    """The title gloss pattern (`Title · gloss`) did the same on the text beside an ID."""
+    root = repo(tmp_path)
+    hostile = "# Briefing\n\n- 2401.00001 a" + " " * 80_000 + "b\n"
+    ordinary = "# Briefing\n\n- 2401.00001 a" + "b" * 80_000 + "\n"
+    args = ("add", "brief.md", "--dry-run", "--date", "2026-09-24", "--today", "2026-09-24")
+    compare(root, "brief.md", hostile, ordinary, *args)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- PR" + " " * 40_000 + "x #12 https://github.com/o/r/pull/12",  # claims' mention
+        "- a (" + "⭐ " * 20_000 + "x 2401.00001",  # a rating gloss with no end
+        "<!-- anchors: ignore x" * 4_000 + " 2401.00001",  # ignore markers with no `-->`
+        "- 2401.00001 arXiv" + "\t" * 40_000 + "出",  # a submission date's spaces
+        "- [" + " " * 40_000 + "x](https://github.com/o/r/pull/12) (#12)",  # a link by number
+    ],
+    ids=["mention", "rating", "ignore-markers", "date-claim", "link-by-number"],
+)
+def test_other_lines_a_briefing_may_hold(tmp_path: Path, line: str) -> None:
+    root = repo(tmp_path)
+    ordinary = "- 2401.00001 " + "word " * ((len(line) - 13) // 5)
+    args = ("add", "brief.md", "--dry-run", "--date", "2026-09-24", "--today", "2026-09-24")
+    compare(root, "brief.md", f"# B\n\n{line}\n", f"# B\n\n{ordinary}\n", *args)
+
+
+def test_an_exclude_pattern_from_the_repository_cannot_backtrack(tmp_path: Path) -> None:
+    """`exclude` may come from the repository's anchors.toml; Python's `re` tried every split of
+    forty `a`s (hours). RE2 runs it in one pass. The second pattern excludes everything, so
+    nothing is asked of the network."""
+    url = "https://e.org/" + "a" * 40 + "!"
+    registry = (
+        f'version: 1\nanchors:\n  - url: "{url}"\n    first_anchored: 2026-09-24\n    status: new\n'
+    )
+    root = repo(tmp_path, registry)
+    (root / "anchors.toml").write_text(
+        'exclude = ["^https://e\\\\.org/(a|aa)*$", "."]\n', encoding="utf-8"
+    )
+    proc, _ = anchors(root, "check", "-f", "json")
+    assert proc.returncode == 0, proc.stderr
+    assert '"excluded": 1' in proc.stdout
+
+
+def test_a_pattern_re2_cannot_run_is_one_error_line(tmp_path: Path) -> None:
+    root = repo(tmp_path)
+    (root / "anchors.toml").write_text('exclude = ["(?<=x)y"]\n', encoding="utf-8")
+    proc, _ = anchors(root, "check", "--offline")
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("anchors: error: ") and proc.stderr.count("\n") == 1
+    assert "look-around" in proc.stderr and "Traceback" not in proc.stderr
