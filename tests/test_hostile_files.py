@@ -14,9 +14,12 @@ import os
 import resource
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
+
+from tests.histories import record_urls
 
 ROOT = Path(__file__).resolve().parent.parent
 #: the old code took minutes on each case; the new one well under this on a busy machine
@@ -124,3 +127,92 @@ def test_a_pattern_re2_cannot_run_is_one_error_line(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert proc.stderr.startswith("anchors: error: ") and proc.stderr.count("\n") == 1
     assert "look-around" in proc.stderr and "Traceback" not in proc.stderr
+
+
+# -- numbers: a section number of 5,000 digits is text, never `int()`'s ValueError ------------
+
+LONG = "1" + "0" * 5_000  # int() refuses more than 4,300 digits
+URL = "https://example.org/kv"
+
+
+def sections_repo(tmp_path: Path, section: str, heading: str) -> Path:
+    registry = (
+        f'version: 1\nanchors:\n  - url: "{URL}"\n    first_anchored: 2026-09-24\n'
+        f'    status: new\n    section: "{section}"\n    cited_in: ["2026-09-24"]\n'
+    )
+    root = repo(tmp_path, registry)
+    (root / "doc.md").write_text(f"# Doc\n\n## {heading}\n\n- {URL}\n", encoding="utf-8")
+    return root
+
+
+def no_crash(proc: subprocess.CompletedProcess[str], code: int) -> None:
+    assert "Traceback" not in proc.stderr and "ValueError" not in proc.stderr, proc.stderr[-600:]
+    assert proc.returncode == code, proc.stderr[-600:]
+
+
+def test_a_heading_numbered_past_any_section_is_a_name(tmp_path: Path) -> None:
+    """`## §1` + 5,000 digits is no section number: what is cited under it stands in no
+    numbered section, so the registry's §1.1 entry is still waiting for its section."""
+    root = sections_repo(tmp_path, "§1.1 KV", f"§{LONG} KV")
+    proc, _ = anchors(root, "check", "--offline", "--document", "doc.md", "-f", "json")
+    no_crash(proc, 0)
+    assert '"code": "section-mismatch"' not in proc.stdout
+    assert '"code": "new-section"' in proc.stdout  # §1.1 is not written in the document yet
+
+
+def test_a_registry_section_numbered_past_any_section(tmp_path: Path) -> None:
+    """The registry's `section:` with a number of 5,000 digits is a section name nobody wrote:
+    every command reads it as text."""
+    root = sections_repo(tmp_path, f"§{LONG} KV", "§1.1 KV")
+    proc, _ = anchors(root, "check", "--offline", "--document", "doc.md", "-f", "json")
+    no_crash(proc, 0)
+    assert '"code": "new-section"' in proc.stdout  # a section the document has not written
+    no_crash(anchors(root, "check", "--offline")[0], 0)
+    for args in (("--section", "§1"), ("-f", "bibtex"), ()):
+        no_crash(anchors(root, "export", *args)[0], 0)
+    history = tmp_path / "history.sqlite"
+    record_urls(history, root / "registry.yaml", time.time() - 3600, [(URL, "ok", 200, None)])
+    report, _ = anchors(root, "report", "--history", str(history), "--document", "doc.md")
+    no_crash(report, 0)
+    fix, _ = anchors(root, "fix", "--dry-run", "--history", str(history), "--document", "doc.md")
+    no_crash(fix, 0)
+
+
+def test_a_briefing_section_numbered_past_any_section(tmp_path: Path) -> None:
+    """A briefing's suggested section and its reference to the document (`doc.md §1…`)."""
+    root = sections_repo(tmp_path, "§1.1 KV", "§1.1 KV")
+    (root / "brief.md").write_text(
+        f"# B\n\n## 增量 1：x\n建议归入章节：§{LONG} KV\n- {URL}/two Two\n\ndoc.md §{LONG} 已有\n",
+        encoding="utf-8",
+    )
+    args = ("add", "brief.md", "--date", "2026-09-24", "--today", "2026-09-24")
+    no_crash(anchors(root, *args, "--document", "doc.md")[0], 0)
+    no_crash(anchors(root, "check", "--offline", "--briefing", "brief.md")[0], 0)
+
+
+@pytest.mark.parametrize(
+    ("entry", "why"),
+    [
+        (f'url: "{URL}"\n    accept: [{LONG}]', "HTTP status codes"),
+        (f'url: "{URL}"\n    version: {LONG}', "not a version number"),
+        (f'arxiv: "2401.00001v{LONG}"', "does not exist"),
+        (f'url: "https://github.com/o/r/issues/{LONG}"', "5001 digits"),
+    ],
+    ids=["accept", "version", "arxiv-version", "github-number"],
+)
+def test_a_registry_number_too_long_is_a_finding(tmp_path: Path, entry: str, why: str) -> None:
+    root = repo(tmp_path, f"version: 1\nanchors:\n  - {entry}\n    first_anchored: 2026-09-24\n")
+    proc, _ = anchors(root, "check", "--offline", "-f", "concise")
+    no_crash(proc, 1)
+    assert why in proc.stdout
+
+
+def test_a_config_number_too_long_is_one_error_line(tmp_path: Path) -> None:
+    root = repo(tmp_path)
+    (root / "anchors.toml").write_text(f"concurrency = {LONG}\n", encoding="utf-8")
+    proc, _ = anchors(root, "check", "--offline")
+    no_crash(proc, 2)
+    assert (
+        proc.stderr
+        == f"anchors: error: {root / 'anchors.toml'}: not valid TOML (a number too long to read)\n"
+    )

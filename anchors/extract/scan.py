@@ -29,7 +29,8 @@ _ATTR_BEFORE_RE = re.compile(r"(?:href|src)\s*=\s*$", re.IGNORECASE)
 _LINK_TITLE_RE = re.compile(r"[ \t]+(?:\"[^\"]*\"|'[^']*'|\([^()]*\))[ \t]*\)")
 _HTML_TEXT_RE = re.compile(r"[^>]{0,300}>([^<]{1,300})</a\s*>", re.IGNORECASE)
 _ISSUE_AFTER_RE = re.compile(
-    r"\s*+[（(\[]\s*+GitHub\s++(?:Issue|PR|Pull Request|#)\s*+(?:#\s*+)?([0-9]+)", re.IGNORECASE
+    r"\s*+[（(\[]\s*+GitHub\s++(?:Issue|PR|Pull Request|#)\s*+(?:#\s*+)?([0-9]{1,18})(?![0-9])",
+    re.IGNORECASE,
 )
 _REPO_ROOT_RE = re.compile(r"https?://(?:www\.)?github\.com/[^/]+/[^/]+/?", re.IGNORECASE)
 _A = "A-Za-z0-9"

@@ -15,6 +15,7 @@ from functools import lru_cache
 from json.encoder import encode_basestring
 from typing import TYPE_CHECKING, Any
 
+from ..numbers import whole
 from .bibnames import parsed_name
 
 if TYPE_CHECKING:
@@ -65,7 +66,8 @@ def _name_parts(name: str) -> tuple[tuple[str, str], ...]:
 
 
 def _date(iso: str) -> dict[str, Any]:
-    return {"date-parts": [[int(x) for x in iso.split("-")[:3]]]}
+    parts = [whole(x, 4) for x in iso.split("-")[:3]]
+    return {"date-parts": [[n for n in parts if n is not None]]}
 
 
 _TYPE = {"arxiv": "article", "doi": "article-journal", "github": "webpage", "url": "webpage"}
