@@ -12,7 +12,6 @@ after three months: every question is an index look-up (`schema`), none reads th
 from __future__ import annotations
 
 import contextlib
-import json
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -20,6 +19,7 @@ from dataclasses import dataclass, field
 from ..findings import Outcome
 from ..ids.github import repo_of_url
 from ..ids.model import AnchorKey, AnchorKind, InvalidId, WebUrl, key_from_text
+from ..jsonread import loads
 from .facts import Facts, facts_from_json
 from .observation import DEFINITE, NEUTRAL, SUCCESS, Observation
 
@@ -251,7 +251,7 @@ def _load(kind: AnchorKind, text: str | None) -> Facts | None:
     if not text:
         return None
     try:
-        got = json.loads(text)
+        got = loads(text)  # depth-bounded: a history's JSON is a file's text
     except ValueError:
         return None
     return facts_from_json(kind, got) if isinstance(got, dict) and got else None
