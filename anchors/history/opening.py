@@ -8,7 +8,15 @@ from pathlib import Path
 
 from ..errors import StorageError
 from ..state import untrusted
-from .schema import APPLICATION_ID, SCHEMA_VERSION, check_owner, error_for, migrate, register
+from .schema import (
+    APPLICATION_ID,
+    DB_ERRORS,
+    SCHEMA_VERSION,
+    check_owner,
+    error_for,
+    migrate,
+    register,
+)
 
 __all__ = ["open_read_only", "prepare", "trusted"]
 
@@ -53,9 +61,9 @@ def open_read_only(path: Path) -> sqlite3.Connection:
         # NOTE: a WAL file in a read-only folder cannot get its -shm; `immutable` reads it as is.
         try:
             return _open(uri + "?mode=ro&immutable=1", str(path))
-        except sqlite3.Error as exc:
+        except DB_ERRORS as exc:
             raise error_for(exc, str(path)) from None
-    except sqlite3.Error as exc:
+    except DB_ERRORS as exc:
         raise error_for(exc, str(path)) from None
 
 
