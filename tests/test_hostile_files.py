@@ -10,8 +10,10 @@ with the same command on a file as long that is not hostile: a ratio, never a wa
 
 from __future__ import annotations
 
+import json
 import os
 import resource
+import sqlite3
 import subprocess
 import sys
 import time
@@ -216,3 +218,124 @@ def test_a_config_number_too_long_is_one_error_line(tmp_path: Path) -> None:
         proc.stderr
         == f"anchors: error: {root / 'anchors.toml'}: not valid TOML (a number too long to read)\n"
     )
+
+
+# -- the document against the registry: one index, bounded output ----------------------------
+
+
+def renamed_everywhere(tmp_path: Path, headings: int, entries: int) -> Path:
+    """`headings` headings that share one name under as many numbers, and `entries` registry
+    entries filed under that name with numbers the document does not have: every entry's
+    section stands renumbered under every heading (`unknown-section`, the worst case)."""
+    lines = "".join(f"## §{i + 1} KV Cache\n\n" for i in range(headings))
+    registry = "version: 1\nanchors:\n" + "".join(
+        f'  - url: "https://example.org/{i}"\n    first_anchored: 2026-09-24\n'
+        f'    status: new\n    section: "§0.{i + 1} KV Cache"\n'
+        for i in range(entries)
+    )
+    root = tmp_path / f"{headings}x{entries}"
+    root.mkdir()
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    (root / "registry.yaml").write_text(registry, encoding="utf-8")
+    (root / "doc.md").write_text(f"# Doc\n\n{lines}", encoding="utf-8")
+    return root
+
+
+def test_the_document_is_compared_in_time_linear_in_its_size(tmp_path: Path) -> None:
+    """4× the headings and 4× the entries take about 4× the time (the old scan of every heading
+    for every entry took 16×), and the text output stays small: each entry's finding names 5
+    headings and counts the rest, and past 50 findings of a code a line counts the rest."""
+    args = ("check", "--offline", "--document", "doc.md", "-f", "text")
+    small, small_cpu = anchors(renamed_everywhere(tmp_path, 1_000, 250), *args)
+    root = renamed_everywhere(tmp_path, 4_000, 1_000)
+    big, big_cpu = anchors(root, *args)
+    assert small.returncode == big.returncode == 0, big.stderr[-500:]
+    assert big_cpu < 8 * small_cpu, (big_cpu, small_cpu)
+    assert len(big.stdout) < 64_000, len(big.stdout)
+    assert "and 3995 more headings" in big.stdout
+    assert "… and 950 more unknown-section findings" in big.stdout
+    every = json.loads(anchors(root, *args[:-1], "json")[0].stdout)["findings"]
+    assert len(every) == 1_000  # the JSON holds every finding, each with its first 20 headings
+    assert {(len(f["candidates"]), f["candidates_total"]) for f in every} == {(20, 4_000)}
+
+
+# -- a history damaged, edited or hostile (what fuzz/fuzz_history.py found) -------------------
+
+
+def damaged_history(tmp_path: Path, *statements: str) -> tuple[Path, Path]:
+    """A repository and a history of one OK run of URL, then `statements` run on the file."""
+    root = repo(
+        tmp_path, f'version: 1\nanchors:\n  - url: "{URL}"\n    first_anchored: 2026-09-24\n'
+    )
+    history = tmp_path / "history.sqlite"
+    record_urls(history, root / "registry.yaml", time.time() - 3600, [(URL, "ok", 200, None)])
+    db = sqlite3.connect(history)
+    for statement in ("PRAGMA writable_schema=ON", *statements):
+        db.execute(statement)
+    db.commit()
+    db.close()
+    return root, history
+
+
+@pytest.mark.parametrize(
+    "statements",
+    [
+        # an observation of a target the file does not hold (KeyError)
+        (
+            (
+                "INSERT INTO observations SELECT -1, checked_at + 1, run_id, outcome, status, "
+                "elapsed_ms, detail_id FROM observations"
+            ),
+        ),
+        # a registry name holding NUL (realpath's ValueError) and one that is a number
+        ("INSERT INTO runs (started_at, registry) VALUES (1, 'a' || char(0) || 'b'), (2, 7)",),
+        # TEXT that is not UTF-8 (sqlite3's UnicodeDecodeError, no sqlite3.Error)
+        ("UPDATE details SET error = CAST(x'ff41' AS TEXT)",),
+        # an observation whose values have the wrong types
+        (
+            (
+                "INSERT INTO observations SELECT target_id, 'soon', run_id, outcome, x'00', "
+                "elapsed_ms, detail_id FROM observations"
+            ),
+        ),
+    ],
+    ids=["missing-target", "odd-registry-names", "not-utf8", "wrong-types"],
+)
+def test_a_damaged_history_is_read_for_what_it_still_holds(
+    tmp_path: Path, statements: tuple[str, ...]
+) -> None:
+    root, history = damaged_history(tmp_path, *statements)
+    for command in ("report", "fix"):
+        args = [command, "--history", str(history)] + (["--dry-run"] if command == "fix" else [])
+        no_crash(anchors(root, *args)[0], 0)
+
+
+@pytest.mark.parametrize(
+    ("statement", "why"),
+    [
+        # SQLite's own message quotes the damaged schema's bytes, which are not UTF-8
+        (
+            (
+                "UPDATE sqlite_master SET sql = CAST(CAST('CREATE TABLE snapshots (a DEFAULT "
+                "''x' AS BLOB) || x'ff' AS TEXT) WHERE name = 'snapshots'"
+            ),
+            "damaged: not UTF-8 text",
+        ),
+        # anchors makes no triggers or views: one runs the file's own SQL on every write
+        (
+            (
+                "CREATE TRIGGER t AFTER INSERT ON runs BEGIN "
+                "SELECT count(*) FROM observations a, observations b; END"
+            ),
+            "views or triggers",
+        ),
+    ],
+    ids=["schema-not-utf8", "trigger"],
+)
+def test_a_history_anchors_cannot_use_is_one_error_line(
+    tmp_path: Path, statement: str, why: str
+) -> None:
+    root, history = damaged_history(tmp_path, statement)
+    proc, _ = anchors(root, "report", "--history", str(history))
+    no_crash(proc, 2)
+    assert proc.stderr.startswith("anchors: error: ") and why in proc.stderr
