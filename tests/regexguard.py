@@ -25,7 +25,7 @@ import anchors
 PACKAGE = Path(anchors.__file__).resolve().parent
 
 #: a run must take this long at size n before its time at 4n is compared with it
-FLOOR = 0.001
+FLOOR = 0.0005
 #: past this length an attack that still runs under FLOOR is fast enough at any size a reader
 #: accepts (files and answers are read up to a few MiB)
 MAX_CHARS = 1 << 21
@@ -193,7 +193,7 @@ def growth(
 
 
 def bytes_per_char(
-    pattern: re.Pattern[str] | re.Pattern[bytes], attack: Attack, use: Use, chars: int = 100_000
+    pattern: re.Pattern[str] | re.Pattern[bytes], attack: Attack, use: Use, chars: int = 50_000
 ) -> float:
     """Peak memory the attack takes (traced, so the regex engine's own stack counts), per
     character of an input about `chars` long."""

@@ -30,6 +30,8 @@ TIMEOUT = 60
 RATIO = 4.0
 
 EMPTY_REGISTRY = "version: 1\nanchors: []\n"
+#: the timing comparisons run two commands on files of ~100 KB each: the slow tier (CI runs it)
+SLOW = pytest.mark.slow
 
 
 def anchors(cwd: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], float]:
@@ -70,6 +72,7 @@ def compare(root: Path, name: str, hostile: str, ordinary: str, *args: str) -> N
     assert slow_cpu < RATIO * fast_cpu, (slow_cpu, fast_cpu)
 
 
+@SLOW
 def test_a_heading_with_a_long_run_of_spaces_in_the_document(tmp_path: Path) -> None:
     """The living document's ATX heading pattern split the run of spaces every way."""
     root = repo(tmp_path)
@@ -78,6 +81,7 @@ def test_a_heading_with_a_long_run_of_spaces_in_the_document(tmp_path: Path) -> 
     compare(root, "doc.md", hostile, ordinary, "check", "--offline", "--document", "doc.md")
 
 
+@SLOW
 def test_a_title_with_a_long_run_of_spaces_in_a_briefing(tmp_path: Path) -> None:
     """The title gloss pattern (`Title · gloss`) did the same on the text beside an ID."""
     root = repo(tmp_path)
@@ -87,6 +91,7 @@ def test_a_title_with_a_long_run_of_spaces_in_a_briefing(tmp_path: Path) -> None
     compare(root, "brief.md", hostile, ordinary, *args)
 
 
+@SLOW
 @pytest.mark.parametrize(
     "line",
     [
@@ -105,6 +110,7 @@ def test_other_lines_a_briefing_may_hold(tmp_path: Path, line: str) -> None:
     compare(root, "brief.md", f"# B\n\n{line}\n", f"# B\n\n{ordinary}\n", *args)
 
 
+@SLOW
 def test_an_exclude_pattern_from_the_repository_cannot_backtrack(tmp_path: Path) -> None:
     """`exclude` may come from the repository's anchors.toml; Python's `re` tried every split of
     forty `a`s (hours). RE2 runs it in one pass. The second pattern excludes everything, so
@@ -241,6 +247,7 @@ def renamed_everywhere(tmp_path: Path, headings: int, entries: int) -> Path:
     return root
 
 
+@SLOW
 def test_the_document_is_compared_in_time_linear_in_its_size(tmp_path: Path) -> None:
     """4× the headings and 4× the entries take about 4× the time (the old scan of every heading
     for every entry took 16×), and the text output stays small: each entry's finding names 5

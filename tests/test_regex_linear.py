@@ -130,6 +130,7 @@ SCREENED = [
 ] + [pytest.param(build(), guard.use, id=name) for name, (build, guard) in DYNAMIC.items()]
 
 
+@pytest.mark.slow  # ~130 patterns × ~30 runs of 20,000 characters: the slow tier (CI runs it)
 @pytest.mark.parametrize(("pattern", "use"), SCREENED)
 def test_a_run_of_any_one_character_takes_linear_time(pattern: re.Pattern[str], use: Use) -> None:
     """Beyond the listed attacks: a long run of each character the pattern names (and of a few
