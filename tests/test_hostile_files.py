@@ -348,3 +348,21 @@ def test_a_history_anchors_cannot_use_is_one_error_line(
     proc, _ = anchors(root, "report", "--history", str(history))
     no_crash(proc, 2)
     assert proc.stderr.startswith("anchors: error: ") and why in proc.stderr
+
+
+# -- what `add` writes into an odd registry (what fuzz/fuzz_registry_write.py found) ----------
+
+HEAD = 'version: 1\nanchors:\n  - arxiv: "2609.18063"\n    first_anchored: 2026-09-01\n'
+
+
+def test_add_never_writes_a_registry_it_broke(tmp_path: Path) -> None:
+    """The registry loads; with the new entry spliced in before its last line (spaces and a
+    tab), it would not (a tab on a blank line after a flow list). `add` says so in one line and
+    leaves the file as it was, where it wrote a registry the next command refused."""
+    root = repo(tmp_path, HEAD + " " * 67 + "\t")
+    before = (root / "registry.yaml").read_bytes()
+    (root / "brief.md").write_text("# B\n\n- 2401.00001 A paper\n", encoding="utf-8")
+    proc, _ = anchors(root, "add", "brief.md", "--date", "2026-09-24", "--today", "2026-09-24")
+    no_crash(proc, 2)
+    assert "not written: with this edit it would not load" in proc.stderr
+    assert (root / "registry.yaml").read_bytes() == before
