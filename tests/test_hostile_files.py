@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.consumers.tools import missing
 from tests.histories import record_urls
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -366,3 +367,30 @@ def test_add_never_writes_a_registry_it_broke(tmp_path: Path) -> None:
     no_crash(proc, 2)
     assert "not written: with this edit it would not load" in proc.stderr
     assert (root / "registry.yaml").read_bytes() == before
+
+
+# -- every input a fuzz target once crashed on, replayed -----------------------------------
+
+FOUND = sorted((ROOT / "tests" / "data" / "fuzz").iterdir())
+
+
+@pytest.mark.parametrize("found", FOUND, ids=[f.name for f in FOUND])
+def test_what_the_fuzz_targets_found_stays_fixed(found: Path, tmp_path: Path) -> None:
+    """`tests/data/fuzz/TARGET-HASH` is an input `fuzz/fuzz_TARGET.py` crashed on (a history
+    whose index loses a row just written, SQLite's message quoting bytes that are not UTF-8, a
+    registry `add` broke...): run alone, the target now takes it."""
+    try:
+        import atheris  # noqa: F401
+    except ImportError:
+        missing("atheris", "pip install '.[fuzz]' (.ci/prepare does)")
+    target = ROOT / "fuzz" / f"fuzz_{found.name.rsplit('-', 1)[0]}.py"
+    proc = subprocess.run(
+        [sys.executable, str(target), str(found)],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-2000:]
