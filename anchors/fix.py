@@ -129,12 +129,12 @@ def _sections(reg: Registry, documents: Sequence[LivingDocument], result: FixRes
     several headings is left for a person (a warning says which)."""
     out = []
     for r in renumberings(reg, documents):
-        if len(r.to) == 1:
+        if r.total == 1:
             out.append(
                 Fix(FixKind.SECTION, r.entry, r.anchor.raw_id, r.anchor.line, r.old, r.to[0])
             )
         else:
-            why = f"to another section: the name of {r.old} stands under {len(r.to)} headings"
+            why = f"to another section: the name of {r.old} stands under {r.total} headings"
             result.skipped.append((r.anchor.raw_id, r.anchor.line, ", ".join(r.to), why))
     return out
 

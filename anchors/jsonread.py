@@ -19,7 +19,7 @@ MAX_DEPTH = 64
 
 # A whole JSON string (escapes included), so brackets inside strings are skipped in one step,
 # or a bracket. Run only on text json.loads accepted, where every string is closed: linear.
-_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
+_TOKENS = re.compile(r'"(?:[^"\\]++|\\.)*+"|[\[\]{}]', re.DOTALL)
 
 
 class JSONError(ValueError):
@@ -33,7 +33,7 @@ def loads(data: bytes | str, *, max_depth: int = MAX_DEPTH) -> object:
         value = json.loads(text)
     except RecursionError:  # the C scanner's own guard: deeper than the interpreter's limit
         raise JSONError(f"nested deeper than {max_depth} levels") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except ValueError as exc:  # not UTF-8, not JSON, or an integer of more than 4,300 digits
         raise JSONError(str(exc)) from None
     if isinstance(value, (list, dict)):
         depth = 0

@@ -25,10 +25,17 @@ import re
 import unicodedata
 from typing import Any
 
-__all__ = ["key", "matches", "name", "normal", "number", "section_order"]
+__all__ = ["MAX_DIGITS", "MAX_PARTS", "key", "matches", "name", "normal", "number", "section_order"]
 
-#: `§1.3`, `§ 1.3`, `§1.3.` (a trailing dot is punctuation); `§1.3a` is not §1.3, so it is a name
-_NUMBER_RE = re.compile(r"§\s*([0-9]+(?:\s*\.\s*[0-9]+)*)(?:\.(?= |$))?(?![0-9A-Za-z.])\s*")
+#: `§1.3`, `§ 1.3`, `§1.3.` (a trailing dot is punctuation); `§1.3a` is not §1.3, so it is a name.
+#: A number has at most MAX_PARTS parts of at most MAX_DIGITS digits: the text of a file is read
+#: by `int()` only once it is known to be that short (`int()` of 4,301 digits raises), and
+#: `§1` + 5,000 digits, or a thousand levels, is a name as written, as `§1.3a` is.
+MAX_DIGITS, MAX_PARTS = 9, 16
+_NUMBER_RE = re.compile(
+    rf"§\s*+([0-9]{{1,{MAX_DIGITS}}}+(?:\s*+\.\s*+[0-9]{{1,{MAX_DIGITS}}}+){{0,{MAX_PARTS - 1}}})"
+    r"(?:\.(?= |$))?(?![0-9A-Za-z.])\s*"
+)
 #: a name written wholly in brackets after its number: `§1.3（KV Cache）` is `§1.3 KV Cache`
 _BRACKETED_RE = re.compile(r"\(([^()]+)\)")
 

@@ -33,9 +33,11 @@ _CJK_RE = re.compile(
 )
 _LATIN_RE = re.compile(r"[A-Za-z0-9]")
 #: separators after which the rest is a gloss, not part of the title
-_GLOSS_SEP_RE = re.compile(r"\s+[·•|]\s+|\s*[（｜【]|\s+[-–—]\s+")
+#: (a run of spaces is read from its first character only, `(?<!\s)\s++`: `finditer` would
+#: read it again from each of its characters)
+_GLOSS_SEP_RE = re.compile(r"(?<!\s)\s++[·•|]\s+|(?:(?<!\s)\s++)?[（｜【]|(?<!\s)\s++[-–—]\s+")
 #: separators before which is the main title (the subtitle dropped)
-_MAIN_SEP_RE = re.compile(r"\s*[:：]\s*|\s+[-–—]+\s+|\s*—\s*")
+_MAIN_SEP_RE = re.compile(r"(?:(?<!\s)\s++)?[:：]\s*|(?<!\s)\s++[-–—]+\s+|(?:(?<!\s)\s++)?—\s*")
 #: English tokens a Chinese gloss may start with (`PD 分离`, `671B MoE 技术报告`)
 _MAX_GLOSS_TOKENS = 4
 _SUBTITLE_MARKS = (":", "：", "-", "–", "—")
@@ -64,6 +66,7 @@ _TEX_SYMBOLS = {
 }
 _TEX_CMD_RE = re.compile(r"\\([A-Za-z]+)")
 _WORD_RE = re.compile(r"\w+")
+_SPACES_RE = re.compile(r"\s+")
 _NOTICE_PREFIX_RE = re.compile(r"^\s*(?:RETRACTED(?: ARTICLE)?|WITHDRAWN)\s*:\s*")
 
 
@@ -112,7 +115,7 @@ def _written_forms(written: str) -> set[str]:
     if cjk:
         head = written[: cjk.start()]
         forms.add(head)
-        spaces = [m.start() for m in re.finditer(r"\s+", head.rstrip())]
+        spaces = [m.start() for m in _SPACES_RE.finditer(head.rstrip())]
         # English words after a colon are a subtitle, not a gloss:
         # `Edge0: MoE SSD 卸载` is not Edge0
         forms.update(

@@ -29,3 +29,9 @@ def test_json_at_the_bound_reads_and_brackets_in_strings_do_not_count() -> None:
 def test_bytes_that_are_not_utf8_json_are_one_error(data: bytes) -> None:
     with pytest.raises(JSONError):
         loads(data)
+
+
+def test_an_integer_too_long_for_int_is_unreadable_json() -> None:
+    """json.loads raises a plain ValueError past 4,300 digits, not JSONDecodeError."""
+    with pytest.raises(JSONError):
+        loads("[" + "1" * 5_000 + "]")

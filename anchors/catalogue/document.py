@@ -51,7 +51,8 @@ DOCUMENT: Mapping[Code, CodeDoc] = {
         "Section is no heading of the document",
         "With `--document`, the entry's `section` is no heading of the document, while a heading "
         "of the same name stands under another number: the document was renumbered (JSON "
-        "`suggestion`; `candidates` when several headings have the name). Also a briefing's "
+        "`suggestion`; `candidates` when several headings have the name: the first 20, and "
+        "`candidates_total`). Also a briefing's "
         "`inference.md §N` (seen by `add` and `check --briefing`) that is no heading of the "
         "document of that file name, at the briefing's line.",
         "`section: §1.3 KV Cache` after the document made it `§1.4 KV Cache`.",

@@ -11,12 +11,12 @@ failure without an answer counts only where the network spoke in the same run (`
 from __future__ import annotations
 
 import asyncio
-import re
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date
 
+from ..config.patterns import UrlPattern, url_pattern
 from ..defaults import DEFAULT_MAX_UNREACHABLE
 from ..errors import NetworkDown
 from ..extract.claims import Claims
@@ -63,7 +63,7 @@ def _targets(
     reg: Registry,
     today: date,
     keys: set[str] | None,
-    exclude: list[re.Pattern[str]],
+    exclude: list[UrlPattern],
     result: CheckResult,
     extra: Iterable[Anchor] = (),
 ) -> dict[str, Anchor]:
@@ -121,7 +121,7 @@ async def check_online(
     result = check_offline(reg, today)
     result.online = True
     cache = cache or Cache(None)
-    patterns, extra = [re.compile(p) for p in exclude], tuple(extra)
+    patterns, extra = [url_pattern(p) for p in exclude], tuple(extra)
     targets = _targets(reg, today, only_keys, patterns, result, extra)
     fetched = {k for k, a in targets.items() if isinstance(a.key, WebUrl) and not is_repo(a.key)}
     # a fragment travels on the citation: every entry (and document citation) of a key counts

@@ -34,9 +34,12 @@ _STOP_WORDS = """
     release prep bump changelog
 """
 _STOP = frozenset(_STOP_WORDS.split())
-_TOKEN_RE = re.compile(r"[A-Za-z][A-Za-z0-9+_]*(?:\.\d+)*|\d+(?:\.\d+)+")
+#: (a run of digits is read from its first digit only, `(?<!\d)`: `findall` would read it
+#: again from each digit; and a possessive `(…)++` keeps no state per repetition to go back to,
+#: which made `1.1.1…` on one long line cost ~35 bytes of memory a character)
+_TOKEN_RE = re.compile(r"[A-Za-z][A-Za-z0-9+_]*+(?:\.\d++)*+|(?<!\d)\d++(?:\.\d++)++")
 #: an identifier's parts: `ASGITransport` -> ASGI, Transport; `raw_path` -> raw, path
-_PART_RE = re.compile(r"\d+(?:\.\d+)+|[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+_PART_RE = re.compile(r"(?<!\d)\d++(?:\.\d++)++|[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 #: the Snowball (Porter 2) English stemmer: forms of one word share its stem
 _STEMMER = snowballstemmer.stemmer("english")
 #: a stem shorter than this says too little to make two words one

@@ -167,8 +167,9 @@ Exclude = Annotated[
         "--exclude",
         metavar="REGEX",
         show_default=False,
-        help="Do not check URLs this regular expression matches (searched anywhere in the URL); "
-        "repeatable, added to the config's `exclude`.",
+        help="Do not check URLs this regular expression matches (searched anywhere in the URL; "
+        "RE2 syntax, linear in the URL: no look-around or back-references); repeatable, added "
+        "to the config's `exclude`.",
     ),
 ]
 Accept = Annotated[

@@ -5,12 +5,17 @@ Each bad value is a UsageError naming the option, so it is one `anchors: error:`
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, date, datetime
 
 from ..errors import UsageError
 from ..findings import Code
 
 __all__ = ["codes", "date_value", "duration", "instant"]
+
+#: `7d`, `36h`, `2w`: at most 12 digits (more is past any window, and `int()` of thousands of
+#: digits raises)
+_DURATION_RE = re.compile(r"\s*(\d{1,12})\s*([hdw])\s*")
 
 
 def date_value(value: str | None, name: str) -> date | None:
@@ -37,9 +42,7 @@ def codes(value: str | None) -> frozenset[Code] | None:
 
 
 def duration(value: str) -> float:
-    import re
-
-    m = re.fullmatch(r"\s*(\d+)\s*([hdw])\s*", value)
+    m = _DURATION_RE.fullmatch(value)
     if not m:
         raise UsageError(f"--since {value!r} is not a duration (e.g. 7d, 36h, 2w)")
     seconds = int(m[1]) * {"h": 3600, "d": 86400, "w": 604800}[m[2]]

@@ -39,6 +39,8 @@ def read_table(p: Path, root: Path | None = None) -> dict[str, Any]:
         raise UsageError(f"{p}: not valid TOML (not UTF-8 text)") from None
     except tomllib.TOMLDecodeError as exc:
         raise UsageError(f"{p}: not valid TOML ({exc})") from None
+    except ValueError:  # tomllib's int() of an integer of more than 4,300 digits
+        raise UsageError(f"{p}: not valid TOML (a number too long to read)") from None
     except RecursionError:  # 5,000 nested arrays: tomllib recurses once a level
         raise UsageError(f"{p}: not valid TOML (nested too deeply)") from None
     for part in _table_for(p):

@@ -27,6 +27,11 @@ from ..registry.model import Anchor, Registry
 from .model import Heading, LivingDocument, Mention, same_section
 from .renumber import moved_to
 
+#: headings a message names when a section's name stands under several (the details keep
+#: `renumber.KEPT`, `candidates_total` counts them all): a document that repeats one name
+#: 20,000 times made each such finding 20,000 headings long
+_SHOWN_CANDIDATES = 5
+
 __all__ = [
     "DEFAULT_PENDING_DAYS",
     "Standing",
@@ -127,9 +132,9 @@ def _judge(
             Code.NOT_IN_DOCUMENT,
             f"registered for {target}, which {holder.path} has, but not cited there yet" + e.last,
         )
-    moved = moved_to(documents, target)
-    if moved:
-        return e.renumbered(moved, mentions)
+    moved, total = moved_to(documents, target)
+    if total:
+        return e.renumbered(moved, total, mentions)
     if late and not mentions:
         return e.overdue(pending_days)
     return e.standing(
@@ -186,16 +191,21 @@ class _Entry:
     def renumbered(
         self,
         moved: list[tuple[LivingDocument, Heading]],
+        total: int,
         mentions: list[tuple[LivingDocument, Mention]],
     ) -> Standing:
-        if len(moved) > 1:
-            where = ", ".join(f"{h.section} ({d.path}:{h.line})" for d, h in moved)
+        if total > 1:
+            shown = moved[:_SHOWN_CANDIDATES]
+            where = ", ".join(f"{h.section} ({d.path}:{h.line})" for d, h in shown)
+            if total > len(shown):
+                where += f" and {total - len(shown)} more headings"
             return self.standing(
                 Code.UNKNOWN_SECTION,
                 f"{self.target} is no heading of the document; its name stands under {where}: "
                 "correct the entry's section by hand",
                 document=moved[0][0].path,
                 candidates=[h.section for _, h in moved],
+                candidates_total=total,
             )
         doc, heading = moved[0]
         return self.standing(
@@ -221,10 +231,9 @@ def _home(documents: Sequence[LivingDocument], target: str) -> LivingDocument:
     from ..sections import number
 
     num = number(target)
-    for doc in documents:
-        for h in doc.headings:
-            n = h.number
-            if num is not None and n is not None and len(n) < len(num) and num[: len(n)] == n:
+    if num is not None:
+        for doc in documents:
+            if doc.encloses(num):
                 return doc
     return documents[0]
 

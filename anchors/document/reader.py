@@ -21,12 +21,15 @@ from .model import Heading, LivingDocument, Mention
 
 __all__ = ["parse_document"]
 
-_ATX_RE = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+#: an ATX heading's opening `#`s; the rest of the line is cut by `_atx` with `str` methods, as
+#: one pattern for the whole line retries every split of a run of spaces (`# a` + 80,000
+#: spaces + `b` took minutes)
+_ATX_OPEN_RE = re.compile(r" {0,3}(#{1,6})(?=[ \t]|$)")
 _SETEXT_RE = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 #: a line that cannot be a setext heading's text: a list item, a table row, a quote, a fence
 _NOT_SETEXT_RE = re.compile(r"^ {0,3}(?:[-*+][ \t]|[0-9]{1,9}[.)][ \t]|\||>|```|~~~)")
 #: a dotted section number at the start of a heading: `1.3`, `1.3.`, `2.10.4` (NFKC digits)
-_DOTTED_RE = re.compile(r"^([0-9]+(?:\.[0-9]+)+)\.?(?=\s|$)")
+_DOTTED_RE = re.compile(r"^([0-9]++(?:\.[0-9]++)++)\.?(?=\s|$)")
 #: emphasis or code around a whole heading (`## **§1.3 KV Cache**`) is presentation
 _WRAP = "*_` "
 
@@ -57,14 +60,27 @@ def parse_document(text: str, path: str) -> LivingDocument:
 
 def _heading(lines: list[str], i: int) -> tuple[int, str] | None:
     """`(level, text)` when line `i` is an ATX heading or the text line of a setext one."""
-    m = _ATX_RE.match(lines[i])
-    if m:
-        return len(m[1]), (m[2] or "").strip()
+    atx = _atx(lines[i])
+    if atx is not None:
+        return atx
     if i + 1 < len(lines) and lines[i].strip() and not _NOT_SETEXT_RE.match(lines[i]):
         under = _SETEXT_RE.match(lines[i + 1])
         if under and not _SETEXT_RE.match(lines[i]):
             return (1 if under[1][0] == "=" else 2), lines[i].strip()
     return None
+
+
+def _atx(line: str) -> tuple[int, str] | None:
+    """`(level, text)` of an ATX heading (CommonMark: a closing run of `#` after a space, or
+    alone, is no part of the text); None for any other line."""
+    m = _ATX_OPEN_RE.match(line)
+    if m is None:
+        return None
+    text = line[m.end() :].strip(" \t")
+    bare = text.rstrip("#")
+    if not bare or bare[-1] in " \t":
+        text = bare.rstrip(" \t")
+    return len(m[1]), text.strip()
 
 
 def _section_of(title: str) -> str | None:

@@ -34,12 +34,10 @@ def check_refs(
         if doc is None or doc.has_section(ref.section) or (ref.file, ref.section) in seen:
             continue
         seen.add((ref.file, ref.section))
-        moved = doc.renamings(ref.section)
-        hint = (
-            f"; did you mean {moved[0].section} (line {moved[0].line})?" if len(moved) == 1 else ""
-        )
+        moved, total = doc.renamed(ref.section, 1)
+        hint = f"; did you mean {moved[0].section} (line {moved[0].line})?" if total == 1 else ""
         details: dict[str, object] = {"section": ref.section, "document": doc.path}
-        if len(moved) == 1:
+        if total == 1:
             details["suggestion"] = moved[0].section
         out.append(
             Finding(

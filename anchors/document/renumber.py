@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from ..registry.model import Anchor, Registry
 from .model import Heading, LivingDocument
 
-__all__ = ["Renumbering", "moved_to", "renumberings"]
+__all__ = ["KEPT", "Renumbering", "moved_to", "renumberings"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,16 +20,29 @@ class Renumbering:
     entry: int
     anchor: Anchor
     old: str
+    #: the first KEPT of them, and how many there are
     to: tuple[str, ...]
+    total: int
+
+
+#: headings named per renumbered entry; the rest are counted (`Renumbering.total`)
+KEPT = 20
 
 
 def moved_to(
-    documents: Sequence[LivingDocument], section: str
-) -> list[tuple[LivingDocument, Heading]]:
-    """The headings `section`'s name stands under now, when no document has `section` itself."""
+    documents: Sequence[LivingDocument], section: str, limit: int = KEPT
+) -> tuple[list[tuple[LivingDocument, Heading]], int]:
+    """The first `limit` headings `section`'s name stands under now, and how many, when no
+    document has `section` itself."""
     if any(d.has_section(section) for d in documents):
-        return []
-    return [(d, h) for d in documents for h in d.renamings(section)]
+        return [], 0
+    first: list[tuple[LivingDocument, Heading]] = []
+    total = 0
+    for d in documents:
+        found, count = d.renamed(section, limit - len(first))
+        first += [(d, h) for h in found]
+        total += count
+    return first, total
 
 
 def renumberings(reg: Registry, documents: Sequence[LivingDocument]) -> list[Renumbering]:
@@ -37,7 +50,8 @@ def renumberings(reg: Registry, documents: Sequence[LivingDocument]) -> list[Ren
     out = []
     for i, a in enumerate(reg.anchors):
         if a.section:
-            moved = moved_to(documents, a.section)
-            if moved:
-                out.append(Renumbering(i, a, a.section, tuple(h.section for _, h in moved)))
+            moved, total = moved_to(documents, a.section)
+            if total:
+                to = tuple(h.section for _, h in moved)
+                out.append(Renumbering(i, a, a.section, to, total))
     return out

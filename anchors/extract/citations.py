@@ -50,7 +50,7 @@ __all__ = [
 
 MAX_BRIEFING_BYTES = 4 * 1024 * 1024
 
-_LABEL_RE = re.compile(r"^\s*(?:[-*+]\s*)?(?:\*\*)?([^：:|]{0,24})(?:\*\*)?[：:]\s*")
+_LABEL_RE = re.compile(r"^\s*+(?:[-*+]\s*+)?(?:\*\*)?([^：:|]{0,24})(?:\*\*)?[：:]\s*")
 _LINK_LABEL_RE = re.compile(r"url|arxiv|链接|link|doi", re.IGNORECASE)
 _ARROW_SECTION_RE = re.compile(r"→\s*§.*")
 _LIST_RE = re.compile(r"^\s*(?:[-*+]|[0-9]{1,3}[.)])\s+")

@@ -108,8 +108,10 @@ def claims_in(
 
 # -- the text that belongs to each citation -------------------------------------------------
 
+#: `#12`, `issues/12`, `PR #12`: possessive spaces (`\s*+`), so `PR` + a long run of spaces
+#: is read once
 _MENTION_RE = re.compile(
-    r"(?:#|issues?/|pull/|\b(?:issue|pr)\s*#?\s*)([0-9]{1,9})(?![0-9])", re.IGNORECASE
+    r"(?:#|issues?/|pull/|\b(?:issue|pr)\s*+(?:#\s*+)?)([0-9]{1,9})(?![0-9])", re.IGNORECASE
 )
 #: a line about "this issue" without naming it: it speaks of the GitHub citation above it
 _THIS_RE = re.compile(
@@ -195,8 +197,13 @@ class _Nearby:
 #: a list item: `- `, `* `, `1. `
 _ITEM_RE = re.compile(r"^\s*(?:[-*+]|[0-9]{1,3}[.)])\s+")
 #: what a link that names its issue by number only reads (`#3109`, `PR #3109`, `GH-3109`)
-_BY_NUMBER = r"\[\s*(?:(?:pr|pull(?:\s+request)?|issue|gh)\s*)?[#-]?\s*{n}\s*\]\(\s*<?{url}>?\s*\)"
-_EMPTY_BRACKETS_RE = re.compile(r"[(（\[]\s*[,;，；]?\s*[)）\]]")
+#: (`\s*+`: a run of spaces is read once, never split between two `\s*` around an optional
+#: part, which made a long run quadratic)
+_BY_NUMBER = (
+    r"\[\s*+(?:(?:pr|pull(?:\s++request)?|issue|gh)\s*+)?(?:[#-]\s*+)?{n}"
+    r"\s*+\]\(\s*+<?{url}>?\s*+\)"
+)
+_EMPTY_BRACKETS_RE = re.compile(r"[(（\[]\s*+(?:[,;，；]\s*+)?[)）\]]")
 
 
 def described(line: str, url: str, number: int) -> str | None:
@@ -207,7 +214,12 @@ def described(line: str, url: str, number: int) -> str | None:
     item = _ITEM_RE.match(line)
     if item is None or {int(m[1]) for m in _MENTION_RE.finditer(line)} != {number}:
         return None
-    link = re.compile(_BY_NUMBER.format(n=number, url=re.escape(url)), re.IGNORECASE)
+    link = _link_by_number(number, url)
     if not link.search(line):
         return None
     return useful_title(_EMPTY_BRACKETS_RE.sub(" ", link.sub(" ", line[item.end() :])))
+
+
+def _link_by_number(number: int, url: str) -> re.Pattern[str]:
+    """The link `[#N](url)` (or `[PR #N](<url>)`…) to this one URL, as a pattern."""
+    return re.compile(_BY_NUMBER.format(n=number, url=re.escape(url)), re.IGNORECASE)

@@ -26,12 +26,15 @@ __all__ = [
 _IGNORE_RE = re.compile(
     r"<!--\s*anchors\s*:\s*(ignore(?:-line|-next-line|-start|-end)?)\s*-->", re.IGNORECASE
 )
-_IGNORE_LIST_RE = re.compile(r"<!--\s*anchors\s*:\s*ignore\s+(?!-)([^>]*?)\s*-->", re.IGNORECASE)
+#: `<!-- anchors: ignore KEY… -->`, read to the first `>` (or the end of the line) in one step;
+#: `ignored_anchors` checks that `--` closes it. A lazy body before `\s*-->` retried the spaces
+#: at every character, and each opening without a `>` read to the end of the line again.
+_IGNORE_LIST_RE = re.compile(r"<!--\s*+anchors\s*+:\s*+ignore\s+(?!-)([^>]*+)(>|\Z)", re.IGNORECASE)
 _FENCE_RE = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*([\w+-]*)")
 _BIB_INFO = frozenset({"bib", "bibtex", "biblatex", "tex"})
 #: the first line of a BibTeX entry: `@inproceedings{key,` (a CSS `@media x {` or a decorator
 #: `@app.route(` has no `{key,`)
-_BIB_ENTRY_RE = re.compile(r"^\s*@[A-Za-z]+\s*\{\s*[^\s,{}]*\s*,")
+_BIB_ENTRY_RE = re.compile(r"^\s*+@[A-Za-z]++\s*+\{\s*+[^\s,{}]*+\s*+,")
 _TITLE_COLUMN_RE = re.compile(r"title|paper|name|标题|论文|名称|题目|文章", re.IGNORECASE)
 
 
@@ -77,7 +80,8 @@ def ignored_anchors(lines: list[str]) -> frozenset[str]:
     keys: set[str] = set()
     for line in lines:
         for m in _IGNORE_LIST_RE.finditer(line):
-            keys.update(h.key.key for h in scan(m[1]) if h.key is not None)
+            if m[2] == ">" and m[1].endswith("--"):
+                keys.update(h.key.key for h in scan(m[1][:-2]) if h.key is not None)
     return frozenset(keys)
 
 

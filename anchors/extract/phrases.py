@@ -24,41 +24,42 @@ __all__ = ["date_claim", "state_claim", "venue_claim", "venues_in", "version_cla
 _STRONG: tuple[tuple[re.Pattern[str], StateClaim], ...] = (
     (
         re.compile(
-            r"(?:仍|依然|依旧|还是|目前|当前|现在|仍然)\s*(?:为|是|处于|保持)?\s*[「“\"'`]?open"
-            r"|(?:仍|依然|尚|还)\s*(?:未|没有?)\s*(?:被\s*)?(?:关闭|修复|合并|合入|解决|close|merge|fix)"
-            r"|(?:仍|依然|依旧)\s*(?:开放|打开|开启|未决)|重新(?:打开|开启)|open\s*状态"
-            r"|(?:(?:still|remains?|remained|stays?)\s+|is\s+(?:still\s+|currently\s+|now\s+)?"
-            r"|are\s+(?:still\s+)?)open(?![\w-])"
-            r"|\bnot\s+(?:yet\s+)?(?:been\s+)?(?:closed|merged|fixed|resolved)\b|\bunmerged\b"
-            r"|\bunresolved\b|\breopened\b|(?:state|status|状态)\s*[:：]\s*open\b",
+            r"(?:仍|依然|依旧|还是|目前|当前|现在|仍然)\s*+(?:(?:为|是|处于|保持)\s*+)?[「“\"'`]?open"
+            r"|(?:仍|依然|尚|还)\s*+(?:未|没有?)\s*+(?:被\s*+)?"
+            r"(?:关闭|修复|合并|合入|解决|close|merge|fix)"
+            r"|(?:仍|依然|依旧)\s*+(?:开放|打开|开启|未决)|重新(?:打开|开启)|open\s*+状态"
+            r"|(?:(?:still|remains?|remained|stays?)\s++|is\s++(?:(?:still|currently|now)\s++)?"
+            r"|are\s++(?:still\s++)?)open(?![\w-])"
+            r"|\bnot\s++(?:yet\s++)?(?:been\s++)?(?:closed|merged|fixed|resolved)\b|\bunmerged\b"
+            r"|\bunresolved\b|\breopened\b|(?:state|status|状态)\s*+[:：]\s*+open\b",
             re.IGNORECASE,
         ),
         StateClaim.OPEN,
     ),
     (
         re.compile(
-            r"已(?:经)?\s*(?:被\s*)?(?:合并|合入|merged?)|合并(?:进|入|到)\s*(?:main|master|主干)"
-            r"|\b(?:has|have|had|was|were|got|been|is)\s+(?:been\s+)?(?:merged|landed)\b"
-            r"|(?:state|status|状态)\s*[:：]\s*merged\b",
+            r"已(?:经)?\s*+(?:被\s*+)?(?:合并|合入|merged?)|合并(?:进|入|到)\s*+(?:main|master|主干)"
+            r"|\b(?:has|have|had|was|were|got|been|is)\s++(?:been\s++)?(?:merged|landed)\b"
+            r"|(?:state|status|状态)\s*+[:：]\s*+merged\b",
             re.IGNORECASE,
         ),
         StateClaim.MERGED,
     ),
     (
         re.compile(
-            r"已(?:经)?\s*(?:被\s*)?(?:修复|解决|fixed?|resolved?)"
-            r"|\b(?:has|have|had|was|were|got|been|is)\s+(?:been\s+)?(?:fixed|resolved)\b"
-            r"|(?:state|status|状态)\s*[:：]\s*(?:fixed|resolved)\b",
+            r"已(?:经)?\s*+(?:被\s*+)?(?:修复|解决|fixed?|resolved?)"
+            r"|\b(?:has|have|had|was|were|got|been|is)\s++(?:been\s++)?(?:fixed|resolved)\b"
+            r"|(?:state|status|状态)\s*+[:：]\s*+(?:fixed|resolved)\b",
             re.IGNORECASE,
         ),
         StateClaim.FIXED,
     ),
     (
         re.compile(
-            r"已(?:经)?\s*(?:被\s*)?(?:关闭|关掉|closed?)|被关闭"
-            r"|\b(?:has|have|had|was|were|got|been|is)\s+(?:been\s+)?closed\b"
-            r"|\bclosed\s+as\s+(?:completed|not\s+planned|duplicate|stale|wontfix)"
-            r"|(?:state|status|状态)\s*[:：]\s*closed\b",
+            r"已(?:经)?\s*+(?:被\s*+)?(?:关闭|关掉|closed?)|被关闭"
+            r"|\b(?:has|have|had|was|were|got|been|is)\s++(?:been\s++)?closed\b"
+            r"|\bclosed\s++as\s++(?:completed|not\s++planned|duplicate|stale|wontfix)"
+            r"|(?:state|status|状态)\s*+[:：]\s*+closed\b",
             re.IGNORECASE,
         ),
         StateClaim.CLOSED,
@@ -120,10 +121,11 @@ _VERB_AFTER = frozenset(
 _OPEN_VERB_AFTER = _VERB_AFTER | {"in", "on", "with"}
 #: where a line's first word may stand: after a list marker, `[Tag]`s and a `(scope):` prefix
 _LINE_START = re.compile(
-    r"\s*(?:[-*+]|[0-9]{1,3}[.)])?\s*(?:\[[^\]\n]{1,40}\]\s*)*(?:\([^)\n]{1,30}\):?\s*)?"
+    r"\s*+(?:(?:[-*+]|[0-9]{1,3}[.)])\s*+)?(?:\[[^\]\n]{1,40}\]\s*+)*+(?:\([^)\n]{1,30}\):?\s*+)?"
 )
 _WORD_AFTER = re.compile(r"\s*([A-Za-z][A-Za-z'’]*)")
-_WORD_BEFORE = re.compile(r"([A-Za-z]+)\s*$")
+#: (from the first letter of a word only: `search` would read a word again from each letter)
+_WORD_BEFORE = re.compile(r"(?<![A-Za-z])([A-Za-z]++)\s*+$")
 #: words before "open" that make it a verb or a name ("to open", "Open in", "OpenAI")
 _OPEN_VERB_BEFORE = frozenset(
     ["to", "please", "can", "could", "will", "would", "then", "and", "or", "you", "we"]
@@ -173,10 +175,14 @@ def state_claim(text: str) -> tuple[StateClaim, str] | None:
     return _one(strong) or _one(found) or _still_open(strong)
 
 
+#: words that say a state goes on: "仍 open", "still open"
+_CONTINUING_RE = re.compile(r"仍|依然|still|remains?", re.IGNORECASE)
+
+
 def _still_open(found: dict[StateClaim, str]) -> tuple[StateClaim, str] | None:
     """ "仍 open" / "still open" is said on purpose: it outweighs a state named in passing."""
     words = found.get(StateClaim.OPEN)
-    if words and re.match(r"仍|依然|still|remains?", words, re.IGNORECASE):
+    if words and _CONTINUING_RE.match(words):
         return StateClaim.OPEN, words
     return None
 
@@ -210,11 +216,11 @@ def _day(n: str) -> str:
     )
 
 
-_DAY_EN = r"(?P<de>\d{1,2})\s+(?P<mon>[A-Za-z]{3})[a-z]*\.?,?\s+(?P<ye>\d{4})"
+_DAY_EN = r"(?P<de>\d{1,2})\s++(?P<mon>[A-Za-z]{3})[a-z]*+\.?,?\s++(?P<ye>\d{4})"
 _DATE_RE = re.compile(
-    r"(?:arXiv\s*(?:v1)?\s*[:：,，]?\s*|(?:submitted|首次提交|提交|发布|posted|v1)"
-    rf"\s*(?:on|于|:|：)?\s*)[(（\[]?\s*(?:{_day('a')}|{_DAY_EN})"
-    rf"|(?:{_day('b')})\s*(?:提交|submitted|投稿|发布|上传|挂出)",
+    r"(?:arXiv\s*+(?:v1\s*+)?(?:[:：,，]\s*+)?|(?:submitted|首次提交|提交|发布|posted|v1)"
+    rf"\s*+(?:(?:on|于|:|：)\s*+)?)(?:[(（\[]\s*+)?(?:{_day('a')}|{_DAY_EN})"
+    rf"|(?:{_day('b')})\s*+(?:提交|submitted|投稿|发布|上传|挂出)",
     re.IGNORECASE,
 )
 
@@ -280,8 +286,8 @@ def venue_claim(text: str) -> Venue | None:
 
 
 _VERSION_RE = re.compile(
-    r"(?:arXiv\s*|[0-9]{4}\.[0-9]{4,5}\s*[（(]?\s*)v(?P<v>[0-9]{1,2})(?![0-9.])"
-    r"|第\s*(?P<cn>[0-9])\s*版",
+    r"(?:arXiv\s*+|[0-9]{4}\.[0-9]{4,5}\s*+(?:[（(]\s*+)?)v(?P<v>[0-9]{1,2})(?![0-9.])"
+    r"|第\s*+(?P<cn>[0-9])\s*+版",
     re.IGNORECASE,
 )
 

@@ -19,8 +19,8 @@ from .plaintext import useful_title
 __all__ = ["Block", "Place", "heading_blocks", "line_claim", "section_in"]
 
 _HEADING_RE = re.compile(
-    r"^\s*(?:(?P<hashes>#{1,6}\s+)?(?P<prefix>增量\s*\d+\s*[：:]|(?:Increment|Item)\s*\d+\s*[：:]"
-    r"|[一二三四五六七八九十]+、)|#{1,6}\s)\s*(?P<title>.*)$",
+    r"^\s*+(?:(?P<hashes>#{1,6}\s++)?(?P<prefix>增量\s*+\d++\s*+[：:]"
+    r"|(?:Increment|Item)\s*+\d++\s*+[：:]|[一二三四五六七八九十]++、)|#{1,6}\s)\s*+(?P<title>.*)$",
     re.IGNORECASE,
 )
 _SECTION_RE = re.compile(r"§\s*\d+(?:\.\d+)*[^（(，,；;|→\n·]*")

@@ -12,15 +12,22 @@ import unicodedata
 
 __all__ = ["markdown_to_text", "useful_title"]
 
-_IMAGE_RE = re.compile(r"!\[[^\]]{0,300}\]\([^)\s]{0,2000}(?:\s[^)]{0,300})?\)")
-_BACKLINK_RE = re.compile(r"\(?\s*\[[^\]]{0,100}\]\(#[^)]{0,200}\)\s*\)?")
-_LINK_RE = re.compile(r"\[([^\]]{0,500})\]\([^)]{0,2000}\)")
+# Linear on any line: no part reads past the next `[` (where the next try starts), and a run of
+# spaces is read from its first character only (`(?<!\s)\s++`), never again from each of its
+# characters; tests/test_regex_linear.py measures each pattern here.
+_IMAGE_RE = re.compile(r"!\[[^\[\]]{0,300}\]\([^)\s\[]{0,2000}(?:\s[^)\[]{0,300})?\)")
+_BACKLINK_RE = re.compile(r"(?:\(\s*+)?\[[^\[\]]{0,100}\]\(#[^)\[]{0,200}\)\s*+\)?")
+_LINK_RE = re.compile(r"\[([^\[\]]{0,500})\]\([^)\[]{0,2000}\)")
 _BRACKETS_RE = re.compile(r"\[([^\[\]]{0,300})\]")
 _MARKED_RE = re.compile(r"\*|__|`|~~|[^\w\s.,:;'’/+&()\[\]-]")
 _TAG_RE = re.compile(r"<[^<>]{0,500}>")
 _EMPHASIS_RE = re.compile(r"\*\*|__|~~|`|(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w)")
 _SPACE_RE = re.compile(r"\s+")
-_GLOSS_RE = re.compile(r"\s+[·•]\s+|\s*[（(][^（）()]*⭐[^（）()]*[）)]\s*$")
+#: brackets left empty once what was inside them is gone (`Title ()`)
+_EMPTY_PAIR_RE = re.compile(r"(?<!\w)[(（\[]\s*[)）\]]")
+_GLOSS_RE = re.compile(
+    r"(?<!\s)\s++[·•]\s+|(?:(?<!\s)\s++)?[（(][^（）()⭐]*+⭐[^（）()]*+[）)]\s*+$"
+)
 _EDGE = " \t-—–:：|,，;；、.。"
 _URL_RE = re.compile(r"https?://\S*|www\.\S+", re.IGNORECASE)
 _ID_RE = re.compile(
@@ -104,7 +111,7 @@ def markdown_to_text(md: str) -> str:
     )
     text = text.replace("\\", "")
     text = _SPACE_RE.sub(" ", text)
-    text = re.sub(r"(?<!\w)[(（\[]\s*[)）\]]", " ", text)
+    text = _EMPTY_PAIR_RE.sub(" ", text)
     return _SPACE_RE.sub(" ", text).strip(_EDGE + " ")
 
 

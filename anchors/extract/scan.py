@@ -29,7 +29,8 @@ _ATTR_BEFORE_RE = re.compile(r"(?:href|src)\s*=\s*$", re.IGNORECASE)
 _LINK_TITLE_RE = re.compile(r"[ \t]+(?:\"[^\"]*\"|'[^']*'|\([^()]*\))[ \t]*\)")
 _HTML_TEXT_RE = re.compile(r"[^>]{0,300}>([^<]{1,300})</a\s*>", re.IGNORECASE)
 _ISSUE_AFTER_RE = re.compile(
-    r"\s*[（(\[]\s*GitHub\s+(?:Issue|PR|Pull Request|#)\s*#?\s*([0-9]+)", re.IGNORECASE
+    r"\s*+[（(\[]\s*+GitHub\s++(?:Issue|PR|Pull Request|#)\s*+(?:#\s*+)?([0-9]{1,18})(?![0-9])",
+    re.IGNORECASE,
 )
 _REPO_ROOT_RE = re.compile(r"https?://(?:www\.)?github\.com/[^/]+/[^/]+/?", re.IGNORECASE)
 _A = "A-Za-z0-9"
@@ -40,8 +41,8 @@ _TOKEN_RE = re.compile(
     rf"|(?<![{_A}./_-])(?P<old>[a-z]+(?:-[a-z]+)?(?:\.[A-Z]{{2}})?/[0-9]{{7}}(?:v[0-9]+)?)(?![{_A}])"
     # DOI suffixes: the usual characters, a `#` inside one (`10.1006/rwei.1999#.0001`, the DOI
     # Handbook's example), plus the `<952::AID-MRM16>` parts of old SICI DOIs
-    rf"|(?<![{_A}/])(?P<doi>10\.[0-9]{{4,9}}(?:\.[0-9]+)*/"
-    rf"(?:[-._;()/:{_A}]|#(?=[-._{_A}]*[{_A}])|<[0-9][^\s<>]{{0,80}}>)+)"
+    rf"|(?<![{_A}/])(?P<doi>10\.[0-9]{{4,9}}(?:\.[0-9]++)*+/"
+    rf"(?:[-._;()/:{_A}]++|#(?=[-._]*+[{_A}])|<[0-9][^\s<>]{{0,80}}>)++)"
     rf"|(?<![{_A}/._-])(?P<gh>[{_A}][{_A}-]{{0,38}}/[{_A}_.-]{{1,100}}#[0-9]{{1,9}})(?![{_A}])"
 )
 # Full-width digits and full stop, as Chinese input methods type them, read as the ASCII they

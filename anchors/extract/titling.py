@@ -32,7 +32,7 @@ class TitleSource(str, Enum):
 
 
 Found = tuple[str, TitleSource] | None
-_VENUE_ONLY_RE = re.compile(r"[(（\[]?\s*[A-Za-z]+\s*[’']?\s*[0-9]{2,4}\s*[)）\]]?")
+_VENUE_ONLY_RE = re.compile(r"[(（\[]?\s*+[A-Za-z]++\s*+(?:[’']\s*+)?[0-9]{2,4}\s*+[)）\]]?")
 
 
 def _as(title: str | None, source: TitleSource) -> Found:

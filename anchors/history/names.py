@@ -62,7 +62,7 @@ def selected(
     that holds several registries is filtered."""
     if registry is None:
         return None
-    names = list(recorded)
+    names = [n for n in recorded if "\0" not in n]  # a file's bytes, never a path
     want = os.path.realpath(registry)
     mine = [n for n in names if want in _recorded(n, home)]
     if mine or len({os.path.realpath(home / n) for n in names}) > 1:

@@ -13,6 +13,7 @@ from ..errors import StorageError
 from ..state import untrusted
 from .schema import (
     APPLICATION_ID,
+    DB_ERRORS,
     SCHEMA_VERSION,
     DamagedHistory,
     check_owner,
@@ -91,9 +92,9 @@ def open_read_only(path: Path) -> sqlite3.Connection:
         # NOTE: a WAL file in a read-only folder cannot get its -shm; `immutable` reads it as is.
         try:
             return _open(uri + "?mode=ro&immutable=1", str(path))
-        except sqlite3.Error as exc:
+        except DB_ERRORS as exc:
             raise error_for(exc, str(path)) from None
-    except sqlite3.Error as exc:
+    except DB_ERRORS as exc:
         raise error_for(exc, str(path)) from None
 
 

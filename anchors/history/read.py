@@ -196,15 +196,16 @@ class Reader:
     def _observations(
         self, targets: Mapping[int, AnchorKey], q: str, args: Sequence[object]
     ) -> Iterator[Observation]:
-        for tid, at, run, outcome, status, ms, did, anchor, final, error, facts in self._run(
-            q, args
-        ):
+        for row in self._run(q, args):
             self.stats.rows += 1
+            tid, at, run, outcome, status, ms, did, anchor, final, error, facts = row
+            key = targets.get(tid)
+            if key is None or not _well_typed(row):
+                continue  # a row a damaged or edited file holds says nothing
             try:
                 verdict = Outcome(outcome)
             except ValueError:
                 continue  # an outcome this anchors does not know says nothing
-            key = targets[tid]
             if did not in self._facts:
                 self._facts[did] = _load(key.kind, facts)
             yield Observation(
@@ -231,8 +232,32 @@ def _latest(last: Mapping[Outcome, float], outcomes: frozenset[Outcome]) -> floa
     return max((at for o, at in last.items() if o in outcomes), default=None)
 
 
-def _key(kind: str, target: str) -> AnchorKey | None:
+#: the SQLite types of an observation row as a check writes it (SQLite keeps whatever a file
+#: holds in any column): target, time, run, outcome, status, elapsed, detail, anchor, final
+#: URL, error, facts
+_ROW_TYPES: tuple[tuple[type, ...], ...] = (
+    (int,),
+    (int, float),
+    (int,),
+    (str,),
+    (int, type(None)),
+    (int, type(None)),
+    (int,),
+    (str,),
+    (str, type(None)),
+    (str, type(None)),
+    (str, type(None)),
+)
+
+
+def _well_typed(row: Sequence[object]) -> bool:
+    return all(isinstance(v, t) for v, t in zip(row, _ROW_TYPES, strict=True))
+
+
+def _key(kind: object, target: object) -> AnchorKey | None:
     """A stored target read back: a page by its URL, anything else by its key."""
+    if not isinstance(kind, str) or not isinstance(target, str):
+        return None
     try:
         kind_ = AnchorKind(kind)
         key = WebUrl(target) if kind_ is AnchorKind.URL else key_from_text(target)

@@ -22,6 +22,7 @@ from .snapshots import SNAPSHOTS_TABLE
 
 __all__ = [
     "APPLICATION_ID",
+    "DB_ERRORS",
     "SCHEMA_VERSION",
     "DamagedHistory",
     "NewerHistory",
@@ -98,9 +99,16 @@ _ENVIRONMENT = (
 )
 
 
-def error_for(exc: sqlite3.Error, path: str) -> Exception:
+#: what a statement on a damaged file raises: sqlite3's errors, and UnicodeDecodeError when
+#: SQLite's own message quotes the file's bytes (sqlite3 decodes it strictly)
+DB_ERRORS = (sqlite3.Error, UnicodeDecodeError)
+
+
+def error_for(exc: sqlite3.Error | UnicodeDecodeError, path: str) -> Exception:
     """What a failing statement means: the environment refused (StorageError), or the file is
     not a history we can read (HistoryError)."""
+    if isinstance(exc, UnicodeDecodeError):
+        return HistoryError(path, "not an anchors history database (damaged: not UTF-8 text)")
     text = str(exc)
     if isinstance(exc, sqlite3.OperationalError) and any(w in text.lower() for w in _ENVIRONMENT):
         return StorageError(path, f"cannot use the history: {text}")
@@ -144,8 +152,14 @@ def digest(anchor: str, final_url: str | None, error: str | None, facts: str | N
 
 
 def register(db: sqlite3.Connection) -> None:
-    """The SQL functions the schema's statements use."""
+    """The SQL functions the schema's statements use, and text read as UTF-8 whatever bytes a
+    damaged file holds (sqlite3 would raise UnicodeDecodeError, no sqlite3.Error, mid-read)."""
     db.create_function("anchors_digest", 4, digest, deterministic=True)
+    db.text_factory = _text
+
+
+def _text(data: bytes) -> str:
+    return data.decode("utf-8", "replace")
 
 
 class NewerHistory(HistoryError):
@@ -159,12 +173,15 @@ def check_owner(db: sqlite3.Connection, path: str) -> int:
     One statement reads all three facts, so a concurrent first run that is creating the
     schema is seen either before or after its commit, never half-way.
     """
-    app, version, tables = db.execute(
+    app, version, tables, code = db.execute(
         "SELECT (SELECT application_id FROM pragma_application_id), "
         "(SELECT user_version FROM pragma_user_version), "
-        "(SELECT group_concat(name) FROM sqlite_master WHERE type='table')"
+        "(SELECT group_concat(name) FROM sqlite_master WHERE type='table'), "
+        "(SELECT count(*) FROM sqlite_master WHERE type IN ('view', 'trigger'))"
     ).fetchone()
     names = set((tables or "").split(",")) - {""}
+    if code:  # anchors makes tables and indexes only; a view or trigger runs a file's own SQL
+        raise HistoryError(path, "holds views or triggers anchors never makes: not ours to run")
     if app not in (0, APPLICATION_ID) or (app == 0 and names):
         raise HistoryError(
             path, "this SQLite file belongs to another program; pass --history with another path"

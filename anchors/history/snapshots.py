@@ -77,4 +77,4 @@ def registries(db: sqlite3.Connection) -> list[str]:
         "SELECT registry FROM runs UNION SELECT t.registry FROM targets t "
         "JOIN snapshots s ON s.target_id = t.id"
     )
-    return [n for (n,) in db.execute(q)]
+    return [n for (n,) in db.execute(q) if isinstance(n, str)]

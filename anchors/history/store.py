@@ -24,7 +24,7 @@ from .observation import Observation
 from .opening import open_read_only, prepare, trusted
 from .read import Reader
 from .retention import DAY, Pruned, prune
-from .schema import APPLICATION_ID, SCHEMA_VERSION, error_for, register
+from .schema import APPLICATION_ID, DB_ERRORS, SCHEMA_VERSION, error_for, register
 from .snapshots import Snapshot, keep, registries, snapshots
 from .write import Ids
 
@@ -78,7 +78,7 @@ class History:
             self.db = sqlite3.connect(path, isolation_level=None, timeout=0)
             register(self.db)
             self._patiently(lambda: prepare(self.db, str(self.path)))
-        except sqlite3.Error as exc:
+        except DB_ERRORS as exc:
             self._close_quietly()
             raise self._error(exc) from None
         except BaseException:
@@ -103,7 +103,7 @@ class History:
         self._ids = Ids(self.db)
         return self
 
-    def _error(self, exc: sqlite3.Error) -> Exception:
+    def _error(self, exc: sqlite3.Error | UnicodeDecodeError) -> Exception:
         return error_for(exc, str(self.path))
 
     def _patiently(self, write: Callable[[], T]) -> T:
@@ -135,7 +135,7 @@ class History:
             return default
         try:
             return self._patiently(write)
-        except (sqlite3.Error, StorageError) as exc:
+        except (*DB_ERRORS, StorageError) as exc:
             why = exc.message if isinstance(exc, StorageError) else str(exc)
             self.problem = f"{self.path}: history not written ({why}); findings are unaffected"
             return default
@@ -221,14 +221,23 @@ class History:
         try:
             picked = selected(registries(self.db), history_home(self.path), registry)
             return snapshots(self.db, self.reader.targets(picked), since)
-        except sqlite3.Error as exc:
+        except DB_ERRORS as exc:
             raise self._error(exc) from None
 
     def runs(self, since: float, until: float) -> list[Run]:
         """The runs started in [since, until], oldest first."""
         q = "SELECT id, started_at, finished_at, complete FROM runs WHERE started_at BETWEEN ?"
-        got = self.db.execute(q + " AND ? ORDER BY started_at", (since, until))
-        return [Run(i, s, f, bool(c)) for i, s, f, c in got]
+        try:
+            got = self.db.execute(q + " AND ? ORDER BY started_at", (since, until)).fetchall()
+        except DB_ERRORS as exc:
+            raise self._error(exc) from None
+        return [
+            Run(i, s, f, bool(c))
+            for i, s, f, c in got
+            if isinstance(i, int)
+            and isinstance(s, (int, float))
+            and isinstance(f, (int, float, type(None)))
+        ]
 
     def _read(
         self,
@@ -238,11 +247,15 @@ class History:
         """`read` of the targets of `registry`'s runs (`names.selected`; None: every run),
         oldest first; a statement that fails is the history's error, never a traceback."""
         try:
-            recorded = [n for (n,) in self.db.execute("SELECT DISTINCT registry FROM runs")]
+            recorded = [
+                n
+                for (n,) in self.db.execute("SELECT DISTINCT registry FROM runs")
+                if isinstance(n, str)
+            ]
             targets = self.reader.targets(selected(recorded, history_home(self.path), registry))
             self.reader.pick(targets)
             return sorted(read(targets), key=_order)
-        except sqlite3.Error as exc:
+        except DB_ERRORS as exc:
             raise self._error(exc) from None
 
     def rows(

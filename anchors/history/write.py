@@ -64,9 +64,11 @@ class Ids:
             self.db.execute(
                 "INSERT OR IGNORE INTO targets (registry, kind, target) VALUES (?, ?, ?)", at
             )
-            (tid,) = self.db.execute(
-                "SELECT id FROM targets WHERE registry = ? AND kind = ? AND target = ?", at
-            ).fetchone()
+            tid = _written(
+                self.db.execute(
+                    "SELECT id FROM targets WHERE registry = ? AND kind = ? AND target = ?", at
+                ).fetchone()
+            )
             self._targets[at] = tid
         return int(tid)
 
@@ -79,9 +81,20 @@ class Ids:
                 "VALUES (?, ?, ?, ?, ?)",
                 (d, anchor, final, error, facts),
             )
-            (did,) = self.db.execute("SELECT id FROM details WHERE digest = ?", (d,)).fetchone()
+            did = _written(
+                self.db.execute("SELECT id FROM details WHERE digest = ?", (d,)).fetchone()
+            )
             self._details[d] = did
         return int(did)
+
+
+def _written(row: tuple[object, ...] | None) -> int:
+    """The id of the row just written, as the file finds it again: a damaged index may not
+    find it, or hand back something else; the history's error, which turns it off for the run
+    (`History._write`), never the run's."""
+    if row is None or not isinstance(row[0], int):
+        raise sqlite3.DatabaseError("damaged: a row just written is not found again")
+    return row[0]
 
 
 def _dump(facts: Facts | None) -> str | None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import ClassVar, Literal
 
+from ..numbers import whole
 from .kinds import AnchorKind, InvalidId
 
 __all__ = ["OLD_ARCHIVES", "ArxivId", "is_future", "issued_after"]
@@ -167,9 +168,11 @@ def _check_month(text: str, yymm: str) -> None:
 def _version(text: str, v: str | None) -> int | None:
     if v is None:
         return None
-    if int(v) == 0 or v.startswith("0"):
-        raise InvalidId(text, f"version v{v} does not exist (versions start at v1)")
-    return int(v)
+    number = whole(v, 9)
+    if number is None or number == 0 or v.startswith("0"):
+        shown = v if len(v) <= 12 else f"{v[:12]}… ({len(v)} digits)"
+        raise InvalidId(text, f"version v{shown} does not exist (versions start at v1)")
+    return number
 
 
 def _ordinal(yymm: str) -> int:

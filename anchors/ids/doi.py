@@ -13,7 +13,7 @@ __all__ = ["Doi"]
 
 _ARXIV_DOI_RE = re.compile(r"^10\.48550/arxiv\.(.+)$", re.IGNORECASE)
 # A registrant code may be subdivided (`10.1000.10/123456`, the DOI Handbook's own example).
-_DOI_RE = re.compile(r"^10\.[0-9]{4,9}(?:\.[0-9]+)*/\S+$")
+_DOI_RE = re.compile(r"^10\.[0-9]{4,9}(?:\.[0-9]++)*+/\S+$")
 _DOI_URL_ESCAPES = {c: f"%{ord(c):02X}" for c in '%"# ?<>{}^[]`|\\+'}
 
 

@@ -12,9 +12,11 @@ from __future__ import annotations
 import re
 from urllib.parse import unquote, urlsplit
 
+from ..numbers import whole
 from .arxiv import ArxivId
 from .doi import Doi
 from .github import GithubRef
+from .kinds import InvalidId
 from .model import AnchorKey
 from .web import WebUrl, canonical_url
 
@@ -59,7 +61,10 @@ def key_from_url(text: str) -> AnchorKey:
         and segs[3].isascii()
         and segs[3].isdigit()
     ):
-        return GithubRef.checked(segs[0], segs[1], int(segs[3]), text)
+        number = whole(segs[3])
+        if number is None:
+            raise InvalidId(text, f"no GitHub issue has a number of {len(segs[3])} digits")
+        return GithubRef.checked(segs[0], segs[1], number, text)
     if host in _DOI_HOSTS and _DOI_PATH.match(path.lstrip("/")):
         return Doi.parse(path.lstrip("/"))
     return WebUrl(canon)

@@ -12,6 +12,7 @@ from datetime import date
 import yaml
 
 from ..figures.model import Attribution
+from ..numbers import whole
 from .claims import CLAIM_FIELDS, Claims, StateClaim, Venue
 from .model import _Y, Anchor, Span, Status
 
@@ -89,17 +90,19 @@ def _read_check(a: Anchor, v: yaml.Node) -> None:
 def _read_accept(a: Anchor, v: yaml.Node) -> None:
     if not isinstance(v, yaml.SequenceNode):
         raise FieldError("must be a list of HTTP status codes")
-    codes = [_scalar(i) for i in v.value]
-    if not all(c.isdigit() and 100 <= int(c) <= 599 for c in codes):
+    codes = [whole(_scalar(i), 3) for i in v.value]
+    statuses = [c for c in codes if c is not None and 100 <= c <= 599]
+    if len(statuses) != len(codes):
         raise FieldError("must be a list of HTTP status codes (100-599)")
-    a.accept = frozenset(int(c) for c in codes)
+    a.accept = frozenset(statuses)
 
 
 def _read_version(a: Anchor, v: yaml.Node) -> None:
     s = _scalar(v)
-    if not s.isdigit() or int(s) < 1:
+    number = whole(s)
+    if number is None or number < 1:
         raise FieldError(f"'{s}' is not a version number (1, 2, ...)")
-    a.version = int(s)
+    a.version = number
 
 
 def _read_cited_url(a: Anchor, v: yaml.Node) -> None:
@@ -145,7 +148,8 @@ def _claim(node: yaml.Node) -> Claims:
             f"'{state}' is not a claimed state (open, closed, merged, fixed)"
         ) from None
     version = _text(got["version"]) if "version" in got else None
-    if version is not None and (not version.isdigit() or int(version) < 1):
+    number = whole(version) if version is not None else None
+    if version is not None and (number is None or number < 1):
         raise FieldError(f"'{version}' is not a version number (1, 2, ...)")
     path, line = _place(_text(got["at"]) if "at" in got else None)
     venue = _text(got["venue"]) if "venue" in got else None
@@ -156,7 +160,7 @@ def _claim(node: yaml.Node) -> Claims:
         state_text=_text(got["words"]) if "words" in got else None,
         date=_date(got["submitted"]) if "submitted" in got else None,
         venue=Venue.parse(venue) if venue else None,
-        version=int(version) if version else None,
+        version=number,
         path=path,
         line=line,
         said_on=_date(got["said_on"]),
@@ -187,7 +191,8 @@ def _place(at: str | None) -> tuple[str, int | None]:
     if not at:
         return "", None
     head, sep, tail = at.rpartition(":")
-    return (head, int(tail)) if sep and tail.isdigit() else (at, None)
+    line = whole(tail) if sep else None
+    return (head, line) if line is not None else (at, None)
 
 
 READERS = {

@@ -10,12 +10,13 @@ input beyond a bounded JSON or YAML compose.
 from __future__ import annotations
 
 import difflib
-import json
 import os
 import re
 from pathlib import Path, PurePath
 
 import yaml
+
+from ..jsonread import loads
 
 __all__ = ["looks_like_briefing", "nearby", "structured_kind"]
 
@@ -60,7 +61,7 @@ def _is_json(text: str) -> bool:
     if start not in ("{", "["):
         return False
     try:
-        return isinstance(json.loads(text), (dict, list))
+        return isinstance(loads(text), (dict, list))
     except ValueError:
         return False
 

@@ -15,6 +15,7 @@ from filelock import FileLock, Timeout
 from ..atomic import CHECKPOINTS, write_atomic
 from ..errors import RegistryError, StorageError
 from ..state import lock_path
+from .loader import parse_text
 from .model import Entry, Registry
 from .splice import render
 
@@ -69,10 +70,28 @@ def locked(
 
 
 def save(reg: Registry, changes: list[Entry]) -> None:
-    write(reg, render(reg, changes))
+    write(reg, render(reg, changes), {e.key.key for e in changes})
 
 
-def write(reg: Registry, text: str) -> None:
-    """Replace the registry with `text` atomically, keeping its BOM."""
+def write(reg: Registry, text: str, holds: set[str] | frozenset[str] = frozenset()) -> None:
+    """Replace the registry with `text` atomically, keeping its BOM; a text that would not load
+    again is refused with nothing written. A registry a pull request wrote can be odd in ways
+    an edit changes the meaning of (blank lines holding a tab after the last entry load, and
+    stop loading once an entry ends in a flow list before them): the next command must never
+    find a registry this one broke, nor one that lost an entry it added (`holds`: keys the
+    text must hold; a lone carriage return can fold new lines into an old value)."""
     data = text.encode("utf-8")
+    try:
+        again = parse_text(data, reg.path)
+    except RegistryError as exc:
+        raise RegistryError(
+            reg.path, f"not written: with this edit it would not load ({exc.message})", exc.line
+        ) from None
+    lost = sorted(set(holds) - set(again.by_cited_key()))
+    if lost:
+        raise RegistryError(
+            reg.path,
+            f"not written: its layout would hide {len(lost)} of the edited entries ({lost[0]}…); "
+            "check its line breaks and indentation",
+        )
     write_atomic(reg.path, b"\xef\xbb\xbf" + data if reg.bom else data)

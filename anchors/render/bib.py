@@ -36,6 +36,11 @@ __all__ = ["STYLES", "bibtex", "bibtex_chunks"]
 #: the families of styles `--bib-style` chooses between
 STYLES = ("classic", "biblatex")
 
+#: what is not a word of an authorless entry's sort key
+_NOT_KEY_WORD_RE = re.compile(r"[^\w\s-]|_")
+#: the dash of a page range, with the spaces around it
+_PAGE_DASH_RE = re.compile(r"(?:(?<!\s)\s++)?[-\u2010-\u2015]+\s*")
+
 
 def _entry(key: str, kind: str, authors: list[str], fields: list[tuple[str, str]]) -> str:
     """One entry as pybtex's BibTeX writer lays it out (`@kind{key`, a field a line, indented
@@ -79,7 +84,7 @@ def _entry_type(it: ExportItem, style: str) -> str:
 
 def _key(it: ExportItem, style: str) -> str:
     """What an authorless entry sorts and is labelled by: its title's words, else what it is."""
-    words = " ".join(re.sub(r"[^\w\s-]|_", " ", it.title or "").split())
+    words = " ".join(_NOT_KEY_WORD_RE.sub(" ", it.title or "").split())
     if words:
         return latex(words, style)
     if it.arxiv_id:
@@ -95,7 +100,7 @@ def _key(it: ExportItem, style: str) -> str:
 
 def _pages(p: str) -> str:
     """A page range with BibTeX's en dash (`583--589`), whatever dash it came with."""
-    return "--".join(latex(x) for x in re.split(r"\s*[-\u2010-\u2015]+\s*", p))
+    return "--".join(latex(x) for x in _PAGE_DASH_RE.split(p))
 
 
 def _common(it: ExportItem, kind: str, style: str) -> list[tuple[str, str]]:

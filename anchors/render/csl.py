@@ -15,6 +15,7 @@ from functools import lru_cache
 from json.encoder import encode_basestring
 from typing import TYPE_CHECKING, Any
 
+from ..numbers import whole
 from .bibnames import parsed_name
 
 if TYPE_CHECKING:
@@ -24,10 +25,14 @@ __all__ = ["csl_chunks", "csl_json", "protect"]
 
 #: a word a title-casing style must leave as written: one with a digit beside letters, a
 #: capital after its first letter, or a character no English word has (`_ @ / . : # + = ~`),
-#: or one that starts with `-` (a command-line flag)
+#: or one that starts with `-` (a command-line flag). Each test reads a word once, from its
+#: start, up to the first character that decides it (a letter, then the first digit after
+#: it): linear in a title of any length
+_SPECIAL = r"_@/:#+=~\\|<>`$%^*&"
 _TECHNICAL = re.compile(
-    r"(?<!\S)(?:\S*[A-Za-z]\S*\d|\S*\d\S*[A-Za-z]|\S*[_@/:#+=~\\|<>`$%^*&]|\S+\.\S*[A-Za-z]|-"
-    r"|\S*[a-z]\S*[A-Z])\S*(?!\S)"
+    r"(?<!\S)(?:[^\sA-Za-z]*+[A-Za-z][^\s\d]*+\d|[^\s\d]*+\d[^\sA-Za-z]*+[A-Za-z]"
+    rf"|[^\s{_SPECIAL}]*+[{_SPECIAL}]|\S[^\s.]*+\.[^\sA-Za-z]*+[A-Za-z]|-"
+    r"|[^\sa-z]*+[a-z][^\sA-Z]*+[A-Z])\S*+"
 )
 _MARKUP = re.compile(r"<(/?)(i|b|sup|sub|span)\b", re.IGNORECASE)
 
@@ -61,7 +66,8 @@ def _name_parts(name: str) -> tuple[tuple[str, str], ...]:
 
 
 def _date(iso: str) -> dict[str, Any]:
-    return {"date-parts": [[int(x) for x in iso.split("-")[:3]]]}
+    parts = [whole(x, 4) for x in iso.split("-")[:3]]
+    return {"date-parts": [[n for n in parts if n is not None]]}
 
 
 _TYPE = {"arxiv": "article", "doi": "article-journal", "github": "webpage", "url": "webpage"}

@@ -2,12 +2,15 @@
 
 A finding is a head line `file:line: severity code anchor` that is never cut or wrapped (the
 terminal may fold it; copying keeps it whole), then its message wrapped under it. `concise` is
-one finding a line, for grep and editors.
+one finding a line, for grep and editors. A person reads the first `MAX_SHOWN_PER_CODE` of
+each code and a count of the rest (a document of 20,000 uncited headings is not read line by
+line); `-f concise` and `-f json` hold every finding.
 """
 
 from __future__ import annotations
 
 import textwrap
+from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -25,7 +28,10 @@ if TYPE_CHECKING:
     from ..merge_result import MergeResult
     from ..result import CheckResult
 
-__all__ = ["add_result", "check_result", "clip", "findings"]
+__all__ = ["MAX_SHOWN_PER_CODE", "add_result", "check_result", "clip", "findings"]
+
+#: findings of one code the text format prints; the rest are counted after them
+MAX_SHOWN_PER_CODE = 50
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 _INDENT = "    "
@@ -62,8 +68,21 @@ def _finding(f: Finding, width: int) -> list[Text]:
 
 
 def findings(fs: Iterable[Finding], width: int = 80) -> list[Text]:
-    """Findings in the order given, the same for every command that reports them."""
-    return [line for f in fs for line in _finding(f, width)]
+    """Findings in the order given, the same for every command that reports them: at most
+    MAX_SHOWN_PER_CODE of a code, then one line counting the rest of each code cut."""
+    lines: list[Text] = []
+    shown: Counter[str] = Counter()
+    for f in fs:
+        shown[f.code.value] += 1
+        if shown[f.code.value] <= MAX_SHOWN_PER_CODE:
+            lines += _finding(f, width)
+    for code, n in shown.items():
+        if n > MAX_SHOWN_PER_CODE:
+            more = n - MAX_SHOWN_PER_CODE
+            lines.append(
+                Text(f"… and {more} more {code} findings (every one: -f concise or -f json)")
+            )
+    return lines
 
 
 def check_result(r: CheckResult, width: int = 80) -> Group:

@@ -54,7 +54,7 @@ __all__ = [
 logging.getLogger("arxiv").addHandler(logging.NullHandler())
 
 #: an Atom feed with OpenSearch counts, as every answer of the arXiv API is (its own errors too)
-_FEED = re.compile(rb"<feed\b[^>]*\bxmlns=[\"']http://www\.w3\.org/2005/Atom[\"']")
+_FEED = re.compile(rb"<feed\b[^<>]*\bxmlns=[\"']http://www\.w3\.org/2005/Atom[\"']")
 _COUNTS = re.compile(rb"<opensearch:totalResults\b")
 
 
