@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import zlib
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Iterator
 from typing import Any
 
 import httpx
@@ -48,13 +48,43 @@ class Decoder:
             self.zlib = zlib.decompressobj()
 
     def feed(self, raw: bytes) -> bytes:
+        return self._count(self._inflate(raw, self.limit - self.size + 1))
+
+    def pieces(self, raw: bytes, step: int) -> Iterator[bytes]:
+        """`raw` decoded, at most `step` bytes at a time (so a reader's work between two turns
+        of the event loop is bounded too), up to the limit exactly; then AnswerTooLarge."""
         if self.zlib is None:
-            out = raw
-        else:
-            try:
-                out = self.zlib.decompress(raw, self.limit - self.size + 1)
-            except zlib.error as exc:
-                raise httpx.DecodingError(f"answer could not be decoded ({exc})") from None
+            for start in range(0, len(raw), step):
+                yield from self._within(raw[start : start + step])
+            return
+        while True:
+            out = self._inflate(raw, step)
+            raw = self.zlib.unconsumed_tail
+            if out:
+                yield from self._within(out)
+            if not raw and len(out) < step:  # all read, nothing held back in zlib
+                return
+
+    def _within(self, out: bytes) -> Iterator[bytes]:
+        room = self.limit - self.size
+        if len(out) > room:
+            self.size = self.limit
+            if room:
+                yield out[:room]
+            raise AnswerTooLarge(f"answer larger than {self.limit} bytes (decoded)")
+        self.size += len(out)
+        yield out
+
+    def _inflate(self, raw: bytes, most: int) -> bytes:
+        if self.zlib is None:
+            return raw
+        try:
+            return self.zlib.decompress(raw, most)
+        except zlib.error as exc:
+            raise httpx.DecodingError(f"answer could not be decoded ({exc})") from None
+
+    def _count(self, out: bytes) -> bytes:
+        """`out`, counted; past the limit, AnswerTooLarge (whatever of it fitted is lost)."""
         self.size += len(out)
         if self.size > self.limit:
             raise AnswerTooLarge(f"answer larger than {self.limit} bytes (decoded)")

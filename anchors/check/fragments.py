@@ -10,13 +10,13 @@ on GitHub the comment and line anchors, which the API answers for (`github_targe
 
 from __future__ import annotations
 
-import codecs
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 from urllib.parse import urlsplit
 
+from .charsets import text_decoder
 from .htmlplaces import MAX_DEPTH, PlaceFinder, place_of, slug
 
 __all__ = [
@@ -142,7 +142,7 @@ class PageSearch:
     ) -> None:
         self.limit = limit
         self._finder = PlaceFinder(fragments)
-        self._decode = _text_decoder(charset)
+        self._decode = text_decoder(charset)
         #: why reading stopped before the end of the page ("bound", "timeout", "error",
         #: "charset", "encoding", "depth")
         self.cut: str | None = None
@@ -190,16 +190,3 @@ _CUT = {
     "encoding": "the page's Content-Encoding is not one anchors reads (gzip, deflate)",
     "depth": f"the page nests elements deeper than {MAX_DEPTH}, past what is read",
 }
-
-
-def _text_decoder(charset: str | None) -> Callable[..., str]:
-    """An incremental decoder for the page's declared charset; UTF-8 when it names none, an
-    unknown one, or a codec that is not a text encoding (`zlib`, `bz2`, `base64`, `rot13`: a
-    server's header must not pick a decompressor, or a codec that raises)."""
-    name = charset or "utf-8"
-    try:
-        b"x".decode(name, "replace")  # LookupError: an unknown name, a codec that is not text
-        decode: Callable[..., str] = codecs.getincrementaldecoder(name)(errors="replace").decode
-    except (LookupError, ValueError):
-        decode = codecs.getincrementaldecoder("utf-8")(errors="replace").decode
-    return decode
