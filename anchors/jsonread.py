@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 
-__all__ = ["MAX_DEPTH", "JSONError", "loads"]
+__all__ = ["MAX_DEPTH", "JSONError", "TooDeep", "loads"]
 
 #: levels of nesting accepted; GitHub's, Crossref's and the Wayback Machine's answers use < 10
 MAX_DEPTH = 64
@@ -26,14 +26,19 @@ class JSONError(ValueError):
     """Not JSON anchors will read: not UTF-8, malformed, or nested deeper than MAX_DEPTH."""
 
 
+class TooDeep(JSONError):
+    """JSON, but nested deeper than MAX_DEPTH: a reader that tells JSON from other answers
+    (a service's endpoint from a web page) counts it as JSON."""
+
+
 def loads(data: bytes | str, *, max_depth: int = MAX_DEPTH) -> object:
     """The parsed value of `data` (UTF-8 when bytes); JSONError when unreadable or too deep."""
     try:
         text = data.decode("utf-8") if isinstance(data, bytes) else data
         value = json.loads(text)
     except RecursionError:  # the C scanner's own guard: deeper than the interpreter's limit
-        raise JSONError(f"nested deeper than {max_depth} levels") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise TooDeep(f"nested deeper than {max_depth} levels") from None
+    except ValueError as exc:  # not UTF-8, not JSON, or an integer of over 4,300 digits
         raise JSONError(str(exc)) from None
     if isinstance(value, (list, dict)):
         depth = 0
@@ -42,7 +47,7 @@ def loads(data: bytes | str, *, max_depth: int = MAX_DEPTH) -> object:
             if token in "[{":
                 depth += 1
                 if depth > max_depth:
-                    raise JSONError(f"nested deeper than {max_depth} levels")
+                    raise TooDeep(f"nested deeper than {max_depth} levels")
             elif token in "]}":
                 depth -= 1
     return value

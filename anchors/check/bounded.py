@@ -7,7 +7,8 @@ timeouts from firing) or small on the wire and huge decoded (a 4 MB gzip that in
 4 GiB). `BoundedClient` holds one deadline per request, headers and body included, as
 `--timeout` documents, and decodes gzip/deflate itself, never more than `max_bytes` at a time,
 so memory stays bounded whatever the answer. The arXiv client (requests) uses the same
-decoder (`read_bounded`).
+decoder (`read_bounded`). A whole answer is read as JSON only through `answer_json`, within
+`jsonread`'s depth bound (100,000 `[` ended in RecursionError).
 """
 
 from __future__ import annotations
@@ -20,8 +21,16 @@ from typing import Any
 import httpx
 
 from ..defaults import MAX_ANSWER_BYTES
+from ..jsonread import JSONError, TooDeep, loads
 
-__all__ = ["AnswerTooLarge", "BoundedClient", "Decoder", "read_bounded"]
+__all__ = [
+    "AnswerTooLarge",
+    "BoundedClient",
+    "Decoder",
+    "Unreadable",
+    "answer_json",
+    "read_bounded",
+]
 
 #: the encodings this module decodes; `Accept-Encoding` asks for nothing else
 ACCEPT_ENCODING = "gzip, deflate"
@@ -105,7 +114,7 @@ async def _read(raw: AsyncIterator[bytes], encoding: str | None, limit: int) -> 
 
 
 #: headers that describe the wire form, not the decoded body the response now holds
-_WIRE = frozenset({"content-encoding", "content-length", "transfer-encoding"})
+_WIRE = frozenset({b"content-encoding", b"content-length", b"transfer-encoding"})
 
 
 class BoundedClient(httpx.AsyncClient):
@@ -139,7 +148,9 @@ class BoundedClient(httpx.AsyncClient):
             raise httpx.ReadTimeout(
                 f"no complete answer within {self.deadline:g} s", request=request
             ) from None
-        headers = [(k, v) for k, v in resp.headers.multi_items() if k.lower() not in _WIRE]
+        # The headers as the server sent them, bytes: rebuilt from decoded text, a byte outside
+        # ASCII (`X-Note: café`, a raw UTF-8 Location) raised UnicodeEncodeError here.
+        headers = [(k, v) for k, v in resp.headers.raw if k.lower() not in _WIRE]
         return httpx.Response(
             resp.status_code,
             headers=headers,
@@ -148,3 +159,22 @@ class BoundedClient(httpx.AsyncClient):
             extensions=resp.extensions,
             history=resp.history,
         )
+
+
+class Unreadable(ValueError):
+    """An answer that is JSON by its own account (its Content-Type, or its nesting) and cannot
+    be read: what it would have said is unverifiable, for the reason given."""
+
+
+def answer_json(resp: httpx.Response) -> object:
+    """The JSON value of a service's answer (`jsonread.loads`: depth-bounded); None when the
+    answer is not JSON at all (a web page, as a wrong endpoint sends); Unreadable when it says
+    it is JSON, or nests like JSON, and cannot be read."""
+    try:
+        return loads(resp.content)
+    except TooDeep as exc:
+        raise Unreadable(str(exc)) from None
+    except JSONError as exc:
+        if "json" in resp.headers.get("content-type", "").lower():
+            raise Unreadable(str(exc)) from None
+        return None

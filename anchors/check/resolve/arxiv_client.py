@@ -40,6 +40,7 @@ __all__ = [
     "NotAFeed",
     "RedirectedOffHost",
     "TimeoutSession",
+    "UnreadableFeed",
     "answered_a_feed",
     "make_client",
     "with_timeout",
@@ -59,6 +60,11 @@ _COUNTS = re.compile(rb"<opensearch:totalResults\b")
 class NotAFeed(Exception):
     """The API answered 200 with something that is not an arXiv Atom feed (a maintenance or
     proxy page, or `--arxiv-api` pointing elsewhere): no verdict can be read from it."""
+
+
+class UnreadableFeed(Exception):
+    """A feed the `arxiv` package could not read into results: it raises ValueError (or
+    OverflowError) for an entry's date no calendar has, where a verdict was expected."""
 
 
 #: the attribute of `arxiv.Client` that holds its requests.Session (private; see above)
