@@ -1,0 +1,148 @@
+"""Every service's answer is bytes a server controls: its headers and its JSON cannot crash a
+check, and cannot make a live link dead.
+
+One loopback server plays the web, GitHub, doi.org, Crossref, arXiv, the Wayback Machine and
+Save Page Now (tests/hostilefake.py); in each case one of them misbehaves. A byte outside ASCII
+in a response header (`X-Note: café`) crashed `check` with UnicodeEncodeError in every service
+client; 100,000 `[` as a service's JSON ended in RecursionError. Now the run ends with a
+verdict for every anchor: the live link OK, the anchor whose answer could not be read
+`unverifiable` with the reason (never dead, never not-found), the others checked as ever.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from anchors.cli.app import app
+
+from ..hostilefake import DOI, ISSUE, PAPER, Services
+
+pytestmark = [pytest.mark.reliability(kind="security"), pytest.mark.timeout(90)]
+
+KEYS = {"ANCHORS_IA_ACCESS_KEY": "acc3ss-K3Y", "ANCHORS_IA_SECRET_KEY": "s3cr3t-K3Y"}
+
+
+def _entry(field: str, value: str) -> str:
+    return f'  - {field}: "{value}"\n    first_anchored: 2026-09-24\n    status: new\n'
+
+
+def _check(tmp_path: Path, services: Services, *more: str) -> tuple[int, dict, str]:
+    """`check -f json` of a live page, a redirect to a page, a GitHub issue, a DOI and an
+    arXiv paper, every service on the fake; `more` flags (`--archive`, `--archive-save`: the
+    archive's services on the fake too)."""
+    (tmp_path / "anchors.toml").write_text("wayback_delay = 0\nsave_delay = 0\n", "utf-8")
+    with services.server() as srv:
+        services.port = srv.port
+        reg = tmp_path / "registry.yaml"
+        reg.write_text(
+            "version: 1\nanchors:\n"
+            + _entry("url", srv.url("/page"))
+            + _entry("url", srv.url("/moved"))
+            + _entry("url", ISSUE)
+            + _entry("doi", DOI)
+            + _entry("arxiv", PAPER),
+            encoding="utf-8",
+        )
+        args = ["check", str(reg), "--allow-private", "-f", "json", *more]
+        args += ["--today", "2026-12-02", "--timeout", "5"]
+        args += ["--github-api", srv.url("/gh"), "--doi-api", srv.url("/doi")]
+        args += ["--crossref-api", srv.url("/crossref"), "--arxiv-api", srv.url("/api/query")]
+        args += ["--arxiv-delay", "0", "--wayback-api", srv.url("/wayback/available")]
+        env = {**KEYS, "ANCHORS_SAVE_API": srv.url("/save")}
+        r = CliRunner().invoke(app, args, env=env)
+    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
+    assert "Traceback" not in r.stderr and r.exit_code in (0, 1), r.stderr[-3000:]
+    return r.exit_code, json.loads(r.stdout), r.stderr
+
+
+def _codes(doc: dict) -> dict[str, list[str]]:
+    """The finding codes by anchor (the anchor as the JSON names it)."""
+    out: dict[str, list[str]] = {}
+    for f in doc["findings"]:
+        out.setdefault(f["anchor"], []).append(f["code"])
+    return out
+
+
+def _message(doc: dict, code: str) -> str:
+    return next(f["message"] for f in doc["findings"] if f["code"] == code)
+
+
+@pytest.mark.parametrize("service", ["link", "github", "doi", "crossref", "arxiv"])
+def test_a_non_ascii_response_header_changes_nothing(tmp_path: Path, service: str) -> None:
+    """`X-Note: café` in Latin-1 and in UTF-8 bytes from one service: every anchor is OK, the
+    redirect whose Location is raw UTF-8 (`/café`) included, followed to `/caf%C3%A9`
+    (decoded as Latin-1 beside the other header, it led to a page that is not there)."""
+    code, doc, _ = _check(tmp_path, Services((service, "header")), "--no-cache")
+    assert doc["findings"] == [] and code == 0
+    assert doc["states"]["ok"] == 5
+
+
+@pytest.mark.parametrize("service", ["wayback", "save"])
+def test_a_non_ascii_header_from_the_archive_changes_nothing(tmp_path: Path, service: str) -> None:
+    """The Wayback Machine's answers and snapshots, or Save Page Now's: snapshots are found,
+    captures made, as with well-behaved headers."""
+    saving = service == "save"
+    flag = "--archive-save" if saving else "--archive"
+    hostile = Services((service, "header"), no_snapshots=saving)
+    code, doc, _ = _check(tmp_path, hostile, flag, "--no-cache")
+    assert doc["states"]["ok"] == 5 and code == 0
+    codes = {c for cs in _codes(doc).values() for c in cs}
+    assert codes == ({"archive-capture"} if saving else set()), doc["findings"]
+
+
+@pytest.mark.parametrize(
+    ("service", "anchor", "why"),
+    [
+        ("github", ISSUE, "GitHub API answer could not be read (nested deeper than 64"),
+        ("doi", DOI, "the DOI's metadata could not be read (nested deeper than 64"),
+        ("crossref", DOI, "Crossref's record (retractions, corrections) could not be read"),
+    ],
+)
+def test_json_nested_too_deep_leaves_its_anchor_unverifiable(
+    tmp_path: Path, service: str, anchor: str, why: str
+) -> None:
+    code, doc, _ = _check(tmp_path, Services((service, "nested")), "--no-cache")
+    found = _codes(doc)
+    [key] = [k for k in found if anchor in k]
+    assert found == {key: ["unverifiable"]}, doc["findings"]
+    assert why in _message(doc, "unverifiable")
+    assert doc["states"]["ok"] == 4 and doc["states"]["failing"] == 0 and code == 0
+
+
+def test_an_arxiv_entry_with_a_date_no_calendar_has_is_unverifiable(tmp_path: Path) -> None:
+    """The `arxiv` package raises ValueError for `<updated>yesterday</updated>`: the paper is
+    unverifiable (the answer could not be read), the rest checked."""
+    code, doc, _ = _check(tmp_path, Services(("arxiv", "bad-date")), "--no-cache")
+    found = _codes(doc)
+    assert list(found.values()) == [["unverifiable"]] and PAPER in next(iter(found))
+    assert "arXiv API answer could not be read" in _message(doc, "unverifiable")
+    assert doc["states"]["ok"] == 4 and code == 0
+
+
+@pytest.mark.parametrize("service", ["wayback", "save"])
+def test_archive_json_nested_too_deep_is_a_warning_not_a_crash(
+    tmp_path: Path, service: str
+) -> None:
+    saving = service == "save"
+    flag = "--archive-save" if saving else "--archive"
+    hostile = Services((service, "nested"), no_snapshots=saving)
+    code, doc, _ = _check(tmp_path, hostile, flag, "--no-cache")
+    codes = {c for cs in _codes(doc).values() for c in cs}
+    assert codes == {"archive-unavailable"}, doc["findings"]
+    assert doc["states"]["ok"] == 5 and code == 0
+
+
+def test_a_github_etag_outside_ascii_is_not_sent_back(tmp_path: Path) -> None:
+    """An ETag with a raw UTF-8 byte is never kept: the next run asks again without
+    `If-None-Match` (an ETag that no header can carry crashed it)."""
+    services = Services(("github", "etag"))
+    # the ETag store is read under --no-cache too; its folder named: this machine's own
+    state = ("--no-cache", "--cache-dir", str(tmp_path / "state"))
+    first = _check(tmp_path, services, *state)
+    second = _check(tmp_path, services, *state)
+    assert first[1]["states"]["ok"] == second[1]["states"]["ok"] == 5
+    assert services.github_asked == 2 and services.conditional == 0
