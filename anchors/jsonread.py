@@ -5,6 +5,8 @@ nesting: 100,000 `[` from a hostile server end in `RecursionError`, which no rea
 which `except ValueError` does not catch. Every reader of untrusted JSON goes through `loads`,
 which refuses anything nested deeper than `MAX_DEPTH` (no real answer comes near it) with a
 `JSONError`, a `ValueError`, so the readers' `except ValueError` paths treat it as unreadable.
+A `\ud800` escape with no partner is valid JSON but no character: kept, it crashed the first
+UTF-8 write of it (the history, the cache), so each such surrogate is read as U+FFFD.
 """
 
 from __future__ import annotations
@@ -50,4 +52,23 @@ def loads(data: bytes | str, *, max_depth: int = MAX_DEPTH) -> object:
                     raise TooDeep(f"nested deeper than {max_depth} levels")
             elif token in "]}":
                 depth -= 1
+    if _SURROGATE_ESCAPE.search(text):  # only then can a lone surrogate be in the value
+        return _scrub(value)
+    return value
+
+
+#: a JSON escape of a surrogate half (`\uD83D`): paired, json makes one character of two
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _scrub(value: object) -> object:
+    """`value` with every lone surrogate in its strings (keys too) replaced by U+FFFD; its
+    nesting is already bounded, so the recursion is too."""
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [_scrub(v) for v in value]
+    if isinstance(value, dict):
+        return {_scrub(k): _scrub(v) for k, v in value.items()}
     return value

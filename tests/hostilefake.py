@@ -7,7 +7,7 @@ snapshots (`/wayback/available`, `/web/...`) and Save Page Now (`/save`), in the
 reads (tests/claimfakes.py, cassettes/). `hostile` names one service and how it misbehaves:
 "header" (raw Latin-1 and raw UTF-8 bytes in its response headers), "nested" (100,000 `[` as
 its JSON), for arXiv "bad-date" (an entry whose date no calendar has), for GitHub "etag" (an
-ETag holding raw UTF-8).
+ETag holding raw UTF-8) and "surrogate" (a title with a `\ud800` escape and no partner).
 """
 
 from __future__ import annotations
@@ -106,7 +106,7 @@ class Services:
         issue = {
             "html_url": ISSUE,
             "number": 5,
-            "title": "Engine stalls",
+            "title": "Engine \ud800stalls" if self._is("github", "surrogate") else "Engine stalls",
             "state": "open",
             "state_reason": None,
             "closed_at": None,

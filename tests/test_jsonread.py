@@ -29,3 +29,11 @@ def test_json_at_the_bound_reads_and_brackets_in_strings_do_not_count() -> None:
 def test_bytes_that_are_not_utf8_json_are_one_error(data: bytes) -> None:
     with pytest.raises(JSONError):
         loads(data)
+
+
+def test_a_lone_surrogate_escape_is_read_as_a_replacement_character() -> None:
+    """`\\ud800` alone is JSON but no character: kept, the first UTF-8 write of it crashed (the
+    history, the cache). A pair is one character, as ever."""
+    got = loads(b'{"t": "Eng\\ud800ine", "\\udc00": ["\\ud83d\\ude00", "\\uDBFF"]}')
+    assert got == {"t": "Eng\ufffdine", "\ufffd": ["\U0001f600", "\ufffd"]}
+    assert loads('"\\ud800"') == "\ufffd"

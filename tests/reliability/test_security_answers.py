@@ -146,3 +146,11 @@ def test_a_github_etag_outside_ascii_is_not_sent_back(tmp_path: Path) -> None:
     second = _check(tmp_path, services, *state)
     assert first[1]["states"]["ok"] == second[1]["states"]["ok"] == 5
     assert services.github_asked == 2 and services.conditional == 0
+
+
+def test_a_lone_surrogate_in_a_service_answer_is_recorded_not_a_crash(tmp_path: Path) -> None:
+    """A GitHub title with a `\\ud800` escape and no partner: the run records it (history,
+    cache) as U+FFFD, where the first UTF-8 write of it crashed."""
+    code, doc, _ = _check(tmp_path, Services(("github", "surrogate")))
+    assert doc["states"]["ok"] == 5 and code == 0
+    assert "\ufffd".encode() in (tmp_path / ".anchors" / "cache.json").read_bytes()
