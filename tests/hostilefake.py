@@ -6,8 +6,9 @@ A web site (`/page`, and `/moved`, a redirect whose Location is raw UTF-8), GitH
 snapshots (`/wayback/available`, `/web/...`) and Save Page Now (`/save`), in the shapes anchors
 reads (tests/claimfakes.py, cassettes/). `hostile` names one service and how it misbehaves:
 "header" (raw Latin-1 and raw UTF-8 bytes in its response headers), "nested" (100,000 `[` as
-its JSON), for arXiv "bad-date" (an entry whose date no calendar has), for GitHub "etag" (an
-ETag holding raw UTF-8) and "surrogate" (a title with a `\ud800` escape and no partner).
+its JSON), "headers" (the headers and status a test gives); for arXiv "bad-date" (an entry
+whose date no calendar has); for GitHub "etag" (an ETag holding raw UTF-8) and "surrogate"
+(a title with a `\ud800` escape and no partner).
 """
 
 from __future__ import annotations
@@ -46,6 +47,10 @@ class Services:
     hostile: tuple[str, str] | None = None
     #: Wayback knows no snapshot (so `--archive-save` asks Save Page Now for captures)
     no_snapshots: bool = False
+    #: for the kind "headers": these headers (values as Latin-1 characters: their bytes are
+    #: sent), and this status, instead of the service's own
+    headers: dict[str, str] | None = None
+    status: int | None = None
     #: the port to serve on (0: any); a second run on the same port finds its ETags again
     port: int = 0
     #: GitHub requests, and those that came with `If-None-Match`
@@ -76,6 +81,9 @@ class Services:
             headers.update(_HOSTILE_HEADERS)
         if self._is(who, "nested") and body.startswith((b"{", b"[")):
             body = _NESTED
+        if self._is(who, "headers"):
+            headers.update(self.headers or {})
+            status = self.status or status
         return await respond(w, status, body, headers, req=req)
 
     async def _handle(self, req: Request, w: asyncio.StreamWriter) -> bool:

@@ -154,3 +154,37 @@ def test_a_lone_surrogate_in_a_service_answer_is_recorded_not_a_crash(tmp_path: 
     code, doc, _ = _check(tmp_path, Services(("github", "surrogate")))
     assert doc["states"]["ok"] == 5 and code == 0
     assert "\ufffd".encode() in (tmp_path / ".anchors" / "cache.json").read_bytes()
+
+
+def _utf8(text: str) -> str:
+    """`text`'s UTF-8 bytes as the Latin-1 characters the fake writes byte for byte."""
+    return text.encode().decode("latin-1")
+
+
+@pytest.mark.parametrize(
+    ("service", "status", "headers", "state", "needle"),
+    [
+        # `²` is a digit to str.isdigit, not to float: ValueError on the link path
+        ("link", 429, {"Retry-After": _utf8("²")}, "unverified", "(HTTP 429); not a dead link"),
+        # 5,000 digits: int() refuses them (ValueError)
+        ("github", 200, {"x-ratelimit-reset": "9" * 5000}, "ok", ""),
+        # a reset in the year 33658: no datetime can say it (ValueError)
+        (
+            "github",
+            403,
+            {"x-ratelimit-remaining": "0", "x-ratelimit-reset": "999999999999"},
+            "not-checked",
+            "spent for longer than any run waits",
+        ),
+    ],
+    ids=["retry-after-superscript", "reset-5000-digits", "reset-past-9999"],
+)
+def test_numbers_in_headers_are_ascii_digits_of_a_sane_length(
+    tmp_path: Path, service: str, status: int, headers: dict, state: str, needle: str
+) -> None:
+    """The service's anchors get the verdict the status means, the rest are OK."""
+    hostile = Services((service, "headers"), headers=headers, status=status)
+    _, doc, err = _check(tmp_path, hostile, "--no-cache", "--retry-after-cap", "0")
+    hit = 2 if service == "link" else 1  # /page, and /moved's target
+    assert doc["states"][state] == (5 if state == "ok" else hit), doc["states"]
+    assert needle in json.dumps(doc["findings"], ensure_ascii=False) + err
