@@ -167,7 +167,7 @@ def _utf8(text: str) -> str:
         # `²` is a digit to str.isdigit, not to float: ValueError on the link path
         ("link", 429, {"Retry-After": _utf8("²")}, "unverified", "(HTTP 429); not a dead link"),
         # 5,000 digits: int() refuses them (ValueError)
-        ("github", 200, {"x-ratelimit-reset": "9" * 5000}, "ok", ""),
+        ("github", 200, {"x-ratelimit-remaining": "0", "x-ratelimit-reset": "9" * 5000}, "ok", ""),
         # a reset in the year 33658: no datetime can say it (ValueError)
         (
             "github",
