@@ -16,10 +16,11 @@ from datetime import date
 
 import atheris
 import httpx
-
 from netfakes import POLICY, answers, run, survives_a_write, wire_headers
 
 with atheris.instrument_imports():
+    from anchors.archive.savepagenow import SavePageNow, SaveRefused
+    from anchors.archive.wayback import WaybackClient, WaybackError
     from anchors.check.bounded import AnswerTooLarge, BoundedClient
     from anchors.check.cited import Cited, CitedPlaces
     from anchors.check.links import LinkChecker
@@ -32,9 +33,6 @@ with atheris.instrument_imports():
     from anchors.ids import parse_anchor
     from anchors.ids.model import Doi, GithubRef
     from anchors.registry.model import Anchor
-
-    from anchors.archive.savepagenow import SavePageNow, SaveRefused
-    from anchors.archive.wayback import WaybackClient, WaybackError
 
 STATUSES = [200, 204, 301, 302, 303, 304, 307, 308, 401, 403, 404, 410, 429, 500, 503, 999]
 PAGE = "http://site.example/page"
@@ -67,9 +65,7 @@ async def _services(transport: httpx.MockTransport) -> None:
         deadline=5, transport=transport, max_bytes=1 << 20, trust_env=False
     ) as client:
         try:
-            got = await GithubResolver(client, "http://api.example", policy=POLICY).resolve(
-                [ISSUE]
-            )
+            got = await GithubResolver(client, "http://api.example", policy=POLICY).resolve([ISSUE])
             survives_a_write(got[ISSUE.key].facts)
         except UsageError:  # not what the GitHub API answers: `--github-api` is wrong
             pass

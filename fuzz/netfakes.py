@@ -22,7 +22,7 @@ from aiohttp.http_parser import HttpResponseParser
 from anchors.check.retry import RetryPolicy
 from anchors.history.facts import Facts, facts_to_json
 
-__all__ = ["LOOP", "POLICY", "answers", "run", "survives_a_write", "wire_headers"]
+__all__ = ["LOOP", "POLICY", "Streamed", "answers", "run", "survives_a_write", "wire_headers"]
 
 T = TypeVar("T")
 LOOP = asyncio.new_event_loop()
@@ -66,7 +66,7 @@ def wire_headers(status: int, head: bytes) -> RawHeaders | None:
     return messages[0][0].raw_headers if messages else None
 
 
-class _Body(httpx.AsyncByteStream):
+class Streamed(httpx.AsyncByteStream):
     """A body as the transport streams it: pieces of at most 16 KiB (aiohttp's `iter_chunked`)."""
 
     def __init__(self, body: bytes) -> None:
@@ -81,7 +81,7 @@ def answers(status: int, headers: RawHeaders, body: bytes) -> httpx.MockTranspor
     """A transport answering every request with `status`, `headers` and `body`."""
 
     def answer(request: httpx.Request) -> httpx.Response:
-        return httpx.Response(status, headers=list(headers), stream=_Body(body), request=request)
+        return httpx.Response(status, headers=list(headers), stream=Streamed(body), request=request)
 
     return httpx.MockTransport(answer)
 
