@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import html
 import re
-import unicodedata
 from enum import Enum
+
+from .unicodenorm import normalize
 
 __all__ = ["TitleVerdict", "compare_titles", "normalise", "same_title"]
 
@@ -94,13 +95,13 @@ def _key(text: str) -> str:
     Dropping spaces too makes `KV-Cache`, `KV cache` and `KVCache` one key, while any changed,
     added or reordered word still changes it.
     """
-    folded = unicodedata.normalize("NFKC", text).casefold()  # `³`→`3`, full-width→ASCII
+    folded = normalize("NFKC", text).casefold()  # `³`→`3`, full-width→ASCII
     return "".join(ch for ch in folded if ch.isalnum())
 
 
 def normalise(title: str) -> str:
     """Case-folded words of the cleaned title, single-spaced (for display and tests)."""
-    text = unicodedata.normalize("NFKC", _clean(title)).casefold()
+    text = normalize("NFKC", _clean(title)).casefold()
     return " ".join(_WORD_RE.findall(text)).replace("_", " ")
 
 

@@ -7,8 +7,9 @@ snapshots (`/wayback/available`, `/web/...`) and Save Page Now (`/save`), in the
 reads (tests/claimfakes.py, cassettes/). `hostile` names one service and how it misbehaves:
 "header" (raw Latin-1 and raw UTF-8 bytes in its response headers), "nested" (100,000 `[` as
 its JSON), "headers" (the headers and status a test gives); for arXiv "bad-date" (an entry
-whose date no calendar has); for GitHub "etag" (an ETag holding raw UTF-8) and "surrogate"
-(a title with a `\ud800` escape and no partner).
+whose date no calendar has); for GitHub "etag" (an ETag holding raw UTF-8), "surrogate"
+(a title with a `\ud800` escape and no partner); for doi.org "marks" (a title of 320,000
+combining marks).
 """
 
 from __future__ import annotations
@@ -32,6 +33,12 @@ SNAPSHOT = "20260918103000"
 _HOSTILE_HEADERS = {"X-Note": "caf\xe9", "X-Name": "café".encode().decode("latin-1")}
 _JSON = {"Content-Type": "application/json; charset=utf-8"}
 _NESTED = b"[" * 100_000
+#: a title by how its service misbehaves: a lone surrogate; 320,000 combining marks, which
+#: Python's normalization puts in order by insertion (minutes)
+_TITLES = {
+    ("github", "surrogate"): "Engine \ud800stalls",
+    ("doi", "marks"): "A Paper" + "\u0301\u0316" * 160_000,
+}
 _CSL = {
     "type": "article-journal",
     "DOI": DOI,
@@ -114,7 +121,7 @@ class Services:
         issue = {
             "html_url": ISSUE,
             "number": 5,
-            "title": "Engine \ud800stalls" if self._is("github", "surrogate") else "Engine stalls",
+            "title": _TITLES.get(self.hostile, "Engine stalls"),
             "state": "open",
             "state_reason": None,
             "closed_at": None,
@@ -127,7 +134,8 @@ class Services:
             to = f"/crossref/v1/works/{DOI}/transform"
             return await self._send(w, req, "doi", 302, b"", Location=to)
         if path == f"/crossref/v1/works/{DOI}/transform":
-            return await self._send(w, req, "doi", 200, json.dumps(_CSL).encode(), **_JSON)
+            csl = {**_CSL, "title": _TITLES.get(self.hostile, "A Paper")}
+            return await self._send(w, req, "doi", 200, json.dumps(csl).encode(), **_JSON)
         if path == f"/crossref/works/{DOI}":
             record = {"status": "ok", "message": {"DOI": DOI, "updated-by": []}}
             return await self._send(w, req, "crossref", 200, json.dumps(record).encode(), **_JSON)

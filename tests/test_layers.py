@@ -29,6 +29,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "anchors.result",
             "anchors.atomic",
             "anchors.jsonread",
+            "anchors.unicodenorm",
             "anchors.catalogue",
             "anchors.streams",
             "anchors.repofiles",

@@ -12,6 +12,7 @@ verdict for every anchor: the live link OK, the anchor whose answer could not be
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -30,7 +31,9 @@ def _entry(field: str, value: str) -> str:
     return f'  - {field}: "{value}"\n    first_anchored: 2026-09-24\n    status: new\n'
 
 
-def _check(tmp_path: Path, services: Services, *more: str) -> tuple[int, dict, str]:
+def _check(
+    tmp_path: Path, services: Services, *more: str, title: str = ""
+) -> tuple[int, dict, str]:
     """`check -f json` of a live page, a redirect to a page, a GitHub issue, a DOI and an
     arXiv paper, every service on the fake; `more` flags (`--archive`, `--archive-save`: the
     archive's services on the fake too)."""
@@ -44,6 +47,7 @@ def _check(tmp_path: Path, services: Services, *more: str) -> tuple[int, dict, s
             + _entry("url", srv.url("/moved"))
             + _entry("url", ISSUE)
             + _entry("doi", DOI)
+            + (f'    title: "{title}"\n' if title else "")
             + _entry("arxiv", PAPER),
             encoding="utf-8",
         )
@@ -188,3 +192,17 @@ def test_numbers_in_headers_are_ascii_digits_of_a_sane_length(
     hit = 2 if service == "link" else 1  # /page, and /moved's target
     assert doc["states"][state] == (5 if state == "ok" else hit), doc["states"]
     assert needle in json.dumps(doc["findings"], ensure_ascii=False) + err
+
+
+def test_a_title_of_combining_marks_is_compared_in_linear_time(tmp_path: Path) -> None:
+    """A DOI's title of 320,000 combining marks (a 4 MB answer): normalized by insertion it
+    kept the event loop for minutes; now it is compared (`ŕ` is not `r`: another title) in
+    about the time the run takes with the plain title."""
+    start = time.monotonic()
+    _check(tmp_path, Services(), "--no-cache", title="A Paper")
+    baseline = time.monotonic() - start
+    start = time.monotonic()
+    _, doc, _ = _check(tmp_path, Services(("doi", "marks")), "--no-cache", title="A Paper")
+    elapsed = time.monotonic() - start
+    assert [f["code"] for f in doc["findings"]] == ["title-mismatch"]
+    assert elapsed < 3 * baseline + 1, (elapsed, baseline)
