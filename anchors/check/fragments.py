@@ -17,7 +17,7 @@ from enum import Enum
 from urllib.parse import urlsplit
 
 from .charsets import text_decoder
-from .htmlplaces import MAX_DEPTH, PlaceFinder, place_of, slug
+from .htmlplaces import MAX_DEPTH, MAX_HEADINGS, PlaceFinder, place_of, slug
 
 __all__ = [
     "FRAGMENT_BODY_LIMIT",
@@ -188,5 +188,6 @@ _CUT = {
     "error": "the page's body broke off",
     "charset": "the page's declared charset does not decode it",
     "encoding": "the page's Content-Encoding is not one anchors reads (gzip, deflate)",
-    "depth": f"the page nests elements deeper than {MAX_DEPTH}, past what is read",
+    "depth": f"the page nests elements deeper than {MAX_DEPTH} (or headings in headings "
+    f"deeper than {MAX_HEADINGS}), past what is read",
 }
