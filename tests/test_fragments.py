@@ -11,6 +11,8 @@ import pytest
 from anchors.check.fragments import (
     FRAGMENT_BODY_LIMIT,
     FragmentKind,
+    PageSearch,
+    Place,
     fragment_kind,
     github_target,
     page_has_fragment,
@@ -149,3 +151,22 @@ def test_headings_nested_around_a_page_cost_what_the_page_costs() -> None:
     text = "x y " * (128 << 10)
     once = _find_cost("<h1>" + text)
     assert _find_cost("<h1>" * 250 + text) / max(once, 1e-6) < 3
+
+
+@pytest.mark.parametrize(
+    ("page", "why"),
+    [
+        ("<h1><span>" * 6 + "Deep" + "</span></h1>" * 6, "headings in headings deeper than 4"),
+        ("<h2>" + "!" * 3000 + "Intro</h2>", "a heading of the page is longer than 2048"),
+    ],
+    ids=["headings-in-headings", "long-heading"],
+)
+def test_a_heading_past_what_is_read_leaves_unfound_places_unverifiable(
+    page: str, why: str
+) -> None:
+    search = PageSearch(["intro", "top"], None)
+    search.feed(('<p id="top">' + page).encode())
+    search.end(None)
+    verdicts = search.verdicts()
+    assert verdicts["top"].place is Place.FOUND
+    assert verdicts["intro"].place is Place.UNVERIFIABLE and why in verdicts["intro"].why

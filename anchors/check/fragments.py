@@ -17,7 +17,14 @@ from enum import Enum
 from urllib.parse import urlsplit
 
 from .charsets import text_decoder
-from .htmlplaces import MAX_DEPTH, MAX_HEADINGS, PlaceFinder, place_of, slug
+from .htmlplaces import (
+    MAX_DEPTH,
+    MAX_HEADING_TEXT,
+    MAX_HEADINGS,
+    PlaceFinder,
+    place_of,
+    slug,
+)
 
 __all__ = [
     "FRAGMENT_BODY_LIMIT",
@@ -144,7 +151,7 @@ class PageSearch:
         self._finder = PlaceFinder(fragments)
         self._decode = text_decoder(charset)
         #: why reading stopped before the end of the page ("bound", "timeout", "error",
-        #: "charset", "encoding", "depth")
+        #: "charset", "encoding"), or why it missed part of it ("depth", "heading")
         self.cut: str | None = None
 
     def feed(self, data: bytes) -> bool:
@@ -168,6 +175,8 @@ class PageSearch:
             self._finder.close()
         if self.cut is None and self._finder.too_deep:
             self.cut = "depth"
+        if self.cut is None and self._finder.too_long:
+            self.cut = "heading"
 
     def verdicts(self) -> dict[str, Placed]:
         out: dict[str, Placed] = {}
@@ -190,4 +199,6 @@ _CUT = {
     "encoding": "the page's Content-Encoding is not one anchors reads (gzip, deflate)",
     "depth": f"the page nests elements deeper than {MAX_DEPTH} (or headings in headings "
     f"deeper than {MAX_HEADINGS}), past what is read",
+    "heading": f"a heading of the page is longer than {MAX_HEADING_TEXT} characters, past what "
+    "is read",
 }

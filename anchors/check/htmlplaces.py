@@ -9,8 +9,8 @@ module once per element and text (a parser target: no tree is built, so a page c
 beyond the text of its open headings). Every cost here is linear too: elements deeper than
 `MAX_DEPTH` are not looked at, nor headings more than `MAX_HEADINGS` deep in headings, and a
 heading's slug is made only from at most `MAX_HEADING_TEXT` characters (normalized in linear
-time: `unicodenorm`). A page that goes past a depth is `too_deep`: its unfound places are
-unverifiable, never missing.
+time: `unicodenorm`). A page that goes past a depth is `too_deep`, one with a longer heading
+`too_long`: either way its unfound places are unverifiable, never missing.
 """
 
 from __future__ import annotations
@@ -64,6 +64,8 @@ class PlaceFinder:
         self.found: set[str] = set()
         #: the page nests deeper than is looked at: places below were not seen
         self.too_deep = False
+        #: a heading had too much text to be given a slug
+        self.too_long = False
         self._depth = 0
         #: the open headings looked at: where each one's text begins in `_text`; and how many
         #: open ones, deeper than MAX_HEADINGS in those, are not
@@ -123,7 +125,9 @@ class PlaceFinder:
             self._unread -= 1
             return
         piece, chars = self._open.pop()
-        if self._chars - chars <= MAX_HEADING_TEXT:
+        if self._chars - chars > MAX_HEADING_TEXT:
+            self.too_long = True
+        else:
             base = slug("".join(self._text[piece:]))
             seen = self._slugs.get(base, 0)
             self._slugs[base] = seen + 1
