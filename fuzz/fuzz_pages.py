@@ -4,7 +4,7 @@ bound (`FRAGMENT_BODY_LIMIT`): decoding (anchors.check.charsets, bounded.Decoder
 it is fed in (pageread) and the HTML place finder (htmlplaces, fragments). Every fragment gets
 a verdict (found, missing, unverifiable); nothing may raise, and none may take seconds.
 
-Inputs of any length reach the bound: one in eight is repeated to just under or just past it.
+Inputs of any length reach the bound: one in sixteen is repeated to just under or just past it.
 
     pip install '.[fuzz]' && python fuzz/fuzz_pages.py -max_total_time=2400 -max_len=2200000
 """
@@ -93,7 +93,7 @@ def one_input(data: bytes) -> None:
     charset = fdp.PickValueInList(CHARSETS)
     encoding = fdp.PickValueInList(ENCODINGS)
     level = fdp.ConsumeIntInRange(-1, 1)
-    size = fdp.PickValueInList([0] * 6 + [FRAGMENT_BODY_LIMIT - 1, FRAGMENT_BODY_LIMIT + 1])
+    size = fdp.PickValueInList([0] * 30 + [FRAGMENT_BODY_LIMIT - 1, FRAGMENT_BODY_LIMIT + 1])
     wanted = sorted({fdp.PickValueInList(FRAGMENTS), fdp.ConsumeUnicodeNoSurrogates(12) or "x"})
     body = _sized(fdp.PickValueInList(STARTS) + fdp.ConsumeBytes(fdp.remaining_bytes()), size)
     kind = fdp.PickValueInList(["text/html", "application/xhtml+xml", "text/plain"])

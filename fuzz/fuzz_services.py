@@ -6,7 +6,7 @@ client's documented refusal: a wrong `--github-api`, the archive unavailable); i
 recorded (the history and cache write UTF-8 JSON) and judged against an entry.
 
 The answer cap is lowered to 1 MiB here (16 MiB in a run: `MAX_ANSWER_BYTES`: the same code
-with a smaller number), and one input in eight is repeated to just under or just past it.
+with a smaller number), and one input in sixteen is repeated to just under or just past it.
 
     pip install '.[fuzz]' && python fuzz/fuzz_services.py -max_total_time=2400 -max_len=1048576
 """
@@ -176,7 +176,7 @@ def _arxiv(status: int, body: bytes) -> None:
 
 def one_input(data: bytes) -> None:
     fdp = atheris.FuzzedDataProvider(data)
-    size = fdp.PickValueInList([0] * 6 + [CAP - 1, CAP + 1])
+    size = fdp.PickValueInList([0] * 30 + [CAP - 1, CAP + 1])
     service = fdp.ConsumeIntInRange(0, 4)
     status = fdp.PickValueInList(STATUSES)
     kind = fdp.PickValueInList(TYPES)
