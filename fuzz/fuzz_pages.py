@@ -14,15 +14,18 @@ from __future__ import annotations
 import sys
 import zlib
 
+# aiohttp's parser is not anchors' code: loaded before the instrumented imports
+import aiohttp.http_parser  # noqa: F401
 import atheris
 import httpx
-from netfakes import answers, run
 
 # Not instrumented: its loop runs once per element (140,000 in a dense 2 MiB page), which
 # instrumentation slows tenfold, past -timeout=2; libxml2 below it is not Python anyway.
 import anchors.check.htmlplaces  # noqa: F401
 
 with atheris.instrument_imports():
+    from netfakes import answers, run
+
     from anchors.check.answers import Answer
     from anchors.check.cited import Cited, CitedPlaces
     from anchors.check.fragments import FRAGMENT_BODY_LIMIT, Place, page_has_fragment

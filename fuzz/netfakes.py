@@ -19,10 +19,22 @@ import httpx
 from aiohttp.base_protocol import BaseProtocol
 from aiohttp.http_parser import HttpResponseParser
 
+from anchors.check.bounded import BoundedClient
 from anchors.check.retry import RetryPolicy
+from anchors.check.transport import NoCookies
 from anchors.history.facts import Facts, facts_to_json
 
-__all__ = ["LOOP", "POLICY", "Streamed", "answers", "run", "survives_a_write", "wire_headers"]
+__all__ = [
+    "LOOP",
+    "POLICY",
+    "Streamed",
+    "answers",
+    "run",
+    "sendable",
+    "service_client",
+    "survives_a_write",
+    "wire_headers",
+]
 
 T = TypeVar("T")
 LOOP = asyncio.new_event_loop()
@@ -77,13 +89,34 @@ class Streamed(httpx.AsyncByteStream):
             yield self.body[at : at + 16384]
 
 
+def sendable(request: httpx.Request) -> None:
+    """What anchors' transport refuses before any answer (`transport.py`: aiohttp's InvalidURL
+    for a URL with no host, `http://x@/` after a Location of `//x@`), refused the same way."""
+    if not request.url.host:
+        raise httpx.UnsupportedProtocol(f"no host in {request.url}", request=request)
+
+
 def answers(status: int, headers: RawHeaders, body: bytes) -> httpx.MockTransport:
     """A transport answering every request with `status`, `headers` and `body`."""
 
     def answer(request: httpx.Request) -> httpx.Response:
+        sendable(request)
         return httpx.Response(status, headers=list(headers), stream=Streamed(body), request=request)
 
     return httpx.MockTransport(answer)
+
+
+def service_client(transport: httpx.AsyncBaseTransport, cap: int) -> BoundedClient:
+    """The services' client as `check.clients.open_services` builds it, on `transport`, with
+    its answer cap lowered to `cap` (so fuzzed inputs reach it)."""
+    return BoundedClient(
+        deadline=5,
+        max_bytes=cap,
+        transport=transport,
+        follow_redirects=False,
+        trust_env=False,
+        cookies=NoCookies(),
+    )
 
 
 def survives_a_write(facts: Facts | None) -> None:

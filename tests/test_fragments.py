@@ -135,6 +135,9 @@ HOSTILE_PAGES: dict[str, Callable[[int], str]] = {
     "paragraphs": _repeat("<p>"),
     "headings": _repeat("<h1>x</h1>"),
     "ids": _repeat("<i id=intro-x>"),
+    # headings that nest (the `<html><body>` between undoes the close): libxml2, not stopped
+    # at its depth, walked its stack of open elements at each tag (found by fuzz_pages)
+    "headings-nesting-without-end": _repeat('<html><body><h2 id="intro">\x00>'),
 }
 
 

@@ -4,10 +4,12 @@ The page is a network answer, so its markup is hostile input. Python's own `html
 fit for it: on Python 3.11 an unclosed tag is scanned again on every feed (2 MiB of attributes
 kept a run busy for a minute, past any `--timeout`, since parsing never yields to the event
 loop), `<!<!<!…` is quadratic on close, and `<![<![` raises AssertionError. libxml2's HTML
-parser (through lxml) reads any markup in linear time and never raises on it; it calls this
-module once per element and text (a parser target: no tree is built, so a page costs no memory
-beyond the text of its open headings). Every cost here is linear too: elements deeper than
-`MAX_DEPTH` are not looked at, nor headings more than `MAX_HEADINGS` deep in headings, and a
+parser (through lxml) reads any markup and never raises on it; it calls this module once per
+element and text (a parser target: no tree is built, so a page costs no memory beyond the text
+of its open headings). Parsing stops at elements deeper than `MAX_DEPTH` (libxml2 walks its
+stack of open elements at each tag: deeper, its cost grows with the depth, as it would without
+its own limit when it builds a tree); headings more than `MAX_HEADINGS` deep in headings are
+not looked at, and a
 heading's slug is made only from at most `MAX_HEADING_TEXT` characters (normalized in linear
 time: `unicodenorm`). A page that goes past a depth is `too_deep`, one with a longer heading
 `too_long`: either way its unfound places are unverifiable, never missing.
@@ -84,12 +86,19 @@ class PlaceFinder:
         return self.found >= self.wanted
 
     def feed(self, text: str) -> None:
-        self._parser.feed(text)
+        if self.too_deep:  # parsing stopped: nothing below is read
+            return
+        try:
+            self._parser.feed(text)
+        except _Halt:
+            pass
 
     def close(self) -> None:
+        if self.too_deep:
+            return
         try:
             self._parser.close()
-        except etree.LxmlError:  # an empty or wholly broken page: nothing more to see
+        except (etree.LxmlError, _Halt):  # an empty or wholly broken page: nothing more to see
             pass
 
     def _see(self, name: str) -> None:
@@ -102,8 +111,10 @@ class PlaceFinder:
     def _start(self, tag: str, attrib: Mapping[str, str]) -> None:
         self._depth += 1
         if self._depth > MAX_DEPTH:
+            # libxml2 keeps its own stack of open elements and walks it at each tag: parsing on
+            # would cost the depth at every element (2 MiB of nested headings: 10 s)
             self.too_deep = True
-            return
+            raise _Halt
         if attrib:
             for value in (attrib.get("id"), attrib.get("name") if tag == "a" else None):
                 if value:
@@ -119,7 +130,7 @@ class PlaceFinder:
 
     def _end(self, tag: str) -> None:
         self._depth -= 1
-        if tag not in _HEADINGS or not self._open or self._depth >= MAX_DEPTH:
+        if tag not in _HEADINGS or not self._open:
             return
         if self._unread:  # the innermost open heading is one not read
             self._unread -= 1
@@ -137,9 +148,13 @@ class PlaceFinder:
             self._chars = 0
 
     def _data(self, text: str) -> None:
-        if self._open and self._depth <= MAX_DEPTH:
+        if self._open:
             self._text.append(text)
             self._chars += len(text)
+
+
+class _Halt(Exception):
+    """Raised by the target to stop the parser (lxml passes it out of `feed`)."""
 
 
 class _Target:
