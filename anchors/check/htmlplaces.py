@@ -5,14 +5,13 @@ fit for it: on Python 3.11 an unclosed tag is scanned again on every feed (2 MiB
 kept a run busy for a minute, past any `--timeout`, since parsing never yields to the event
 loop), `<!<!<!…` is quadratic on close, and `<![<![` raises AssertionError. libxml2's HTML
 parser (through lxml) reads any markup and never raises on it; it calls this module once per
-element and text (a parser target: no tree is built, so a page costs no memory beyond the text
-of its open headings). Parsing stops at elements deeper than `MAX_DEPTH` (libxml2 walks its
-stack of open elements at each tag: deeper, its cost grows with the depth, as it would without
-its own limit when it builds a tree); headings more than `MAX_HEADINGS` deep in headings are
-not looked at, and a
-heading's slug is made only from at most `MAX_HEADING_TEXT` characters (normalized in linear
-time: `unicodenorm`). A page that goes past a depth is `too_deep`, one with a longer heading
-`too_long`: either way its unfound places are unverifiable, never missing.
+element and piece of text (a parser target: no tree is built, so a page costs no memory beyond
+the text of its open headings). Every cost stays linear in the page: parsing stops past
+`MAX_DEPTH` open elements (libxml2 walks its stack of them at each tag, and only stops itself
+when it builds a tree); headings more than `MAX_HEADINGS` deep in headings are not read, and a
+heading's slug is made from at most `MAX_HEADING_TEXT` characters, normalized in linear time
+(`unicodenorm`). A page past a depth is `too_deep`, one with a longer heading `too_long`:
+either way its unfound places are unverifiable, never missing.
 """
 
 from __future__ import annotations
