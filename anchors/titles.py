@@ -148,7 +148,9 @@ def _report_name(actual: str) -> str | None:
 
 def compare_titles(written: str, actual: str) -> TitleVerdict:
     """SAME when `written` is `actual` or its main title, up to the tolerated variations."""
-    w, a = _clean(written).strip(), _clean(actual).strip()
+    # each run of whitespace made one space (no key holds spaces): the separator patterns went
+    # over a run again from each of its characters (a title of 80,000 spaces: 87 s)
+    w, a = " ".join(_clean(written).split()), " ".join(_clean(actual).split())
     if not _LATIN_RE.search(_CJK_RE.sub("", w)) and _CJK_RE.search(w):
         return TitleVerdict.UNCONFIRMABLE
     if not _key(w) or not _key(a):

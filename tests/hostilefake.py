@@ -8,8 +8,8 @@ reads (tests/claimfakes.py, cassettes/). `hostile` names one service and how it 
 "header" (raw Latin-1 and raw UTF-8 bytes in its response headers), "nested" (100,000 `[` as
 its JSON), "headers" (the headers and status a test gives); for arXiv "bad-date" (an entry
 whose date no calendar has); for GitHub "etag" (an ETag holding raw UTF-8), "surrogate"
-(a title with a `\ud800` escape and no partner); for doi.org "marks" (a title of 320,000
-combining marks).
+(a title with a `\ud800` escape and no partner); for doi.org "marks" and "spaces" (titles of
+320,000 combining marks, of 80,000 spaces).
 """
 
 from __future__ import annotations
@@ -34,10 +34,12 @@ _HOSTILE_HEADERS = {"X-Note": "caf\xe9", "X-Name": "café".encode().decode("lati
 _JSON = {"Content-Type": "application/json; charset=utf-8"}
 _NESTED = b"[" * 100_000
 #: a title by how its service misbehaves: a lone surrogate; 320,000 combining marks, which
-#: Python's normalization puts in order by insertion (minutes)
+#: Python's normalization puts in order by insertion (minutes); 80,000 spaces, which the title
+#: rules' separator patterns went over again from each space (87 s)
 _TITLES = {
     ("github", "surrogate"): "Engine \ud800stalls",
     ("doi", "marks"): "A Paper" + "\u0301\u0316" * 160_000,
+    ("doi", "spaces"): "A" + " " * 80_000 + "Paper",
 }
 _CSL = {
     "type": "article-journal",
