@@ -121,23 +121,35 @@ class BoundedClient(httpx.AsyncClient):
     """An httpx client whose every answer is complete within `deadline` seconds and at most
     `max_bytes` decoded bytes; otherwise httpx.ReadTimeout or AnswerTooLarge (httpx errors).
 
-    `send` is httpx's one way out for `get`, `post` and `request`, so no call escapes it.
+    `send` is httpx's one way out for `get`, `post` and `request`, so no call escapes it. It
+    hands each request to `transport` itself: redirects are followed by hand, one hop a request
+    (anchors.check.redirects), and httpx's own redirect handling, which parses a 3xx answer's
+    Location even when it is not followed, raised InvalidURL (no httpx.HTTPError, so no caller
+    caught it) for a Location such as `x:y/`.
     """
 
     def __init__(
-        self, *, deadline: float, max_bytes: int = MAX_ANSWER_BYTES, **kwargs: Any
+        self,
+        *,
+        deadline: float,
+        transport: httpx.AsyncBaseTransport,
+        max_bytes: int = MAX_ANSWER_BYTES,
+        **kwargs: Any,
     ) -> None:
         kwargs.setdefault("headers", {})
-        super().__init__(**kwargs)
+        super().__init__(transport=transport, **kwargs)
         self.headers["Accept-Encoding"] = ACCEPT_ENCODING
         self.deadline = deadline
         self.max_bytes = max_bytes
+        self.wire = transport
 
     async def send(self, request: httpx.Request, **kwargs: Any) -> httpx.Response:
-        kwargs["stream"] = True
+        if kwargs.get("follow_redirects"):
+            raise ValueError("BoundedClient follows no redirect: see anchors.check.redirects")
+        request.extensions.setdefault("timeout", self.timeout.as_dict())
         try:
             async with asyncio.timeout(self.deadline):
-                resp = await super().send(request, **kwargs)
+                resp = await self.wire.handle_async_request(request)
                 try:
                     body = await _read(
                         resp.aiter_raw(), resp.headers.get("content-encoding"), self.max_bytes
@@ -157,7 +169,6 @@ class BoundedClient(httpx.AsyncClient):
             content=body,
             request=request,
             extensions=resp.extensions,
-            history=resp.history,
         )
 
 

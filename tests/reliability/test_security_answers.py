@@ -214,3 +214,19 @@ def test_a_hostile_title_is_compared_in_linear_time(
     elapsed = time.monotonic() - start
     assert [f["code"] for f in doc["findings"]] == codes
     assert elapsed < 3 * baseline + 1, (elapsed, baseline)
+
+
+@pytest.mark.parametrize("service", ["github", "doi", "crossref", "wayback", "save"])
+def test_a_redirect_to_a_location_no_url_takes_is_a_verdict(tmp_path: Path, service: str) -> None:
+    """`301` to `x:y/`: httpx's client parsed a Location even when it followed none, and raised
+    InvalidURL (no HTTPError: no caller caught it). Now the hop is judged like any other: not
+    followed off the API's host, or a scheme no one asks; never dead, and the rest checked."""
+    saving = service == "save"
+    hostile = Services(
+        (service, "headers"), headers={"Location": "x:y/"}, status=301, no_snapshots=saving
+    )
+    more = ["--archive-save" if saving else "--archive"] if service in ("wayback", "save") else []
+    _, doc, _ = _check(tmp_path, hostile, "--no-cache", *more)
+    codes = {f["anchor"].rsplit("/", 1)[-1]: f["code"] for f in doc["findings"]}
+    assert not {"dead-link", "not-found"} & set(codes.values()), doc["findings"]
+    assert "page" not in codes and "moved" not in codes
