@@ -14,6 +14,7 @@ after a space (which may begin with a few English tokens such as `PD` or `671B M
 from __future__ import annotations
 
 import html
+import itertools
 import re
 from enum import Enum
 
@@ -39,6 +40,8 @@ _GLOSS_SEP_RE = re.compile(r"\s+[·•|]\s+|\s*[（｜【]|\s+[-–—]\s+")
 _MAIN_SEP_RE = re.compile(r"\s*[:：]\s*|\s+[-–—]+\s+|\s*—\s*")
 #: English tokens a Chinese gloss may start with (`PD 分离`, `671B MoE 技术报告`)
 _MAX_GLOSS_TOKENS = 4
+#: separators a gloss may follow, first to last, that are tried
+_MAX_GLOSS_FORMS = 8
 _SUBTITLE_MARKS = (":", "：", "-", "–", "—")
 #: what may follow a bare name: "DeepSeek-V3" is "DeepSeek-V3 Technical Report"
 _REPORT_WORDS = frozenset({"technical", "report", "tech"})
@@ -108,7 +111,10 @@ def normalise(title: str) -> str:
 def _written_forms(written: str) -> set[str]:
     """Keys of the written title and of its title part before each possible gloss."""
     forms = {written}
-    forms.update(written[: m.start()] for m in _GLOSS_SEP_RE.finditer(written) if m.start() > 0)
+    # the first few separators: each form costs the title's length to key (a title of 2,000
+    # `（` made 2,000 forms: 6 s), and no title has more than a few parts before its gloss
+    seps = itertools.islice(_GLOSS_SEP_RE.finditer(written), _MAX_GLOSS_FORMS)
+    forms.update(written[: m.start()] for m in seps if m.start() > 0)
     cjk = _CJK_RE.search(written)
     if cjk:
         head = written[: cjk.start()]
