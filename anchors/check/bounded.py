@@ -144,8 +144,6 @@ class BoundedClient(httpx.AsyncClient):
         self.wire = transport
 
     async def send(self, request: httpx.Request, **kwargs: Any) -> httpx.Response:
-        if kwargs.get("follow_redirects"):
-            raise ValueError("BoundedClient follows no redirect: see anchors.check.redirects")
         request.extensions.setdefault("timeout", self.timeout.as_dict())
         try:
             async with asyncio.timeout(self.deadline):
