@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator, Callable
 import httpx
 import pytest
 
-from anchors.check.bounded import AnswerTooLarge, Decoder
+from anchors.check.bounded import AnswerTooLarge, BoundedClient, Decoder
 from anchors.check.charsets import CODECS, charset_of, codec_for, text_decoder
 from anchors.check.fragments import PageSearch
 from anchors.check.pageread import STEP, read_page
@@ -187,3 +187,23 @@ def test_a_page_named_in_an_exotic_charset_is_searched_as_utf8() -> None:
     assert page.feed(b'<h2 id="intro">x</h2>')
     page.end(None)
     assert page.verdicts()["intro"].place.value == "found"
+
+
+def test_the_services_client_sends_each_request_once_and_reads_a_3xx_as_it_came() -> None:
+    """A 3xx is handed back as it came, whatever its Location (`x:y/` made httpx's own redirect
+    handling raise InvalidURL), its header bytes kept; `get` as httpx's default calls it."""
+    sent: list[str] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        sent.append(str(request.url))
+        headers = [(b"Location", b"x:y/"), (b"X-Note", b"caf\xe9")]
+        return httpx.Response(301, headers=headers, stream=_Body(b"{}"), request=request)
+
+    async def go() -> httpx.Response:
+        async with BoundedClient(deadline=5, transport=httpx.MockTransport(answer)) as client:
+            return await client.get("http://api.example/x")
+
+    resp = asyncio.run(go())
+    assert sent == ["http://api.example/x"] and resp.status_code == 301
+    assert resp.headers.raw == [(b"Location", b"x:y/"), (b"X-Note", b"caf\xe9")]
+    assert resp.content == b"{}"
