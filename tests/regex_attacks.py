@@ -43,7 +43,8 @@ GUARDS: dict[str, Guard] = {
     "anchors.check.htmlplaces._SLUG_DROP_RE": g(A("", "!"), A("", "a- ")),
     "anchors.check.resolve.arxiv._WITHDRAWN_RE": g(A("", "withdra"), A("", "withdrawn ")),
     # the head of an arXiv answer: many `<feed` openings with no `>`
-    "anchors.check.resolve.arxiv_client._FEED": g(A("", "<feed "), A("<feed", " a", "")),
+    "anchors.check.resolve.arxiv_client._FEED_TAG": g(A("", "<feed "), A("<feed", " a", "")),
+    "anchors.check.resolve.arxiv_client._ATOM": g(A("", "xmlns="), A("", " xmlns='")),
     "anchors.check.resolve.arxiv_client._COUNTS": g(A("", "<opensearch:totalResults")),
     # a page's words: a run of digits with no dot, letters with no dot
     "anchors.check.words._TOKEN_RE": g(A("", "0", "x"), A("a", "0"), A("", "0.", "x")),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -9,11 +11,14 @@ import pytest
 from anchors.check.fragments import (
     FRAGMENT_BODY_LIMIT,
     FragmentKind,
+    PageSearch,
+    Place,
     fragment_kind,
     github_target,
     page_has_fragment,
     slug,
 )
+from anchors.check.htmlplaces import PlaceFinder
 
 PAGE = """<html><body>
 <h1 id="top">Docs</h1>
@@ -99,3 +104,72 @@ def test_the_read_bound_is_at_least_a_mebibyte_and_documented_as_it_is() -> None
         assert said in entry, code
     for page in ("security.md", "commands.md", "living-document.md"):
         assert said in (docs / page).read_text(encoding="utf-8"), page
+
+
+def _find_cost(page: str) -> float:
+    """This thread's CPU seconds to look for two places in `page`, fed 64 KiB at a time (as
+    the page reader does), the best of three."""
+    best = float("inf")
+    for _ in range(3):
+        finder = PlaceFinder(["intro", "nowhere"])
+        start = time.thread_time()
+        for at in range(0, len(page), 65536):
+            finder.feed(page[at : at + 65536])
+        finder.close()
+        best = min(best, time.thread_time() - start)
+    return best
+
+
+def _repeat(unit: str) -> Callable[[int], str]:
+    return lambda size: (unit * (size // len(unit) + 1))[:size]
+
+
+#: pages on which the place finder once did more than linear work, or may: headings nested in
+#: headings around all the text (each heading's text joined and slugged: 3 s for 2 MiB, in one
+#: step at the end of the page), headings of long runs of combining marks (normalized by
+#: insertion: minutes), and pages of nothing but elements or headings
+HOSTILE_PAGES: dict[str, Callable[[int], str]] = {
+    "headings-around-the-text": lambda size: "<h1>" * 250 + "x" * size,
+    "headings-in-headings": _repeat("<h1><span>" * 8 + "a\u0301\u0316" * 40 + " "),
+    "marks-in-headings": lambda size: "<h2>a" + "\u0301\u0316" * (size // 2) + "</h2>",
+    "paragraphs": _repeat("<p>"),
+    "headings": _repeat("<h1>x</h1>"),
+    "ids": _repeat("<i id=intro-x>"),
+    # headings that nest (the `<html><body>` between undoes the close): libxml2, not stopped
+    # at its depth, walked its stack of open elements at each tag (found by fuzz_pages)
+    "headings-nesting-without-end": _repeat('<html><body><h2 id="intro">\x00>'),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(HOSTILE_PAGES))
+def test_the_place_finder_does_linear_work_on_any_page(shape: str) -> None:
+    make = HOSTILE_PAGES[shape]
+    small = _find_cost(make(128 << 10))
+    assert _find_cost(make(512 << 10)) / max(small, 1e-6) < 7
+
+
+def test_headings_nested_around_a_page_cost_what_the_page_costs() -> None:
+    """Each of 250 nested headings was joined and slugged over all the text inside it at the
+    page's end, in one step: 250 times the page (3 s for 2 MiB, past any deadline's reach)."""
+    text = "x y " * (128 << 10)
+    once = _find_cost("<h1>" + text)
+    assert _find_cost("<h1>" * 250 + text) / max(once, 1e-6) < 3
+
+
+@pytest.mark.parametrize(
+    ("page", "why"),
+    [
+        ("<h1><span>" * 6 + "Deep" + "</span></h1>" * 6, "headings in headings deeper than 4"),
+        ("<h2>" + "!" * 3000 + "Intro</h2>", "a heading of the page is longer than 2048"),
+    ],
+    ids=["headings-in-headings", "long-heading"],
+)
+def test_a_heading_past_what_is_read_leaves_unfound_places_unverifiable(
+    page: str, why: str
+) -> None:
+    search = PageSearch(["intro", "top"], None)
+    search.feed(('<p id="top">' + page).encode())
+    search.end(None)
+    verdicts = search.verdicts()
+    assert verdicts["top"].place is Place.FOUND
+    assert verdicts["intro"].place is Place.UNVERIFIABLE and why in verdicts["intro"].why

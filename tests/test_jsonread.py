@@ -35,3 +35,11 @@ def test_an_integer_too_long_for_int_is_unreadable_json() -> None:
     """json.loads raises a plain ValueError past 4,300 digits, not JSONDecodeError."""
     with pytest.raises(JSONError):
         loads("[" + "1" * 5_000 + "]")
+
+
+def test_a_lone_surrogate_escape_is_read_as_a_replacement_character() -> None:
+    """`\\ud800` alone is JSON but no character: kept, the first UTF-8 write of it crashed (the
+    history, the cache). A pair is one character, as ever."""
+    got = loads(b'{"t": "Eng\\ud800ine", "\\udc00": ["\\ud83d\\ude00", "\\uDBFF"]}')
+    assert got == {"t": "Eng\ufffdine", "\ufffd": ["\U0001f600", "\ufffd"]}
+    assert loads('"\\ud800"') == "\ufffd"

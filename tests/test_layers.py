@@ -30,6 +30,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "anchors.atomic",
             "anchors.jsonread",
             "anchors.numbers",
+            "anchors.unicodenorm",
             "anchors.catalogue",
             "anchors.streams",
             "anchors.repofiles",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -175,3 +176,36 @@ def test_a_title_is_itself_even_with_a_retraction_notice() -> None:
         compare_titles("RETRACTED: A study of KV cache eviction", "A study of KV cache admission")
         is TitleVerdict.DIFFERENT
     )
+
+
+def _title_cost(title: str) -> float:
+    """This thread's CPU seconds to compare `title` with another, either way round (a title
+    from the history is the written one in the report), the best of three."""
+    best = float("inf")
+    for _ in range(3):
+        start = time.thread_time()
+        compare_titles("A Paper", title)
+        compare_titles(title, "A Paper")
+        best = min(best, time.thread_time() - start)
+    return best
+
+
+@pytest.mark.parametrize("unit", ["  ", " \t", "$ ", "\u0301\u0316", "（（", "—（"], ids=repr)
+def test_a_title_is_compared_in_linear_time(unit: str) -> None:
+    """Runs of whitespace (the separator patterns went over a run from each of its characters),
+    of combining marks (normalized by insertion), of gloss marks (a form keyed per mark: 2,000
+    `（` took 6 s): a title costs its length, whichever side it is on."""
+    small = _title_cost("A" + unit * 2_000 + "Paper")
+    assert _title_cost("A" + unit * 8_000 + "Paper") / max(small, 1e-6) < 7
+
+
+def test_the_title_measure_catches_a_quadratic_pattern() -> None:
+    """The main-title separator pattern itself, on a raw run of spaces: quadratic."""
+    from anchors.titles import _MAIN_SEP_RE
+
+    def cost(n: int) -> float:
+        start = time.thread_time()
+        _MAIN_SEP_RE.search("a" + " " * n + "b")
+        return time.thread_time() - start
+
+    assert cost(4_000) / max(cost(1_000), 1e-6) > 7

@@ -32,6 +32,7 @@ from enum import Enum
 
 import httpx
 
+from ..check.bounded import Unreadable, answer_json
 from ..check.retry import Sent, send_once
 from ..config import IA_KEY_ENV
 from ..defaults import SAVE_API, SAVE_MIN_INTERVAL, SAVE_PER_RUN, USER_AGENT
@@ -226,8 +227,9 @@ class SavePageNow:
 
     @staticmethod
     def _json(resp: httpx.Response) -> dict[str, object] | None:
+        """The answer's JSON object; None for anything else (no job, no status: see callers)."""
         try:
-            doc = resp.json()
-        except ValueError:
+            doc = answer_json(resp)
+        except Unreadable:
             return None
         return doc if isinstance(doc, dict) else None

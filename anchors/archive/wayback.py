@@ -27,6 +27,7 @@ from datetime import date
 
 import httpx
 
+from ..check.bounded import Unreadable, answer_json
 from ..check.redirects import follow, location_of
 from ..check.retry import RetryPolicy, Sent, send_once
 from ..defaults import USER_AGENT, WAYBACK_API
@@ -127,10 +128,13 @@ class WaybackClient:
         if resp.status_code != 200:
             raise WaybackError(f"Wayback availability API answered HTTP {resp.status_code}")
         try:
-            doc = resp.json()
-            best = (doc.get("archived_snapshots") or {}).get("closest")
-        except (ValueError, AttributeError):
-            raise WaybackError("Wayback availability API answer is not the expected JSON") from None
+            doc = answer_json(resp)
+        except Unreadable:
+            doc = None
+        snapshots = (doc.get("archived_snapshots") or {}) if isinstance(doc, dict) else None
+        if not isinstance(snapshots, dict):
+            raise WaybackError("Wayback availability API answer is not the expected JSON")
+        best = snapshots.get("closest")
         if (
             not isinstance(best, dict)
             or best.get("available") is not True

@@ -20,6 +20,7 @@ import httpx
 
 from ..findings import Outcome
 from .netguard import Blocked, NameNotFound, ResolveFailed
+from .redirects import location
 from .retry import error_chain, parse_retry_after, refused, retryable_error, retryable_status
 
 __all__ = [
@@ -173,7 +174,7 @@ def status_answer(url: str, resp: httpx.Response, body: bytes) -> Answer:
     status = resp.status_code
     t = Answer(Outcome.OK, status, url, responded=True, requests=1)
     if 300 <= status < 400:
-        loc = resp.headers.get("location")
+        loc = location(resp)
         try:
             t.next_url = resp.url.join(loc) if loc else None
         except httpx.InvalidURL:

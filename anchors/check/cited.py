@@ -25,6 +25,7 @@ import httpx
 from ..findings import Code, Finding
 from ..registry.model import Anchor
 from .cache import Cache
+from .charsets import charset_of
 from .fragments import (
     FragmentKind,
     GithubTarget,
@@ -81,8 +82,9 @@ class CitedPlaces:
             return None
 
         def read(resp: httpx.Response) -> PageSearch | None:
-            kind = resp.headers.get("content-type", "text/html").split(";")[0].strip().lower()
-            return PageSearch(wanted, resp.charset_encoding) if kind in _HTML_TYPES else None
+            content_type = resp.headers.get("content-type", "text/html")
+            kind = content_type.partition(";")[0].strip().lower()
+            return PageSearch(wanted, charset_of(content_type)) if kind in _HTML_TYPES else None
 
         return read
 

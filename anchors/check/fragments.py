@@ -10,15 +10,22 @@ on GitHub the comment and line anchors, which the API answers for (`github_targe
 
 from __future__ import annotations
 
-import codecs
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 from urllib.parse import urlsplit
 
 from ..defaults import MAX_PAGE_BYTES
-from .htmlplaces import MAX_DEPTH, PlaceFinder, place_of, slug
+from .charsets import text_decoder
+from .htmlplaces import (
+    MAX_DEPTH,
+    MAX_HEADING_TEXT,
+    MAX_HEADINGS,
+    PlaceFinder,
+    place_of,
+    slug,
+)
 
 __all__ = [
     "FRAGMENT_BODY_LIMIT",
@@ -143,9 +150,9 @@ class PageSearch:
     ) -> None:
         self.limit = limit
         self._finder = PlaceFinder(fragments)
-        self._decode = _text_decoder(charset)
+        self._decode = text_decoder(charset)
         #: why reading stopped before the end of the page ("bound", "timeout", "error",
-        #: "charset", "encoding", "depth")
+        #: "charset", "encoding"), or why it missed part of it ("depth", "heading")
         self.cut: str | None = None
 
     def feed(self, data: bytes) -> bool:
@@ -169,6 +176,8 @@ class PageSearch:
             self._finder.close()
         if self.cut is None and self._finder.too_deep:
             self.cut = "depth"
+        if self.cut is None and self._finder.too_long:
+            self.cut = "heading"
 
     def verdicts(self) -> dict[str, Placed]:
         out: dict[str, Placed] = {}
@@ -189,18 +198,8 @@ _CUT = {
     "error": "the page's body broke off",
     "charset": "the page's declared charset does not decode it",
     "encoding": "the page's Content-Encoding is not one anchors reads (gzip, deflate)",
-    "depth": f"the page nests elements deeper than {MAX_DEPTH}, past what is read",
+    "depth": f"the page nests elements deeper than {MAX_DEPTH} (or headings in headings "
+    f"deeper than {MAX_HEADINGS}), past what is read",
+    "heading": f"a heading of the page is longer than {MAX_HEADING_TEXT} characters, past what "
+    "is read",
 }
-
-
-def _text_decoder(charset: str | None) -> Callable[..., str]:
-    """An incremental decoder for the page's declared charset; UTF-8 when it names none, an
-    unknown one, or a codec that is not a text encoding (`zlib`, `bz2`, `base64`, `rot13`: a
-    server's header must not pick a decompressor, or a codec that raises)."""
-    name = charset or "utf-8"
-    try:
-        b"x".decode(name, "replace")  # LookupError: an unknown name, a codec that is not text
-        decode: Callable[..., str] = codecs.getincrementaldecoder(name)(errors="replace").decode
-    except (LookupError, ValueError):
-        decode = codecs.getincrementaldecoder("utf-8")(errors="replace").decode
-    return decode

@@ -14,10 +14,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from enum import Enum
 from typing import Generic, TypeVar
+from urllib.parse import quote_from_bytes
 
 import httpx
 
-__all__ = ["PERMANENT", "Followed", "Stop", "follow", "location_of"]
+__all__ = ["PERMANENT", "Followed", "Stop", "follow", "location", "location_of"]
 
 A = TypeVar("A")
 #: the statuses that say "this URL has moved for good"
@@ -95,9 +96,24 @@ async def follow(
 def location_of(resp: httpx.Response) -> tuple[int, httpx.URL] | None:
     """`target` for httpx answers: a redirect status (301, 302, 303, 307, 308) with a Location,
     resolved against the URL asked; an invalid Location is no redirect (the answer stands)."""
-    if not resp.is_redirect or "location" not in resp.headers:  # is_redirect: the status only
+    loc = location(resp) if resp.is_redirect else None  # is_redirect: the status only
+    if loc is None:
         return None
     try:
-        return resp.status_code, resp.url.join(resp.headers["location"])
+        return resp.status_code, resp.url.join(loc)
     except httpx.InvalidURL:
         return None
+
+
+#: what stays as it is in a Location: printable ASCII (a `%` escape is kept as written)
+_PLAIN = bytes(range(0x21, 0x7F))
+
+
+def location(resp: httpx.Response) -> str | None:
+    """An answer's first Location as its bytes say, every byte outside printable ASCII
+    percent-encoded: a raw UTF-8 `/café` is `/caf%C3%A9`, as a browser sends it, however
+    httpx decoded the header block (as Latin-1, when another header is not UTF-8)."""
+    for name, value in resp.headers.raw:
+        if name.lower() == b"location":
+            return quote_from_bytes(value.strip(), safe=_PLAIN)
+    return None

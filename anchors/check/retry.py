@@ -133,8 +133,8 @@ def parse_retry_after(value: str | None, now: float | None = None) -> float | No
     if value is None:
         return None
     v = value.strip()
-    if v.isdigit():
-        return float(v)
+    if v.isascii() and v.isdigit():  # `²` and `٣` are digits to str.isdigit, not to float
+        return float(v)  # 10**5000 seconds: inf, a wait no cap allows
     try:
         when = parsedate_to_datetime(v).timestamp()
     except (TypeError, ValueError, IndexError, OverflowError):

@@ -69,12 +69,16 @@ def serve(app: Callable[[], Any]) -> NoReturn:
 
 
 def run(coro: Coroutine[Any, Any, T]) -> T:
-    """asyncio.run, with SIGTERM cancelling the work like SIGINT does (finally blocks run)."""
+    """asyncio.run, with SIGTERM cancelling the work like SIGINT does (finally blocks run);
+    the blocking calls it hands to threads never delay the end (`check.workers`)."""
     import asyncio
+
+    from ..check.workers import DaemonExecutor  # only an online run pays for it
 
     async def main() -> T:
         task = asyncio.current_task()
         loop = asyncio.get_running_loop()
+        loop.set_default_executor(DaemonExecutor())
         terminated: list[int] = []
 
         def on_term(signum: int) -> None:

@@ -8,6 +8,9 @@ or stops being what the client sends through, instead of letting checks run with
 from __future__ import annotations
 
 import asyncio
+import re
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import arxiv
@@ -16,7 +19,12 @@ import requests
 
 from anchors.check.links import Outcome
 from anchors.check.resolve.arxiv import ArxivResolver
-from anchors.check.resolve.arxiv_client import TimeoutSession, make_client, with_timeout
+from anchors.check.resolve.arxiv_client import (
+    TimeoutSession,
+    _is_feed,
+    make_client,
+    with_timeout,
+)
 from anchors.ids import ArxivId
 
 from ..loopback import LoopbackServer, respond
@@ -111,3 +119,21 @@ def test_a_refused_arxiv_connection_is_not_retried() -> None:
     r = ArxivResolver(url, delay=0.0, sleep=waits.append)
     res = asyncio.run(r.resolve([KEY]))[KEY.key]
     assert res.outcome is Outcome.UNREACHABLE and r.requests == 1 and waits == []
+
+
+def _feed_cost(is_feed: Callable[[bytes], object], size: int) -> float:
+    """CPU seconds to tell whether `size` bytes of `<feed ` with no `>` open a feed."""
+    head = (b"<feed " * size)[:size]
+    best = float("inf")
+    for _ in range(3):
+        start = time.thread_time()
+        is_feed(head)
+        best = min(best, time.thread_time() - start)
+    return best
+
+
+def test_telling_a_feed_from_a_page_is_linear_in_the_answer_head() -> None:
+    """Each `<feed` with no `>` after it was scanned to the end again by one pattern."""
+    one = re.compile(rb"<feed\b[^>]*\bxmlns=[\"']http://www\.w3\.org/2005/Atom[\"']").search
+    assert _feed_cost(one, 8192) / _feed_cost(one, 2048) > 7  # the measure can fail
+    assert _feed_cost(_is_feed, 32768) / max(_feed_cost(_is_feed, 8192), 1e-6) < 7

@@ -27,7 +27,7 @@ from ...history.facts import ArxivFacts
 from ...ids.model import ArxivId, InvalidId
 from ...titles import TitleVerdict, compare_titles, normalise
 from ..retry import RetryPolicy, retryable_error, retryable_status
-from .arxiv_client import NotAFeed, answered_a_feed, make_client
+from .arxiv_client import NotAFeed, UnreadableFeed, answered_a_feed, make_client
 from .arxiv_pace import ArxivPace
 from .base import FollowUp, Mismatch, Resolution
 
@@ -114,6 +114,8 @@ class ArxivResolver:
                 results = list(self.client.results(search))
             except (arxiv.ArxivError, requests.RequestException) as exc:
                 return _Page(error=exc, tries=tries)
+            except (ValueError, OverflowError) as exc:  # the feed's content, not the network
+                return _Page(error=UnreadableFeed(str(exc)), tries=tries)
             if not answered_a_feed(self.client):
                 return _Page(error=NotAFeed(), tries=tries)
             return _Page(results, tries=tries)
@@ -253,6 +255,9 @@ class ArxivResolver:
                 error=f"arXiv API answered 200 with no Atom feed "
                 f"after {page.tries} tries (a maintenance page?)",
             )
+        if isinstance(exc, UnreadableFeed):
+            why = f"arXiv API answer could not be read ({exc})"
+            return found, Resolution(Outcome.UNVERIFIABLE, status=200, error=why)
         if exc is not None:
             return found, Resolution(
                 Outcome.UNREACHABLE, error=f"arXiv API unreachable ({type(exc).__name__})"

@@ -42,6 +42,7 @@ __all__ = [
     "NotAFeed",
     "RedirectedOffHost",
     "TimeoutSession",
+    "UnreadableFeed",
     "answered_a_feed",
     "make_client",
     "with_timeout",
@@ -53,14 +54,22 @@ __all__ = [
 # them (an application that configures logging still receives them through propagation).
 logging.getLogger("arxiv").addHandler(logging.NullHandler())
 
-#: an Atom feed with OpenSearch counts, as every answer of the arXiv API is (its own errors too)
-_FEED = re.compile(rb"<feed\b[^<>]*\bxmlns=[\"']http://www\.w3\.org/2005/Atom[\"']")
+#: an Atom feed with OpenSearch counts, as every answer of the arXiv API is (its own errors too):
+#: a `<feed` tag, then the Atom namespace among its attributes. Two patterns, not one: in one,
+#: each `<feed` with no `>` after it was scanned to the end again (quadratic in the head)
+_FEED_TAG = re.compile(rb"<feed\b[^>]*")
+_ATOM = re.compile(rb"\bxmlns=[\"']http://www\.w3\.org/2005/Atom[\"']")
 _COUNTS = re.compile(rb"<opensearch:totalResults\b")
 
 
 class NotAFeed(Exception):
     """The API answered 200 with something that is not an arXiv Atom feed (a maintenance or
     proxy page, or `--arxiv-api` pointing elsewhere): no verdict can be read from it."""
+
+
+class UnreadableFeed(Exception):
+    """A feed the `arxiv` package could not read into results: it raises ValueError (or
+    OverflowError) for an entry's date no calendar has, where a verdict was expected."""
 
 
 #: the attribute of `arxiv.Client` that holds its requests.Session (private; see above)
@@ -113,7 +122,7 @@ class TimeoutSession(requests.Session):
             )
         if resp.status_code == 200:
             head = resp.content[:8192]
-            self.fed = bool(_FEED.search(head) and _COUNTS.search(head))
+            self.fed = _is_feed(head) and bool(_COUNTS.search(head))
         return resp
 
     def _fetch(
@@ -152,6 +161,11 @@ class TimeoutSession(requests.Session):
             raise RedirectedOffHost(f"the arXiv API redirected to {host}; not followed")
         self._read(resp)  # requests reads a redirect's body to reuse the connection
         return target
+
+
+def _is_feed(head: bytes) -> bool:
+    """Whether `head` opens an Atom feed; each `<feed` tag is read once (matches do not overlap)."""
+    return any(_ATOM.search(tag.group()) for tag in _FEED_TAG.finditer(head))
 
 
 def _until(gone: threading.Event | None, chunks: Iterator[bytes]) -> Iterator[bytes]:

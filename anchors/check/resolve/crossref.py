@@ -21,6 +21,7 @@ import httpx
 from ...defaults import CROSSREF_API, USER_AGENT
 from ...ids.model import AnchorKey, ArxivId, Doi, InvalidId
 from ...ids.urls import key_from_url
+from ..bounded import Unreadable, answer_json
 from ..retry import RetryPolicy, Sent, send_once
 
 __all__ = ["CROSSREF_API", "CrossrefRecord", "CrossrefUpdates"]
@@ -34,6 +35,9 @@ class CrossrefRecord:
     updates: tuple[tuple[str, str], ...] = ()
     #: the arXiv IDs (canonical, unversioned) Crossref names as this work's preprint
     preprints: tuple[str, ...] = ()
+    #: why Crossref's answer could not be read, when it could not (it is JSON by its own
+    #: account, but malformed or nested too deep): what it holds is unverifiable
+    unreadable: str | None = None
 
 
 class CrossrefUpdates:
@@ -68,9 +72,10 @@ class CrossrefUpdates:
         if resp.status_code == 404:
             return CrossrefRecord()
         try:
-            message = resp.json().get("message") or {}
-        except (ValueError, AttributeError):
-            return None
+            doc = answer_json(resp)
+        except Unreadable as exc:
+            return CrossrefRecord(unreadable=str(exc))
+        message = doc.get("message") if isinstance(doc, dict) else None
         if not isinstance(message, dict):
             return None
         return CrossrefRecord(_relations(message, doi), _preprints(message.get("relation")))

@@ -17,6 +17,7 @@ from ...defaults import DOI_API, USER_AGENT
 from ...findings import Outcome
 from ...history.facts import DoiFacts
 from ...ids.model import Doi
+from ..bounded import Unreadable, answer_json
 from ..netguard import Blocked, GuardError
 from ..redirects import follow, location_of
 from ..retry import (
@@ -83,14 +84,16 @@ class DoiResolver:
                 error=f"DOI metadata answered HTTP {resp.status_code}",
             )
         try:
-            data = resp.json()
-        except ValueError:
-            return Resolution(Outcome.OK, status=200)
-        if not isinstance(data, dict):
+            data = answer_json(resp)
+        except Unreadable as exc:
+            return _unreadable("the DOI's metadata", exc)
+        if not isinstance(data, dict):  # a landing page: the agency reads no Accept header
             return Resolution(Outcome.OK, status=200)
         record = None
         if self.crossref is not None and self.crossref.holds(url):
             record = await self.crossref.record(d.doi)
+        if record is not None and record.unreadable is not None:
+            return _unreadable("Crossref's record (retractions, corrections)", record.unreadable)
         return Resolution(Outcome.OK, _csl_facts(data, record or CrossrefRecord()), status=200)
 
     async def _try(self, d: Doi) -> _Answer:
@@ -120,6 +123,15 @@ class DoiResolver:
         )
 
 
+def _unreadable(what: str, why: object) -> Resolution:
+    """An answer that could not be read: its facts unverifiable, never a verdict on the DOI."""
+    return Resolution(Outcome.UNVERIFIABLE, status=200, error=f"{what} could not be read ({why})")
+
+
+def _small(digits: str) -> bool:
+    return digits.isascii() and digits.isdigit() and len(digits) < 6
+
+
 def _first(v: object) -> str | None:
     if isinstance(v, list):
         v = v[0] if v else None
@@ -138,7 +150,8 @@ def _csl_facts(data: dict[str, object], record: CrossrefRecord) -> DoiFacts:
     parts = issued.get("date-parts") if isinstance(issued, dict) else None
     published = None
     if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
-        nums = [int(x) for x in parts[0][:3] if str(x).isdigit()]
+        # ASCII digits, a year's worth at most (`²` is a digit to isdigit, not to int)
+        nums = [int(x) for x in map(str, parts[0][:3]) if _small(x)]
         published = "-".join(f"{n:02d}" if i else str(n) for i, n in enumerate(nums)) or None
     return DoiFacts(
         title=_first(data.get("title")),  # Crossref's own API gives lists

@@ -154,7 +154,12 @@ def _repo(cited: str, got: Reply) -> Resolution:
 
 
 def _same_repo(html_url: str, ref: GithubRef) -> bool:
-    parts = httpx.URL(html_url).path.strip("/").split("/")
+    """Whether the API's `html_url` is the issue cited; one that is no URL says nothing (so
+    it is taken as the same, never as where the issue moved)."""
+    try:
+        parts = httpx.URL(html_url).path.strip("/").split("/")
+    except httpx.InvalidURL:
+        return True
     return (
         len(parts) >= 4
         and parts[0].lower() == ref.owner.lower()

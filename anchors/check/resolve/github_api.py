@@ -17,18 +17,18 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
 
 import httpx
 
 from ...defaults import GITHUB_API, USER_AGENT
 from ...errors import UsageError
 from ...findings import Outcome
-from ...jsonread import loads
+from ..bounded import Unreadable, answer_json
 from ..cache import Cache
 from ..redirects import Stop, follow, location_of
-from ..retry import RetryPolicy, parse_retry_after, retryable_error, retryable_status
+from ..retry import RetryPolicy, retryable_error, retryable_status
 from .base import Resolution
+from .github_limits import header_count, limit_text, not_asked, rate_wait
 from .github_pages import looks_like_the_api, next_link
 
 __all__ = ["ETAG_TTL", "GithubApi", "Keep", "Reply"]
@@ -102,32 +102,43 @@ class GithubApi:
             return got.failed
         assert got.resp is not None
         resp = got.resp
+        if resp.status_code == 304:
+            return self._renewed(resp, name)
         if limit is not None and len(resp.content) > limit:
             too_large = f"GitHub API answer larger than {limit >> 20} MiB; not read"
             return Resolution(Outcome.UNVERIFIABLE, status=resp.status_code, error=too_large)
-        if not looks_like_the_api(resp):
+        try:
+            data = answer_json(resp)
+        except Unreadable as exc:  # JSON by its own account: the API's, judged per anchor
+            return Resolution(
+                Outcome.UNVERIFIABLE,
+                status=resp.status_code,
+                error=f"GitHub API answer could not be read ({exc})",
+            )
+        if not looks_like_the_api(resp.status_code, data):
             raise UsageError(
                 f"--github-api {self.root}: answered HTTP {resp.status_code} "
                 f"({resp.headers.get('content-type') or 'no content type'}) to {url.path}, "
                 "which is not what the GitHub REST API answers; check the URL"
             )
-        return self._reply(resp, keep, name)
+        return self._reply(resp, keep, data, name)
 
-    def _reply(self, resp: httpx.Response, keep: Keep, name: str) -> Reply | Resolution:
+    def _renewed(self, resp: httpx.Response, name: str) -> Reply | Resolution:
+        """A 304: what was kept with the ETag this machine sent, renewed."""
         key = _store_key(resp.url, name)
-        if resp.status_code == 304:
-            held = self._held(key)
-            if held is None:  # only sent with an ETag we hold: a 304 without one is no answer
-                return Resolution(Outcome.UNVERIFIABLE, status=304, error=_NO_ETAG)
-            self.not_modified += 1
-            assert self.etags is not None
-            self.etags.put(key, held)
-            nxt = held.get("next")
-            return Reply(200, _object(held["kept"]), True, nxt if isinstance(nxt, str) else None)
-        try:
-            data = loads(resp.content)
-        except ValueError:
-            data = None
+        held = self._held(key)
+        if held is None:  # only sent with an ETag we hold: a 304 without one is no answer
+            return Resolution(Outcome.UNVERIFIABLE, status=304, error=_NO_ETAG)
+        self.not_modified += 1
+        assert self.etags is not None
+        self.etags.put(key, held)
+        nxt = held.get("next")
+        return Reply(200, _object(held["kept"]), True, nxt if isinstance(nxt, str) else None)
+
+    def _reply(
+        self, resp: httpx.Response, keep: Keep, data: object, name: str
+    ) -> Reply | Resolution:
+        key = _store_key(resp.url, name)
         if resp.status_code != 200:
             return Reply(resp.status_code, data if isinstance(data, dict) else {})
         try:
@@ -137,7 +148,7 @@ class GithubApi:
                 Outcome.UNVERIFIABLE, status=200, error=f"GitHub API answer has no {exc}"
             )
         etag, nxt = resp.headers.get("etag"), next_link(resp.headers.get("link"))
-        if self.etags is not None and etag:
+        if self.etags is not None and _sendable(etag):
             self.etags.put(key, {"etag": etag, "kept": kept} | ({"next": nxt} if nxt else {}))
         return Reply(200, kept, next=nxt)
 
@@ -146,7 +157,7 @@ class GithubApi:
         if self.etags is None:
             return None
         held = self.etags.get(key)
-        if held is None or not isinstance(held.get("etag"), str):
+        if held is None or not _sendable(held.get("etag")):
             return None
         return held if isinstance(held.get("kept"), dict) else None
 
@@ -157,7 +168,7 @@ class GithubApi:
         wait = self.reset - self.clock()
         if wait <= self.policy.retry_after_cap:
             return None
-        return _not_asked(self.reset)
+        return not_asked(self.reset)
 
     async def _try(self, url: httpx.URL, name: str = "") -> _Answer:
         """One try: the answer, or a failure the retry policy may try again (limits, 5xx)."""
@@ -191,17 +202,17 @@ class GithubApi:
                     Outcome.UNREACHABLE, error=f"GitHub API: {end.reason(_MAX_API_REDIRECTS)}"
                 )
             )
-        status, wait = resp.status_code, _rate_wait(resp, self.clock())
+        status, wait = resp.status_code, rate_wait(resp, self.clock())
         limited = status in (403, 429) and wait is not None
         if not (limited or (status != 403 and retryable_status(status))):
             return _Answer(resp)
         failed = Resolution(
             Outcome.RATE_LIMITED if limited else Outcome.UNREACHABLE,
             status=status,
-            error=_limit_text(status, wait),
+            error=limit_text(status, wait),
         )
         if limited and self.remaining == 0 and self.reset is not None:
-            failed = _not_asked(self.reset)  # the primary limit: a budget, not a verdict
+            failed = not_asked(self.reset)  # the primary limit: a budget, not a verdict
         return _Answer(failed=failed, retryable=True, retry_after=wait)
 
     async def _get(self, url: httpx.URL, name: str = "") -> httpx.Response:
@@ -232,9 +243,11 @@ class GithubApi:
 
     def _note_limit(self, resp: httpx.Response) -> None:
         h = resp.headers
-        left, reset = h.get("x-ratelimit-remaining", ""), h.get("x-ratelimit-reset", "")
-        if left.isdigit() and reset.isdigit() and h.get("x-ratelimit-resource", "core") == "core":
-            self.remaining, self.reset = int(left), float(reset)
+        left = header_count(h.get("x-ratelimit-remaining"))
+        reset = header_count(h.get("x-ratelimit-reset"))
+        core = h.get("x-ratelimit-resource", "core") == "core"
+        if left is not None and reset is not None and core:
+            self.remaining, self.reset = left, float(reset)
 
 
 @dataclass(slots=True)
@@ -260,29 +273,7 @@ def _object(v: object) -> dict[str, object]:
     return v if isinstance(v, dict) else {}
 
 
-def _not_asked(reset: float) -> Resolution:
-    at = datetime.fromtimestamp(reset, UTC).strftime("%Y-%m-%d %H:%M UTC")
-    return Resolution(
-        Outcome.RATE_LIMITED,
-        error=f"GitHub's rate limit is spent until {at}",
-        asked=False,
-    )
-
-
-def _rate_wait(resp: httpx.Response, now: float) -> float | None:
-    """Seconds GitHub asks us to wait, when the answer is a rate limit; None otherwise."""
-    h = resp.headers
-    ra = parse_retry_after(h.get("retry-after"))
-    if ra is not None:
-        return ra
-    if h.get("x-ratelimit-remaining") == "0" and h.get("x-ratelimit-reset", "").isdigit():
-        return max(0.0, int(h["x-ratelimit-reset"]) - now)
-    if resp.status_code in (403, 429) and b"rate limit" in resp.content.lower():
-        return 60.0  # secondary limit without retry-after: GitHub says wait at least a minute
-    return None
-
-
-def _limit_text(status: int, wait: float | None) -> str:
-    if wait is None:
-        return f"GitHub API answered HTTP {status}"
-    return f"GitHub API rate limit (HTTP {status}); it asks to wait {wait:.0f} s"
+def _sendable(etag: object) -> bool:
+    """An ETag a request header can carry back (`If-None-Match`): printable ASCII; any other
+    is never kept, and the next request is unconditional."""
+    return isinstance(etag, str) and bool(etag) and etag.isascii() and etag.isprintable()

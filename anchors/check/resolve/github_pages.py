@@ -9,10 +9,6 @@ from __future__ import annotations
 
 import re
 
-import httpx
-
-from ...jsonread import loads
-
 __all__ = ["looks_like_the_api", "next_link"]
 
 #: the most of a `Link` header read (GitHub's has four short entries)
@@ -32,16 +28,12 @@ def next_link(header: str | None) -> str | None:
     return None
 
 
-def looks_like_the_api(resp: httpx.Response) -> bool:
+def looks_like_the_api(status: int, data: object) -> bool:
     """GitHub's REST API answers JSON objects, its 404s included (`{"message": "Not Found"}`).
 
     A wrong `--github-api` root (a web site, a proxy's error page) answers something else, and
     reading its 404s as "the issue does not exist" would fail every issue: a configuration error.
     """
-    if resp.status_code not in (200, 404, 410):
+    if status not in (200, 404, 410):
         return True  # limits, 403s and 5xx are judged as answers, as before
-    try:
-        data = loads(resp.content)
-    except ValueError:
-        return False
-    return isinstance(data, dict | list) and (resp.status_code == 200 or "message" in data)
+    return isinstance(data, dict | list) and (status == 200 or "message" in data)
