@@ -2,10 +2,11 @@
 space, TeX's markup turned into the characters it prints.
 
 `normalise` keeps, for every character it gives, the offset of the character it came from, so
-a figure is reported as written (`７０％` stays `７０％` in the finding). `normalise_tex` is for
-arXiv's raw TeX (an abstract's `72.7\\%`, `$2.3\\times$`, `$\\sim$10\\%`, a LaTeXML `alttext`):
-the source readers call it before they cut a text into passages, and the figure reader calls it
-on any passage that still holds a backslash or a `$`. Both are one pass over the text.
+a figure is reported as written (`７０％` stays `７０％` in the finding). `normalise_tex` is the
+one place TeX is read, for arXiv's raw TeX (an abstract's `72.7\\%`, `$2.3\\times$`,
+`$\\sim$10\\%`, a LaTeXML `alttext`): the source readers call it (then squash the spaces) before
+they cut a text into passages, and the figure reader calls it on any passage that still holds a
+backslash or a `$`. Both are one pass over the text.
 """
 
 from __future__ import annotations
@@ -100,6 +101,9 @@ def normalise(text: str) -> Normal:
 
 # -- TeX --------------------------------------------------------------------------------------
 
+#: TeX's one-symbol commands: an escaped character prints itself, a TeX space or line break
+#: is a space, an accent or a hyphenation point (`\\'e`, `\\-`) prints nothing of its own
+_TEX_ONE = {**{c: c for c in "%$&_#{}"}, **dict.fromkeys(",;:! \\\n\t", " ")}
 _TEX_SYMBOLS = {
     "times": "×",
     "texttimes": "×",
@@ -125,6 +129,11 @@ _TEX_SYMBOLS = {
     "textasciitilde": "~",
     "textdollar": "$",
     "textpercent": "%",
+    "percent": "%",
+    "to": "→",
+    "rightarrow": "→",
+    "quad": " ",
+    "qquad": " ",
 }
 #: commands whose braced argument is a key, not text: `\cite{a2020}`, `\ref{tab:3}`
 _TEX_DROP_ARG = r"(?:cite[tp]?|citep?\*?|ref|eqref|autoref|cref|Cref|label|url|href)"
@@ -135,6 +144,7 @@ _TEX_RE = re.compile(
     r"|\\[,;:! ]"  # a TeX space
     r"|\\\\"  # a line break
     r"|\\[A-Za-z]{1,30}\*?"  # a command: its symbol, or nothing (`\textbf` keeps its argument)
+    r"|\\[^A-Za-z]"  # any other one-symbol command: an accent (`\\'e`), a hyphenation point
     r"|\{,\}"  # `1{,}000`: a thousands separator
     r"|---?|``|''"  # TeX's dashes and quotes
     r"|[{}$~]"  # grouping, math shift, TeX's non-breaking space
@@ -150,8 +160,8 @@ def _tex_piece(m: re.Match[str]) -> str:
     if s[0] == "\\":
         if s == "\\," and m.start() > 0 and m.string[m.start() - 1].isdigit():
             return ","
-        if len(s) == 2:
-            return s[1] if s[1] in "%$&_#{}" else " "
+        if len(s) == 2 and not s[1].isalpha():
+            return _TEX_ONE.get(s[1], "")
         if s.startswith(("\\cite", "\\ref", "\\eqref", "\\autoref", "\\cref", "\\Cref")):
             return " "
         if s.startswith(("\\label", "\\url", "\\href")):
