@@ -7,8 +7,8 @@ each sentence is one passage, its TeX made into text (`normal.normalise_tex`), i
 
 from __future__ import annotations
 
-from .passages import Passage, PassageKind, SourceText
 from .normal import normalise_tex
+from .passages import Passage, PassageKind, SourceText
 from .prose import sentences, squash
 
 __all__ = ["MAX_ABSTRACT_CHARS", "abstract_scope", "passages_from_abstract"]

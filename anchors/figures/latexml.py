@@ -28,8 +28,8 @@ from itertools import islice
 from lxml import etree
 
 from ..defaults import MAX_PAGE_BYTES
-from .passages import Passage, PassageKind, SourceText
 from .normal import normalise_tex
+from .passages import Passage, PassageKind, SourceText
 from .prose import sentences, squash
 
 __all__ = ["BUDGET_GAP", "HTML_BUDGET", "MAX_DEPTH", "html_scope", "passages_from_latexml"]
