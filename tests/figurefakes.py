@@ -6,18 +6,20 @@ three through `--arxiv-api`, `--arxiv-html` and `--github-api`.
 The answers have the services' real shapes (shared/reference, cassettes/): the Atom feed's
 `<summary>` is the abstract in raw TeX; a page is LaTeXML's markup (`ltx_document`, `ltx_p`,
 `figure.ltx_table` with its caption's tag, `<math alttext>`), written by us around the numbers
-a test needs. Every request is counted by service (`asked`), every HTML status in `html_statuses`.
+a test needs; a DOI answers CSL-JSON as doi.org does. Every request is counted by service
+(`asked`), every HTML status in `html_statuses`, GitHub's in `github.statuses`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import socket
 from collections import Counter
 from dataclasses import dataclass, field
 from html import escape
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from .githubfake import FakeGithub
 from .loopback import LoopbackServer, Request, respond
@@ -103,8 +105,12 @@ class FakeSources:
     papers: dict[str, Paper] = field(default_factory=dict)
     pages: dict[str, bytes] = field(default_factory=dict)
     github: FakeGithub = field(default_factory=FakeGithub)
+    #: CSL-JSON by DOI, as doi.org's content negotiation answers (at `/<doi>`)
+    dois: dict[str, dict[str, object]] = field(default_factory=dict)
     asked: Counter[str] = field(default_factory=Counter)
     html_statuses: Counter[int] = field(default_factory=Counter)
+    #: every HTML page asked for, by `<id>v<N>`
+    html_asked: list[str] = field(default_factory=list)
     port: int = 0
 
     def server(self) -> LoopbackServer:
@@ -125,6 +131,7 @@ class FakeSources:
             "--arxiv-html", srv.url("/html"),
             "--arxiv-delay", "0",
             "--github-api", srv.url(""),
+            "--doi-api", srv.url(""),
         ]  # fmt: skip
 
     async def _handle(self, req: Request, w: asyncio.StreamWriter) -> bool:
@@ -139,9 +146,15 @@ class FakeSources:
             )
         if parts.path.startswith("/html/"):
             self.asked["arxiv-html"] += 1
+            self.html_asked.append(parts.path.removeprefix("/html/"))
             status, body, headers = self._page(req, parts.path.removeprefix("/html/"))
             self.html_statuses[status] += 1
             return await respond(w, status, body, headers, req=req)
+        if unquote(parts.path.lstrip("/")) in self.dois:
+            self.asked["doi"] += 1
+            body = json.dumps(self.dois[unquote(parts.path.lstrip("/"))]).encode()
+            csl = {"Content-Type": "application/vnd.citationstyles.csl+json"}
+            return await respond(w, 200, body, csl, req=req)
         self.asked["github"] += 1
         return await self.github._handle(req, w)
 
