@@ -186,7 +186,7 @@ def test_text_output_prints_only_the_warnings_and_verbose_every_verdict(
 ) -> None:
     fake = _fake()
     with fake.server() as srv:
-        code, text, err = cli("check", str(registry), *fake.args(srv), "--today", TODAY)
+        code, text, _ = cli("check", str(registry), *fake.args(srv), "--today", TODAY)
         _, _, verbose = cli("check", str(registry), *fake.args(srv), "--today", TODAY, "-v")
     assert code == 0
     assert "figure-not-found" in text and "2-4× (abstract v1)" in text
@@ -295,6 +295,7 @@ def test_the_weekly_report_tells_new_not_found_and_source_changed(registry: Path
     fake.github.threads[THREAD][0]["body"] = "Prefix caching cut it to 1,134 tok/s."
     check(registry, fake)
     code, out, err = cli("report", str(registry), "-f", "json")
+    assert code == 0, err
     changes = {(t["change"], t["before"].split('"')[1]) for t in json.loads(out)["transitions"]}
     assert {
         ("figure-not-found", "2-24×"),

@@ -11,8 +11,8 @@ import pytest
 
 from anchors.figures.abstract import MAX_ABSTRACT_CHARS, passages_from_abstract
 from anchors.figures.markdown import passages_from_markdown
-from anchors.figures.passages import PassageKind
 from anchors.figures.normal import normalise_tex
+from anchors.figures.passages import PassageKind
 from anchors.figures.prose import sentences, squash
 from anchors.figures.threads import MAX_BODY_CHARS, passages_from_thread
 
