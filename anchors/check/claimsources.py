@@ -20,7 +20,6 @@ from ..history.facts import ArxivFacts
 from ..ids.model import ArxivId, GithubRef
 from ..registry.model import Anchor
 from .cache import Cache
-from .resolve.arxiv_html import abstract_of
 from .resolve.base import ArxivFullText, Resolution
 
 __all__ = ["ClaimSources", "ThreadReader", "cited_version"]
@@ -68,6 +67,8 @@ class ClaimSources:
         cited = cited_version(a, facts if isinstance(facts, ArxivFacts) else None)
         if not isinstance(facts, ArxivFacts) or cited is None:
             return None
+        from .resolve.arxiv_html import abstract_of  # it sends through `requests`: on first use
+
         return abstract_of(facts, cited)
 
     async def paper(self, a: Anchor, r: Resolution | None) -> SourceText:
