@@ -80,6 +80,10 @@ class Normal:
 
 
 _OVERRIDDEN_RE = re.compile("[" + re.escape("".join(_OVERRIDES)) + "]")
+#: the characters NFKC (or an override) may change: not ASCII and not a CJK unified ideograph
+#: (those are NFKC-stable; the compatibility ideographs at U+F900 are not, and are read), so a
+#: Chinese line is walked only at its punctuation and full-width forms
+_MAY_CHANGE_RE = re.compile("[^\x00-\x7f\u3400-\u4dbf\u4e00-\u9fff]")
 
 
 def normalise(text: str) -> Normal:
@@ -90,12 +94,20 @@ def normalise(text: str) -> Normal:
         return Normal(text, tuple(range(len(text) + 1)))
     out: list[str] = []
     origin: list[int] = []
-    for i, c in enumerate(text):
+    at = 0
+    for m in _MAY_CHANGE_RE.finditer(text):
+        i, c = m.start(), m.group()
         n = _char(c)
+        if n == c:
+            continue
+        out.append(text[at:i])
+        origin.extend(range(at, i))
         if n:
             out.append(n)
             origin.extend([i] * len(n))
-    origin.append(len(text))
+        at = i + 1
+    out.append(text[at:])
+    origin.extend(range(at, len(text) + 1))
     return Normal("".join(out), tuple(origin))
 
 
