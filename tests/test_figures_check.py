@@ -28,6 +28,7 @@ VLLM = "2309.06180"
 THREAD = "acme/engine#7 comments"
 ISSUE = "https://github.com/acme/engine/issues/7"
 PUBLISHED = "10.1145/3600006.3613165"
+PULL = "https://github.com/acme/engine/pull/9"
 
 B = f"""inference · E1 预消化简报(2026-09-24)
 增量 1：论文
@@ -46,6 +47,7 @@ B = f"""inference · E1 预消化简报(2026-09-24)
 - 维护者称 "the regression only shows up with CUDA graphs enabled"（{ISSUE}）
 - 维护者称 "we never saw a regression on H100 GPUs at all"（{ISSUE}）
 - 维护者称「只有开启 CUDA graph 时才会出现这个回归问题」（{ISSUE}）
+- 评审确认 P99 延迟下降 23.5%（{PULL}）
 增量 3：CROZ 对比
 来源：GitHub acme/engine#7
 URL：{ISSUE}
@@ -97,8 +99,24 @@ def _fake() -> FakeSources:
             f"{VLLM}v1": latexml_page(abstract, html),
         },
         github=FakeGithub(
-            issues={"acme/engine#7": Issue("Prefix caching is slow", body=body)},
-            threads={THREAD: _comments()},
+            issues={
+                "acme/engine#7": Issue("Prefix caching is slow", body=body),
+                "acme/engine#9": Issue("Rework the scheduler", pull=True, body="Reworked."),
+            },
+            threads={
+                THREAD: _comments(),
+                "acme/engine#9 comments": [],
+                "acme/engine#9 review-comments": [
+                    {"id": 8001, "body": "Nit: rename this.", "updated_at": "2026-09-05T00:00:00Z"}
+                ],
+                "acme/engine#9 reviews": [
+                    {
+                        "id": 9001,
+                        "body": "Measured here: P99 latency down 23.5%.",
+                        "submitted_at": "2026-09-06T00:00:00Z",
+                    },
+                ],
+            },
         ),
         dois={PUBLISHED: {"type": "paper-conference", "title": "Efficient Memory Management"}},
     )
@@ -150,6 +168,7 @@ def test_every_verdict_kind_through_a_plain_check(registry: Path) -> None:
         "the regression only shows up with CUDA graphs enabled": ("supported", None),
         "we never saw a regression on H100 GPUs at all": ("not-found", None),
         "只有开启 CUDA graph 时才会出现这个回归问题": ("unverifiable", "translated"),
+        "23.5%": ("supported", None),
         "约 70%": ("supported", None),
         "302.98 tok/s": ("unverifiable", "block"),
     }
@@ -158,6 +177,9 @@ def test_every_verdict_kind_through_a_plain_check(registry: Path) -> None:
     assert got["2.5 倍"]["evidence"]["said"] == ["1,200 tok/s", "3,000 tok/s"]
     assert got["38.2%"]["evidence"]["where"] == "comment 6120"
     assert got["~70%"]["evidence"]["where"] == "body"
+    # a pull request: its reviews and review comments are read too
+    assert got["23.5%"]["evidence"]["where"] == "review 9001"
+    assert got["23.5%"]["scope"] == "body + 0 comments + 1 review comment + 1 review"
     assert got["约 70%"]["by"] == "block" and got["约 70%"]["sources"] == [ISSUE]
     assert got["302.98 tok/s"]["scope"] == "body + 150 comments"
     # only not-found (and source-changed) are warnings; a warning is not a failure

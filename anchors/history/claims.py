@@ -27,6 +27,8 @@ __all__ = [
     "claim_log",
     "keep_claims",
     "prune_claims",
+    "read_record",
+    "read_support",
     "supports",
 ]
 
@@ -104,13 +106,14 @@ def supports(db: sqlite3.Connection, targets: Iterable[int]) -> dict[str, Suppor
         for claim, record in db.execute(
             "SELECT claim, record FROM supports WHERE target_id = ?", (tid,)
         ):
-            kept = _support(record)
+            kept = read_support(record)
             if isinstance(claim, str) and kept is not None:
                 out[claim] = kept
     return out
 
 
-def _support(record: object) -> Support | None:
+def read_support(record: object) -> Support | None:
+    """A kept support read back, or None when it is not one (a history is untrusted)."""
     if not isinstance(record, str):
         return None
     try:
@@ -133,7 +136,7 @@ def claim_log(
         ).fetchall()
         before: dict[str, VerdictKind | None] = {}
         for claim, at, verdict, record in rows:
-            seen = _seen(key, claim, at, verdict, record)
+            seen = read_record(key, claim, at, verdict, record)
             if seen is None:
                 continue
             if at >= since:
@@ -143,7 +146,7 @@ def claim_log(
     return out
 
 
-def _seen(
+def read_record(
     key: AnchorKey, claim: object, at: object, verdict: object, record: object
 ) -> ClaimSeen | None:
     """A logged row read back, or None when it is not one (a history is untrusted)."""
