@@ -204,8 +204,14 @@ def _judged(
         out.checks.append(_check(registry, holder, verdict, places, sources))
     for claims in got.unread.values():
         out.checks.append(_unread(registry, claims))
+    out.checks.sort(key=_order)
     out.findings = [finding_of(c) for c in out.checks if c.warning]
     return out
+
+
+def _order(c: ClaimCheck) -> tuple[str, int, str, int]:
+    """Registry order, then where each briefing wrote it (line 9 before line 10)."""
+    return (c.file, c.line, c.at.rpartition(":")[0], c.briefing_line or 0)
 
 
 def _line_verdict(c: _Claim, texts: _Texts, was: Support | None) -> tuple[Verdict, SourceText]:
