@@ -188,16 +188,15 @@ def _judged(
 ) -> ClaimsChecked:
     out = ClaimsChecked()
     places: dict[str, Place | None] = {}
-    memo: dict[str, tuple[Verdict, SourceText]] = {}
+    memo: dict[str, Verdict] = {}  # one claim in two briefings: judged and kept once
     for c in got.line:
         if c.ckey not in memo:
-            memo[c.ckey] = _line_verdict(c, texts, before.get(c.ckey))
-        verdict, _ = memo[c.ckey]
-        assert c.anchor.key is not None
-        support = support_of(verdict, today.isoformat())
-        seen = ClaimSeen(c.anchor.key, c.ckey, verdict.kind, c.what, c.words, c.at, verdict.message)
-        out.seen.append(replace(seen, support=support))
-        out.checks.append(_check(registry, c, verdict, places))
+            memo[c.ckey] = verdict = _line_verdict(c, texts, before.get(c.ckey))
+            assert c.anchor.key is not None
+            seen = ClaimSeen(c.anchor.key, c.ckey, verdict.kind, c.what, c.words, c.at)
+            support = support_of(verdict, today.isoformat())
+            out.seen.append(replace(seen, message=verdict.message, support=support))
+        out.checks.append(_check(registry, c, memo[c.ckey], places))
     for group in got.blocks.values():
         holder, verdict = _block_verdict(group, texts)
         sources = tuple(c.anchor.label for c in group)
@@ -214,13 +213,13 @@ def _order(c: ClaimCheck) -> tuple[str, int, str, int]:
     return (c.file, c.line, c.at.rpartition(":")[0], c.briefing_line or 0)
 
 
-def _line_verdict(c: _Claim, texts: _Texts, was: Support | None) -> tuple[Verdict, SourceText]:
-    source = texts.best(c.key) or SourceText((), "nothing", ("nothing of it was read",))
+def _line_verdict(c: _Claim, texts: _Texts, was: Support | None) -> Verdict:
+    """Found in the abstract, or judged on all that was read (and told from drift)."""
     abstract = texts.abstracts.get(c.key)
     if abstract is not None and _found(c.claim, abstract):
-        return judge(c.claim, abstract), abstract
-    now = judge(c.claim, source)
-    return recheck(now, was, source), source
+        return judge(c.claim, abstract)
+    source = texts.best(c.key) or SourceText((), "nothing", ("nothing of it was read",))
+    return recheck(judge(c.claim, source), was, source)
 
 
 def _block_verdict(group: Sequence[_Claim], texts: _Texts) -> tuple[_Claim, Verdict]:
