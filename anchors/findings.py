@@ -73,6 +73,9 @@ class Code(str, Enum):
     NEW_SECTION = "new-section"
     MISSING_FRAGMENT = "missing-fragment"
     SAME_WORK = "same-work"
+    FIGURE_NOT_FOUND = "figure-not-found"
+    QUOTE_NOT_FOUND = "quote-not-found"
+    SOURCE_CHANGED = "source-changed"
 
     @property
     def severity(self) -> Severity:
@@ -116,6 +119,9 @@ _SEVERITY = {
     Code.NEW_SECTION: Severity.INFO,
     Code.MISSING_FRAGMENT: Severity.WARNING,
     Code.SAME_WORK: Severity.INFO,
+    Code.FIGURE_NOT_FOUND: Severity.WARNING,
+    Code.QUOTE_NOT_FOUND: Severity.WARNING,
+    Code.SOURCE_CHANGED: Severity.WARNING,
 }
 
 #: Codes whose anchor is a URL a briefing may cite word for word: `extract.citing` says where;

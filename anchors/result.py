@@ -7,8 +7,12 @@ import bisect
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
+from typing import TYPE_CHECKING
 
 from .findings import Code, Finding, Severity, State, Unchecked, state_of, summary
+
+if TYPE_CHECKING:
+    from .figures.checked import ClaimCheck
 
 __all__ = ["Assessed", "CheckResult", "Cited", "combine", "only"]
 
@@ -71,6 +75,8 @@ class CheckResult:
     #: why this online run could not judge its anchors (too many got no answer at all,
     #: `check.silence`): the CLI says it and exits 2 after showing what was found
     cannot_judge: str | None = None
+    #: every figure and quote the entries keep, as this online run judged it
+    claims: list[ClaimCheck] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not self.registries:
@@ -182,6 +188,7 @@ def combine(results: list[CheckResult]) -> CheckResult:
         cited={at: c for one in results for at, c in one.cited.items()},
         answer_ms={at: ms for one in results for at, ms in one.answer_ms.items()},
         documents=list(dict.fromkeys(d for one in results for d in one.documents)),
+        claims=[c for one in results for c in one.claims],
         cannot_judge="; ".join(
             f"{one.registry}: {one.cannot_judge}" for one in results if one.cannot_judge
         )

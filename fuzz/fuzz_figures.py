@@ -1,6 +1,7 @@
 """atheris fuzz target for the figure and quote readers (briefing lines and source passages are
 untrusted text): figures, numbers, TeX, quotes and the verdicts over them never crash, and
-every figure a briefing line gives reads back from its own words as the same figure.
+every figure a briefing line gives reads back from its own words as the same figure; a claim
+record as the history keeps it (a file: untrusted too) reads back as one, or as nothing.
 
     pip install '.[fuzz]' && python fuzz/fuzz_figures.py -max_total_time=60 -max_len=65536
 """
@@ -18,9 +19,12 @@ with atheris.instrument_imports():
     from anchors.figures.passages import Passage, PassageKind, SourceText
     from anchors.figures.quotes import quotes_in
     from anchors.figures.verdict import judge
+    from anchors.history.claims import read_record, read_support
+    from anchors.ids.model import key_from_text
 
 #: what one input is cut into: a briefing line, and a source of a few passages
 _KINDS = list(PassageKind)
+_KEY = key_from_text("github:acme/engine#7")
 
 
 def _source(fdp: atheris.FuzzedDataProvider, size: int) -> SourceText:
@@ -55,6 +59,9 @@ def one_input(data: bytes) -> None:
         if support is not None:
             assert Support.from_json(support.to_json()) == support
             recheck(verdict, support, source)
+    stored = fdp.ConsumeUnicodeNoSurrogates(size)
+    read_support(stored)
+    read_record(_KEY, "claim", 1.0, fdp.ConsumeUnicodeNoSurrogates(32), stored)
 
 
 if __name__ == "__main__":

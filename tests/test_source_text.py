@@ -11,8 +11,9 @@ import pytest
 
 from anchors.figures.abstract import MAX_ABSTRACT_CHARS, passages_from_abstract
 from anchors.figures.markdown import passages_from_markdown
+from anchors.figures.normal import normalise_tex
 from anchors.figures.passages import PassageKind
-from anchors.figures.prose import sentences, tex_to_text
+from anchors.figures.prose import sentences, squash
 from anchors.figures.threads import MAX_BODY_CHARS, passages_from_thread
 
 # the abstract of arXiv 2309.06180v1 (cassettes/arxiv/venue-comment.yaml), its last sentences
@@ -45,7 +46,7 @@ def test_an_abstract_is_its_sentences_with_tex_made_text() -> None:
     ],
 )
 def test_tex_is_made_the_text_it_prints(tex: str, text: str) -> None:
-    assert tex_to_text(tex) == text
+    assert squash(normalise_tex(tex)) == text
 
 
 def test_sentences_end_at_stops_not_at_decimals_or_abbreviations() -> None:
@@ -158,8 +159,8 @@ GUARDS: dict[str, tuple[Callable[[int], str], Callable[[str], object]]] = {
     "sentence ends (.....a)": (lambda n: "." * n + "a", sentences),
     "sentence ends (。。。a)": (lambda n: "。" * n + "a", sentences),
     "abbreviation lookback (a. a. )": (lambda n: "Fig. " * (n // 5), sentences),
-    "tex commands (\\\\\\)": (lambda n: "\\" * n, tex_to_text),
-    "tex words (\\aaaa)": (lambda n: "\\" + "a" * n, tex_to_text),
+    "tex commands (\\\\\\)": (lambda n: "\\" * n, normalise_tex),
+    "tex words (\\aaaa)": (lambda n: "\\" + "a" * n, normalise_tex),
     "image alt ([[[[)": (lambda n: "![" * (n // 2), lambda t: passages_from_markdown(t, "c")),
     "image url (![a](![a](…)": (
         lambda n: "![a](" * (n // 5),

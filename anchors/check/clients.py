@@ -7,6 +7,7 @@ import contextlib
 import ssl
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
+from functools import partial
 
 import httpx
 
@@ -25,6 +26,7 @@ from .resolve.crossref import CrossrefUpdates
 from .resolve.doi import DoiResolver
 from .resolve.github import GithubResolver
 from .resolve.github_places import GithubPlaces
+from .resolve.github_thread import read_github_thread
 from .retry import RetryPolicy
 from .run import Services
 from .transport import NoCookies, guarded_transport, ssl_context
@@ -53,7 +55,8 @@ async def open_services(
     the API hosts the user named (a flag or the environment), so a service's redirect is
     screened like a link's. Each service answer is bounded (`bounded.BoundedClient`).
     `after` builds the hook that runs beside the check (`check --archive`), if any.
-    `etags` is where GitHub's answers and arXiv's HTML pages are kept with their validators."""
+    `etags` is where GitHub's answers and arXiv's HTML pages are kept with their validators;
+    GitHub threads are read through the resolver's own API client (its budget and ETags)."""
     witness = Witness()  # an API host's public name resolving speaks for the resolver too
     guard = NetGuard(resolver, allow_private=settings.allow_private, witness=witness)
     api_guard = NetGuard(
@@ -93,6 +96,7 @@ async def open_services(
             ),
             after=after(settings, api, policy) if after is not None else None,
             arxiv_html=_FullTextOnFirstUse(lambda: _arxiv_html(settings, policy, pace, etags)),
+            threads=partial(read_github_thread, github.api),
         )
 
 

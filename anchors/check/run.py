@@ -31,6 +31,8 @@ from .after import AfterCheck, Begun
 from .arrivals import SERVICE, Progress, Run, github_places, is_repo
 from .cache import Cache
 from .cited import cited_places
+from .claimsources import ClaimSources, ThreadReader
+from .figures import ClaimsChecked, check_claims
 from .followup import follow_up
 from .links import LinkChecker, LinkResult
 from .observe import earlier_facts
@@ -57,6 +59,8 @@ class Services:
     places: GithubPlaces | None = None
     #: arXiv papers' HTML full texts, at the API's pace (a figure not in the abstract)
     arxiv_html: ArxivFullText | None = None
+    #: GitHub issue and pull request threads, whole (figures and quotes attributed to them)
+    threads: ThreadReader | None = None
 
 
 def _targets(
@@ -134,6 +138,7 @@ async def check_online(
     if services.after is not None:
         services.after.start(Begun(reg.path, targets, today, cache, history))
     follow: dict[str, FollowUp] = {}
+    claimed = ClaimsChecked()
     try:
         await asyncio.gather(
             run.resolve("arxiv", pending.arxiv, services.arxiv),
@@ -143,6 +148,7 @@ async def check_online(
         )
         follow = await follow_up(targets, run.resolutions, services.arxiv, claims or {}, cache)
         await github_places(run, services.places)
+        claimed = await _claims(reg.path, targets, run, services, cache, history, today)
         complete = True
     except NetworkDown as exc:
         network_down = True
@@ -174,10 +180,33 @@ async def check_online(
                 reg, targets, run.resolutions, run.links, claims or {}, follow, earlier
             )
             result.findings += places.findings(reg.path)
+            result.findings += claimed.findings
+            result.claims = claimed.checks
             facts = {k: r.facts for k, r in run.resolutions.items()}
             keys = {k: a.key for k, a in targets.items() if a.key is not None}
             result.findings += samework.findings(reg.path, samework.pairs(keys, facts), targets)
     return result
+
+
+async def _claims(
+    registry: str,
+    targets: dict[str, Anchor],
+    run: Run,
+    services: Services,
+    cache: Cache,
+    history: History | None,
+    today: date,
+) -> ClaimsChecked:
+    """The figures and quotes the entries keep, judged (`figures`); what was learnt kept in
+    the history, whose earlier supports tell `source-changed` (none without a history)."""
+    from ..history.claimread import supports_of
+
+    before = supports_of(history, registry) if history is not None else {}
+    sources = ClaimSources(services.arxiv_html, services.threads, cache)
+    claimed = await check_claims(registry, targets, run.resolutions, sources, before, today)
+    if history is not None:
+        history.keep_claims(registry, claimed.seen)
+    return claimed
 
 
 def _answered(

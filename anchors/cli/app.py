@@ -141,6 +141,7 @@ def check(
     from ..check.session import CheckOptions
     from ..check.session import check as run_check
     from ..render import CHECK, Target, summary, write
+    from ..render.claims import claim_lines
 
     configure(quiet)
     options = CheckOptions(
@@ -160,7 +161,7 @@ def check(
     also = (("markdown", summary_file), ("junit", output_junit), ("gitlab", output_gitlab))
     ci.write_also(CHECK, result, shape, also)  # the same run's findings: never a second check
     stderr.print(summary.check_line(result))
-    for line in summary.host_lines(result) if verbose else ():
+    for line in [*summary.host_lines(result), *claim_lines(result)] if verbose else ():
         stderr.print(line)
     if result.cannot_judge:  # what was found is shown; the gate still cannot pass
         raise NetworkDown(result.cannot_judge)

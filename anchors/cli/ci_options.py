@@ -48,7 +48,8 @@ Verbose = Annotated[
         "--verbose",
         "-v",
         help="After the summary, one line per site (registrable domain): anchors checked, "
-        "failing, unverified, rate-limited, median answer time.",
+        "failing, unverified, rate-limited, median answer time; then one line per figure or "
+        "quote checked against its source, with its verdict and evidence.",
     ),
 ]
 

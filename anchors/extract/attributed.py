@@ -12,7 +12,7 @@ nothing: the briefing does not say which source says what.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -57,8 +57,11 @@ def attributed(
     blocks: Sequence[Block],
     citations: Sequence[Citation],
     path: str,
+    hits: Mapping[int, Sequence[tuple[int, str]]] | None = None,
 ) -> list[Attributed]:
-    """Every attributed figure and quote of a briefing, in line order, each once per anchor."""
+    """Every attributed figure and quote of a briefing, in line order, each once per anchor.
+    `hits` are the citations the extractor found on each line (by index: (position, key)), so
+    a line is not scanned twice; without them each line is scanned here."""
     by_block = _block_sources(lines, blocks, citations)
     numbered = _numbered(blocks, citations)
     out: dict[tuple[str, str, str, int], Attributed] = {}
@@ -66,15 +69,16 @@ def attributed(
         if skipped[i] or not _may_hold_claims(line):
             continue
         block = id(blocks[i])
-        for unit in _units(line, numbered.get(block, {})):
+        found = list(hits.get(i, ())) if hits is not None else _scanned(line)
+        for unit in _units(line, found, numbered.get(block, {})):
             if len(unit.cites) == 1:
                 targets, by = unit.cites, Attribution.LINE
             elif not unit.cites:
                 targets, by = by_block.get(block, frozenset()), Attribution.BLOCK
             else:
                 continue  # two citations: the briefing does not say which says what
-            if not targets:
-                continue  # nothing to attribute to: the figures are not read at all
+            if not targets or not _may_hold_claims(unit.text):
+                continue  # nothing to attribute to, or nothing to attribute: not read at all
             for what, words in _claims(unit.text):
                 for anchor in sorted(targets):
                     out.setdefault(
@@ -84,12 +88,13 @@ def attributed(
     return list(out.values())
 
 
+#: what every figure or quote a line may hold has somewhere: a digit (any script's), a quote
+#: mark, a Chinese multiple or share, an English multiple word
+_MAY_HOLD_RE = re.compile(r'[\d"“「『倍成翻幅]|times|fold|magnitude')
+
+
 def _may_hold_claims(line: str) -> bool:
-    return (
-        any(c.isdigit() for c in line)
-        or any(c in line for c in '"“「『倍成翻幅')
-        or ("times" in line or "fold" in line or "magnitude" in line)
-    )
+    return _MAY_HOLD_RE.search(line) is not None
 
 
 @lru_cache(maxsize=1024)
@@ -122,9 +127,9 @@ def _numbered(
     return out
 
 
-def _units(line: str, numbered: dict[int, set[str]]) -> list[_Unit]:
+def _units(line: str, found: list[tuple[int, str]], numbered: dict[int, set[str]]) -> list[_Unit]:
     """The line as sentences (prose), or as one unit (a table row, a list item)."""
-    cited = _cited(line, numbered)
+    cited = _cited(line, found, numbered)
     stripped = line.lstrip()
     if stripped.startswith("|") or _ITEM_RE.match(line):
         return [_Unit(line, frozenset(key for _, key in cited))]
@@ -142,9 +147,14 @@ def _sentence(line: str, start: int, end: int, cited: list[tuple[int, str]]) -> 
     return _Unit(line[start:end], frozenset(key for at, key in cited if start <= at < end))
 
 
-def _cited(line: str, numbered: dict[int, set[str]]) -> list[tuple[int, str]]:
+def _scanned(line: str) -> list[tuple[int, str]]:
+    return [(h.start, h.key.key) for h in scan(line) if h.key is not None]
+
+
+def _cited(
+    line: str, hits: list[tuple[int, str]], numbered: dict[int, set[str]]
+) -> list[tuple[int, str]]:
     """(position, anchor key) of each citation on the line, `#N` mentions included."""
-    hits = [(h.start, h.key.key) for h in scan(line) if h.key is not None]
     if numbered:
         for m in _MENTION_RE.finditer(line):
             for key in numbered.get(int(m[1]), ()):

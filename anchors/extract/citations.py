@@ -130,34 +130,43 @@ def extract(text: str, path: str, when: date) -> Briefing:
     blocks = heading_blocks(lines)
     headers = title_columns(lines)
     ignored = ignored_anchors(raw_lines) if "anchors" in text else frozenset()
+    hits: dict[int, list[tuple[int, str]]] = {}  # each line's citations, for `attributed`
     for i, line in enumerate(lines):
         if skipped[i] or ("://" not in line and not _DIGIT_RE.search(line)):
             continue
+        seen = hits.setdefault(i, [])
         if line.lstrip().startswith("|"):
-            found = _table_row(out, line, i + 1, blocks[i], headers[i])
+            found = _table_row(out, line, i + 1, blocks[i], headers[i], seen)
         else:
-            found = _prose(out, line, i + 1, blocks[i])
+            found = _prose(out, line, i + 1, blocks[i], seen)
         out.citations.extend(c for c in _one_per_key(found) if c.key.key not in ignored)
     claims = citation_claims(lines, blocks, out.citations, when)
     out.refs = document_refs(lines, skipped)
     out.citations = [replace(c, claims=k) for c, k in zip(out.citations, claims)]
-    out.figures = attributed(lines, skipped, blocks, out.citations, path)
+    out.figures = attributed(lines, skipped, blocks, out.citations, path, hits)
     return out
 
 
-def _valid(out: Briefing, text: str, lineno: int) -> list[Hit]:
-    """The valid hits in `text`; invalid ones go to `out.invalid`."""
+def _valid(out: Briefing, text: str, lineno: int, seen: list[tuple[int, str]]) -> list[Hit]:
+    """The valid hits in `text`; invalid ones go to `out.invalid`, and each valid one's
+    (position, key) to `seen`."""
     hits = []
     for h in scan(text):
         if h.key is None:
             out.invalid.append(InvalidCitation(h.raw, out.path, lineno, h.reason or "invalid"))
         else:
             hits.append(h)
+            seen.append((h.start, h.key.key))
     return hits
 
 
 def _table_row(
-    out: Briefing, line: str, lineno: int, block: Block, title_col: int | None
+    out: Briefing,
+    line: str,
+    lineno: int,
+    block: Block,
+    title_col: int | None,
+    seen: list[tuple[int, str]],
 ) -> list[Citation]:
     row = cells(line)
     if is_separator(row):
@@ -166,7 +175,7 @@ def _table_row(
     place = Place(lineno, block, section_in(line) or block.section, claim, claimed)
     found = []
     for n, cell in enumerate(row):
-        hits = _valid(out, cell, lineno)
+        hits = _valid(out, cell, lineno, seen)  # a row is one unit: where in it does not matter
         for h in hits:
             primary = n == 0 and h.listable
             title = cell_title(row, n, h, hits, title_col, primary)
@@ -174,8 +183,10 @@ def _table_row(
     return found
 
 
-def _prose(out: Briefing, line: str, lineno: int, block: Block) -> list[Citation]:
-    hits = _valid(out, line, lineno)
+def _prose(
+    out: Briefing, line: str, lineno: int, block: Block, seen: list[tuple[int, str]]
+) -> list[Citation]:
+    hits = _valid(out, line, lineno, seen)
     if not hits:
         return []
     label = _LABEL_RE.match(line)

@@ -1,14 +1,15 @@
 """An arXiv abstract as passages: the Atom `<summary>` the metadata lookup already fetched.
 
 The API gives the abstract of the version it returns in raw TeX (`72.7\\%`, `$2.3\\times$`);
-each sentence is one passage, its TeX made into text (`prose.tex_to_text`), its place
+each sentence is one passage, its TeX made into text (`normal.normalise_tex`), its place
 "abstract v2". The abstract is read first: a figure found there costs no request.
 """
 
 from __future__ import annotations
 
+from .normal import normalise_tex
 from .passages import Passage, PassageKind, SourceText
-from .prose import sentences, squash, tex_to_text
+from .prose import sentences, squash
 
 __all__ = ["MAX_ABSTRACT_CHARS", "abstract_scope", "passages_from_abstract"]
 
@@ -31,6 +32,8 @@ def passages_from_abstract(summary: str, version: int | None) -> SourceText:
         else ()
     )
     found = tuple(
-        Passage(tex_to_text(s), where, PassageKind.PROSE) for s in sentences(text) if s.strip()
+        Passage(squash(normalise_tex(s)), where, PassageKind.PROSE)
+        for s in sentences(text)
+        if s.strip()
     )
     return SourceText(tuple(p for p in found if p.text), where, gaps)

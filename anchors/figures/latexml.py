@@ -28,8 +28,9 @@ from itertools import islice
 from lxml import etree
 
 from ..defaults import MAX_PAGE_BYTES
+from .normal import normalise_tex
 from .passages import Passage, PassageKind, SourceText
-from .prose import sentences, squash, tex_to_text
+from .prose import sentences, squash
 
 __all__ = ["BUDGET_GAP", "HTML_BUDGET", "MAX_DEPTH", "html_scope", "passages_from_latexml"]
 
@@ -285,7 +286,7 @@ def _text(
             notes.append(item)
         elif tag == "math":
             alt = item.get("alttext")
-            parts.append(f" {tex_to_text(alt)} " if alt else " ".join(item.itertext()))
+            parts.append(f" {squash(normalise_tex(alt))} " if alt else " ".join(item.itertext()))
         elif _readable(tag, classes, skip_tags):
             parts.append(item.text or "")
             for child in reversed(item):

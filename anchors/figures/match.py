@@ -156,6 +156,10 @@ def close(figure: Figure, number: Figure, tabular: bool = False) -> bool:
 
 
 def distance(figure: Figure, number: Figure) -> float:
-    """How far a same-class number is from the figure, relative to it (for the nearest list)."""
-    target = figure.value if figure.high is None else (figure.value + figure.high) / 2
-    return abs(number.value - target) / max(abs(target), _EPS)
+    """How far a same-class number is from the figure, relative to it (for the nearest list); a
+    range end to end (`2-24×` is nearest `2-4×`, then `4×`)."""
+    if figure.high is None:
+        return abs(number.value - figure.value) / max(abs(figure.value), _EPS)
+    high = number.value if number.high is None else number.high
+    lows = abs(number.value - figure.value) / max(abs(figure.value), _EPS)
+    return lows + abs(high - figure.high) / max(abs(figure.high), _EPS)

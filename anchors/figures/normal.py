@@ -2,10 +2,11 @@
 space, TeX's markup turned into the characters it prints.
 
 `normalise` keeps, for every character it gives, the offset of the character it came from, so
-a figure is reported as written (`７０％` stays `７０％` in the finding). `normalise_tex` is for
-arXiv's raw TeX (an abstract's `72.7\\%`, `$2.3\\times$`, `$\\sim$10\\%`, a LaTeXML `alttext`):
-the source readers call it before they cut a text into passages, and the figure reader calls it
-on any passage that still holds a backslash or a `$`. Both are one pass over the text.
+a figure is reported as written (`７０％` stays `７０％` in the finding). `normalise_tex` is the
+one place TeX is read, for arXiv's raw TeX (an abstract's `72.7\\%`, `$2.3\\times$`,
+`$\\sim$10\\%`, a LaTeXML `alttext`): the source readers call it (then squash the spaces) before
+they cut a text into passages, and the figure reader calls it on any passage that still holds a
+backslash or a `$`. Both are one pass over the text.
 """
 
 from __future__ import annotations
@@ -79,6 +80,10 @@ class Normal:
 
 
 _OVERRIDDEN_RE = re.compile("[" + re.escape("".join(_OVERRIDES)) + "]")
+#: the characters NFKC (or an override) may change: not ASCII and not a CJK unified ideograph
+#: (those are NFKC-stable; the compatibility ideographs at U+F900 are not, and are read), so a
+#: Chinese line is walked only at its punctuation and full-width forms
+_MAY_CHANGE_RE = re.compile("[^\x00-\x7f\u3400-\u4dbf\u4e00-\u9fff]")
 
 
 def normalise(text: str) -> Normal:
@@ -89,17 +94,28 @@ def normalise(text: str) -> Normal:
         return Normal(text, tuple(range(len(text) + 1)))
     out: list[str] = []
     origin: list[int] = []
-    for i, c in enumerate(text):
+    at = 0
+    for m in _MAY_CHANGE_RE.finditer(text):
+        i, c = m.start(), m.group()
         n = _char(c)
+        if n == c:
+            continue
+        out.append(text[at:i])
+        origin.extend(range(at, i))
         if n:
             out.append(n)
             origin.extend([i] * len(n))
-    origin.append(len(text))
+        at = i + 1
+    out.append(text[at:])
+    origin.extend(range(at, len(text) + 1))
     return Normal("".join(out), tuple(origin))
 
 
 # -- TeX --------------------------------------------------------------------------------------
 
+#: TeX's one-symbol commands: an escaped character prints itself, a TeX space or line break
+#: is a space, an accent or a hyphenation point (`\\'e`, `\\-`) prints nothing of its own
+_TEX_ONE = {**{c: c for c in "%$&_#{}"}, **dict.fromkeys(",;:! \\\n\t", " ")}
 _TEX_SYMBOLS = {
     "times": "×",
     "texttimes": "×",
@@ -125,6 +141,11 @@ _TEX_SYMBOLS = {
     "textasciitilde": "~",
     "textdollar": "$",
     "textpercent": "%",
+    "percent": "%",
+    "to": "→",
+    "rightarrow": "→",
+    "quad": " ",
+    "qquad": " ",
 }
 #: commands whose braced argument is a key, not text: `\cite{a2020}`, `\ref{tab:3}`
 _TEX_DROP_ARG = r"(?:cite[tp]?|citep?\*?|ref|eqref|autoref|cref|Cref|label|url|href)"
@@ -135,6 +156,7 @@ _TEX_RE = re.compile(
     r"|\\[,;:! ]"  # a TeX space
     r"|\\\\"  # a line break
     r"|\\[A-Za-z]{1,30}\*?"  # a command: its symbol, or nothing (`\textbf` keeps its argument)
+    r"|\\[^A-Za-z]"  # any other one-symbol command: an accent (`\\'e`), a hyphenation point
     r"|\{,\}"  # `1{,}000`: a thousands separator
     r"|---?|``|''"  # TeX's dashes and quotes
     r"|[{}$~]"  # grouping, math shift, TeX's non-breaking space
@@ -150,8 +172,8 @@ def _tex_piece(m: re.Match[str]) -> str:
     if s[0] == "\\":
         if s == "\\," and m.start() > 0 and m.string[m.start() - 1].isdigit():
             return ","
-        if len(s) == 2:
-            return s[1] if s[1] in "%$&_#{}" else " "
+        if len(s) == 2 and not s[1].isalpha():
+            return _TEX_ONE.get(s[1], "")
         if s.startswith(("\\cite", "\\ref", "\\eqref", "\\autoref", "\\cref", "\\Cref")):
             return " "
         if s.startswith(("\\label", "\\url", "\\href")):

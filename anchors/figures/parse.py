@@ -30,11 +30,15 @@ _MASK_RE = re.compile(
     r"(?<![0-9])(?:[0-9]{4}[-/.][0-9]{1,2}[-/.][0-9]{1,2}|[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?)"
     r"(?![0-9])|https?://[^\s<>()（）]{1,2048}+"
 )
+#: what every date, time and URL `_MASK_RE` masks holds: a digit, a separator and a digit
+_MASK_HINT_RE = re.compile(r"[0-9][-/.:][0-9]")
 _VAGUE_EN_RE = re.compile(
     r"(?<![A-Za-z])(?:(?:several|many|multiple|dozens[ \t]of)[ \t]times|an?[ \t]order[ \t]of"
     r"[ \t]magnitude|orders[ \t]of[ \t]magnitude)(?![A-Za-z])",
     re.IGNORECASE,
 )
+#: what every word multiple holds (`-fold`, `doubled`, `tripled`, `quadrupled`)
+_MULTIPLE_HINT_RE = re.compile(r"fold|doubl|tripl|quadrupl")
 _FOLD_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
 _FOLD_WORDS |= {"nine": 9, "ten": 10, "doubl": 2, "tripl": 3, "quadrupl": 4}
 _WORD_MULTIPLE_RE = re.compile(
@@ -64,7 +68,8 @@ def numbers_in(text: str) -> list[Figure]:
 
 def _scan(text: str, bare: bool) -> list[Figure]:
     norm = normalise(text)
-    plain = _MASK_RE.sub(lambda m: " " * len(m.group()), norm.text)
+    masked = "http" in norm.text or _MASK_HINT_RE.search(norm.text) is not None
+    plain = _MASK_RE.sub(lambda m: " " * len(m.group()), norm.text) if masked else norm.text
     taken = bytearray(len(plain) + 1)
     out = _words(norm, plain, taken)
     out.extend(_figures(norm, plain, _numbers(plain, taken, bare), bare, text))
@@ -83,9 +88,11 @@ def _words(norm: Normal, plain: str, taken: bytearray) -> list[Figure]:
             lo, hi = found.start, found.end
             out.append(_cn(norm, plain, found))
         taken[lo:hi] = b"\x01" * (hi - lo)
-    for m in _VAGUE_EN_RE.finditer(plain):
+    lower = plain.lower()
+    # the English word patterns run only where their words can be (most lines have none)
+    for m in _VAGUE_EN_RE.finditer(plain) if ("time" in lower or "magnitude" in lower) else ():
         out.append(_vague(norm, m.start(), m.end()))
-    for m in _WORD_MULTIPLE_RE.finditer(plain):
+    for m in _WORD_MULTIPLE_RE.finditer(plain) if _MULTIPLE_HINT_RE.search(lower) else ():
         value = float(_FOLD_WORDS[(m["n"] or m["v"]).lower()])
         out.append(_cn(norm, plain, ChineseFigure(UnitClass.MULTIPLE, value, 1.0, *m.span())))
     return out

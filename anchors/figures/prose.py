@@ -1,11 +1,9 @@
-"""A source's running text made into sentences, and TeX made into the text it prints.
+"""A source's running text made into sentences.
 
 Passages are sentence-sized (a derived figure is a pair of numbers in one sentence), so a
 paragraph is split at sentence ends: `.`, `!`, `?` followed by a space and not after a common
 abbreviation ("e.g.", "et al.", "Fig."), and Chinese `。！？` anywhere. A decimal point is never
-an end (no space follows it). TeX is turned into text lightly, in `tex_to_text` alone (the one
-place a fuller normaliser would replace): `72.7\\%` is `72.7%`, `$2.3\\times$` is `2.3×`,
-`$\\sim$10\\%` is `~10%`, `\\textbf{72.7}` is `72.7`; a TeX `~` is a space, not a hedge.
+an end (no space follows it). TeX is made text before, in `normal.normalise_tex` alone.
 
 Every pattern here is linear: a run is matched possessively and only from its first character
 (a lookbehind refuses its middle), so a million dots cost one pass, not a million.
@@ -15,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["sentences", "squash", "tex_to_text"]
+__all__ = ["sentences", "squash"]
 
 _SPACE_RE = re.compile(r"\s+")
 #: a sentence end: Latin punctuation and the whitespace after it, or Chinese punctuation
@@ -26,32 +24,6 @@ _ABBREVIATIONS = frozenset(
     {"e.g", "i.e", "al", "fig", "figs", "eq", "eqs", "sec", "vs", "approx", "resp", "cf", "etc",
      "tab", "ref", "no", "dr", "mr", "ms", "prof", "st", "ca"}
 )  # fmt: skip
-
-#: a TeX command (a word or one symbol), a brace, a dollar, a TeX tie `~`
-_TEX_RE = re.compile(r"\\([A-Za-z]+|.)|[{}$~]", re.DOTALL)
-_TEX_WORDS = {
-    "times": "×",
-    "sim": "~",
-    "approx": "≈",
-    "simeq": "≈",
-    "pm": "±",
-    "geq": "≥",
-    "ge": "≥",
-    "leq": "≤",
-    "le": "≤",
-    "gt": ">",
-    "lt": "<",
-    "cdot": "·",
-    "to": "→",
-    "rightarrow": "→",
-    "percent": "%",
-    "textasciitilde": "~",
-    "quad": " ",
-    "qquad": " ",
-}
-#: TeX's one-symbol commands: `\\%` prints %, `\\,` a thin space
-_TEX_SYMBOLS = {"%": "%", "&": "&", "_": "_", "#": "#", "$": "$", "{": "{", "}": "}", ",": " ",
-                ";": " ", ":": " ", "!": "", " ": " ", "\\": " ", "-": ""}  # fmt: skip
 
 
 def squash(text: str) -> str:
@@ -86,18 +58,3 @@ def _abbreviation(text: str, dot: int, end: int) -> bool:
     word = before.group(1).lower()
     head = text[max(0, before.start() - 2) : before.start()].lower()
     return word in _ABBREVIATIONS or f"{head}{word}" in _ABBREVIATIONS or len(word) == 1
-
-
-def tex_to_text(tex: str) -> str:
-    """The text TeX prints for a number and its unit, lightly: known symbols become their
-    characters, other commands vanish with their braces (their argument stays)."""
-    return squash(_TEX_RE.sub(_tex_piece, tex))
-
-
-def _tex_piece(m: re.Match[str]) -> str:
-    word = m.group(1)
-    if word is None:
-        return " " if m.group() == "~" else ""
-    if len(word) == 1 and not word.isalpha():
-        return _TEX_SYMBOLS.get(word, "")  # an accent, an unknown symbol
-    return _TEX_WORDS.get(word, "")

@@ -189,17 +189,25 @@ def near(figure: Figure, reads: tuple[Read, ...]) -> Found | None:
     return found
 
 
+def _an_end(n: Figure, r: Read) -> bool:
+    """Whether `n` is one end of a range its passage writes (`2` of `2-4×`)."""
+    return any(m.high is not None and m.start <= n.start and n.end <= m.end for m in r.numbers)
+
+
 def nearest(figure: Figure, reads: tuple[Read, ...], count: int = 3) -> list[tuple[Figure, Read]]:
     """The same-class numbers closest to the figure, for a person to judge a not-found."""
+    ranges = figure.high is not None  # a range is shown its nearest ranges too
     same = [
         (distance(figure, n), i, n, r)
         for i, r in enumerate(reads)
         for n in r.numbers
-        if n.high is None and n.unit is figure.unit
+        if (n.high is None or ranges) and n.unit is figure.unit
     ]
     same.sort(key=lambda t: (t[0], t[1]))
     out: list[tuple[Figure, Read]] = []
     for _, _, n, r in same:
+        if ranges and n.high is None and _an_end(n, r):
+            continue  # a range is shown whole, not its ends once more
         if all(n.text != m.text for m, _ in out):
             out.append((n, r))
         if len(out) == count:

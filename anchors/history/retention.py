@@ -5,7 +5,8 @@ Older observations go, except those that say where each target stood when the ke
 stretch, its last definite outcome, its last facts...). So a report over the kept days, its
 trend and `fix` read what they read before the pruning, and a link dead for years is still
 "dead since" the day it died. Runs left without observations go too, and so do details no
-observation points at; the file is then compacted.
+observation points at; the file is then compacted. Logged figure verdicts go too, but each
+claim's latest.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
+from .claims import prune_claims
 from .read import Reader
 
 __all__ = ["Pruned", "prune"]
@@ -48,4 +50,5 @@ def prune(db: sqlite3.Connection, cutoff: float) -> Pruned:
         (cutoff,),
     ).rowcount
     db.execute("DELETE FROM details WHERE id NOT IN (SELECT DISTINCT detail_id FROM observations)")
+    prune_claims(db, cutoff)
     return Pruned(dropped, runs)

@@ -6,7 +6,9 @@ Schema 3 keeps each observation small, because a weekly check adds one per ancho
 clustered by target and time, so a reader asks for a window and the last observations before
 it by index instead of reading the past. Schemas 1 and 2 kept one wide `results` row per
 observation. Schema 4 adds `snapshots` (`snapshots.py`): the archive's finds, for `fix`.
-`migrate` turns an older file into schema 4, in the file for a writer and in the connection's
+Schema 5 adds `supports` and `claim_verdicts` (`claims.py`): where checks found the figures and
+quotes briefings attribute, and their verdicts as they change. `migrate` turns an older file
+into schema 5, in the file for a writer and in the connection's
 temporary database for a reader (the file is never written, so a read-only checkout, an older
 file and a running check can all be read).
 """
@@ -18,6 +20,7 @@ import json
 import sqlite3
 
 from ..errors import HistoryError, StorageError
+from .claims import CLAIM_TABLES
 from .snapshots import SNAPSHOTS_TABLE
 
 __all__ = [
@@ -34,7 +37,7 @@ __all__ = [
 ]
 
 APPLICATION_ID = 0x616E6368  # "anch"
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 _RUNS = (
     "CREATE TABLE IF NOT EXISTS {s}runs (id INTEGER PRIMARY KEY, started_at REAL NOT NULL, "
@@ -83,6 +86,9 @@ _REQUIRED = {
     2: frozenset({"runs", "results"}),
     3: frozenset({"runs", "targets", "details", "observations"}),
     4: frozenset({"runs", "targets", "details", "observations", "snapshots"}),
+    5: frozenset(
+        {"runs", "targets", "details", "observations", "snapshots", "supports", "claim_verdicts"}
+    ),
 }
 
 
@@ -201,9 +207,10 @@ def check_owner(db: sqlite3.Connection, path: str) -> int:
 
 
 def migrate(db: sqlite3.Connection, version: int, *, into: str) -> None:
-    """Bring a schema-`version` file to schema 4: `into="main."` rewrites the file (a writer,
+    """Bring a schema-`version` file to schema 5: `into="main."` rewrites the file (a writer,
     inside its transaction), `into="temp."` builds what it lacks beside it for this connection
-    only (a schema-3 file gets an empty `temp.snapshots`, so its readers ask the same questions).
+    only (a schema-3 file gets an empty `temp.snapshots`, a schema-4 one empty claim tables, so
+    its readers ask the same questions).
     """
     s = into
     if into == "main.":
@@ -214,6 +221,8 @@ def migrate(db: sqlite3.Connection, version: int, *, into: str) -> None:
     if version < 3:
         _to_3(db, version, s)
     db.execute(SNAPSHOTS_TABLE.format(s=s))
+    for stmt in CLAIM_TABLES:
+        db.execute(stmt.format(s=s))
 
 
 def _to_3(db: sqlite3.Connection, version: int, s: str) -> None:

@@ -18,6 +18,7 @@ from typing import TypeVar
 from ..errors import StorageError
 from ..ids.model import AnchorKey
 from ..state import ensure
+from .claims import ClaimSeen, keep_claims
 from .facts import Facts
 from .names import Run, history_home, registry_id, selected
 from .observation import Observation
@@ -223,6 +224,17 @@ class History:
             return snapshots(self.db, self.reader.targets(picked), since)
         except DB_ERRORS as exc:
             raise self._error(exc) from None
+
+    def keep_claims(self, registry: str, seen: Iterable[ClaimSeen]) -> None:
+        """A check's verdicts on `registry`'s figures and quotes (`claims`; a write like a run's);
+        `claimread` reads them."""
+        name, rows, now = registry_id(registry, history_home(self.path)), list(seen), self.clock()
+
+        def write() -> None:
+            keep_claims(self.db, ((self._ids.target(name, s.key), s) for s in rows), now)
+
+        if rows:
+            self._write(lambda: self._transaction(write), None)
 
     def runs(self, since: float, until: float) -> list[Run]:
         """The runs started in [since, until], oldest first."""

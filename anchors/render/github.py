@@ -1,4 +1,5 @@
-"""GitHub Actions workflow commands: one `::error file=…,line=…::message` line per finding."""
+"""GitHub Actions workflow commands: one `::error file=…,line=…::message` line per finding, at
+the briefing line a figure came from when the check found it (`places`)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..findings import Severity
 from .escape import annotation
+from .places import primary
 
 if TYPE_CHECKING:
     from ..result import CheckResult
@@ -29,7 +31,9 @@ def check_result(r: CheckResult) -> str:
     lines = []
     for f in r.findings:
         anchor = f"{f.anchor}: " if f.anchor else ""
-        lines.append(_command(f.severity, f.file, f.line, f.code.value, anchor + f.message))
+        file, line, briefing = primary(f)
+        entry = f" (in the registry at {f.file}:{f.line})" if briefing else ""
+        lines.append(_command(f.severity, file, line, f.code.value, anchor + f.message + entry))
         for at in f.details.get("cited_at", ()):
             lines.append(
                 _command(

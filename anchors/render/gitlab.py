@@ -1,11 +1,12 @@
 """GitLab Code Quality: the JSON array a merge request's widget and changes view read.
 
-Each finding is an issue at its registry line, and a dead URL also at each briefing line that
-cites it (as annotations and SARIF have it). The fields are those GitLab's docs require:
-`description`, `check_name` (the code), `fingerprint`, `severity`, `location.path` (relative to
-the repository root) and `location.lines.begin`. GitLab shows issues with one fingerprint as
-one, so a fingerprint is the code, the anchor and the file (never the line: the entry may
-move), numbered where one file holds the same again; it is the same on every run.
+Each finding is an issue at its registry line (a figure's at its briefing line, `places`), and a
+dead URL also at each briefing line that cites it (as annotations and SARIF have it). The
+fields are those GitLab's docs require: `description`, `check_name` (the code), `fingerprint`,
+`severity`, `location.path` (relative to the repository root) and `location.lines.begin`.
+GitLab shows issues with one fingerprint as one, so a fingerprint is the code, the anchor (a
+figure's claim too) and the file (never the line: the entry may move), numbered where one file
+holds the same again; it is the same on every run.
 Severities: error -> `major`, warning -> `minor`, note -> `info`, the ranks linters use, so
 anchors' findings sort beside theirs (no finding of anchors is `blocker` or `critical`).
 """
@@ -22,6 +23,7 @@ from ..findings import Finding, Severity
 from ..repofiles import repository_root
 from .escape import plain
 from .json import dumps
+from .places import identity, primary
 
 if TYPE_CHECKING:
     from ..result import CheckResult
@@ -44,8 +46,9 @@ def _path(file: str, root: Path) -> str:
 def _issue(
     f: Finding, path: str, line: int | None, note: str, seen: Counter[str]
 ) -> dict[str, Any]:
-    # an issue about no anchor (a schema problem) is told apart by its message
-    what = f.anchor or f.message
+    # an issue about no anchor (a schema problem) is told apart by its message, a figure's by
+    # its claim
+    what = f"{f.anchor}\0{identity(f)}" if identity(f) else f.anchor or f.message
     key = f"{f.code.value}\0{what}\0{path}"
     n = seen[key]
     seen[key] += 1
@@ -66,7 +69,9 @@ def check_result(r: CheckResult) -> str:
     issues = []
     for f in r.findings:
         here = _path(f.file, root)
-        issues.append(_issue(f, here, f.line, "", seen))
+        file, line, briefing = primary(f)
+        note = plain(f" (in the registry at {here}:{f.line})") if briefing else ""
+        issues.append(_issue(f, _path(file, root), line, note, seen))
         for at in f.details.get("cited_at", ()):
             note = plain(f" (in the registry at {here}:{f.line})")
             issues.append(_issue(f, _path(str(at["file"]), root), int(at["line"]), note, seen))

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from .. import __version__
 from ..findings import Code, Finding
 from .changes import json_changes
+from .claims import json_claims
 from .waiting import json_waiting
 
 if TYPE_CHECKING:
@@ -160,6 +161,7 @@ def check_result(r: CheckResult) -> str:
                 "elapsed_s": round(r.elapsed, 3),
             },
             "hosts": _hosts(r),
+            "claims": json_claims(r),
         }
     )
 

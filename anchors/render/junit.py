@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from ..findings import Finding, Severity, State, Unchecked, state_of
 from ..result import Assessed
 from .escape import plain
+from .places import primary
 
 if TYPE_CHECKING:
     from ..report.weekly import Report, ReportRow
@@ -68,7 +69,8 @@ class _Suite:
 
 
 def _line(f: Finding) -> str:
-    where = f"{f.file}:{f.line}" if f.line else f.file
+    file, line, _ = primary(f)  # a figure's: the briefing line it came from
+    where = f"{file}:{line}" if line else file
     return plain(f"{where}: {f.severity.value} {f.code.value}: {f.message}")
 
 

@@ -24,6 +24,7 @@ from ..findings import Code, Finding, Severity
 from ..repofiles import repository_root
 from .escape import plain
 from .json import dumps
+from .places import identity, primary
 
 if TYPE_CHECKING:
     from ..result import CheckResult
@@ -92,10 +93,14 @@ def _rule(code: Code, home: str | None) -> dict[str, Any]:
 
 def _result(f: Finding, index: dict[Code, int], root: Path) -> dict[str, Any]:
     anchor = f"{plain(f.anchor)}: " if f.anchor else ""
-    key = hashlib.sha256(f"{f.code.value}\0{f.anchor}".encode()).hexdigest()[:32]
+    one = identity(f)  # a figure's finding: its claim, apart from its anchor's others
+    key = hashlib.sha256(f"{f.code.value}\0{f.anchor}{one and chr(0) + one}".encode())
+    file, line, briefing = primary(f)
     related = [
         _location(str(at["file"]), int(at["line"]), root) for at in f.details.get("cited_at", ())
     ]
+    if briefing:  # the figure is fixed in the briefing; its registry entry is beside it
+        related.append(_location(f.file, f.line, root))
     extra = (
         {"relatedLocations": [dict(loc, id=i) for i, loc in enumerate(related)]} if related else {}
     )
@@ -105,8 +110,8 @@ def _result(f: Finding, index: dict[Code, int], root: Path) -> dict[str, Any]:
         "ruleIndex": index[f.code],
         "level": _LEVEL[f.severity],
         "message": {"text": anchor + plain(f.message)},
-        "locations": [_location(f.file, f.line, root)],
-        "partialFingerprints": {"anchorsFinding/v1": key},
+        "locations": [_location(file, line, root)],
+        "partialFingerprints": {"anchorsFinding/v1": key.hexdigest()[:32]},
     }
 
 

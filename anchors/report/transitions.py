@@ -62,6 +62,10 @@ class Change(str, Enum):
     REDIRECTED = "redirected"
     DIED = "died"
     RECOVERED = "recovered"
+    #: a figure or quote a briefing attributes to the anchor, newly not in it, or no longer
+    FIGURE_NOT_FOUND = "figure-not-found"
+    QUOTE_NOT_FOUND = "quote-not-found"
+    SOURCE_CHANGED = "source-changed"
 
     @property
     def label(self) -> str:

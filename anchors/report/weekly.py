@@ -11,22 +11,26 @@ and no "what changed": half a run is not the state of the registry.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
 from ..config import Settings
 from ..errors import HistoryError
+from ..figures.verdict import VerdictKind
 from ..findings import Outcome
 from ..history import History, Observation
+from ..history.claimread import claim_changes
+from ..history.claims import ClaimSeen
 from ..ids.landing import soft_404
 from ..ids.model import AnchorKind
 from ..registry.model import Anchor, Registry
+from .claimchanges import claim_transitions
 from .classify import FAILING, SUCCESS, Section, checked, classify, current_stretch
 from .model import Report, ReportRow
 from .tally import tally
-from .transitions import TREND_SPAN, transitions, trend
+from .transitions import TREND_SPAN, Transition, section_order, transitions, trend
 from .waiting import waiting
 
 __all__ = ["FAILING", "Report", "ReportRow", "Section", "build", "for_registry", "from_history"]
@@ -77,9 +81,11 @@ def build(
     since: float = DEFAULT_WINDOW,
     registry: Registry | None = None,
     partial: frozenset[int] = frozenset(),
+    claims: Sequence[tuple[ClaimSeen, VerdictKind | None]] = (),
 ) -> Report:
     """The report of the window ending at `now`; with `registry`, of its entries only.
-    `partial` are the runs that did not finish (kept out of the trend and "what changed")."""
+    `partial` are the runs that did not finish (kept out of the trend and "what changed");
+    `claims` the figures' and quotes' verdict changes in the window (`history.claimread`)."""
     start = now - since
     index = _registry_index(registry)
     anchor_of, entry_of = _lookups(registry, index)
@@ -104,11 +110,18 @@ def build(
     report.rows.sort(key=lambda r: (order.index(r.section), r.target))
     whole = [r for r in kept if r.run_id not in partial] if partial else kept
     report.transitions = transitions(whole, start, now, anchor_of, entry_of)
+    if claims:
+        told = claim_transitions(claims, index.get if registry is not None else None)
+        report.transitions = sorted([*report.transitions, *told], key=_transition_order)
     report.trend = trend(whole, now, entry_of=entry_of)
     if registry is not None:
         day = datetime.fromtimestamp(now, UTC).date()
         report.states = tally(registry, {e: hist[-1] for e, hist in per.items()}, day)
     return report
+
+
+def _transition_order(t: Transition) -> tuple[object, ...]:
+    return (section_order(t.registry_section), t.at, t.target, t.change.value)
 
 
 def _row(
@@ -205,7 +218,8 @@ def from_history(
         # the window, and the trend's weeks, after where each target stood before them
         read_from = now - max(since, TREND_SPAN)
         partial = frozenset(r.id for r in h.runs(read_from, now) if not r.complete)
-        rep = build(h.window(read_from, now, runs_of), now, since, registry, partial)
+        claims = claim_changes(h, now - since, now, runs_of)
+        rep = build(h.window(read_from, now, runs_of), now, since, registry, partial, claims)
     finally:
         h.close()
     if rep.runs == 0:

@@ -1,0 +1,93 @@
+"""A judged figure or quote as a finding: `figure-not-found`, `quote-not-found` or
+`source-changed`, at its registry entry, with the briefing line it came from.
+
+The finding belongs to the entry (so the anchor is counted as warned), and names the briefing
+line as `at` says it; when that briefing is a file of the checked repository (`at` is relative
+to the registry's folder, read under the repository's rules: inside it, a regular file, never
+opened), `briefing_at` gives its path as a person opens it, and SARIF, annotations, JUnit and
+GitLab point there (`render.places`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import MutableMapping
+from pathlib import Path
+
+from ..figures.checked import ClaimCheck, Place
+from ..figures.verdict import ClaimKind, VerdictKind
+from ..findings import Code, Finding
+from ..repofiles import RepoFileError, confine, repository_root
+
+__all__ = ["finding_of", "place_of"]
+
+_CODES = {
+    (VerdictKind.NOT_FOUND, ClaimKind.FIGURE): Code.FIGURE_NOT_FOUND,
+    (VerdictKind.NOT_FOUND, ClaimKind.QUOTE): Code.QUOTE_NOT_FOUND,
+    (VerdictKind.SOURCE_CHANGED, ClaimKind.FIGURE): Code.SOURCE_CHANGED,
+    (VerdictKind.SOURCE_CHANGED, ClaimKind.QUOTE): Code.SOURCE_CHANGED,
+}
+
+
+def place_of(at: str, registry: str, seen: MutableMapping[str, Place | None]) -> Place | None:
+    """The briefing line `at` names, when the briefing is a regular file inside the
+    registry's repository; None otherwise (it moved, it was never committed, it is outside).
+    `seen` keeps each file's answer for the run."""
+    path, sep, tail = at.rpartition(":")
+    if not sep or not tail.isdigit() or not path:
+        return None
+    if path not in seen:
+        seen[path] = _file(path, registry)
+    found = seen[path]
+    return Place(found.file, int(tail)) if found is not None else None
+
+
+def _file(path: str, registry: str) -> Place | None:
+    base = Path(os.path.abspath(registry)).parent
+    try:
+        full = confine(path, base, repository_root(base), "a claim's `at`")
+    except RepoFileError:
+        return None
+    if not full.is_file():
+        return None
+    try:
+        shown = os.path.relpath(full)
+    except ValueError:  # another drive
+        shown = str(full)
+    return Place(shown.replace(os.sep, "/"), 0)
+
+
+def _message(c: ClaimCheck) -> str:
+    v = c.verdict
+    said = f'{v.what.value} "{v.claim}"'
+    if v.kind is VerdictKind.SOURCE_CHANGED:
+        parts = [f"{said} is no longer in its source ({v.scope}): {v.detail}"]
+    else:
+        parts = [f"{said} is not in what was read of the source ({v.scope})"]
+        if v.nearest:
+            parts.append("nearest: " + ", ".join(v.nearest))
+        if v.detail:
+            parts.append(v.detail)
+    when = f" on {c.said_on.isoformat()}" if c.said_on else ""
+    if c.at:
+        parts.append(f"written at {c.at}{when}")
+    return "; ".join(parts) + "; correct it, or cite where it is said"
+
+
+def finding_of(c: ClaimCheck) -> Finding:
+    """The warning for a `not-found` or `source-changed` verdict."""
+    v = c.verdict
+    details: dict[str, object] = {
+        "claim": v.claim,
+        "what": v.what.value,
+        "verdict": v.kind.value,
+        "by": c.by.value if c.by is not None else None,
+        "said_on": c.said_on.isoformat() if c.said_on else None,
+        "at": c.at or None,
+        "nearest": list(v.nearest),
+        "scope": v.scope,
+    }
+    if c.place is not None:
+        details["briefing_at"] = {"file": c.place.file, "line": c.place.line}
+    kept = {k: d for k, d in details.items() if d is not None}
+    return Finding(_CODES[v.kind, v.what], c.anchor, c.file, c.line, _message(c), kept)
