@@ -8,7 +8,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from pybtex.database import parse_string
 from typer.testing import CliRunner
@@ -896,16 +896,18 @@ def _pybtex_encoded(text: str, style: str) -> str:
     import latexcodec  # noqa: F401 (registers the codec)
 
     from anchors.render import bibvalues
-    from anchors.render.escape import plain
+    from anchors.render.escape import one_line
 
     glyphs = bibvalues._GLYPHS[style]
-    t = "".join(bibvalues._TEX.get(ch) or glyphs.get(ch, ch) for ch in plain(text))
+    t = "".join(bibvalues._TEX.get(ch) or glyphs.get(ch, ch) for ch in one_line(text))
     t = t.replace("--", "-{}-").replace("--", "-{}-")
     return str(codecs.encode(t, "ulatex+utf8"))
 
 
 @settings(max_examples=examples(400), deadline=None)
 @given(st.text(), st.sampled_from(["classic", "biblatex"]))
+@example("a::b", "classic")  # `::` is broken for CI logs, never inside a .bib value
+@example("a::b%", "biblatex")
 def test_latex_encoding_is_pybtexs(text: str, style: str) -> None:
     """The .bib writer encodes text with one `str.translate` table where pybtex ran
     latexcodec's lexer over every value (3/4 of a 100k export): the same text comes out."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from urllib.parse import quote
 
-from .escape import plain
+from .escape import one_line
 
 __all__ = ["balanced", "latex", "quoted", "url_field", "verbatim"]
 
@@ -60,7 +60,7 @@ def latex(text: str, style: str = "classic") -> str:
     if not _SPECIAL.search(text):
         return text
     glyphs = _GLYPHS[style]
-    t = "".join(_TEX.get(ch) or glyphs.get(ch, ch) for ch in plain(text))
+    t = "".join(_TEX.get(ch) or glyphs.get(ch, ch) for ch in one_line(text))
     return t.replace("--", "-{}-").replace("--", "-{}-").translate(_PYBTEX)
 
 

@@ -16,6 +16,7 @@ __all__ = [
     "markdown",
     "markdown_code",
     "markdown_url",
+    "one_line",
     "plain",
 ]
 
@@ -61,8 +62,15 @@ def inert_json(text: str) -> str:
 def plain(text: str) -> str:
     """One line with no control characters and no workflow command: safe for a terminal once
     rich markup is escaped, and for a CI log."""
+    return inert(one_line(text))
+
+
+def one_line(text: str) -> str:
+    """One line with no control characters. A field of a file format whose lines never start
+    with a value (a .bib entry's `title = {…}`) needs no more; a zero-width non-joiner there
+    would reach TeX as a character pdflatex does not know."""
     one = text.replace("\r\n", " ").replace("\n", " ").replace("\t", " ")
-    return inert(_CONTROL_RE.sub("", one))
+    return _CONTROL_RE.sub("", one)
 
 
 # what `diff_lines` shows as an escape: `_CONTROL_RE`'s characters (so a lone CR, which would
