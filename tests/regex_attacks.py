@@ -71,6 +71,7 @@ GUARDS: dict[str, Guard] = {
         A("", " ", "x"), A("-", "\t", "x"), A("- **Sources**", " ", "x"), use=M
     ),
     "anchors.extract.attributed._SENTENCE_END_RE": g(A("", "."), A("", ". "), A("", "。")),
+    "anchors.extract.attributed._MAY_HOLD_RE": g(A("", "a"), A("", "tim"), A("", "fol")),
     "anchors.extract.attributed._MENTION_RE": g(
         A("", "#"), A("", "pr   #   "), A("issue", " ", "1")
     ),
@@ -208,6 +209,7 @@ GUARDS: dict[str, Guard] = {
     "anchors.figures.markdown._LINK_RE": g(A("", "[a](x"), A("", "["), A("[", "a"), A("[a](", "x")),
     "anchors.figures.markdown._TAG_RE": g(A("", "<a"), A("<a", " "), A("", "</a-"), A("<", "a")),
     "anchors.figures.markdown._EMPHASIS_RE": g(A("", "*"), A("", "~"), A("", "`")),
+    "anchors.figures.normal._MAY_CHANGE_RE": g(A("", "a"), A("", "é"), A("", "一")),
     "anchors.figures.normal._OVERRIDDEN_RE": g(A("", "a"), A("", "，")),
     "anchors.figures.normal._TEX_RE": g(
         A("", "\\"),
@@ -233,6 +235,8 @@ GUARDS: dict[str, Guard] = {
         A("", "http://"),
         A("http://", "a", " "),
     ),
+    "anchors.figures.parse._MASK_HINT_RE": g(A("", "1-"), A("", "1"), A("", "-1")),
+    "anchors.figures.parse._MULTIPLE_HINT_RE": g(A("", "fol"), A("", "doub"), A("", "quadrup")),
     "anchors.figures.parse._VAGUE_EN_RE": g(
         A("", "several "), A("many", " ", "x"), A("", "an order of ")
     ),
@@ -250,7 +254,6 @@ GUARDS: dict[str, Guard] = {
     "anchors.figures.prose._WORD_BEFORE_RE": g(
         A("", "Fig. "), A("a.", " ", "x"), A("", "a"), A("a.", ")", " x")
     ),
-    "anchors.figures.prose._TEX_RE": g(A("", "\\"), A("\\", "a"), A("", "\\a"), A("", "{")),
     "anchors.figures.quotes._QUOTE_RE": g(
         A("", "“"), A("“", "a"), A("", '"'), A('"', "a"), A("「", "a"), A("『", "a"), A("", "“a”")
     ),
@@ -358,7 +361,13 @@ GUARDS: dict[str, Guard] = {
     "anchors.titles._SPACES_RE": g(A("", " a")),
     "anchors.titles._NOTICE_PREFIX_RE": g(A("", " ", "x"), A("WITHDRAWN", " ", "x"), use=M),
     # -- answers as JSON: run only on text json.loads accepted, so every string is closed
+    # a lone surrogate half in a string json accepted: scrubbed only where an escape names one
+    "anchors.jsonread._SURROGATE_ESCAPE": g(A("", "\\u"), A("", "\\ud")),
+    "anchors.jsonread._SURROGATE": g(A("", "a"), A("", "\ud800")),
     "anchors.jsonread._TOKENS": g(A('"', 'a\\"', '"'), A("", "["), A("[", '"a",', "1]")),
+    # -- titles and headings from services and pages, made stream-safe before NFC/NFKC: a run
+    # of 30 non-ASCII characters (no match) read from each of its characters is 30 reads each
+    "anchors.unicodenorm._LONG_RUN": g(A("", "é"), A("", "é" * 30 + "a"), A("", "\u0301")),
     # -- flags
     "anchors.cli.values._DURATION_RE": g(A("", " ", "x"), A(" 1", " ", "x"), use=F),
 }
