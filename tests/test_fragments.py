@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from anchors.check.fragments import (
+from anchors.net.fragments import (
     FRAGMENT_BODY_LIMIT,
     FragmentKind,
     PageSearch,
@@ -18,7 +18,7 @@ from anchors.check.fragments import (
     page_has_fragment,
     slug,
 )
-from anchors.check.htmlplaces import PlaceFinder
+from anchors.net.htmlplaces import PlaceFinder
 
 PAGE = """<html><body>
 <h1 id="top">Docs</h1>

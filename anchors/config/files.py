@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
-from ..repofiles import RepoFileError, read_text, repository_root
+from ..files.repo import RepoFileError, read_text, repository_root
 
 __all__ = ["MAX_CONFIG_BYTES", "NAMES", "config_files", "read_table"]
 

@@ -13,7 +13,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..repofiles import read_text, repository_root
+from ..files.repo import read_text, repository_root
 from .model import LivingDocument
 from .reader import parse_document
 

@@ -18,9 +18,9 @@ from datetime import date
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from ..files.repo import RepoFileError, read_text, repository_root
 from ..findings import CITED_IN_BRIEFINGS, Finding
 from ..ids import InvalidId, parse_anchor
-from ..repofiles import RepoFileError, read_text, repository_root
 from .citations import extract
 
 __all__ = ["add_citing_lines"]

@@ -24,7 +24,7 @@ import sys
 from collections.abc import Iterable
 from typing import Any, TextIO
 
-from .errors import StorageError
+from ..errors import StorageError
 
 __all__ = ["GONE", "STDOUT", "Guarded", "Unfailing", "end", "guard", "reader_gone", "settle"]
 

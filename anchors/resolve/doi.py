@@ -3,7 +3,7 @@
 `GET https://doi.org/<doi>` with a CSL-JSON Accept header redirects to the agency's metadata;
 an unknown DOI is a 404 at doi.org itself. Redirect hops go through the same guarded client
 as link checks, so a DOI cannot lead the checker to a private address. A 5xx, 408 or 429
-and a timeout or reset are tried again under the run's retry policy (anchors.check.retry).
+and a timeout or reset are tried again under the run's retry policy (anchors.net.retry).
 """
 
 from __future__ import annotations
@@ -13,14 +13,14 @@ from dataclasses import dataclass
 
 import httpx
 
-from ...defaults import DOI_API, USER_AGENT
-from ...findings import Outcome
-from ...history.facts import DoiFacts
-from ...ids.model import Doi
-from ..bounded import Unreadable, answer_json
-from ..netguard import Blocked, GuardError
-from ..redirects import follow, location_of
-from ..retry import (
+from ..defaults import DOI_API, USER_AGENT
+from ..findings import Outcome
+from ..history.facts import DoiFacts
+from ..ids.model import Doi
+from ..net.bounded import Unreadable, answer_json
+from ..net.netguard import Blocked, GuardError
+from ..net.redirects import follow, location_of
+from ..net.retry import (
     RetryPolicy,
     error_chain,
     parse_retry_after,

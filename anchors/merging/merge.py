@@ -14,18 +14,18 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-from .extract.citations import Briefing, Citation
-from .extract.model import Attributed
-from .figures.verdict import ClaimKind
-from .ids import parse_anchor
-from .ids.model import ArxivId, Doi, InvalidId, cited_url, is_future, issued_after
-from .merge_findings import conflict, duplicate, future, invalid, later, refuse, unbacked_claim
-from .merge_result import Change, MergeResult
-from .registry import store
-from .registry.claims import Claims, record_of, written_at
-from .registry.loader import gc_paused, load
-from .registry.model import Anchor, Entry, Registry, Status
-from .titles import same_title
+from ..extract.citations import Briefing, Citation
+from ..extract.model import Attributed
+from ..figures.verdict import ClaimKind
+from ..ids import parse_anchor
+from ..ids.model import ArxivId, Doi, InvalidId, cited_url, is_future, issued_after
+from ..registry import store
+from ..registry.claims import Claims, record_of, written_at
+from ..registry.loader import gc_paused, load
+from ..registry.model import Anchor, Entry, Registry, Status
+from ..titles import same_title
+from .findings import conflict, duplicate, future, invalid, later, refuse, unbacked_claim
+from .result import Change, MergeResult
 
 __all__ = ["Change", "Entry", "MergeResult", "add", "cited_id", "merge"]
 

@@ -15,7 +15,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 
-from ...defaults import ARXIV_MIN_INTERVAL
+from ..defaults import ARXIV_MIN_INTERVAL
 
 __all__ = ["ArxivPace"]
 

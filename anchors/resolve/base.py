@@ -10,13 +10,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from ...figures.passages import SourceText
-from ...findings import Outcome
-from ...history.facts import ArxivFacts, Facts, facts_from_json, facts_to_json
-from ...ids.model import AnchorKind, ArxivId
+from ..figures.passages import SourceText
+from ..findings import Outcome
+from ..history.facts import ArxivFacts, Facts, facts_from_json, facts_to_json
+from ..ids.model import AnchorKind, ArxivId
 
 if TYPE_CHECKING:
-    from ..cache import Cache
+    from ..net.cache import Cache
 
 __all__ = ["ArxivFullText", "ArxivLookup", "FollowUp", "Mismatch", "Resolution", "Resolver"]
 

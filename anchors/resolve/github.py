@@ -14,13 +14,13 @@ from collections.abc import Iterable
 
 import httpx
 
-from ...defaults import GITHUB_API
-from ...findings import Outcome
-from ...history.facts import IssueFacts, RepoFacts
-from ...ids.github import repo_of_url
-from ...ids.model import GithubRef, WebUrl
-from ..cache import Cache
-from ..retry import RetryPolicy
+from ..defaults import GITHUB_API
+from ..findings import Outcome
+from ..history.facts import IssueFacts, RepoFacts
+from ..ids.github import repo_of_url
+from ..ids.model import GithubRef, WebUrl
+from ..net.cache import Cache
+from ..net.retry import RetryPolicy
 from .base import Resolution
 from .github_api import GithubApi, Reply
 

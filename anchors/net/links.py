@@ -97,9 +97,9 @@ class LinkChecker:
         #: own bound, instead of a HEAD
         self.readers: Mapping[str, ReaderFor] = {}
         self._global = asyncio.Semaphore(concurrency)
-        #: per-host slots, pauses and failures (anchors.check.hosts)
+        #: per-host slots, pauses and failures (anchors.net.hosts)
         self.hosts = Hosts(per_host, self.policy)
-        #: which URL starts when, and who is resting (anchors.check.batch)
+        #: which URL starts when, and who is resting (anchors.net.batch)
         self.scheduler: Scheduler[LinkResult] = Scheduler(
             self.check,
             per_host=per_host,
@@ -182,7 +182,7 @@ class LinkChecker:
         retry: bool = False,
         reader: ReaderFor | None = None,
     ) -> Answer:
-        """One try at `url`, its redirects followed (anchors.check.redirects), each hop screened."""
+        """One try at `url`, its redirects followed (anchors.net.redirects), each hop screened."""
         if parsed is None:
             try:
                 parsed = httpx.URL(url)
@@ -283,7 +283,7 @@ class LinkChecker:
         return status_answer(url, resp, body)
 
     async def _read(self, url: str, parsed: httpx.URL, reader_for: ReaderFor) -> Answer:
-        """A GET whose page is read (anchors.check.pageread), counted as any request."""
+        """A GET whose page is read (anchors.net.pageread), counted as any request."""
         self.stats.requests += 1
         request = httpx.Request("GET", parsed, headers={**_HEADERS, **PAGE_HEADERS})
         return await read_page(self._open, request, url, reader_for, self.timeout, self.body_cap)

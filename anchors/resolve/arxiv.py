@@ -3,7 +3,7 @@
 The `arxiv` client is synchronous (requests + time.sleep), so it runs in a worker thread. One
 Client serves the whole run, so its own spacing keeps requests at least `delay` seconds apart
 and one at a time, as arXiv's terms of use ask. What is tried again is the run's retry policy
-(anchors.check.retry, run in this thread): a 429, a 5xx, a timeout or a reset, not a 400; the
+(anchors.net.retry, run in this thread): a 429, a 5xx, a timeout or a reset, not a 400; the
 client's own retries are off (anchors/check/resolve/arxiv_client.py sets it up). Results are
 matched by ID, never by position: the API may reorder a batch and silently drops IDs it does not
 have, so the missing ones are asked once more, on their own, before they are called not-found.
@@ -20,13 +20,13 @@ from dataclasses import dataclass, field, replace
 import arxiv
 import requests
 
-from ...defaults import ARXIV_API, ARXIV_BATCH, ARXIV_MAX_SEARCHES, ARXIV_MIN_INTERVAL
-from ...errors import UsageError
-from ...findings import Outcome
-from ...history.facts import ArxivFacts
-from ...ids.model import ArxivId, InvalidId
-from ...titles import TitleVerdict, compare_titles, normalise
-from ..retry import RetryPolicy, retryable_error, retryable_status
+from ..defaults import ARXIV_API, ARXIV_BATCH, ARXIV_MAX_SEARCHES, ARXIV_MIN_INTERVAL
+from ..errors import UsageError
+from ..findings import Outcome
+from ..history.facts import ArxivFacts
+from ..ids.model import ArxivId, InvalidId
+from ..net.retry import RetryPolicy, retryable_error, retryable_status
+from ..titles import TitleVerdict, compare_titles, normalise
 from .arxiv_client import NotAFeed, UnreadableFeed, answered_a_feed, make_client
 from .arxiv_pace import ArxivPace
 from .base import FollowUp, Mismatch, Resolution

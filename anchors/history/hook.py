@@ -3,7 +3,8 @@
 A check knows nothing of what a hook does: it starts the hook once its targets are known (so
 slow work overlaps the check instead of following it), and when the check is over it hands
 the hook the pages that answered and adds what the hook found to its findings. The hook keeps
-what it learnt in the run's history, where later commands (`fix`) read it.
+what it learnt in the run's history, where later commands (`fix`) read it. The contract lives
+here, below both the check and the archive, so that neither imports the other.
 """
 
 from __future__ import annotations
@@ -14,15 +15,15 @@ from datetime import date
 from typing import TYPE_CHECKING, Protocol
 
 from ..findings import Finding
-from ..history import History
+from ..net.cache import Cache
 from ..registry.model import Anchor
-from .cache import Cache
+from .store import History
 
 if TYPE_CHECKING:
     import httpx
 
     from ..config import Settings
-    from .retry import RetryPolicy
+    from ..net.retry import RetryPolicy
 
 __all__ = ["AfterCheck", "AfterFactory", "Begun"]
 

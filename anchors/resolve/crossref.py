@@ -18,11 +18,11 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from ...defaults import CROSSREF_API, USER_AGENT
-from ...ids.model import AnchorKey, ArxivId, Doi, InvalidId
-from ...ids.urls import key_from_url
-from ..bounded import Unreadable, answer_json
-from ..retry import RetryPolicy, Sent, send_once
+from ..defaults import CROSSREF_API, USER_AGENT
+from ..ids.model import AnchorKey, ArxivId, Doi, InvalidId
+from ..ids.urls import key_from_url
+from ..net.bounded import Unreadable, answer_json
+from ..net.retry import RetryPolicy, Sent, send_once
 
 __all__ = ["CROSSREF_API", "CrossrefRecord", "CrossrefUpdates"]
 

@@ -18,11 +18,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar, overload
 
-from ..atomic import write_atomic
 from ..errors import InputError, StorageError
+from ..files.atomic import write_atomic
+from ..files.state import ensure, not_used, read, untrusted
 from ..ids.kinds import prefix_of
 from ..jsonread import loads
-from ..state import ensure, not_used, read, untrusted
 
 T = TypeVar("T")
 

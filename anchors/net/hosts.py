@@ -9,7 +9,7 @@ Kept apart from the checker so the rules about a host read in one place:
 - a host that failed at the network level three times in a row gets no more retries (one try
   per URL), so a dead host costs one request per URL, not `attempts`.
 Waits use the retry policy's sleep and clock, so tests run them in virtual time. (Which checks
-are resting, and so free their host's turn, is the scheduler's: anchors.check.batch.)
+are resting, and so free their host's turn, is the scheduler's: anchors.net.batch.)
 """
 
 from __future__ import annotations

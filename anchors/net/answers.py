@@ -1,9 +1,9 @@
 """What one answer or one transport error means for a link: the classification rules.
 
-The link checker (anchors.check.links) sends; this module only reads what came back, so each
+The link checker (anchors.net.links) sends; this module only reads what came back, so each
 rule (a 404 is dead, a 403 bot challenge is unverifiable, a refused connection is dead, a reset
 is unreachable) is stated once. Whether a verdict is tried again is the retry policy's rule
-(anchors.check.retry); an `Answer` only carries what the policy reads. (What a link's final
+(anchors.net.retry); an `Answer` only carries what the policy reads. (What a link's final
 outcome means for the registry, as findings, is anchors.check.verdicts.)
 """
 

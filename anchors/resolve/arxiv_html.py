@@ -23,14 +23,14 @@ from dataclasses import dataclass
 
 import requests
 
-from ...defaults import ARXIV_HTML, USER_AGENT
-from ...figures.abstract import passages_from_abstract
-from ...figures.latexml import BUDGET_GAP, html_scope, passages_from_latexml
-from ...figures.passages import Passage, PassageKind, SourceText
-from ...history.facts import ArxivFacts
-from ...ids.model import ArxivId
-from ..cache import Cache
-from ..retry import RetryPolicy, parse_retry_after, retryable_error, retryable_status
+from ..defaults import ARXIV_HTML, USER_AGENT
+from ..figures.abstract import passages_from_abstract
+from ..figures.latexml import BUDGET_GAP, html_scope, passages_from_latexml
+from ..figures.passages import Passage, PassageKind, SourceText
+from ..history.facts import ArxivFacts
+from ..ids.model import ArxivId
+from ..net.cache import Cache
+from ..net.retry import RetryPolicy, parse_retry_after, retryable_error, retryable_status
 from .arxiv_client import ArxivAnswerTooLarge, RedirectedOffHost, TimeoutSession
 from .arxiv_pace import ArxivPace
 

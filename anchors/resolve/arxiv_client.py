@@ -2,7 +2,7 @@
 
 What the client supports is used as it is documented: `page_size`, `delay_seconds` (its own
 spacing between requests, arXiv's 3 s), `num_retries` (set to 0: anchors' retry policy decides
-what is tried again, anchors.check.retry), and `query_url_format` (documented as the endpoint;
+what is tried again, anchors.net.retry), and `query_url_format` (documented as the endpoint;
 set on the instance, it points this client only at a mirror or a test server).
 
 What it does not support is a request timeout: it sends through a plain `requests.Session`,
@@ -11,7 +11,7 @@ private attribute `Client._session` (arxiv 2.1 to 4.x). `with_timeout` replaces 
 loudly if it is gone rather than run without a timeout; pyproject pins `arxiv<5`, and
 tests/resolve/test_arxiv_client.py fails if the attribute disappears or stops being used.
 
-`TimeoutSession` bounds each request as every service answer is bounded (anchors.check.bounded):
+`TimeoutSession` bounds each request as every service answer is bounded (anchors.net.bounded):
 a total deadline, headers and body included (requests' own timeout is per read, which a byte
 every few seconds never trips), at most `MAX_ANSWER_BYTES` decoded, redirects only on the API's
 own host, and an end as soon as the run is stopped (SIGTERM, Ctrl-C), whatever the server does.
@@ -33,8 +33,8 @@ import httpx
 import requests
 import urllib3
 
-from ...defaults import MAX_ANSWER_BYTES
-from ..bounded import AnswerTooLarge, read_bounded
+from ..defaults import MAX_ANSWER_BYTES
+from ..net.bounded import AnswerTooLarge, read_bounded
 from .arxiv_pace import ArxivPace
 
 __all__ = [

@@ -16,11 +16,11 @@ import asyncio
 
 import httpx
 
-from ...defaults import MAX_PAGE_BYTES
-from ...errors import UsageError
-from ...figures.passages import SourceText
-from ...figures.threads import passages_from_thread
-from ...ids.model import GithubRef
+from ..defaults import MAX_PAGE_BYTES
+from ..errors import UsageError
+from ..figures.passages import SourceText
+from ..figures.threads import passages_from_thread
+from ..ids.model import GithubRef
 from .base import Resolution
 from .github_api import GithubApi, Keep, Reply
 

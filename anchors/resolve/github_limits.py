@@ -11,8 +11,8 @@ from datetime import UTC, datetime
 
 import httpx
 
-from ...findings import Outcome
-from ..retry import parse_retry_after
+from ..findings import Outcome
+from ..net.retry import parse_retry_after
 from .base import Resolution
 
 __all__ = ["header_count", "limit_text", "not_asked", "rate_wait"]

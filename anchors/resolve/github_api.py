@@ -1,7 +1,7 @@
 """GitHub's REST API, one request at a time, as GitHub asks of clients.
 
 The token goes only to the configured API host: redirects are followed by hand
-(anchors.check.redirects) and only while they stay on that host. Rate limits are honoured from
+(anchors.net.redirects) and only while they stay on that host. Rate limits are honoured from
 `x-ratelimit-remaining`/`-reset` and `retry-after`, through the run's retry policy (its sleep,
 so tests wait in virtual time).
 
@@ -20,13 +20,13 @@ from dataclasses import dataclass, replace
 
 import httpx
 
-from ...defaults import GITHUB_API, USER_AGENT
-from ...errors import UsageError
-from ...findings import Outcome
-from ..bounded import Unreadable, answer_json
-from ..cache import Cache
-from ..redirects import Stop, follow, location_of
-from ..retry import RetryPolicy, retryable_error, retryable_status
+from ..defaults import GITHUB_API, USER_AGENT
+from ..errors import UsageError
+from ..findings import Outcome
+from ..net.bounded import Unreadable, answer_json
+from ..net.cache import Cache
+from ..net.redirects import Stop, follow, location_of
+from ..net.retry import RetryPolicy, retryable_error, retryable_status
 from .base import Resolution
 from .github_limits import header_count, limit_text, not_asked, rate_wait
 from .github_pages import looks_like_the_api, next_link

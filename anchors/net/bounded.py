@@ -123,7 +123,7 @@ class BoundedClient(httpx.AsyncClient):
 
     `send` is httpx's one way out for `get`, `post` and `request`, so no call escapes it. It
     hands each request to `transport` itself: redirects are followed by hand, one hop a request
-    (anchors.check.redirects), and httpx's own redirect handling, which parses a 3xx answer's
+    (anchors.net.redirects), and httpx's own redirect handling, which parses a 3xx answer's
     Location even when it is not followed, raised InvalidURL (no httpx.HTTPError, so no caller
     caught it) for a Location such as `x:y/`.
     """

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from datetime import date
 
-from .errors import RegistryError
-from .extract.citations import Briefing, Citation, InvalidCitation
-from .extract.claims import UnbackedClaim, continuity_gap
-from .findings import Code, Finding, Severity
-from .registry.model import Anchor, Registry
+from ..errors import RegistryError
+from ..extract.citations import Briefing, Citation, InvalidCitation
+from ..extract.claims import UnbackedClaim, continuity_gap
+from ..findings import Code, Finding, Severity
+from ..registry.model import Anchor, Registry
 
 __all__ = [
     "conflict",

@@ -7,8 +7,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from enum import Enum
 
-from .findings import Code, Finding, summary
-from .registry.model import Entry, Status
+from ..findings import Code, Finding, summary
+from ..registry.model import Entry, Status
 
 __all__ = ["Change", "MergeResult"]
 

@@ -18,7 +18,7 @@ import os
 import stat
 from pathlib import Path
 
-from .errors import InputError
+from ..errors import InputError
 
 __all__ = [
     "MAX_BYTES",

@@ -23,8 +23,8 @@ import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
-from .errors import StorageError, UsageError
-from .repofiles import inside, repository_root
+from ..errors import StorageError, UsageError
+from .repo import inside, repository_root
 
 __all__ = [
     "GITIGNORE",

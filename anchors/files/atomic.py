@@ -21,7 +21,7 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from .errors import StorageError
+from ..errors import StorageError
 
 __all__ = ["CHECKPOINTS", "describe", "real_file", "write_atomic"]
 

@@ -21,7 +21,7 @@ import base64
 import binascii
 from collections.abc import Callable, Iterable
 
-from ..fragments import GithubTarget, Place, Placed
+from ..net.fragments import GithubTarget, Place, Placed
 from .base import Resolution
 from .github_api import GithubApi, Reply
 
