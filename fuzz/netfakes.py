@@ -38,7 +38,7 @@ __all__ = [
 
 T = TypeVar("T")
 LOOP = asyncio.new_event_loop()
-#: the transport's line limit (anchors/check/transport.py `_MAX_LINE`)
+#: the transport's line limit (anchors/net/transport.py `_MAX_LINE`)
 _MAX_LINE = 16384
 RawHeaders = Sequence[tuple[bytes, bytes]]
 

@@ -4,9 +4,10 @@ An attack is a long run of what the pattern repeats (`pump`) after what leads in
 (`prefix`) and before what makes the match fail at the last moment (`suffix`): the shape that
 makes a backtracking engine retry each split of the run. Runs of a single character from every
 repeated class are tried on top of these by the test itself. Attacks were found by reading each
-pattern and with recheck 4.5 (npm `recheck`, run once over every pattern); the comment beside an
-entry says what it guards where that is not plain. A pattern the package applies only anchored
-(`match`, `fullmatch`) is guarded as it is applied.
+pattern and with recheck 4.5 (npm `recheck`, run once over every pattern; possessive quantifiers,
+which JavaScript lacks, given to it as greedy ones: more backtracking, never less); the comment
+beside an entry says what it guards where that is not plain. A pattern the package applies only
+anchored (`match`, `fullmatch`) is guarded as it is applied.
 """
 
 from __future__ import annotations
@@ -41,6 +42,15 @@ GUARDS: dict[str, Guard] = {
         A("/", "a", "x"), A("/a/", "b"), A("/a/b/issues/", "x/", "\nx"), use=M
     ),
     "anchors.net.htmlplaces._SLUG_DROP_RE": g(A("", "!"), A("", "a- ")),
+    # the first 64 bytes of a cache file that `json` refused: is it a damaged one of anchors'?
+    "anchors.net.cache._MARKED": g(
+        A("", " ", "x"), A("{", "\n", "x"), A('{"anchors"', " "), use=M
+    ),
+    # a GitHub `Link` header (read up to 8 KiB): openings with no `>`, parameters with no rel
+    "anchors.resolve.github_pages._LINK_RE": g(A("", "<"), A("<", "a"), A("<a>", "; ")),
+    "anchors.resolve.github_pages._REL_RE": g(
+        A("", "rel"), A("rel", " ", "x"), A("rel=", "a")
+    ),
     "anchors.resolve.arxiv._WITHDRAWN_RE": g(A("", "withdra"), A("", "withdrawn ")),
     # the head of an arXiv answer: many `<feed` openings with no `>`
     "anchors.resolve.arxiv_client._FEED_TAG": g(A("", "<feed "), A("<feed", " a", "")),
@@ -56,6 +66,15 @@ GUARDS: dict[str, Guard] = {
     "anchors.document.reader._NOT_SETEXT_RE": g(A("", " "), A("", "1", "."), use=M),
     "anchors.document.reader._DOTTED_RE": g(A("", "1.", "x"), A("1", ".1", "x"), use=M),
     # -- briefings
+    # a line's sources and its sentences, for figures attributed by line or by block
+    "anchors.extract.attributed._SOURCE_LINE_RE": g(
+        A("", " ", "x"), A("-", "\t", "x"), A("- **Sources**", " ", "x"), use=M
+    ),
+    "anchors.extract.attributed._SENTENCE_END_RE": g(A("", "."), A("", ". "), A("", "。")),
+    "anchors.extract.attributed._MAY_HOLD_RE": g(A("", "a"), A("", "tim"), A("", "fol")),
+    "anchors.extract.attributed._MENTION_RE": g(
+        A("", "#"), A("", "pr   #   "), A("issue", " ", "1")
+    ),
     "anchors.extract.citations._LABEL_RE": g(A("", " ", "x"), A("- ", "a"), use=M),
     "anchors.extract.citations._LINK_LABEL_RE": g(A("", "ur"), A("", "lin")),
     "anchors.extract.citations._ARROW_SECTION_RE": g(A("→", " ", "x"), A("", "→ ")),
@@ -156,6 +175,136 @@ GUARDS: dict[str, Guard] = {
     "anchors.extract.scan._HOST_RE": g(A("a://", "a", "/"), A("a://[", "a"), use=M),
     "anchors.extract.scan._TICKS_RE": g(A("", "`a")),
     "anchors.extract.titling._VENUE_ONLY_RE": g(A("A", " ", "x"), A("(", " ", "A"), use=F),
+    # -- figures: briefing lines, arXiv abstracts and HTML, GitHub bodies (test_figures_*.py);
+    # a pattern applied at a position or in a short window is guarded as a scan of the whole text
+    "anchors.figures.chinese._FIGURE_RE": g(
+        A("", "七"), A("百分之", "七"), A("", "百分之"), A("七", "多", "倍"), A("", "七十倍")
+    ),
+    "anchors.figures.chinese._ANCHOR_RE": g(A("", "百"), A("", "倍")),
+    "anchors.figures.latexml._DROPPED_RE": g(A("", " "), A("", " ,")),
+    "anchors.figures.markdown._FENCE_RE": g(A("", "`", " x"), A("   ", "~", "x"), use=M),
+    # a table's delimiter row, tried whole on the line under each line holding a `|` (as a
+    # scan, a run of spaces would be read again from each space: recheck's ' '*n + '\x00-')
+    "anchors.figures.markdown._DELIMITER_RE": g(
+        A("", "|-", "x"), A("|", " ", "x"), A("", "-", "|x"), A("", "| :-: ", "x"), use=F
+    ),
+    "anchors.figures.markdown._BLOCK_START_RE": g(
+        A("", " ", "- "), A("", "- "), A("", "1", ". "), use=M
+    ),
+    "anchors.figures.markdown._MARKER_RE": g(
+        A("", "> "),
+        A("", "- "),
+        A("", ">", "x"),
+        A("-", " ", "x"),
+        A("- [x]", " ", "x"),
+        A("1.", " "),
+        use=M,
+    ),
+    "anchors.figures.markdown._CELL_SEP_RE": g(A("", "\\|"), A("", "|"), A("", "\\")),
+    "anchors.figures.markdown._IMAGE_RE": g(
+        A("", "!["), A("", "![a]("), A("![", "a"), A("![a](", "x"), A('![a](x "', "a")
+    ),
+    "anchors.figures.markdown._IMG_TAG_RE": g(A("", "<img "), A("<img", " "), A("", "<IMG")),
+    "anchors.figures.markdown._ALT_RE": g(A("", "alt="), A("alt='", "a"), A("", "alt='")),
+    "anchors.figures.markdown._LINK_RE": g(A("", "[a](x"), A("", "["), A("[", "a"), A("[a](", "x")),
+    "anchors.figures.markdown._TAG_RE": g(A("", "<a"), A("<a", " "), A("", "</a-"), A("<", "a")),
+    "anchors.figures.markdown._EMPHASIS_RE": g(A("", "*"), A("", "~"), A("", "`")),
+    "anchors.figures.normal._MAY_CHANGE_RE": g(A("", "a"), A("", "é"), A("", "一")),
+    "anchors.figures.normal._OVERRIDDEN_RE": g(A("", "a"), A("", "，")),
+    "anchors.figures.normal._TEX_RE": g(
+        A("", "\\"),
+        A("\\", "a"),
+        A("\\cite{", "a"),
+        A("", "\\cite{"),
+        A("1", "\\,"),
+        A("", "{,"),
+        A("", "-"),
+        A("", "\\textbf{"),
+        A("", "`"),
+    ),
+    "anchors.figures.normal._SCI_RE": g(A("", "1 × 10 ^ "), A("", "1×10^"), A("1", " ", "x")),
+    "anchors.figures.normal._SPACES_RE": g(A("", " ", "x"), A("", " a")),
+    # what joins a range's two numbers: the text between two numbers, whole
+    "anchors.figures.parse._GAP_RE": g(A("", " ", "x"), A("", " -"), A("", "to"), use=F),
+    "anchors.figures.parse._OPENS_RANGE_RE": g(A("", " "), A(" -", " ", "1"), use=M),
+    "anchors.figures.parse._MASK_RE": g(
+        A("", "1"),
+        A("", "2024-01-"),
+        A("", "12:"),
+        A("", "1:1"),
+        A("", "http://"),
+        A("http://", "a", " "),
+    ),
+    "anchors.figures.parse._MASK_HINT_RE": g(A("", "1-"), A("", "1"), A("", "-1")),
+    "anchors.figures.parse._MULTIPLE_HINT_RE": g(A("", "fol"), A("", "doub"), A("", "quadrup")),
+    "anchors.figures.parse._VAGUE_EN_RE": g(
+        A("", "several "), A("many", " ", "x"), A("", "an order of ")
+    ),
+    "anchors.figures.parse._WORD_MULTIPLE_RE": g(A("", "two"), A("", "twofoldx"), A("", "doubl")),
+    "anchors.figures.parse._FROM_RE": g(A("", "from "), A("", "从"), A("from", " ", "x")),
+    # a million dots are one sentence end, read once; so are a million `。`
+    "anchors.figures.prose._END_RE": g(
+        A("", ".", "a"),
+        A("", "。", "a"),
+        A("", ". "),
+        A(".", ")", "x"),
+        A("。", "”", "x"),
+        A(".", " ", "x"),
+    ),
+    "anchors.figures.prose._WORD_BEFORE_RE": g(
+        A("", "Fig. "), A("a.", " ", "x"), A("", "a"), A("a.", ")", " x")
+    ),
+    "anchors.figures.quotes._QUOTE_RE": g(
+        A("", "“"), A("“", "a"), A("", '"'), A('"', "a"), A("「", "a"), A("『", "a"), A("", "“a”")
+    ),
+    "anchors.figures.quotes._CODE_RE": g(A("", "`"), A("`", "a"), A("", "`a")),
+    "anchors.figures.reading._SENTENCE_END_RE": g(A("", "."), A("", ". "), A("", "。")),
+    # digits, digit groups and decimals: a long run of each, and of each with no end
+    "anchors.figures.tokens._BRIEFING_CORE_RE": g(
+        A("", "1"),
+        A("", "1,"),
+        A("", ",111"),
+        A("1", ",111", "1"),
+        A("", "1.1"),
+        A("1", "0", "e"),
+        A("", "1e1"),
+        A("", "a1"),
+    ),
+    "anchors.figures.tokens._SOURCE_CORE_RE": g(
+        A("", "1"), A("", "1,"), A("", ",111"), A("1", ",111", "1"), A("", "1.1"), A("", "1/")
+    ),
+    "anchors.figures.tokens._ARXIV_RE": g(A("", "1"), A("1234.", "1"), use=F),
+    "anchors.figures.tokens._NAMES_BEFORE_RE": g(
+        A("", "Fig. "), A("Table", " ", "x"), A("", "v"), A("", "#"), A("", "Tab")
+    ),
+    "anchors.figures.tokens._BRIEFING_SEQUEL_RE": g(A("", "."), A("", "/"), use=M),
+    "anchors.figures.tokens._SOURCE_SEQUEL_RE": g(A("", "."), A("", ":"), use=M),
+    "anchors.figures.tokens._HARDWARE_RE": g(A("", " ", "x"), A("", "A"), A("A", "1", "x"), use=M),
+    "anchors.figures.tokens._HARDWARE_BEFORE_RE": g(A("", "A100"), A("", "A"), A("A100", " ", "x")),
+    "anchors.figures.tokens._MODEL_SIZE_RE": g(A("", " "), A("", "-param"), use=M),
+    "anchors.figures.tokens._PLUS_MINUS_RE": g(
+        A("", "±"), A("±1", ".", "x"), A(" ", " ", "±"), use=M
+    ),
+    "anchors.figures.tokens._CLOSES_RANGE_RE": g(A("", "1-"), A("1", " ", "-"), A("", "1 to ")),
+    "anchors.figures.tokens._RATIO_RE": g(A("", "/"), use=M),
+    "anchors.figures.tokens._WORD_NEXT_RE": g(A("", " "), use=M),
+    "anchors.figures.tokens._MAY_FOLLOW_RE": g(A("", " ", "1"), use=M),
+    "anchors.figures.units._UNIT_RE": g(
+        A("", " "),
+        A("", "percent"),
+        A("", "tokens/"),
+        A("", "tok"),
+        A("", "times "),
+        A("", "per"),
+        use=M,
+    ),
+    "anchors.figures.units._SCALE_RE": g(A("", " "), A("", "万"), A("", "k"), use=M),
+    "anchors.figures.units._CURRENCY_RE": g(A("", "$"), A("", "USD "), A("USD", " ", "x")),
+    # matched on the 24 characters before a number, reversed
+    "anchors.figures.units._HEDGE_BEFORE_REVERSED_RE": g(
+        A("", " "), A("", "naht "), A("", "最"), A("", "naht"), use=M
+    ),
+    "anchors.figures.units._HEDGE_AFTER_RE": g(A("", " "), A("", "or "), A("or", " "), use=M),
     # -- identifiers
     "anchors.ids.arxiv._NEW_RE": g(A("0000.", "0", "x"), use=F),
     "anchors.ids.arxiv._OLD_RE": g(A("", "A", "/"), A("a/0000", "0", "x"), use=F),
@@ -212,7 +361,13 @@ GUARDS: dict[str, Guard] = {
     "anchors.titles._SPACES_RE": g(A("", " a")),
     "anchors.titles._NOTICE_PREFIX_RE": g(A("", " ", "x"), A("WITHDRAWN", " ", "x"), use=M),
     # -- answers as JSON: run only on text json.loads accepted, so every string is closed
+    # a lone surrogate half in a string json accepted: scrubbed only where an escape names one
+    "anchors.jsonread._SURROGATE_ESCAPE": g(A("", "\\u"), A("", "\\ud")),
+    "anchors.jsonread._SURROGATE": g(A("", "a"), A("", "\ud800")),
     "anchors.jsonread._TOKENS": g(A('"', 'a\\"', '"'), A("", "["), A("[", '"a",', "1]")),
+    # -- titles and headings from services and pages, made stream-safe before NFC/NFKC: a run
+    # of 30 non-ASCII characters (no match) read from each of its characters is 30 reads each
+    "anchors.unicodenorm._LONG_RUN": g(A("", "é"), A("", "é" * 30 + "a"), A("", "\u0301")),
     # -- flags
     "anchors.cli.values._DURATION_RE": g(A("", " ", "x"), A(" 1", " ", "x"), use=F),
 }

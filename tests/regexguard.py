@@ -107,7 +107,9 @@ def _patterns_in(
 
 def compile_sites() -> tuple[list[str], list[str]]:
     """(`module.function` holding a `re.compile`, `file:line` of each inline pattern): the two
-    ways a pattern escapes `reachable()`. An import of `re` under another name counts as inline."""
+    ways a pattern escapes `reachable()`. Inline is any `re.search(…)`-style call, whatever names
+    its pattern (a string constant compiles out of sight as well as a literal), and an import of
+    `re` under another name."""
     in_functions: list[str] = []
     inline: list[str] = []
     for path in sorted(PACKAGE.rglob("*.py")):
@@ -122,13 +124,15 @@ def compile_sites() -> tuple[list[str], list[str]]:
                 a.name == "regex" or (a.name == "re" and a.asname) for a in node.names
             ):
                 inline.append(f"{shown}:{node.lineno}: import re/regex under another name")
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
                 for call in _re_calls(node):
                     if call.func.attr == "compile":  # type: ignore[attr-defined]
-                        in_functions.append(f"{module}.{node.name}")
+                        name = getattr(node, "name", f"<lambda at line {node.lineno}>")
+                        in_functions.append(f"{module}.{name}")
         for call in _re_calls(tree):
-            if call.func.attr != "compile" and call.args and _literal(call.args[0]):  # type: ignore[attr-defined]
-                inline.append(f"{shown}:{call.lineno}: re.{call.func.attr}(<literal>)")  # type: ignore[attr-defined]
+            if call.func.attr != "compile":  # type: ignore[attr-defined]
+                shape = "<literal>" if call.args and _literal(call.args[0]) else "…"
+                inline.append(f"{shown}:{call.lineno}: re.{call.func.attr}({shape})")  # type: ignore[attr-defined]
     return sorted(set(in_functions)), inline
 
 

@@ -1,11 +1,8 @@
 """Sources' running text as passages: arXiv abstracts (TeX made text), GitHub Markdown bodies
-(code lines and table rows count, images are only links) and threads; and every pattern these
-readers use stays linear on its worst input (a ratio of two sizes, never a wall clock)."""
+(code lines and table rows count, images are only links) and threads. That every pattern these
+readers use stays linear on its worst input is held with all the others in test_regex_linear.py."""
 
 from __future__ import annotations
-
-import time
-from collections.abc import Callable
 
 import pytest
 
@@ -132,70 +129,3 @@ def test_a_thread_over_its_budget_says_where_it_stopped() -> None:
     items = [{"id": i, "body": f"{i}%"} for i in range(1, 6)]
     got = passages_from_thread({"body": "x"}, items, budget=10, clock=lambda: next(ticks))
     assert got.gaps == ("reading the thread took too long; stopped before comment 1",)
-
-
-def _ratio(make: Callable[[int], str], read: Callable[[str], object]) -> float:
-    """How much longer 4n characters take than n: about 4 when linear, 16 when quadratic; n
-    grows until the smaller run takes 10 ms, so timer noise and caches do not decide (a run
-    that leaves the CPU's cache is slower per character: linear can show 7x there)."""
-    n = 20_000
-    while n < 4_000_000 and _best(read, make(n)) < 0.01:
-        n *= 2
-    return _best(read, make(4 * n)) / max(_best(read, make(n)), 1e-6)
-
-
-def _best(read: Callable[[str], object], text: str) -> float:
-    return min(_timed(read, text) for _ in range(3))
-
-
-def _timed(read: Callable[[str], object], text: str) -> float:
-    start = time.perf_counter()
-    read(text)
-    return time.perf_counter() - start
-
-
-#: each pattern's worst input: a long run its pattern could rescan from every position
-GUARDS: dict[str, tuple[Callable[[int], str], Callable[[str], object]]] = {
-    "sentence ends (.....a)": (lambda n: "." * n + "a", sentences),
-    "sentence ends (。。。a)": (lambda n: "。" * n + "a", sentences),
-    "abbreviation lookback (a. a. )": (lambda n: "Fig. " * (n // 5), sentences),
-    "tex commands (\\\\\\)": (lambda n: "\\" * n, normalise_tex),
-    "tex words (\\aaaa)": (lambda n: "\\" + "a" * n, normalise_tex),
-    "image alt ([[[[)": (lambda n: "![" * (n // 2), lambda t: passages_from_markdown(t, "c")),
-    "image url (![a](![a](…)": (
-        lambda n: "![a](" * (n // 5),
-        lambda t: passages_from_markdown(t, "c"),
-    ),
-    "link ([a](x[a](x…)": (lambda n: "[a](x" * (n // 5), lambda t: passages_from_markdown(t, "c")),
-    "html tag (<a<a<a)": (lambda n: "<a" * (n // 2), lambda t: passages_from_markdown(t, "c")),
-    "img tag (<img <img)": (lambda n: "<img " * (n // 5), lambda t: passages_from_markdown(t, "c")),
-    "table delimiter (|-|-|-x)": (
-        lambda n: "a|b\n" + "|-" * (n // 2) + "x",
-        lambda t: passages_from_markdown(t, "c"),
-    ),
-    "fence (`````` x)": (lambda n: "`" * n + " x", lambda t: passages_from_markdown(t, "c")),
-    "list marker (-   -   )": (lambda n: "- " * (n // 2), lambda t: passages_from_markdown(t, "c")),
-    "quote marker (> > > )": (lambda n: "> " * (n // 2), lambda t: passages_from_markdown(t, "c")),
-    "emphasis (*****)": (lambda n: "*" * n, lambda t: passages_from_markdown(t, "c")),
-}
-
-
-@pytest.mark.slow  # ~5 s of timing, kept out of the fast tier
-@pytest.mark.parametrize("name", sorted(GUARDS))
-def test_every_pattern_is_linear_on_its_worst_input(name: str) -> None:
-    make, read = GUARDS[name]
-    ratio = _ratio(make, read)
-    for _ in range(2):  # a machine shared by busy neighbours: a linear pattern shows ~4 once
-        if ratio < 10:
-            break
-        ratio = min(ratio, _ratio(make, read))
-    assert ratio < 10, f"{name}: 4x the input took {ratio:.1f}x the time (quadratic: ~16x)"
-
-
-@pytest.mark.slow
-def test_the_linearity_guard_catches_a_quadratic_reader() -> None:
-    def quadratic(text: str) -> int:  # every 200th character against every 200th
-        step = range(0, len(text), 200)
-        return sum(1 for _ in step for _ in step)
-
-    assert _ratio(lambda n: "." * n, quadratic) >= 10

@@ -12,6 +12,7 @@ nothing: the briefing does not say which source says what.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -129,7 +130,7 @@ def _numbered(
 
 def _units(line: str, found: list[tuple[int, str]], numbered: dict[int, set[str]]) -> list[_Unit]:
     """The line as sentences (prose), or as one unit (a table row, a list item)."""
-    cited = _cited(line, found, numbered)
+    cited = sorted(_cited(line, found, numbered))
     stripped = line.lstrip()
     if stripped.startswith("|") or _ITEM_RE.match(line):
         return [_Unit(line, frozenset(key for _, key in cited))]
@@ -144,7 +145,10 @@ def _units(line: str, found: list[tuple[int, str]], numbered: dict[int, set[str]
 
 
 def _sentence(line: str, start: int, end: int, cited: list[tuple[int, str]]) -> _Unit:
-    return _Unit(line[start:end], frozenset(key for at, key in cited if start <= at < end))
+    """The sentence `start:end` and its citations, found by bisecting `cited` (sorted by place):
+    a long line of cited sentences is not read once per sentence."""
+    lo, hi = bisect_left(cited, (start,)), bisect_left(cited, (end,))
+    return _Unit(line[start:end], frozenset(key for _, key in cited[lo:hi]))
 
 
 def _scanned(line: str) -> list[tuple[int, str]]:

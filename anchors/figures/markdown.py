@@ -34,6 +34,8 @@ _ALT_RE = re.compile(r"\balt=[\"']([^\"'<>]{0,500}+)[\"']", re.IGNORECASE)
 _LINK_RE = re.compile(r"\[([^\[\]\n]{0,500}+)\]\([^()\[\]\s]{0,2000}+\)")
 _TAG_RE = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]{0,20}+)[^<>]{0,2000}+>")
 _EMPHASIS_RE = re.compile(r"\*{1,3}+|~~|`")
+#: a table row's cell separator: a `|` not escaped as `\|`
+_CELL_SEP_RE = re.compile(r"(?<!\\)\|")
 _BLOCK_TAGS = frozenset(
     {"br", "p", "div", "td", "th", "tr", "li", "table", "details", "summary", "hr", "pre"}
 )
@@ -109,7 +111,7 @@ def _is_delimiter(line: str) -> bool:
 
 def _row(line: str) -> str:
     """A table row's cells joined by " | " (an escaped `\\|` stays in its cell)."""
-    cells = re.split(r"(?<!\\)\|", line.strip().removeprefix("|").removesuffix("|"))
+    cells = _CELL_SEP_RE.split(line.strip().removeprefix("|").removesuffix("|"))
     return " | ".join(c.strip().replace("\\|", "|") for c in cells)
 
 

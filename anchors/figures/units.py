@@ -207,8 +207,8 @@ _HEDGE_WORDS: dict[Hedge, tuple[str, ...]] = {
 }  # fmt: skip
 
 
-def _reversed_words() -> re.Pattern[str]:
-    """One pattern that reads the hedge ending right before a number, on the reversed window:
+def _reversed_words() -> str:
+    """The pattern that reads the hedge ending right before a number, on the reversed window:
     a `match` at the window's start (not a search across it), longest words first."""
     groups = []
     for hedge, words in _HEDGE_WORDS.items():
@@ -217,11 +217,11 @@ def _reversed_words() -> re.Pattern[str]:
             body = "[ \\t]".join(re.escape(part) for part in word[::-1].split(" "))
             alts.append(body + ("(?![A-Za-z])" if word[0].isascii() and word[0].isalpha() else ""))
         groups.append(f"(?P<{hedge.name.lower()}>{'|'.join(alts)})")
-    return re.compile(r"[ \t]{0,2}(?:" + "|".join(groups) + ")", re.IGNORECASE)
+    return r"[ \t]{0,2}(?:" + "|".join(groups) + ")"
 
 
 #: the hedge before a number, matched on the reversed text before it (see `hedge_before`)
-_HEDGE_BEFORE_REVERSED_RE = _reversed_words()
+_HEDGE_BEFORE_REVERSED_RE = re.compile(_reversed_words(), re.IGNORECASE)
 _HEDGE_WINDOW = 24
 _HEDGE_AFTER_RE = re.compile(
     r"[ \t]{0,2}(?:(?P<about>左右|上下|or[ \t]so(?![A-Za-z]))"

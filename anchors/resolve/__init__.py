@@ -1,1 +1,3 @@
-"""Metadata resolvers: arXiv (API, batched), GitHub issues/PRs (REST), DOIs (doi.org)."""
+"""The services a check asks about an anchor: arXiv (API, batched; HTML full text), GitHub
+(REST: issues, pull requests, threads), DOIs (doi.org) and Crossref, each one `Resolution` per key.
+"""

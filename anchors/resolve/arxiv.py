@@ -4,7 +4,7 @@ The `arxiv` client is synchronous (requests + time.sleep), so it runs in a worke
 Client serves the whole run, so its own spacing keeps requests at least `delay` seconds apart
 and one at a time, as arXiv's terms of use ask. What is tried again is the run's retry policy
 (anchors.net.retry, run in this thread): a 429, a 5xx, a timeout or a reset, not a 400; the
-client's own retries are off (anchors/check/resolve/arxiv_client.py sets it up). Results are
+client's own retries are off (anchors/resolve/arxiv_client.py sets it up). Results are
 matched by ID, never by position: the API may reorder a batch and silently drops IDs it does not
 have, so the missing ones are asked once more, on their own, before they are called not-found.
 """

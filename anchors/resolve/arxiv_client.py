@@ -227,7 +227,7 @@ def with_timeout(
             f"arxiv {getattr(arxiv, '__version__', '?')}: arxiv.Client has no requests.Session "
             f"in {SESSION_ATTRIBUTE!r} any more, so anchors cannot give arXiv requests a "
             "timeout; install an arxiv release below 5 (pyproject.toml) or update "
-            "anchors/check/resolve/arxiv_client.py"
+            "anchors/resolve/arxiv_client.py"
         )
     setattr(client, SESSION_ATTRIBUTE, TimeoutSession(timeout, stop=stop, pace=pace))
     return client

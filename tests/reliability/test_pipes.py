@@ -70,8 +70,14 @@ def work(tmp_path_factory: pytest.TempPathFactory) -> Work:
     invalid.write_text(
         "version: 1\nanchors:\n"
         + "".join(
-            f'  - arxiv: "26{i % 12:02d}.{i:05d}x"\n    first_anchored: 2026-09-24\n'
-            "    status: new\n"
+            # two codes, half each: the text format shows 50 findings of a code and counts
+            # the rest, so one code alone would not outgrow the pipe
+            (
+                f'  - arxiv: "26{i % 12:02d}.{i:05d}x"\n'
+                if i % 2
+                else f'  - arxiv: "29{i % 12 + 1:02d}.{i:05d}"\n'
+            )
+            + "    first_anchored: 2026-09-24\n    status: new\n"
             for i in range(N)
         ),
         encoding="utf-8",

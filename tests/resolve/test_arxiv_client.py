@@ -1,7 +1,7 @@
 """The one adapter over the `arxiv` package's internals, and arXiv under the one retry policy.
 
 `arxiv.Client` has no request timeout, so anchors replaces its private `_session`
-(anchors/check/resolve/arxiv_client.py). These tests fail loudly if that attribute disappears
+(anchors/resolve/arxiv_client.py). These tests fail loudly if that attribute disappears
 or stops being what the client sends through, instead of letting checks run without a timeout.
 """
 
