@@ -43,14 +43,10 @@ GUARDS: dict[str, Guard] = {
     ),
     "anchors.net.htmlplaces._SLUG_DROP_RE": g(A("", "!"), A("", "a- ")),
     # the first 64 bytes of a cache file that `json` refused: is it a damaged one of anchors'?
-    "anchors.net.cache._MARKED": g(
-        A("", " ", "x"), A("{", "\n", "x"), A('{"anchors"', " "), use=M
-    ),
+    "anchors.net.cache._MARKED": g(A("", " ", "x"), A("{", "\n", "x"), A('{"anchors"', " "), use=M),
     # a GitHub `Link` header (read up to 8 KiB): openings with no `>`, parameters with no rel
     "anchors.resolve.github_pages._LINK_RE": g(A("", "<"), A("<", "a"), A("<a>", "; ")),
-    "anchors.resolve.github_pages._REL_RE": g(
-        A("", "rel"), A("rel", " ", "x"), A("rel=", "a")
-    ),
+    "anchors.resolve.github_pages._REL_RE": g(A("", "rel"), A("rel", " ", "x"), A("rel=", "a")),
     "anchors.resolve.arxiv._WITHDRAWN_RE": g(A("", "withdra"), A("", "withdrawn ")),
     # the head of an arXiv answer: many `<feed` openings with no `>`
     "anchors.resolve.arxiv_client._FEED_TAG": g(A("", "<feed "), A("<feed", " a", "")),
