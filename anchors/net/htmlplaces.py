@@ -88,7 +88,8 @@ class PlaceFinder:
         if self.too_deep:  # parsing stopped: nothing below is read
             return
         try:
-            self._parser.feed(text)
+            # as libxml2 reads them, but not one call here per NUL or CR (a page of them: 1M)
+            self._parser.feed(text.replace("\x00", "\ufffd").replace("\r", "\n"))
         except _Halt:
             pass
 
