@@ -70,7 +70,7 @@ def serve(app: Callable[[], Any]) -> NoReturn:
 
 def run(coro: Coroutine[Any, Any, T]) -> T:
     """asyncio.run, with SIGTERM cancelling the work like SIGINT does (finally blocks run);
-    the blocking calls it hands to threads never delay the end (`check.workers`)."""
+    the blocking calls it hands to threads never delay the end (`net.workers`)."""
     import asyncio
 
     from ..net.workers import DaemonExecutor  # only an online run pays for it

@@ -8,7 +8,7 @@ work's record (`GET /works/{doi}`) lists its notices under `updated-by`, each wi
 each `{"id-type", "id"}`): an arXiv one is named by its arXiv ID, its arXiv DOI
 (`10.48550/arXiv.ID`) or its URL. Only the work's own record is read; a DOI Crossref does not
 know (another agency's) is a 404 and has nothing to tell. A 5xx, 408, 429 or a timeout is tried
-again under the run's one retry policy (check/retry.py).
+again under the run's one retry policy (net/retry.py).
 """
 
 from __future__ import annotations
