@@ -24,7 +24,6 @@ LAYER_TABLE = [
         "core",
         (
             "anchors",
-            "anchors.__main__",
             "anchors.errors",
             "anchors.defaults",
             "anchors.findings",
@@ -83,5 +82,9 @@ LAYER_TABLE = [
     ),
     Layer("commands", ("anchors.commands",), "the library's commands: what the CLI calls"),
     Layer("render", ("anchors.render",), "every output format, and the one way out"),
-    Layer("cli", ("anchors.cli",), "typer commands: parse, call the library, render, exit code"),
+    Layer(
+        "cli",
+        ("anchors.cli", "anchors.__main__"),
+        "typer commands: parse, call the library, render, exit code; `python -m anchors`",
+    ),
 ]
