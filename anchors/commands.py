@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from .check.session import Hooks
     from .export import ExportItem
     from .fix import FixKind, FixResult
-    from .merger import MergeResult
+    from .merging.merge import MergeResult
     from .report.weekly import Report
     from .result import CheckResult
 
@@ -68,7 +68,7 @@ def add(
     references to it are checked too."""
     from .document import read_documents, refs
     from .extract.citations import read_briefing
-    from .merger import add as merge_and_save
+    from .merging.merge import add as merge_and_save
 
     conf, path = one_registry(_named(registry), _flags(settings), _config(config))
     parsed = [read_briefing(b, briefing_date) for b in briefings]
@@ -139,15 +139,18 @@ def export(
 ) -> list[ExportItem]:
     """`anchors export`: the items to write, with metadata from the cache (`refresh` first
     looks up what is missing, online)."""
+    from .check.session import Hooks
+    from .check.session import refresh as refresh_cache
     from .export import export as collect
 
     conf, path = one_registry(_named(registry), _flags(settings), _config(config))
+    day = today or date.today()
+    if refresh:
+        refresh_cache(path, conf, day, hooks or Hooks())
     return collect(
         path,
         conf,
-        today=today or date.today(),
-        refresh=refresh,
-        hooks=hooks,
+        today=day,
         section=section,
         since=since.total_seconds() if since is not None else None,
         status=status,

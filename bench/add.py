@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from anchors.extract import extract
-from anchors.merger import add
+from anchors.merging.merge import add
 from anchors.render import RENDERERS, Target, render
 
 try:  # each command's formats as one typed table (an older anchors names the command)

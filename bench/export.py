@@ -25,7 +25,7 @@ ANCHORS = [sys.executable, "-m", "anchors"]
 
 def write_cache(n: int, folder: Path) -> None:
     """What `check` caches for each arXiv anchor of `make_registry(n)`, in the cache's format."""
-    from anchors.check.cache import Cache
+    from anchors.net.cache import Cache
 
     cache = Cache(folder / ".anchors" / "cache.json")
     for i in range(n):

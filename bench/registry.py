@@ -84,7 +84,7 @@ def merge_case(n: int, tmp: Path, repeat: int) -> tuple[float, float, float]:
     from datetime import date
 
     from anchors.extract import extract
-    from anchors.merger import add
+    from anchors.merging.merge import add
 
     text = briefing_text(n)
     ext, new, cont = [], [], []

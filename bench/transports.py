@@ -6,11 +6,11 @@ measures its own CPU time (the server's is not counted) and the wall time agains
 (N / 64 x 50 ms). Candidates:
 
 - httpx (httpcore)       httpx.AsyncClient on its default transport, as anchors had it
-- httpx + aiohttp        httpx.AsyncClient on anchors.check.transport (httpx-aiohttp + the guard)
+- httpx + aiohttp        httpx.AsyncClient on anchors.net.transport (httpx-aiohttp + the guard)
 - httpx transport API   httpx.Request straight to that transport's handle_async_request,
                          without AsyncClient's per-request machinery (cookies, auth, hooks)
 - aiohttp alone          aiohttp.ClientSession with the same guard hooks, no httpx
-- anchors LinkChecker    the whole checker on anchors.check.transport (verdicts, retries, limits)
+- anchors LinkChecker    the whole checker on anchors.net.transport (verdicts, retries, limits)
 
     python bench/transports.py [--urls 2000] [--runs 3]
 """
@@ -32,9 +32,9 @@ sys.path.insert(0, str(ROOT))
 
 import httpx
 
-from anchors.check.links import LinkChecker
-from anchors.check.netguard import NetGuard
-from anchors.check.transport import guarded_transport
+from anchors.net.links import LinkChecker
+from anchors.net.netguard import NetGuard
+from anchors.net.transport import guarded_transport
 
 CONC, PER_HOST, LATENCY = 64, 8, 0.05
 SERVER = r"""
@@ -104,7 +104,7 @@ async def aiohttp_alone(urls: list[str]) -> None:
     import aiohttp
 
     guard = NetGuard(allow_private=True)
-    from anchors.check.transport import _GuardResolver
+    from anchors.net.transport import _GuardResolver
 
     conn = aiohttp.TCPConnector(
         limit=0,

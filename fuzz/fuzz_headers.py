@@ -24,18 +24,18 @@ with atheris.instrument_imports():
 
     from anchors.archive.savepagenow import SavePageNow, SaveRefused
     from anchors.archive.wayback import WaybackClient, WaybackError
-    from anchors.check.bounded import AnswerTooLarge
     from anchors.check.cited import Cited, CitedPlaces
-    from anchors.check.links import LinkChecker
-    from anchors.check.netguard import NetGuard, StaticResolver
-    from anchors.check.resolve.doi import DoiResolver
-    from anchors.check.resolve.github import GithubResolver
-    from anchors.check.retry import parse_retry_after
     from anchors.errors import UsageError
     from anchors.findings import Outcome
     from anchors.ids import parse_anchor
     from anchors.ids.model import Doi, GithubRef
+    from anchors.net.bounded import AnswerTooLarge
+    from anchors.net.links import LinkChecker
+    from anchors.net.netguard import NetGuard, StaticResolver
+    from anchors.net.retry import parse_retry_after
     from anchors.registry.model import Anchor
+    from anchors.resolve.doi import DoiResolver
+    from anchors.resolve.github import GithubResolver
 
 STATUSES = [200, 204, 301, 302, 303, 304, 307, 308, 401, 403, 404, 410, 429, 500, 503, 999]
 PAGE = "http://site.example/page"

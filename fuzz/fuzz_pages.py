@@ -1,6 +1,6 @@
 """atheris fuzz target for the page reader: a cited page's body read for its `#fragments`, in
 any charset a server names, any content encoding, cut in any pieces, up to and past the 2 MiB
-bound (`FRAGMENT_BODY_LIMIT`): decoding (anchors.check.charsets, bounded.Decoder), the steps
+bound (`FRAGMENT_BODY_LIMIT`): decoding (anchors.net.charsets, bounded.Decoder), the steps
 it is fed in (pageread) and the HTML place finder (htmlplaces, fragments). Every fragment gets
 a verdict (found, missing, unverifiable); nothing may raise, and none may take seconds.
 
@@ -21,15 +21,15 @@ import httpx
 
 # Not instrumented: its loop runs once per element (140,000 in a dense 2 MiB page), which
 # instrumentation slows tenfold, past -timeout=2; libxml2 below it is not Python anyway.
-import anchors.check.htmlplaces  # noqa: F401
+import anchors.net.htmlplaces  # noqa: F401
 
 with atheris.instrument_imports():
     from netfakes import answers, run
 
-    from anchors.check.answers import Answer
     from anchors.check.cited import Cited, CitedPlaces
-    from anchors.check.fragments import FRAGMENT_BODY_LIMIT, Place, page_has_fragment
-    from anchors.check.pageread import read_page
+    from anchors.net.answers import Answer
+    from anchors.net.fragments import FRAGMENT_BODY_LIMIT, Place, page_has_fragment
+    from anchors.net.pageread import read_page
     from anchors.registry.model import Anchor
 
 URL = "http://site.example/page"

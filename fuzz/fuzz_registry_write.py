@@ -17,7 +17,7 @@ import atheris
 with atheris.instrument_imports():
     from anchors.errors import RegistryError
     from anchors.extract import extract
-    from anchors.merger import merge
+    from anchors.merging.merge import merge
     from anchors.registry.loader import parse_text
     from anchors.registry.store import save
 

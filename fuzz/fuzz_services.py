@@ -31,19 +31,19 @@ with atheris.instrument_imports():
     from anchors.archive.savepagenow import SavePageNow, SaveRefused
     from anchors.archive.wayback import WaybackClient, WaybackError
     from anchors.check import truth
-    from anchors.check.fragments import github_target
-    from anchors.check.resolve.arxiv import ArxivResolver
-    from anchors.check.resolve.base import Mismatch, Resolution
-    from anchors.check.resolve.crossref import CrossrefUpdates
-    from anchors.check.resolve.doi import DoiResolver
-    from anchors.check.resolve.github import GithubResolver
-    from anchors.check.resolve.github_places import GithubPlaces
     from anchors.errors import UsageError
     from anchors.findings import Outcome
     from anchors.history.facts import ArxivFacts
     from anchors.ids import parse_anchor
     from anchors.ids.model import AnchorKey, ArxivId
+    from anchors.net.fragments import github_target
     from anchors.registry.model import Anchor
+    from anchors.resolve.arxiv import ArxivResolver
+    from anchors.resolve.base import Mismatch, Resolution
+    from anchors.resolve.crossref import CrossrefUpdates
+    from anchors.resolve.doi import DoiResolver
+    from anchors.resolve.github import GithubResolver
+    from anchors.resolve.github_places import GithubPlaces
 
 CAP = 1 << 20
 STATUSES = [200, 200, 200, 301, 302, 304, 403, 404, 410, 429, 500]

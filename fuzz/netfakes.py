@@ -19,10 +19,10 @@ import httpx
 from aiohttp.base_protocol import BaseProtocol
 from aiohttp.http_parser import HttpResponseParser
 
-from anchors.check.bounded import BoundedClient
-from anchors.check.retry import RetryPolicy
-from anchors.check.transport import NoCookies
 from anchors.history.facts import Facts, facts_to_json
+from anchors.net.bounded import BoundedClient
+from anchors.net.retry import RetryPolicy
+from anchors.net.transport import NoCookies
 
 __all__ = [
     "LOOP",
@@ -38,7 +38,7 @@ __all__ = [
 
 T = TypeVar("T")
 LOOP = asyncio.new_event_loop()
-#: the transport's line limit (anchors/check/transport.py `_MAX_LINE`)
+#: the transport's line limit (anchors/net/transport.py `_MAX_LINE`)
 _MAX_LINE = 16384
 RawHeaders = Sequence[tuple[bytes, bytes]]
 

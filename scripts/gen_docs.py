@@ -5,22 +5,28 @@
 
 A block is `<!-- generated: NAME -->` ... `<!-- end generated -->`; the prose around it is
 written by hand and kept. NAME is `help` (the `anchors` group), `help COMMAND`, `findings-table`
-or `findings`. tests/test_docs.py fails when a committed page differs from what this makes.
+`findings`, or `architecture` (every module under its layer, from tests/layers.py, the table
+tests/test_layers.py enforces). tests/test_docs.py fails when a committed page differs from what
+this makes.
 """
 
 from __future__ import annotations
 
+import ast
 import re
 import sys
 from pathlib import Path
 
 import typer
 
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # this checkout's package and layer table, not an installed one
+
 from anchors.catalogue import CATALOGUE
 from anchors.cli.app import app
 from anchors.findings import Code
+from tests.layers import LAYER_TABLE
 
-ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 BLOCK = re.compile(r"(<!-- generated: ([\w -]+) -->\n)(.*?)(<!-- end generated -->)", re.DOTALL)
 #: the width help is wrapped at, whatever the terminal that runs this script
@@ -69,6 +75,43 @@ def findings() -> str:
     return "\n".join(out)
 
 
+def _purpose(path: Path) -> str:
+    """The first sentence of a module's docstring: what it holds."""
+    doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+    first = " ".join(doc.split("\n\n")[0].split())
+    return re.split(r"(?<=\.)\s", first, maxsplit=1)[0].rstrip(".")
+
+
+def architecture() -> str:
+    """Each layer, lowest first, with every module in it and its purpose."""
+    package = ROOT / "anchors"
+    modules = {}
+    for path in sorted(package.rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        dotted = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        modules[dotted] = path
+
+    def layer_of(dotted: str) -> int:
+        best, rank = -1, -1
+        for i, layer in enumerate(LAYER_TABLE):
+            for p in layer.modules:
+                if (dotted == p or (p != "anchors" and dotted.startswith(p + "."))) and len(
+                    p
+                ) > best:
+                    best, rank = len(p), i
+        return rank
+
+    out = []
+    for i, layer in enumerate(LAYER_TABLE):
+        out.append(f"### {i + 1}. {layer.name}\n\n{layer.holds[0].upper()}{layer.holds[1:]}.\n")
+        for dotted, path in modules.items():
+            if layer_of(dotted) == i:
+                rel = path.relative_to(ROOT).as_posix()
+                out.append(f"- `{rel}`: {_purpose(path)}")
+        out.append("")
+    return "\n".join(out)
+
+
 def block(name: str) -> str:
     if name == "help":
         return f"```text\n{help_text()}\n```\n"
@@ -78,6 +121,8 @@ def block(name: str) -> str:
         return findings_table()
     if name == "findings":
         return findings()
+    if name == "architecture":
+        return architecture()
     raise SystemExit(f"gen_docs: unknown generated block {name!r}")
 
 

@@ -2,7 +2,7 @@
 
 `OsResolver` takes the place of `socket.getaddrinfo` (which the guard's resolver, aiohttp and
 requests all ask). Only a public name that resolved to a public address proves the resolver works
-(`anchors.check.witness`), so a `public` name resolves to loopback first and to `PUBLIC` second:
+(`anchors.net.witness`), so a `public` name resolves to loopback first and to `PUBLIC` second:
 the witness sees a public address, the connection goes to the first address, and `loopback_only`
 refuses, before any packet, a socket to anything but loopback should the order ever change.
 """
@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from anchors.check.netguard import NetGuard
-from anchors.check.ranges import blocked_reason
+from anchors.net.netguard import NetGuard
+from anchors.net.ranges import blocked_reason
 
 __all__ = ["PUBLIC", "OsResolver", "loopback_only"]
 

@@ -34,28 +34,24 @@ GUARDS: dict[str, Guard] = {
     "anchors.archive.savepagenow._CODE": g(A("error:", "a-"), A("", "error:"), use=F),
     "anchors.archive.wayback._SNAP_PATH": g(A("/web/20240101000000/", "a/", "\nx"), use=M),
     # -- check: pages, answers, fragments
-    "anchors.check.fragments._ROUTE_RE": g(A("", "/"), A("", "narrow/"), use=M),
-    "anchors.check.fragments._COMMENT_RE": g(A("issuecomment-", "1", "x"), use=M),
-    "anchors.check.fragments._REVIEW_RE": g(A("discussion_r", "1", "x"), use=M),
-    "anchors.check.fragments._LINES_RE": g(A("L1C", "1", "x"), A("L1-L1C", "1", "x"), use=M),
-    "anchors.check.fragments._GITHUB_PAGE_RE": g(
+    "anchors.net.fragments._ROUTE_RE": g(A("", "/"), A("", "narrow/"), use=M),
+    "anchors.net.fragments._COMMENT_RE": g(A("issuecomment-", "1", "x"), use=M),
+    "anchors.net.fragments._REVIEW_RE": g(A("discussion_r", "1", "x"), use=M),
+    "anchors.net.fragments._LINES_RE": g(A("L1C", "1", "x"), A("L1-L1C", "1", "x"), use=M),
+    "anchors.net.fragments._GITHUB_PAGE_RE": g(
         A("/", "a", "x"), A("/a/", "b"), A("/a/b/issues/", "x/", "\nx"), use=M
     ),
-    "anchors.check.htmlplaces._SLUG_DROP_RE": g(A("", "!"), A("", "a- ")),
+    "anchors.net.htmlplaces._SLUG_DROP_RE": g(A("", "!"), A("", "a- ")),
     # the first 64 bytes of a cache file that `json` refused: is it a damaged one of anchors'?
-    "anchors.check.cache._MARKED": g(
-        A("", " ", "x"), A("{", "\n", "x"), A('{"anchors"', " "), use=M
-    ),
+    "anchors.net.cache._MARKED": g(A("", " ", "x"), A("{", "\n", "x"), A('{"anchors"', " "), use=M),
     # a GitHub `Link` header (read up to 8 KiB): openings with no `>`, parameters with no rel
-    "anchors.check.resolve.github_pages._LINK_RE": g(A("", "<"), A("<", "a"), A("<a>", "; ")),
-    "anchors.check.resolve.github_pages._REL_RE": g(
-        A("", "rel"), A("rel", " ", "x"), A("rel=", "a")
-    ),
-    "anchors.check.resolve.arxiv._WITHDRAWN_RE": g(A("", "withdra"), A("", "withdrawn ")),
+    "anchors.resolve.github_pages._LINK_RE": g(A("", "<"), A("<", "a"), A("<a>", "; ")),
+    "anchors.resolve.github_pages._REL_RE": g(A("", "rel"), A("rel", " ", "x"), A("rel=", "a")),
+    "anchors.resolve.arxiv._WITHDRAWN_RE": g(A("", "withdra"), A("", "withdrawn ")),
     # the head of an arXiv answer: many `<feed` openings with no `>`
-    "anchors.check.resolve.arxiv_client._FEED_TAG": g(A("", "<feed "), A("<feed", " a", "")),
-    "anchors.check.resolve.arxiv_client._ATOM": g(A("", "xmlns="), A("", " xmlns='")),
-    "anchors.check.resolve.arxiv_client._COUNTS": g(A("", "<opensearch:totalResults")),
+    "anchors.resolve.arxiv_client._FEED_TAG": g(A("", "<feed "), A("<feed", " a", "")),
+    "anchors.resolve.arxiv_client._ATOM": g(A("", "xmlns="), A("", " xmlns='")),
+    "anchors.resolve.arxiv_client._COUNTS": g(A("", "<opensearch:totalResults")),
     # a page's words: a run of digits with no dot, letters with no dot
     "anchors.check.words._TOKEN_RE": g(A("", "0", "x"), A("a", "0"), A("", "0.", "x")),
     "anchors.check.words._PART_RE": g(A("", "0", "x"), A("", "A", "a"), A("", "0.", ".")),

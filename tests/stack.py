@@ -15,10 +15,10 @@ from typing import Any
 import httpx
 
 from anchors.check.clients import link_checker, retry_policy, web_transport
-from anchors.check.links import LinkChecker, LinkResult
-from anchors.check.netguard import NetGuard, Resolver
-from anchors.check.transport import ssl_context
 from anchors.config import Settings
+from anchors.net.links import LinkChecker, LinkResult
+from anchors.net.netguard import NetGuard, Resolver
+from anchors.net.transport import ssl_context
 
 from .vtime import VirtualTime
 

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from anchors.cli.app import app
 from anchors.extract import extract, read_briefing
 from anchors.findings import Code
-from anchors.merger import add, merge
+from anchors.merging.merge import add, merge
 from anchors.registry.loader import load
 from anchors.registry.model import Status
 from anchors.registry.scalars import quote

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from anchors.cli.app import app
 from anchors.extract import extract, read_briefing
 from anchors.findings import Code
-from anchors.merger import add
+from anchors.merging.merge import add
 from anchors.registry.loader import load
 
 DAY = date(2026, 9, 24)

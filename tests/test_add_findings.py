@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from anchors.cli.app import app
 from anchors.extract import extract
 from anchors.findings import Code, Severity, exit_code
-from anchors.merger import add
+from anchors.merging.merge import add
 
 runner = CliRunner()
 HEAD = re.compile(

@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 
 from anchors.cli.app import app
 from anchors.extract import extract
-from anchors.merger import MergeResult, add
+from anchors.merging.merge import MergeResult, add
 from anchors.render import ADD, Target, render
 
 from .work import Key, work

@@ -16,10 +16,10 @@ from typer.testing import CliRunner, Result
 
 from anchors.archive.archiver import Archiver
 from anchors.archive.wayback import WaybackClient, WaybackError
-from anchors.check.after import Begun
-from anchors.check.cache import Cache
 from anchors.cli.app import app
 from anchors.findings import Code
+from anchors.history.hook import Begun
+from anchors.net.cache import Cache
 from anchors.registry.loader import parse_text
 
 from .cassettes import load

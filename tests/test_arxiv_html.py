@@ -12,18 +12,18 @@ from pathlib import Path
 
 import pytest
 
-from anchors.check.cache import Cache
 from anchors.check.clients import open_services
-from anchors.check.resolve.arxiv import ArxivResolver
-from anchors.check.resolve.arxiv_client import TimeoutSession
-from anchors.check.resolve.arxiv_html import NO_HTML, ArxivHtml, read_arxiv_html
-from anchors.check.resolve.arxiv_pace import ArxivPace
-from anchors.check.resolve.github_api import ETAG_TTL
-from anchors.check.retry import RetryPolicy
 from anchors.config import Settings
 from anchors.figures.abstract import passages_from_abstract
 from anchors.figures.passages import PassageKind, SourceText
 from anchors.ids import ArxivId
+from anchors.net.cache import Cache
+from anchors.net.retry import RetryPolicy
+from anchors.resolve.arxiv import ArxivResolver
+from anchors.resolve.arxiv_client import TimeoutSession
+from anchors.resolve.arxiv_html import NO_HTML, ArxivHtml, read_arxiv_html
+from anchors.resolve.arxiv_pace import ArxivPace
+from anchors.resolve.github_api import ETAG_TTL
 
 from .cassettes import load
 from .loopback import LoopbackServer, Request, respond

@@ -22,7 +22,7 @@ _PROBE = (
     "    if event == 'compile' and str(args[1]).endswith('.py'):\n"
     "        seen.append(str(args[1]))\n"
     "sys.addaudithook(hook)\n"
-    "import anchors.check.links, anchors.check.batch, anchors.check.recorder\n"
+    "import anchors.net.links, anchors.net.batch, anchors.check.recorder\n"
     "print(sum('anchors' in f for f in seen))\n"
 )
 

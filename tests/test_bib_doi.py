@@ -12,8 +12,8 @@ import pytest
 from pybtex.database import parse_string
 from typer.testing import CliRunner
 
-from anchors.check.cache import Cache
 from anchors.cli.app import app
+from anchors.net.cache import Cache
 
 DOI = "10.1145/3600006.3613165"
 

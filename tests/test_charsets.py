@@ -11,10 +11,10 @@ from collections.abc import AsyncIterator, Callable
 import httpx
 import pytest
 
-from anchors.check.bounded import AnswerTooLarge, BoundedClient, Decoder
-from anchors.check.charsets import CODECS, charset_of, codec_for, text_decoder
-from anchors.check.fragments import PageSearch
-from anchors.check.pageread import STEP, read_page
+from anchors.net.bounded import AnswerTooLarge, BoundedClient, Decoder
+from anchors.net.charsets import CODECS, charset_of, codec_for, text_decoder
+from anchors.net.fragments import PageSearch
+from anchors.net.pageread import STEP, read_page
 
 
 @pytest.mark.parametrize(

@@ -12,16 +12,16 @@ import httpx
 import pytest
 from typer.testing import CliRunner
 
-from anchors.check.cache import Cache
-from anchors.check.netguard import StaticResolver
-from anchors.check.resolve.arxiv import ArxivResolver
-from anchors.check.resolve.doi import DoiResolver
-from anchors.check.resolve.github import GithubResolver
 from anchors.check.run import Services, check_online
 from anchors.cli.app import app
 from anchors.findings import Code
 from anchors.history import History
+from anchors.net.cache import Cache
+from anchors.net.netguard import StaticResolver
 from anchors.registry.loader import parse_text
+from anchors.resolve.arxiv import ArxivResolver
+from anchors.resolve.doi import DoiResolver
+from anchors.resolve.github import GithubResolver
 
 from .cassettes import load
 from .loopback import LoopbackServer, respond

@@ -13,14 +13,14 @@ from pathlib import Path
 import httpx
 import yaml
 
-from anchors.check.resolve.arxiv import ArxivResolver
-from anchors.check.resolve.github import GithubResolver
 from anchors.check.run import Services, check_online
 from anchors.extract import extract
 from anchors.findings import Code, Finding
 from anchors.ids import parse_anchor
-from anchors.merger import add
+from anchors.merging.merge import add
 from anchors.registry.loader import load
+from anchors.resolve.arxiv import ArxivResolver
+from anchors.resolve.github import GithubResolver
 
 from .claimfakes import Issue, Paper, fake_services
 

@@ -7,11 +7,11 @@ import json
 from datetime import date
 from pathlib import Path
 
-from anchors.check.resolve.arxiv import ArxivResolver
 from anchors.check.run import Services, check_online
 from anchors.findings import Code
 from anchors.registry.loader import parse_text
 from anchors.render import json as rjson
+from anchors.resolve.arxiv import ArxivResolver
 
 from .cassettes import load
 

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 from anchors.check.clients import open_services
-from anchors.check.links import Outcome
 from anchors.config import Settings
 from anchors.ids import ArxivId, GithubRef
+from anchors.net.links import Outcome
 
 from .cassettes import load
 

@@ -69,7 +69,7 @@ def test_everything_else_goes_to_the_cli() -> None:
 _NOT_OFFLINE = (
     "aiohttp",
     "anchors.extract",
-    "anchors.merger",
+    "anchors.merging.merge",
     "anchors.titles",
     "arxiv",
     "filelock",

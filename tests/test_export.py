@@ -487,7 +487,7 @@ def test_what_a_bib_cannot_hold_in_a_url_is_percent_encoded(tmp_path: Path) -> N
 
 def _with_authors(tmp_path: Path, authors: list[object]) -> Path:
     """A registry of one arXiv anchor whose cached metadata (as `check` stores it) has `authors`."""
-    from anchors.check.cache import Cache
+    from anchors.net.cache import Cache
 
     reg = _registry(tmp_path, 'arxiv: "2312.07104"')
     cache = Cache(tmp_path / ".anchors" / "cache.json")
@@ -747,7 +747,7 @@ def test_a_link_is_the_url_the_registry_writes(tmp_path: Path) -> None:
 def test_a_heading_is_never_a_bibliographic_title(tmp_path: Path) -> None:
     """Two unrelated pages under one heading got the heading as their title; the resolved
     title comes first, then a title written for the citation."""
-    from anchors.check.cache import Cache
+    from anchors.net.cache import Cache
 
     reg = _registry(
         tmp_path,
@@ -820,7 +820,7 @@ def test_an_anchor_check_found_gone_is_exported_with_a_warning(tmp_path: Path) -
 def test_a_journal_doi_exports_its_journal_volume_issue_and_pages(tmp_path: Path) -> None:
     """`@article` got `booktitle` (bibtex drops it, pybtex refuses the bibliography), and
     Crossref's volume, issue and pages were dropped in both formats."""
-    from anchors.check.cache import Cache
+    from anchors.net.cache import Cache
 
     reg = _registry(tmp_path, 'doi: "10.1038/s41586-021-03819-2"', 'arxiv: "astro-ph/0601001"')
     cache = Cache(tmp_path / ".anchors" / "cache.json")

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from anchors.check.cache import Cache
 from anchors.export import collect
+from anchors.net.cache import Cache
 from anchors.registry.loader import load
 from anchors.render import EXPORT, Target, render
 

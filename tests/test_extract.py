@@ -360,7 +360,7 @@ def test_non_ascii_digits_in_an_arxiv_url_are_invalid() -> None:
 
 def test_new_scheme_id_from_2099_is_refused_as_future() -> None:
     from anchors.findings import Code
-    from anchors.merger import merge
+    from anchors.merging.merge import merge
     from anchors.registry.model import Registry
 
     b = extract("| 9912.12345 | Far future |", "b.md", D)

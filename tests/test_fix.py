@@ -13,8 +13,6 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from anchors.check.netguard import StaticResolver
-from anchors.check.resolve.github import GithubResolver
 from anchors.check.run import Services, check_online
 from anchors.cli.app import app
 from anchors.extract import read_briefing
@@ -24,8 +22,10 @@ from anchors.history import History, Observation, Snapshot
 from anchors.ids.landing import soft_404
 from anchors.ids.model import WebUrl, key_from_text
 from anchors.ids.web import canonical_url
-from anchors.merger import add
+from anchors.merging.merge import add
+from anchors.net.netguard import StaticResolver
 from anchors.registry.loader import load, parse_text
+from anchors.resolve.github import GithubResolver
 
 from .cassettes import load as cassette
 from .histories import LMSYS, TENSORMESH, record_urls

@@ -21,7 +21,7 @@ from anchors.extract.citations import read_briefing
 from anchors.findings import Outcome
 from anchors.history import Observation
 from anchors.ids.model import WebUrl
-from anchors.merger import add
+from anchors.merging.merge import add
 from anchors.registry.loader import load
 from anchors.render import ADD, CHECK, EXPORT, RENDERERS, REPORT, Target, render
 from anchors.report.weekly import build

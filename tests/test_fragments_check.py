@@ -13,14 +13,14 @@ import httpx
 import pytest
 from typer.testing import CliRunner
 
-from anchors.check.fragments import FRAGMENT_BODY_LIMIT
-from anchors.check.netguard import StaticResolver
-from anchors.check.resolve.github import GithubResolver
-from anchors.check.resolve.github_places import GithubPlaces
 from anchors.check.run import Services, check_online
 from anchors.cli.app import app
 from anchors.findings import Code
+from anchors.net.fragments import FRAGMENT_BODY_LIMIT
+from anchors.net.netguard import StaticResolver
 from anchors.registry.loader import load
+from anchors.resolve.github import GithubResolver
+from anchors.resolve.github_places import GithubPlaces
 from anchors.result import CheckResult
 
 from .githubfake import FakeGithub, Issue

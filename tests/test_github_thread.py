@@ -9,12 +9,12 @@ from pathlib import Path
 
 import httpx
 
-from anchors.check.cache import Cache
-from anchors.check.resolve.github_api import ETAG_TTL, GithubApi
-from anchors.check.resolve.github_pages import next_link
-from anchors.check.resolve.github_thread import read_github_thread
 from anchors.figures.passages import PassageKind, SourceText
 from anchors.ids import GithubRef
+from anchors.net.cache import Cache
+from anchors.resolve.github_api import ETAG_TTL, GithubApi
+from anchors.resolve.github_pages import next_link
+from anchors.resolve.github_thread import read_github_thread
 
 from .githubfake import FakeGithub, Issue
 from .loopback import LoopbackServer, Request, respond

@@ -1,12 +1,12 @@
-"""Per-host rules of a link check run (anchors.check.hosts), through the production stack."""
+"""Per-host rules of a link check run (anchors.net.hosts), through the production stack."""
 
 from __future__ import annotations
 
 import asyncio
 
-from anchors.check.hosts import Hosts
-from anchors.check.links import Outcome
-from anchors.check.retry import RetryPolicy
+from anchors.net.hosts import Hosts
+from anchors.net.links import Outcome
+from anchors.net.retry import RetryPolicy
 
 from .loopback import LoopbackServer, respond
 from .stack import links

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from anchors.check.htmlplaces import MAX_DEPTH as FRAGMENT_DEPTH
 from anchors.defaults import MAX_PAGE_BYTES
 from anchors.figures.latexml import MAX_DEPTH, passages_from_latexml
 from anchors.figures.passages import Passage, PassageKind, SourceText
+from anchors.net.htmlplaces import MAX_DEPTH as FRAGMENT_DEPTH
 
 REAL = Path(__file__).parent / "data" / "sources" / "arxiv-2609.01222v2.html"
 

@@ -15,47 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.layers import LAYER_TABLE
+
 PACKAGE = Path(__file__).resolve().parent.parent / "anchors"
 
-# Lowest first. A module belongs to the first entry that is it or a package above it.
-LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    (
-        "core",
-        (
-            "anchors",
-            "anchors.errors",
-            "anchors.defaults",
-            "anchors.findings",
-            "anchors.result",
-            "anchors.atomic",
-            "anchors.jsonread",
-            "anchors.numbers",
-            "anchors.unicodenorm",
-            "anchors.catalogue",
-            "anchors.streams",
-            "anchors.repofiles",
-            "anchors.state",
-            "anchors.config",
-            "anchors.titles",
-            "anchors.sections",
-        ),
-    ),
-    ("identifiers", ("anchors.ids",)),
-    # figures and quotes against a source's passages: pure text, read by extraction and the check
-    ("figures", ("anchors.figures",)),
-    ("registry", ("anchors.registry",)),
-    ("extraction", ("anchors.extract",)),
-    ("merge", ("anchors.merger", "anchors.merge_findings", "anchors.merge_result")),
-    ("document", ("anchors.document",)),
-    ("history", ("anchors.history",)),
-    ("check", ("anchors.check",)),
-    # the archive is the check's after-check hook: it builds on the check, never the reverse
-    ("archive", ("anchors.archive",)),
-    ("report", ("anchors.report", "anchors.export", "anchors.fix")),
-    ("commands", ("anchors.commands",)),
-    ("render", ("anchors.render",)),
-    ("cli", ("anchors.cli", "anchors.__main__")),
-]
+LAYERS = [(layer.name, layer.modules) for layer in LAYER_TABLE]
 
 
 def _modules() -> dict[str, tuple[Path, bool]]:
@@ -173,8 +137,8 @@ def test_no_import_cycle() -> None:
 
 
 def test_a_cycle_through_a_type_only_import_is_caught() -> None:
-    planted = {**_graph(typing=True), "anchors.ids.model": {"anchors.check.links"}}
-    planted["anchors.check.links"] = planted["anchors.check.links"] | {"anchors.ids.model"}
+    planted = {**_graph(typing=True), "anchors.ids.model": {"anchors.net.links"}}
+    planted["anchors.net.links"] = planted["anchors.net.links"] | {"anchors.ids.model"}
     assert _cycles(planted)
 
 
@@ -185,3 +149,49 @@ def test_the_check_can_fail(bad: str, monkeypatch: pytest.MonkeyPatch) -> None:
     planted = {**graph, "anchors.ids.model": graph["anchors.ids.model"] | {bad}}
     upward = [d for m, deps in planted.items() for d in deps if _layer(d) > _layer(m)]
     assert bad in upward
+
+
+#: rooms that speak to the network through `net/` alone, never through the check's verdicts
+_BESIDE_THE_CHECK = ("anchors.archive", "anchors.export", "anchors.report")
+
+
+def test_the_archive_the_export_and_the_report_never_import_the_check() -> None:
+    """They need the network (archive, export's refresh) or the history (report), not the
+    check's verdicts: `net/` and `history/` are what they stand on."""
+    crossing = [
+        f"{m} imports {d}"
+        for m, deps in _graph(typing=True).items()
+        if m.startswith(_BESIDE_THE_CHECK)
+        for d in deps
+        if d == "anchors.check" or d.startswith("anchors.check.")
+    ]
+    assert crossing == []
+
+
+def test_the_network_layer_knows_nothing_of_citations() -> None:
+    """`net/` stands below the registry, the extraction, the history and the check."""
+    above = ("anchors.registry", "anchors.extract", "anchors.history", "anchors.check")
+    crossing = [
+        f"{m} imports {d}"
+        for m, deps in _graph(typing=True).items()
+        if m.startswith("anchors.net")
+        for d in deps
+        if d.startswith(above)
+    ]
+    assert crossing == []
+
+
+def _lines(path: Path) -> int:
+    return path.read_text(encoding="utf-8").count("\n")
+
+
+def test_no_room_holds_more_than_a_sixth_of_the_package() -> None:
+    """No top-level package over 15% of the package's lines (a room a reader must hunt in)."""
+    total = sum(_lines(path) for path, _ in MODULES.values())
+    rooms: dict[str, int] = {}
+    for module, (path, _) in MODULES.items():
+        parts = module.split(".")
+        if len(parts) > 2 or (len(parts) == 2 and MODULES[module][1]):
+            rooms[parts[1]] = rooms.get(parts[1], 0) + _lines(path)
+    share = {room: round(100 * n / total, 1) for room, n in rooms.items()}
+    assert max(share.values()) <= 15.0, sorted(share.items(), key=lambda kv: -kv[1])[:3]

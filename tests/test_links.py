@@ -10,10 +10,10 @@ import httpx
 import pytest
 
 from anchors.check.clients import web_transport
-from anchors.check.links import LinkChecker, LinkResult, Outcome
-from anchors.check.netguard import NetGuard, StaticResolver
 from anchors.config import Settings
 from anchors.errors import NetworkDown
+from anchors.net.links import LinkChecker, LinkResult, Outcome
+from anchors.net.netguard import NetGuard, StaticResolver
 
 from .loopback import LoopbackServer, respond
 from .stack import check_urls, links

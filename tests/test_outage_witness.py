@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from anchors.check import witness
 from anchors.cli.app import app
+from anchors.net import witness
 
 from .loopback import LoopbackServer, respond
 from .publicnames import OsResolver, loopback_only

@@ -1,4 +1,4 @@
-"""The one redirect helper (anchors.check.redirects): chains, loops, the hop limit, refusals,
+"""The one redirect helper (anchors.net.redirects): chains, loops, the hop limit, refusals,
 the address guard on every hop of the links and DOI clients, and the archive's snapshot check."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ import httpx
 import pytest
 
 from anchors.archive.wayback import WaybackClient
-from anchors.check.links import Outcome
-from anchors.check.netguard import NetGuard, StaticResolver
-from anchors.check.redirects import Stop, follow, location_of
-from anchors.check.resolve.doi import DoiResolver
 from anchors.ids import Doi
+from anchors.net.links import Outcome
+from anchors.net.netguard import NetGuard, StaticResolver
+from anchors.net.redirects import Stop, follow, location_of
+from anchors.resolve.doi import DoiResolver
 
 from .loopback import LoopbackServer, respond
 from .stack import links

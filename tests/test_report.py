@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from anchors.check.netguard import StaticResolver
 from anchors.check.run import Services, check_online
 from anchors.cli.app import app
 from anchors.errors import HistoryError
 from anchors.findings import Outcome
 from anchors.history import History, Observation
 from anchors.ids.model import WebUrl
+from anchors.net.netguard import StaticResolver
 from anchors.registry.loader import parse_text
 from anchors.report.weekly import Section, build
 

@@ -13,12 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from anchors.check.netguard import StaticResolver
 from anchors.check.run import Services, check_online
 from anchors.cli.app import app
 from anchors.findings import Outcome
 from anchors.history import History, Observation
 from anchors.ids.model import WebUrl
+from anchors.net.netguard import StaticResolver
 from anchors.registry.loader import parse_text
 from anchors.report.classify import FAILING, NEUTRAL, SUCCESS, Section, classify
 from anchors.report.weekly import build

@@ -1,4 +1,4 @@
-"""The one retry rule (anchors.check.retry): which statuses and errors are tried again."""
+"""The one retry rule (anchors.net.retry): which statuses and errors are tried again."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import httpx
 import pytest
 import tenacity
 
-from anchors.check.netguard import Blocked, NameNotFound, ResolveFailed
-from anchors.check.retry import RetryPolicy, retryable_error, retryable_status
+from anchors.net.netguard import Blocked, NameNotFound, ResolveFailed
+from anchors.net.retry import RetryPolicy, retryable_error, retryable_status
 
 from .vtime import VirtualTime
 

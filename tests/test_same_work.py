@@ -13,13 +13,13 @@ from urllib.parse import unquote
 import httpx
 from typer.testing import CliRunner
 
-from anchors.check.cache import Cache
-from anchors.check.resolve.crossref import CrossrefUpdates
-from anchors.check.resolve.doi import DoiResolver
 from anchors.check.run import Services, check_online
 from anchors.cli.app import app
 from anchors.export import select
+from anchors.net.cache import Cache
 from anchors.registry.loader import load
+from anchors.resolve.crossref import CrossrefUpdates
+from anchors.resolve.doi import DoiResolver
 
 from .claimfakes import Paper, fake_services
 from .loopback import LoopbackServer, Request, respond
@@ -214,9 +214,9 @@ class _Arxiv:
     """Every paper there, none with a DOI."""
 
     async def resolve(self, keys):  # type: ignore[no-untyped-def]
-        from anchors.check.resolve.base import Resolution
         from anchors.findings import Outcome
         from anchors.history.facts import ArxivFacts
+        from anchors.resolve.base import Resolution
 
         return {k.key: Resolution(Outcome.OK, ArxivFacts(title="T", version=1)) for k in keys}
 

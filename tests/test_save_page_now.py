@@ -20,13 +20,13 @@ from anchors.archive.archiver import Archiver
 from anchors.archive.captures import SAVE_PREFIX
 from anchors.archive.savepagenow import SavePageNow
 from anchors.archive.wayback import WaybackClient
-from anchors.check.after import Begun
-from anchors.check.cache import Cache
 from anchors.cli.app import app
 from anchors.config import load_settings
 from anchors.errors import UsageError
 from anchors.findings import Code, Finding
 from anchors.history import History, Snapshot
+from anchors.history.hook import Begun
+from anchors.net.cache import Cache
 from anchors.registry.loader import parse_text
 
 from .cassettes import Cassette, load
@@ -423,9 +423,9 @@ def test_a_refused_page_is_not_asked_for_again_the_same_day() -> None:
 def test_a_repository_page_that_did_not_answer_is_not_captured() -> None:
     """GitHub repository URLs are checked through the API, not the link checker: only one that
     answered there is captured."""
-    from anchors.check.resolve.base import Resolution
     from anchors.check.run import Services, check_online
     from anchors.findings import Outcome
+    from anchors.resolve.base import Resolution
 
     class Repos:
         async def resolve(self, keys):

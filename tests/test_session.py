@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 
-from anchors.check.resolve.base import Resolution
 from anchors.check.run import Services
 from anchors.check.session import CheckOptions, Hooks, check, check_one, open_session
 from anchors.cli.runner import Terminated
@@ -27,6 +26,7 @@ from anchors.history import History
 from anchors.registry.loader import load
 from anchors.render.json import check_result
 from anchors.render.summary import check_line
+from anchors.resolve.base import Resolution
 from anchors.result import CheckResult
 
 TODAY = date(2026, 12, 2)

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from anchors import streams
+from anchors.cli import streams
+from anchors.cli.streams import GONE, Guarded, Unfailing, reader_gone
 from anchors.errors import StorageError
-from anchors.streams import GONE, Guarded, Unfailing, reader_gone
 
 #: a pipe's two ends: bytes read by "the reader", text written by anchors
 Pipe = tuple[io.FileIO, io.TextIOWrapper]

@@ -15,9 +15,6 @@ import httpx
 import pytest
 from typer.testing import CliRunner
 
-from anchors.check.netguard import StaticResolver
-from anchors.check.resolve.arxiv import ArxivResolver
-from anchors.check.resolve.github import GithubResolver
 from anchors.check.run import Services, check_online
 from anchors.cli.app import app
 from anchors.findings import Outcome
@@ -35,8 +32,11 @@ from anchors.history import (
     move_of,
 )
 from anchors.ids.model import WebUrl, key_from_text
+from anchors.net.netguard import StaticResolver
 from anchors.registry.loader import parse_text
 from anchors.report.transitions import Change, fact_changes, section_order, transitions, trend
+from anchors.resolve.arxiv import ArxivResolver
+from anchors.resolve.github import GithubResolver
 
 from .checkout import as_checkout
 from .loopback import LoopbackServer, respond

@@ -13,14 +13,14 @@ from types import SimpleNamespace
 import httpx
 import pytest
 
-from anchors.check.cache import Cache
-from anchors.check.resolve.arxiv import ArxivResolver
-from anchors.check.resolve.github import GithubResolver
 from anchors.check.run import Services, check_online
 from anchors.extract.claims import Claims
 from anchors.findings import Code
+from anchors.net.cache import Cache
 from anchors.registry.loader import parse_text
 from anchors.render import json as rjson
+from anchors.resolve.arxiv import ArxivResolver
+from anchors.resolve.github import GithubResolver
 
 from .cassettes import load
 from .vtime import ArxivTime
@@ -119,9 +119,9 @@ def test_state_claim_against_a_merged_pull_request(tmp_path: Path, notes: str, s
 
 
 def test_fixed_claim_on_an_open_or_unmerged_pr_is_stale() -> None:
-    from anchors.check.issues import contradicts as _contradicts
     from anchors.extract.claims import StateClaim
     from anchors.history.facts import IssueFacts
+    from anchors.history.issuestate import contradicts as _contradicts
 
     open_ = IssueFacts(state="open")
     not_planned = IssueFacts(state="closed", state_reason="not_planned")
@@ -317,8 +317,8 @@ def test_every_arxiv_request_is_three_seconds_apart_on_an_injected_clock(
 
 
 def test_retraction_and_correction_from_crossref(tmp_path: Path) -> None:
-    from anchors.check.resolve.crossref import CrossrefUpdates
-    from anchors.check.resolve.doi import DoiResolver
+    from anchors.resolve.crossref import CrossrefUpdates
+    from anchors.resolve.doi import DoiResolver
 
     cas = load("doi/retracted-crossref")
     text = registry(
@@ -352,7 +352,7 @@ def test_retraction_and_correction_from_crossref(tmp_path: Path) -> None:
 
 
 def test_a_doi_crossref_does_not_know_has_no_updates() -> None:
-    from anchors.check.resolve.crossref import CrossrefUpdates
+    from anchors.resolve.crossref import CrossrefUpdates
 
     from .vtime import VirtualTime
 
@@ -498,16 +498,16 @@ def test_real_changelog_claims_raise_no_false_alarms() -> None:
         checked += 1
     assert checked == 3
     # the same "fixed" claim on the PR that was closed without merging would be stale
-    from anchors.check.issues import contradicts as _contradicts
+    from anchors.history.issuestate import contradicts as _contradicts
 
     assert _contradicts(StateClaim.FIXED, IssueFacts(state="closed", state_reason="not_planned"))
 
 
 def test_update_relations_survive_the_cache() -> None:
-    from anchors.check.links import Outcome
-    from anchors.check.resolve.base import Resolution
     from anchors.history.facts import DoiFacts
     from anchors.ids.model import AnchorKind
+    from anchors.net.links import Outcome
+    from anchors.resolve.base import Resolution
 
     facts = DoiFacts(title="T", updates=(("retraction", "10.1/n"), ("correction", "10.1/c")))
     r = Resolution(Outcome.OK, facts, status=200)

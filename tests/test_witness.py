@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from anchors.check.netguard import Blocked, NetGuard, StaticResolver
-from anchors.check.witness import Witness, hosts_names, is_public_name
+from anchors.net.netguard import Blocked, NetGuard, StaticResolver
+from anchors.net.witness import Witness, hosts_names, is_public_name
 
 from .publicnames import PUBLIC
 

@@ -26,7 +26,7 @@ from types import SimpleNamespace
 import arxiv
 import pytest
 
-from anchors.check.retry import RetryPolicy
+from anchors.net.retry import RetryPolicy
 
 __all__ = ["ArxivTime", "VirtualTime"]
 

@@ -1,6 +1,6 @@
 """`check --archive`: look up a dated Wayback snapshot for each URL anchor that has none, and
 with `--archive-save` ask Save Page Now to capture the pages the archive has no capture of
-(`captures`). The check runs it as its after-check hook (`check.after`).
+(`captures`). The check runs it as its after-check hook (`history.hook`).
 
 The work runs beside the check and never holds it up for long: once the check itself is done
 the lookups get `grace` more seconds (10), captures `save_grace` (60: at most five of them, ten
@@ -22,8 +22,8 @@ import contextlib
 from dataclasses import dataclass, field
 from datetime import date
 
-from ..check.after import Begun
 from ..findings import Code, Finding
+from ..history.hook import Begun
 from ..history.snapshots import Snapshot
 from ..ids.model import AnchorKind
 from ..registry.model import Anchor

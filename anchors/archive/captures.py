@@ -14,9 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 
-from ..check.cache import Cache
 from ..findings import Code, Finding
 from ..history.snapshots import Snapshot
+from ..net.cache import Cache
 from ..registry.model import Anchor
 from .savepagenow import Capture, CaptureState, SavePageNow, SaveRefused
 from .wayback import WaybackClient, WaybackError

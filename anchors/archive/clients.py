@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import httpx
 
-from ..check.retry import RetryPolicy
 from ..config import Settings
+from ..net.retry import RetryPolicy
 from .archiver import Archiver
 from .savepagenow import CaptureQuota, SavePageNow
 from .wayback import WaybackClient

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import httpx
 
-    from ..check.retry import RetryPolicy
     from ..config import Settings
+    from ..net.retry import RetryPolicy
     from .archiver import Archiver
     from .savepagenow import CaptureQuota
 
@@ -23,7 +23,7 @@ __all__ = ["RunHook"]
 
 @dataclass(slots=True)
 class RunHook:
-    """The archive's hook for each registry of one run (`check.after.AfterFactory`): the
+    """The archive's hook for each registry of one run (`history.hook.AfterFactory`): the
     registries share one Save Page Now quota, set by the first that asks for captures, so
     the limit and the spacing hold across files."""
 

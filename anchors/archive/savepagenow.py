@@ -32,10 +32,10 @@ from enum import Enum
 
 import httpx
 
-from ..check.bounded import Unreadable, answer_json
-from ..check.retry import Sent, send_once
 from ..config import IA_KEY_ENV
 from ..defaults import SAVE_API, SAVE_MIN_INTERVAL, SAVE_PER_RUN, USER_AGENT
+from ..net.bounded import Unreadable, answer_json
+from ..net.retry import Sent, send_once
 
 __all__ = ["Capture", "CaptureQuota", "CaptureState", "SavePageNow", "SaveRefused"]
 

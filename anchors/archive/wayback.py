@@ -27,11 +27,11 @@ from datetime import date
 
 import httpx
 
-from ..check.bounded import Unreadable, answer_json
-from ..check.redirects import follow, location_of
-from ..check.retry import RetryPolicy, Sent, send_once
 from ..defaults import USER_AGENT, WAYBACK_API
 from ..history.snapshots import Snapshot
+from ..net.bounded import Unreadable, answer_json
+from ..net.redirects import follow, location_of
+from ..net.retry import RetryPolicy, Sent, send_once
 
 __all__ = ["WAYBACK_API", "WaybackClient", "WaybackError"]
 

@@ -12,16 +12,16 @@ from urllib.parse import urlsplit
 from ..findings import Outcome, Unchecked
 from ..ids.github import repo_of_url
 from ..ids.model import AnchorKey, ArxivId, Doi, GithubRef, WebUrl
+from ..net.cache import Cache
+from ..net.fragments import Place
+from ..net.links import LinkChecker, LinkResult
 from ..registry.model import Anchor
+from ..resolve.base import Resolution, Resolver
+from ..resolve.github_places import GithubPlaces
 from ..result import CheckResult
-from .cache import Cache
 from .cited import CitedPlaces
-from .fragments import Place
-from .links import LinkChecker, LinkResult
 from .observe import of_link, of_lookup
 from .recorder import Recorder
-from .resolve.base import Resolution, Resolver
-from .resolve.github_places import GithubPlaces
 
 __all__ = ["Pending", "Progress", "Run", "cached_link", "fetch_url", "github_places", "is_repo"]
 

@@ -23,10 +23,9 @@ from urllib.parse import urlsplit
 import httpx
 
 from ..findings import Code, Finding
-from ..registry.model import Anchor
-from .cache import Cache
-from .charsets import charset_of
-from .fragments import (
+from ..net.cache import Cache
+from ..net.charsets import charset_of
+from ..net.fragments import (
     FragmentKind,
     GithubTarget,
     PageSearch,
@@ -35,7 +34,8 @@ from .fragments import (
     fragment_kind,
     github_target,
 )
-from .links import LinkResult, ReaderFor
+from ..net.links import LinkResult, ReaderFor
+from ..registry.model import Anchor
 
 __all__ = ["Cited", "CitedPlaces", "cited_places"]
 

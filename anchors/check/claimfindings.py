@@ -16,8 +16,8 @@ from pathlib import Path
 
 from ..figures.checked import ClaimCheck, Place
 from ..figures.verdict import ClaimKind, VerdictKind
+from ..files.repo import RepoFileError, confine, repository_root
 from ..findings import Code, Finding
-from ..repofiles import RepoFileError, confine, repository_root
 
 __all__ = ["finding_of", "place_of"]
 

@@ -18,9 +18,9 @@ from dataclasses import dataclass, field, replace
 from ..figures.passages import SourceText
 from ..history.facts import ArxivFacts
 from ..ids.model import ArxivId, GithubRef
+from ..net.cache import Cache
 from ..registry.model import Anchor
-from .cache import Cache
-from .resolve.base import ArxivFullText, Resolution
+from ..resolve.base import ArxivFullText, Resolution
 
 __all__ = ["ClaimSources", "ThreadReader", "cited_version"]
 
@@ -67,7 +67,7 @@ class ClaimSources:
         cited = cited_version(a, facts if isinstance(facts, ArxivFacts) else None)
         if not isinstance(facts, ArxivFacts) or cited is None:
             return None
-        from .resolve.arxiv_html import abstract_of  # it sends through `requests`: on first use
+        from ..resolve.arxiv_html import abstract_of  # it sends through `requests`: on first use
 
         return abstract_of(facts, cited)
 

@@ -14,23 +14,23 @@ import httpx
 from ..config import Settings
 from ..config.trust import ENDPOINTS
 from ..figures.passages import SourceText
+from ..history.hook import AfterFactory
 from ..ids.model import ArxivId
-from .after import AfterFactory
-from .bounded import BoundedClient
-from .cache import Cache
-from .links import LinkChecker
-from .netguard import NetGuard, Resolver
-from .resolve.arxiv_pace import ArxivPace
-from .resolve.base import ArxivFullText, ArxivLookup, FollowUp, Mismatch, Resolution
-from .resolve.crossref import CrossrefUpdates
-from .resolve.doi import DoiResolver
-from .resolve.github import GithubResolver
-from .resolve.github_places import GithubPlaces
-from .resolve.github_thread import read_github_thread
-from .retry import RetryPolicy
+from ..net.bounded import BoundedClient
+from ..net.cache import Cache
+from ..net.links import LinkChecker
+from ..net.netguard import NetGuard, Resolver
+from ..net.retry import RetryPolicy
+from ..net.transport import NoCookies, guarded_transport, ssl_context
+from ..net.witness import Witness
+from ..resolve.arxiv_pace import ArxivPace
+from ..resolve.base import ArxivFullText, ArxivLookup, FollowUp, Mismatch, Resolution
+from ..resolve.crossref import CrossrefUpdates
+from ..resolve.doi import DoiResolver
+from ..resolve.github import GithubResolver
+from ..resolve.github_places import GithubPlaces
+from ..resolve.github_thread import read_github_thread
 from .run import Services
-from .transport import NoCookies, guarded_transport, ssl_context
-from .witness import Witness
 
 __all__ = [
     "link_checker",
@@ -186,7 +186,7 @@ class _FullTextOnFirstUse:
 
 
 def _arxiv(settings: Settings, policy: RetryPolicy, pace: ArxivPace) -> ArxivLookup:
-    from .resolve.arxiv import ArxivResolver
+    from ..resolve.arxiv import ArxivResolver
 
     return ArxivResolver(
         settings.arxiv_api,
@@ -201,7 +201,7 @@ def _arxiv(settings: Settings, policy: RetryPolicy, pace: ArxivPace) -> ArxivLoo
 def _arxiv_html(
     settings: Settings, policy: RetryPolicy, pace: ArxivPace, etags: Cache | None
 ) -> ArxivFullText:
-    from .resolve.arxiv_html import ArxivHtml
+    from ..resolve.arxiv_html import ArxivHtml
 
     timeout = max(settings.timeout, 30.0)
     return ArxivHtml(settings.arxiv_html, pace=pace, timeout=timeout, etags=etags, policy=policy)

@@ -29,9 +29,9 @@ from ..history.claims import ClaimSeen
 from ..ids.model import ArxivId, GithubRef
 from ..registry.claims import Claims
 from ..registry.model import Anchor
+from ..resolve.base import Resolution
 from .claimfindings import finding_of, place_of
 from .claimsources import ClaimSources
-from .resolve.base import Resolution
 
 __all__ = ["ClaimsChecked", "check_claims"]
 

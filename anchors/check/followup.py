@@ -9,11 +9,11 @@ from functools import partial
 from ..findings import Outcome
 from ..history.facts import ArxivFacts
 from ..ids.model import ArxivId
+from ..net.cache import Cache
 from ..registry.claims import Claims
 from ..registry.model import Anchor
+from ..resolve.base import ArxivLookup, FollowUp, Mismatch, Resolution
 from . import truth
-from .cache import Cache
-from .resolve.base import ArxivLookup, FollowUp, Mismatch, Resolution
 
 __all__ = ["follow_up"]
 

@@ -9,75 +9,21 @@ or after it is news: `check` notes it once, in the run that first sees it, and t
 
 from __future__ import annotations
 
-from datetime import date
-
 from ..findings import Code, Finding
 from ..history.facts import IssueFacts
+from ..history.issuestate import contradicts, is_news, live_state
 from ..ids.model import AnchorKind
-from ..registry.claims import Claims, StateClaim
+from ..registry.claims import Claims
 from ..registry.model import Anchor
 from .words import names_another
 
-__all__ = [
-    "change_day",
-    "contradicts",
-    "is_news",
-    "live_state",
-    "state_findings",
-    "target_findings",
-]
+__all__ = ["state_findings", "target_findings"]
 
 
 def _f(code: Code, path: str, a: Anchor, message: str, **details: object) -> Finding:
     return Finding(
         code, a.label, path, a.line, message, {k: v for k, v in details.items() if v is not None}
     )
-
-
-def live_state(r: IssueFacts) -> str:
-    """The state now, as people say it: `merged on 2024-09-19`, `closed (not_planned)`."""
-    if r.merged:
-        return f"merged on {r.merged_at}" if r.merged_at else "merged"
-    if r.state == "closed":
-        how = f" ({r.state_reason})" if r.state_reason else ""
-        return f"closed{how} on {r.closed_at}" if r.closed_at else f"closed{how}"
-    return "open"
-
-
-def contradicts(claim: StateClaim, r: IssueFacts) -> bool:
-    closed = r.state == "closed"
-    if claim is StateClaim.OPEN:
-        return closed
-    if claim is StateClaim.CLOSED:
-        return not closed
-    if claim is StateClaim.MERGED:
-        return not r.merged
-    return not closed or (r.state_reason == "not_planned" and not r.merged)  # fixed
-
-
-def change_day(claim: StateClaim, r: IssueFacts, seen_on: date | None) -> date | None:
-    """The day of the change that contradicts `claim`: GitHub's date for a close or a merge
-    (an "open" claim), else the day a run first saw it (`seen_on`; None: not known)."""
-    if claim is StateClaim.OPEN and (when := r.merged_at or r.closed_at):
-        try:
-            return date.fromisoformat(when[:10])
-        except ValueError:
-            pass
-    return seen_on
-
-
-def is_news(claim: StateClaim, said_on: date | None, r: IssueFacts, seen_on: date | None) -> bool:
-    """True when the claim held on its day and a change since contradicts it: news, not an
-    error. Only "open" can be overtaken by a close or merge, and "closed" by a reopening; a
-    change on the briefing's own day, or on a day not known, gets the benefit of the doubt.
-    "Merged" or "fixed" never turns false later: contradicted, it was wrong on its day."""
-    if said_on is None or not contradicts(claim, r):
-        return False
-    reopened = r.state == "open" and r.state_reason == "reopened"
-    if claim is not StateClaim.OPEN and not (claim is StateClaim.CLOSED and reopened):
-        return False
-    when = change_day(claim, r, seen_on)
-    return when is None or when >= said_on
 
 
 def _said(c: Claims) -> str:

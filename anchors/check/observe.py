@@ -11,9 +11,9 @@ from ..history import History
 from ..history.facts import Facts, IssueFacts, RepoFacts
 from ..history.observation import Observation
 from ..ids.model import AnchorKind, WebUrl
+from ..net.links import LinkResult
 from ..registry.model import Anchor
-from .links import LinkResult
-from .resolve.base import Resolution
+from ..resolve.base import Resolution
 
 __all__ = ["earlier_facts", "of_link", "of_lookup"]
 

@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 
 from ..findings import Outcome
 from ..history import History, Observation
-from .answers import Silence
-from .links import LinkChecker, LinkResult
+from ..net.answers import Silence
+from ..net.links import LinkChecker, LinkResult
 
 __all__ = ["NO_ANSWER", "NO_NAME_RESOLVED", "Recorder", "unproven"]
 

@@ -21,24 +21,23 @@ from ..defaults import DEFAULT_MAX_UNREACHABLE
 from ..errors import NetworkDown
 from ..extract.claims import Claims
 from ..findings import Unchecked
-from ..history import History
+from ..history import History, samework
+from ..history.hook import AfterCheck, Begun
 from ..ids.model import ArxivId, Doi, GithubRef, WebUrl, is_future
+from ..net.cache import Cache
+from ..net.links import LinkChecker, LinkResult
 from ..registry.model import Anchor, Registry
 from ..registry.validate import check_offline
+from ..resolve.base import ArxivFullText, ArxivLookup, FollowUp, Resolution, Resolver
+from ..resolve.github_places import GithubPlaces
 from ..result import CheckResult, only
-from . import samework
-from .after import AfterCheck, Begun
 from .arrivals import SERVICE, Progress, Run, github_places, is_repo
-from .cache import Cache
 from .cited import cited_places
 from .claimsources import ClaimSources, ThreadReader
 from .figures import ClaimsChecked, check_claims
 from .followup import follow_up
-from .links import LinkChecker, LinkResult
 from .observe import earlier_facts
 from .recorder import Recorder, unproven
-from .resolve.base import ArxivFullText, ArxivLookup, FollowUp, Resolution, Resolver
-from .resolve.github_places import GithubPlaces
 from .silence import silence, verdict
 from .verdicts import compare
 

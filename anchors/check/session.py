@@ -26,10 +26,10 @@ from ..ids.model import AnchorKind
 if TYPE_CHECKING:  # an offline check imports none of the online machinery (bench/startup.py)
     from ..extract.claims import Claims
     from ..history import History
+    from ..history.hook import AfterFactory
+    from ..net.cache import Cache
     from ..registry.model import Anchor, Registry
     from ..result import CheckResult
-    from .after import AfterFactory
-    from .cache import Cache
     from .run import Progress, Services
 
     #: builds the clients from the settings (and the token); `clients.open_services` in use
@@ -125,10 +125,10 @@ async def open_session(
     `services` builds the clients (default: `clients.open_services`, with the token from the
     settings); tests pass their own to swap the transport.
     """
-    from ..state import untrusted
-    from .cache import Cache, state_warnings
+    from ..files.state import untrusted
+    from ..net.cache import Cache, state_warnings
+    from ..resolve.github_api import ETAG_TTL
     from .clients import open_services
-    from .resolve.github_api import ETAG_TTL
 
     factory = services or open_services
     chose = settings.chose_cache

@@ -17,9 +17,9 @@ from urllib.parse import urlsplit
 
 from ..findings import Outcome
 from ..ids.model import AnchorKind
+from ..net.linkresult import LinkResult
 from ..registry.model import Anchor
-from .linkresult import LinkResult
-from .resolve.base import Resolution
+from ..resolve.base import Resolution
 
 __all__ = ["MIN_PLACES", "Silence", "silence", "verdict"]
 

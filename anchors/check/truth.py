@@ -18,9 +18,9 @@ from ..history.facts import ArxivFacts, DoiFacts, Facts, IssueFacts, RepoFacts
 from ..ids.model import AnchorKind
 from ..registry.claims import Claims, Venue, latest
 from ..registry.model import Anchor
+from ..resolve.base import FollowUp
 from ..titles import TitleVerdict, compare_titles
 from .issues import state_findings, target_findings
-from .resolve.base import FollowUp
 
 __all__ = ["claims_of", "findings", "is_title_mismatch"]
 

@@ -12,10 +12,10 @@ from ..extract.claims import Claims
 from ..findings import Code, Finding, Outcome
 from ..history.facts import ArxivFacts, Facts
 from ..ids.landing import landing_url, soft_404
+from ..net.links import LinkResult
 from ..registry.model import Anchor, Registry
+from ..resolve.base import FollowUp, Resolution
 from . import truth
-from .links import LinkResult
-from .resolve.base import FollowUp, Resolution
 
 __all__ = ["compare"]
 

@@ -67,7 +67,7 @@ def add(
     """
     from ..document import read_documents, refs
     from ..extract.citations import read_briefing
-    from ..merger import add as do_add
+    from ..merging.merge import add as do_add
     from ..render import ADD, Target, summary, write
 
     configure(quiet)
@@ -237,12 +237,14 @@ def export(
     day = _date(today, "--today") or date.today()
     window = _duration(since) if since else None
     settings, path = one_registry(o.named(registries, registry), {"cache_dir": cache_dir}, config)
+    if refresh:
+        from ..check.session import refresh as refresh_cache
+
+        refresh_cache(path, settings, day, hooks(_run))
     items = do_export(
         path,
         settings,
         today=day,
-        refresh=refresh,
-        hooks=hooks(_run),
         section=section,
         since=window,
         status=status,
@@ -278,7 +280,7 @@ def fix(
     from ..fix import fix_registry, parse_kinds
     from ..render.escape import diff_lines
     from ..render.summary import fix_line, fix_skipped
-    from ..streams import end
+    from .streams import end
 
     configure(quiet)
     kinds = parse_kinds(only)

@@ -13,8 +13,9 @@ __all__ = ["main"]
 
 def main() -> None:
     if sys.argv[1:] in (["--version"], ["-V"]):
-        from .. import __version__, streams
+        from .. import __version__
         from ..errors import StorageError
+        from . import streams
 
         streams.guard()  # a reader that went away is exit 2 here too (`streams.settle`)
         try:

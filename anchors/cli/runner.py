@@ -38,7 +38,7 @@ class Terminated(BaseException):
 
 def serve(app: Callable[[], Any]) -> NoReturn:
     """The process around the CLI: streams that fail like files, stop signals as exit codes."""
-    from .. import streams
+    from . import streams
     from .crash import internal_error
     from .group import error_line
 
@@ -70,10 +70,10 @@ def serve(app: Callable[[], Any]) -> NoReturn:
 
 def run(coro: Coroutine[Any, Any, T]) -> T:
     """asyncio.run, with SIGTERM cancelling the work like SIGINT does (finally blocks run);
-    the blocking calls it hands to threads never delay the end (`check.workers`)."""
+    the blocking calls it hands to threads never delay the end (`net.workers`)."""
     import asyncio
 
-    from ..check.workers import DaemonExecutor  # only an online run pays for it
+    from ..net.workers import DaemonExecutor  # only an online run pays for it
 
     async def main() -> T:
         task = asyncio.current_task()

@@ -3,7 +3,7 @@
 Without `--config` they are looked for from the registry's folder (or the working directory)
 up to the repository root (the first folder holding `.git`; only the start folder outside a
 repository), as ruff and pytest do. They are repository files, read as every repository file
-is (`repofiles`: a regular file inside the repository, a bounded read).
+is (`files.repo`: a regular file inside the repository, a bounded read).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
-from ..repofiles import RepoFileError, read_text, repository_root
+from ..files.repo import RepoFileError, read_text, repository_root
 
 __all__ = ["MAX_CONFIG_BYTES", "NAMES", "config_files", "read_table"]
 

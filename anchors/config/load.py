@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
-from ..repofiles import inside, repository_root
+from ..files.repo import inside, repository_root
 from .files import config_files, read_table
 from .settings import CONFIG_ENV, ENV, IA_KEY_ENV, TOKEN_ENV, Settings
 from .trust import FILE_RULES, from_file, repository_of

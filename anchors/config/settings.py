@@ -150,7 +150,7 @@ class Settings:
 
     def state_dir(self, registry: Path) -> Path:
         """Cache and history live in `.anchors/` beside the registry unless moved."""
-        from ..state import folder
+        from ..files.state import folder
 
         return folder(registry, self.cache_dir)
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
-from ..repofiles import RepoFileError, confine, repository_root
+from ..files.repo import RepoFileError, confine, repository_root
 from .settings import ENV
 
 __all__ = ["ENDPOINTS", "FILE_RULES", "FileRule", "from_file", "repository_of"]

@@ -1,7 +1,7 @@
 """Reading the living documents a run names: through the one reader for repository files.
 
 A document is a file of the checked repository, so it is read as every repository file is
-(`repofiles`): a regular file inside its repository once symlinks are resolved, at most
+(`files.repo`): a regular file inside its repository once symlinks are resolved, at most
 `MAX_BYTES`; anything else is exit 2 naming the path. Paths from a config file were already
 confined to the repository when the settings were read (`config.trust`). anchors never writes
 a document.
@@ -13,7 +13,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..repofiles import read_text, repository_root
+from ..files.repo import read_text, repository_root
 from .model import LivingDocument
 from .reader import parse_document
 

@@ -2,8 +2,8 @@
 
 Pure and offline: metadata comes from the registry and the check cache (whatever its age; an
 export is not a verdict), so exporting never touches the network. `--refresh` re-resolves the
-anchors first through the ordinary check path (`check.session.refresh`), which refills the
-cache.
+anchors first through the ordinary check path (`commands.export` calls `check.session.refresh`),
+which refills the cache.
 """
 
 from __future__ import annotations
@@ -13,15 +13,14 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..check.cache import Cache
 from ..ids.model import AnchorKind
+from ..net.cache import Cache
 from ..registry.model import Status
 from .choose import filter_items, unknown_section
 from .entries import bibtex_keys, collect
 from .item import ExportFormat, ExportItem
 
 if TYPE_CHECKING:
-    from ..check.session import Hooks
     from ..config import Settings
 
 __all__ = [
@@ -72,19 +71,12 @@ def export(
     settings: Settings,
     *,
     today: date,
-    refresh: bool = False,
-    hooks: Hooks | None = None,
     section: str | None = None,
     since: float | None = None,
     status: str | None = None,
 ) -> list[ExportItem]:
     """`anchors export`: the items asked for, with the cache the settings place beside the
-    registry; `refresh` first re-resolves every ID anchor online, refilling that cache."""
-    if refresh:
-        from ..check.session import Hooks
-        from ..check.session import refresh as refresh_cache
-
-        refresh_cache(registry, settings, today, hooks or Hooks())
+    registry (`--refresh` refills that cache first, through the check: `commands.export`)."""
     items = select(
         registry,
         settings.cache_path(registry),

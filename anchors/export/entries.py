@@ -10,15 +10,15 @@ import hashlib
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, assert_never
 
-from ..check.samework import pairs
 from ..history.facts import facts_from_json
+from ..history.samework import pairs
 from ..ids.citekeys import cite_keys
 from ..ids.model import AnchorKey, AnchorKind, ArxivId, Doi
 from ..sections import section_order
 from .item import ExportItem
 
 if TYPE_CHECKING:
-    from ..check.cache import Cache
+    from ..net.cache import Cache
     from ..registry.model import Anchor, Registry
 
 __all__ = ["bibtex_keys", "collect"]

@@ -3,7 +3,7 @@
 A dead link is fixed in the briefing as much as in the registry, so annotations and SARIF point
 at both. Only Markdown files inside the registry's repository (the folder holding `.git`, else
 the registry's folder) are read, each at most once, and only when there is a dead link at all;
-each as every file the repository names is read (`repofiles`): a regular file, never through a
+each as every file the repository names is read (`files.repo`): a regular file, never through a
 link out of the repository (`notes.md -> /dev/zero`), and at most 4 MiB of it.
 A line cites the URL when the briefing extractor finds it there under the same key, so the
 match is the one `anchors add` makes (as cited, tracking parameters aside), not a text search.
@@ -18,9 +18,9 @@ from datetime import date
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from ..files.repo import RepoFileError, read_text, repository_root
 from ..findings import CITED_IN_BRIEFINGS, Finding
 from ..ids import InvalidId, parse_anchor
-from ..repofiles import RepoFileError, read_text, repository_root
 from .citations import extract
 
 __all__ = ["add_citing_lines"]

@@ -36,7 +36,7 @@ __all__ = ["BUDGET_GAP", "HTML_BUDGET", "MAX_DEPTH", "html_scope", "passages_fro
 
 #: seconds of work one page may take; a page needing more is read in part (a gap)
 HTML_BUDGET = 10.0
-#: libxml2's HTML parser keeps at most this many nested elements (anchors.check.htmlplaces)
+#: libxml2's HTML parser keeps at most this many nested elements (anchors.net.htmlplaces)
 MAX_DEPTH = 256
 #: how the gap of a page read in part for lack of time begins (a cache keeps no such read)
 BUDGET_GAP = "reading the page took longer than"

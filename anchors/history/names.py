@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..state import STATE_DIR
+from ..files.state import STATE_DIR
 
 __all__ = ["Run", "history_home", "registry_id", "selected"]
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from ..errors import StorageError
-from ..state import untrusted
+from ..files.state import untrusted
 from .schema import (
     APPLICATION_ID,
     DB_ERRORS,

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import TypeVar
 
 from ..errors import StorageError
+from ..files.state import ensure
 from ..ids.model import AnchorKey
-from ..state import ensure
 from .claims import ClaimSeen, keep_claims
 from .facts import Facts
 from .names import Run, history_home, registry_id, selected

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import yaml
 
-from ..atomic import describe
 from ..errors import RegistryError
+from ..files.atomic import describe
 from .model import MAX_REGISTRY_BYTES, Registry
 from .pipes import STDIN, is_stream, read_stream
 from .sniff import looks_like_briefing, nearby

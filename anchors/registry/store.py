@@ -12,9 +12,9 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
-from ..atomic import CHECKPOINTS, write_atomic
 from ..errors import RegistryError, StorageError
-from ..state import lock_path
+from ..files.atomic import CHECKPOINTS, write_atomic
+from ..files.state import lock_path
 from .loader import parse_text
 from .model import Entry, Registry
 from .splice import render

@@ -14,7 +14,6 @@ from dataclasses import replace
 from enum import Enum
 from typing import TYPE_CHECKING, TextIO, TypeVar
 
-from ..streams import end
 from .outputs import ADD, CHECK, EXPORT, RENDERERS, REPORT, Outputs, Pieces, Renderer, Target
 
 if TYPE_CHECKING:
@@ -89,7 +88,7 @@ def write(
     else:
         _stream(outputs, fmt, lambda: streamed(result, target), out, output)
     if output is None:  # whole: a reader sees it before the summary, or is known to have gone
-        end(out)
+        _whole(out)
 
 
 def _stream(
@@ -111,7 +110,7 @@ def _stream(
         if output is None:
             out.writelines(chunks)
         else:
-            from ..atomic import write_atomic
+            from ..files.atomic import write_atomic
 
             write_atomic(output, (c.encode("utf-8") for c in chunks))
 
@@ -121,6 +120,13 @@ def emit(text: str, output: Path | None, out: TextIO) -> None:
     if output is None:
         out.write(text)
     else:
-        from ..atomic import write_atomic
+        from ..files.atomic import write_atomic
 
         write_atomic(output, text.encode("utf-8"))
+
+
+def _whole(out: TextIO) -> None:
+    """`out` holds the whole output: flushed, and a stream that can tell its reader has gone
+    (the CLI's guarded stdout, `cli.streams.Guarded.end`) says so now, before any summary."""
+    ending = getattr(out, "end", None)
+    (ending if callable(ending) else out.flush)()

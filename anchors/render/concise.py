@@ -12,7 +12,7 @@ from .escape import plain
 
 if TYPE_CHECKING:
     from ..findings import Finding
-    from ..merge_result import Change, MergeResult
+    from ..merging.result import Change, MergeResult
     from ..result import CheckResult
 
 __all__ = ["add_concise", "anchor_line", "concise", "where"]

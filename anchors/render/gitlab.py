@@ -19,8 +19,8 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..files.repo import repository_root
 from ..findings import Finding, Severity
-from ..repofiles import repository_root
 from .escape import plain
 from .json import dumps
 from .places import identity, primary

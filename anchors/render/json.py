@@ -14,7 +14,7 @@ from .claims import json_claims
 from .waiting import json_waiting
 
 if TYPE_CHECKING:
-    from ..merger import MergeResult
+    from ..merging.merge import MergeResult
     from ..report.weekly import Report
     from ..result import CheckResult
 

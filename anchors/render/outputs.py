@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from ..export import ExportItem
-    from ..merger import MergeResult
+    from ..merging.merge import MergeResult
     from ..report.weekly import Report
     from ..result import CheckResult
 

@@ -20,8 +20,8 @@ from urllib.parse import quote
 
 from .. import __version__
 from ..catalogue import CATALOGUE, doc_anchor
+from ..files.repo import repository_root
 from ..findings import Code, Finding, Severity
-from ..repofiles import repository_root
 from .escape import plain
 from .json import dumps
 from .places import identity, primary

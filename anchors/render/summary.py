@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from ..export import ExportItem
     from ..extract.citations import Briefing
     from ..fix import FixResult
-    from ..merger import MergeResult
+    from ..merging.merge import MergeResult
     from ..report.weekly import Report
     from ..result import CheckResult
 

@@ -19,13 +19,13 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from ..findings import Finding, Severity
-from ..merge_result import Change
+from ..merging.result import Change
 from .concise import anchor_line, where
 from .escape import plain
 from .summary import plural
 
 if TYPE_CHECKING:
-    from ..merge_result import MergeResult
+    from ..merging.result import MergeResult
     from ..result import CheckResult
 
 __all__ = ["MAX_SHOWN_PER_CODE", "add_result", "check_result", "clip", "findings"]

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
-from ..check.issues import change_day, contradicts, is_news
 from ..history.facts import IssueFacts
+from ..history.issuestate import change_day, contradicts, is_news
 from ..history.observation import Observation
 from ..registry.claims import Claims, StateClaim, latest
 

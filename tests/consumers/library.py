@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from anchors.check.cache import Cache
+from anchors.net.cache import Cache
 
 HOSTILE = "`--swap-space` <tips> ignored | fp8_e4m3 on @vllm-team"
 SYMBOLS = "Serving at 4% & 60%: a #1 guide ~ with $x^2$ {braces} and a \\textbf{command}"

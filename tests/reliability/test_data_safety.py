@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from anchors.extract import extract, read_briefing
-from anchors.merger import add
+from anchors.merging.merge import add
 from anchors.registry.loader import load
 from anchors.registry.store import CHECKPOINTS
 
@@ -201,7 +201,7 @@ def test_two_checks_at_once_share_history_and_cache_safely(tmp_path: Path) -> No
     import asyncio
     import sqlite3
 
-    from anchors.check.cache import Cache
+    from anchors.net.cache import Cache
 
     from ..loopback import LoopbackServer, respond
 

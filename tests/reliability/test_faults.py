@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 import trustme
 
-from anchors.check.cache import Cache
-from anchors.check.links import LinkResult, Outcome
-from anchors.check.netguard import StaticResolver
+from anchors.net.cache import Cache
+from anchors.net.links import LinkResult, Outcome
+from anchors.net.netguard import StaticResolver
 
 from ..loopback import LoopbackServer, respond
 from ..stack import links

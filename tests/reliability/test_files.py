@@ -13,7 +13,7 @@ import pytest
 
 from anchors.errors import RegistryError
 from anchors.extract import extract
-from anchors.merger import add
+from anchors.merging.merge import add
 from anchors.registry import store
 from anchors.registry.loader import load
 
@@ -82,7 +82,7 @@ def test_symlinked_registry_is_written_through(tmp_path: Path) -> None:
 
 
 def test_link_and_target_take_the_same_lock(tmp_path: Path) -> None:
-    from anchors import state
+    from anchors.files import state
 
     real = _reg(tmp_path)
     link = tmp_path / "other-name.yaml"
@@ -182,7 +182,7 @@ def test_lock_path_that_is_a_folder_is_an_error(tmp_path: Path) -> None:
 
 @pytest.mark.reliability(kind="env")
 def test_lock_file_of_another_user_is_an_error_not_a_wait(tmp_path: Path) -> None:
-    from anchors import state
+    from anchors.files import state
 
     reg = _reg(tmp_path)
     lock = state.lock_path(reg)
@@ -234,7 +234,7 @@ def test_state_folder_made_by_many_at_once_is_everyones(tmp_path: Path) -> None:
     found nothing used to call the folder another had just made "not a folder" (the cause of a
     rare failure of the concurrent-`add` test)."""
     from anchors.errors import StorageError
-    from anchors.state import ensure
+    from anchors.files.state import ensure
 
     failures = 0
     for n in range(60):

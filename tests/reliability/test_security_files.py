@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from anchors.check.cache import Cache
 from anchors.cli.app import app
+from anchors.net.cache import Cache
 
 from ..loopback import LoopbackServer, Request, respond
 

@@ -17,9 +17,9 @@ from typing import ClassVar
 
 import pytest
 
-from anchors.check.netguard import NetGuard, StaticResolver
-from anchors.check.ranges import blocked_reason
 from anchors.findings import Outcome
+from anchors.net.netguard import NetGuard, StaticResolver
+from anchors.net.ranges import blocked_reason
 
 from ..loopback import LoopbackServer, respond
 from ..stack import links

@@ -25,9 +25,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from anchors.check.charsets import CODECS, codec_for
-from anchors.check.pageread import STEP
 from anchors.cli.app import app
+from anchors.net.charsets import CODECS, codec_for
+from anchors.net.pageread import STEP
 
 from ..loopback import LoopbackServer, Request, respond
 from ..registries import url_registry

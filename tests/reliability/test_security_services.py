@@ -24,11 +24,11 @@ import pytest
 
 from anchors.archive.hook import RunHook
 from anchors.check.clients import open_services
-from anchors.check.resolve.arxiv import ArxivResolver
-from anchors.check.retry import RetryPolicy
 from anchors.config import Settings
 from anchors.findings import Outcome
 from anchors.ids import ArxivId, Doi, parse_anchor
+from anchors.net.retry import RetryPolicy
+from anchors.resolve.arxiv import ArxivResolver
 
 from ..loopback import LoopbackServer, Request
 

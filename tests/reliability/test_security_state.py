@@ -25,7 +25,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from anchors.cli.app import app
-from anchors.repofiles import repository_root
+from anchors.files.repo import repository_root
 
 from ..githubfake import FakeGithub, Issue
 from ..histories import record_urls

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from anchors.extract import Briefing, Citation
 from anchors.ids import ArxivId
-from anchors.merger import add, merge
+from anchors.merging.merge import add, merge
 from anchors.registry.loader import load, parse_text
 from anchors.registry.model import Registry
 

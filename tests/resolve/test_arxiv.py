@@ -10,12 +10,12 @@ from datetime import datetime
 
 import pytest
 
-from anchors.check.links import Outcome
-from anchors.check.resolve.arxiv import ARXIV_BATCH, ArxivResolver
-from anchors.check.resolve.arxiv_html import abstract_of
-from anchors.check.resolve.base import Resolution
-from anchors.check.retry import RetryPolicy
 from anchors.ids import AnchorKind, ArxivId
+from anchors.net.links import Outcome
+from anchors.net.retry import RetryPolicy
+from anchors.resolve.arxiv import ARXIV_BATCH, ArxivResolver
+from anchors.resolve.arxiv_html import abstract_of
+from anchors.resolve.base import Resolution
 
 from ..cassettes import load
 from ..loopback import LoopbackServer, respond
@@ -87,7 +87,7 @@ def test_error_feed_is_never_read_as_a_paper() -> None:
         got, _ = resolve(srv, ids("2609.18063"))
     res = got["arxiv:2609.18063"]
     assert res.outcome is Outcome.UNVERIFIABLE and res.facts is None and res.status == 400
-    assert sum(srv.counts.values()) == 1  # a 400 is not retried (anchors.check.retry)
+    assert sum(srv.counts.values()) == 1  # a 400 is not retried (anchors.net.retry)
 
 
 def test_withdrawn_comment() -> None:

@@ -1,7 +1,7 @@
 """The one adapter over the `arxiv` package's internals, and arXiv under the one retry policy.
 
 `arxiv.Client` has no request timeout, so anchors replaces its private `_session`
-(anchors/check/resolve/arxiv_client.py). These tests fail loudly if that attribute disappears
+(anchors/resolve/arxiv_client.py). These tests fail loudly if that attribute disappears
 or stops being what the client sends through, instead of letting checks run without a timeout.
 """
 
@@ -17,15 +17,15 @@ import arxiv
 import pytest
 import requests
 
-from anchors.check.links import Outcome
-from anchors.check.resolve.arxiv import ArxivResolver
-from anchors.check.resolve.arxiv_client import (
+from anchors.ids import ArxivId
+from anchors.net.links import Outcome
+from anchors.resolve.arxiv import ArxivResolver
+from anchors.resolve.arxiv_client import (
     TimeoutSession,
     _is_feed,
     make_client,
     with_timeout,
 )
-from anchors.ids import ArxivId
 
 from ..loopback import LoopbackServer, respond
 from ..vtime import VirtualTime

@@ -5,9 +5,9 @@ import asyncio
 import httpx
 import respx
 
-from anchors.check.links import Outcome
-from anchors.check.resolve.doi import DoiResolver
 from anchors.ids import Doi
+from anchors.net.links import Outcome
+from anchors.resolve.doi import DoiResolver
 
 from ..cassettes import load
 
@@ -61,7 +61,7 @@ def test_doi_with_url_syntax_characters_is_looked_up_whole() -> None:
 def test_doi_facts_hold_what_a_bibliography_needs() -> None:
     """Volume, issue and pages (and what the work is) were dropped: a journal article was
     exported without them, and as a proceedings paper's `booktitle`."""
-    from anchors.check.resolve.crossref import CrossrefUpdates
+    from anchors.resolve.crossref import CrossrefUpdates
 
     cas = load("doi/retracted-crossref")
 

@@ -7,9 +7,9 @@ import asyncio
 import httpx
 import respx
 
-from anchors.check.links import Outcome
-from anchors.check.resolve.github import GithubResolver
 from anchors.ids import GithubRef
+from anchors.net.links import Outcome
+from anchors.resolve.github import GithubResolver
 
 from ..cassettes import load
 from ..vtime import VirtualTime

@@ -7,10 +7,10 @@ import asyncio
 import httpx
 import respx
 
-from anchors.check.links import Outcome
-from anchors.check.resolve.doi import DoiResolver
-from anchors.check.resolve.github import GithubResolver
 from anchors.ids import Doi, GithubRef
+from anchors.net.links import Outcome
+from anchors.resolve.doi import DoiResolver
+from anchors.resolve.github import GithubResolver
 
 from ..vtime import VirtualTime
 
@@ -108,7 +108,7 @@ def test_github_5xx_and_timeouts_are_retried_with_backoff() -> None:
 
 
 def crossref(*answers: httpx.Response, vt: VirtualTime):
-    from anchors.check.resolve.crossref import CrossrefUpdates
+    from anchors.resolve.crossref import CrossrefUpdates
 
     with respx.mock() as router:
         route = router.get("https://api.crossref.org/works/10.1/x").mock(side_effect=list(answers))

@@ -1,1 +1,0 @@
-"""Metadata resolvers: arXiv (API, batched), GitHub issues/PRs (REST), DOIs (doi.org)."""

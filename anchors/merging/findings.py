@@ -1,0 +1,120 @@
+"""What `anchors add` reports, in check's vocabulary: each finding built in one place.
+
+Invalid and future IDs, IDs later than their briefing, an anchor listed twice in one briefing,
+a title or section that differs from the first mention's or the registry's, and continuity
+claims the registry does not back.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from ..errors import RegistryError
+from ..extract.citations import Briefing, Citation, InvalidCitation
+from ..extract.claims import UnbackedClaim, continuity_gap
+from ..findings import Code, Finding, Severity
+from ..registry.model import Anchor, Registry
+
+__all__ = [
+    "conflict",
+    "duplicate",
+    "future",
+    "invalid",
+    "later",
+    "refuse",
+    "unbacked",
+    "unbacked_claim",
+]
+
+
+def invalid(i: InvalidCitation) -> Finding:
+    return Finding(Code.INVALID_ID, i.raw, i.path, i.line, f"{i.reason}; not written")
+
+
+def future(c: Citation, yymm: str, today: date) -> Finding:
+    return Finding(
+        Code.FUTURE_ID,
+        c.raw,
+        c.path,
+        c.line,
+        f"{yymm} is later than today ({today:%Y-%m}): arXiv has not issued it; not written",
+    )
+
+
+def later(c: Citation, b: Briefing) -> Finding:
+    return Finding(
+        Code.LATER_THAN_BRIEFING,
+        c.raw,
+        c.path,
+        c.line,
+        f"later than the briefing's own month ({b.date:%Y-%m}); written, but check "
+        "the ID and the briefing's date",
+    )
+
+
+def duplicate(lead: Citation, b: Briefing, lines: list[int]) -> Finding:
+    others = ", ".join(map(str, lines[1:]))
+    return Finding(
+        Code.DUPLICATE,
+        lead.raw,
+        b.path,
+        lines[0],
+        f"listed again on line{'s' if len(lines) > 2 else ''} {others} of the same "
+        "briefing; merged into one entry",
+        {"lines": lines},
+        level=Severity.WARNING,
+    )
+
+
+def conflict(
+    anchor: str, path: str, line: int, name: str, kept: str, other: str, against: Anchor | None
+) -> Finding:
+    whose = "the first mention's" if against is None else "the registry's"
+    details: dict[str, object] = {
+        "field": name,
+        "kept": kept,
+        "other": other,
+        "against": "briefing" if against is None else "registry",
+    }
+    if against is not None:  # where the kept value is, for the person reconciling the two
+        details["registry_line"] = against.line
+    return Finding(
+        Code.CONFLICT,
+        anchor,
+        path,
+        line,
+        f'{name} "{other}" differs from {whose} "{kept}", which is kept',
+        details,
+    )
+
+
+def unbacked(u: UnbackedClaim) -> Finding:
+    return Finding(
+        Code.UNBACKED_CLAIM,
+        u.anchor,
+        u.path,
+        u.line,
+        u.message,
+        {
+            "claimed": u.claimed.isoformat() if u.claimed else "continued",
+            "actual": u.registry.isoformat() if u.registry else None,
+        },
+    )
+
+
+def unbacked_claim(cites: list[Citation], first: date | None, known: bool) -> Finding | None:
+    """The first continuity claim in `cites` that the registry (so far) does not back: not
+    holding the anchor (`known` False), or holding it from a date later than `first`."""
+    for c in cites:
+        gap = continuity_gap(c.raw, c.path, c.line, c.claim, c.claimed_date, first, known)
+        if gap is not None:
+            return unbacked(gap)
+    return None
+
+
+def refuse(reg: Registry) -> RegistryError:
+    """Why `add` will not splice into this registry: its first unsafe problem, and how many."""
+    p = reg.unsafe[0]
+    n = len(reg.unsafe) - 1
+    more = f" (and {n} more problem{'s' if n > 1 else ''})" if n else ""
+    return RegistryError(reg.path, f"{p.message}{more}; fix it before adding", p.line)
