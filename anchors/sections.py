@@ -42,12 +42,12 @@ _BRACKETED_RE = re.compile(r"\(([^()]+)\)")
 
 def _split(section: str) -> tuple[tuple[int, ...] | None, str]:
     text = " ".join(unicodedata.normalize("NFKC", section).split())
-    m = _NUMBER_RE.match(text)
-    if m is None:
+    match = _NUMBER_RE.match(text)
+    if match is None:
         return None, text
-    rest = text[m.end() :]
+    rest = text[match.end() :]
     inner = _BRACKETED_RE.fullmatch(rest)
-    return tuple(int(n) for n in m[1].split(".")), inner[1].strip() if inner else rest
+    return tuple(int(n) for n in match[1].split(".")), inner[1].strip() if inner else rest
 
 
 def number(section: str) -> tuple[int, ...] | None:
@@ -104,5 +104,5 @@ def _asked(nums: tuple[int, ...] | None, words: str, section: str) -> bool:
 
 def _begins(called: str, words: str) -> bool:
     """`KV Cache` begins `KV Cache` and `KV Cache management`, not `KV Caches`."""
-    c, w = called.casefold(), words.casefold()
-    return c == w or c.startswith(w + " ")
+    name, start = called.casefold(), words.casefold()
+    return name == start or name.startswith(start + " ")

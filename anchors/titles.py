@@ -82,17 +82,17 @@ def _untex(text: str) -> str:
         text = text.replace(tex, plain)
     for _ in range(3):  # nested \text{..} inside scripts
         text = _TEX_TEXT_RE.sub(r"\1", text)
-    text = _TEX_SCRIPT_RE.sub(lambda m: m[1] or m[2], text)
+    text = _TEX_SCRIPT_RE.sub(lambda script: script[1] or script[2], text)
     text = _TEX_CMD_RE.sub(r"\1", text)
     return text.replace("$", "").replace("{", "").replace("}", "")
 
 
 def _clean(title: str) -> str:
     """Entities decoded and TeX undone (full-width gloss marks such as `（` are kept)."""
-    t = title
+    text = title
     for _ in range(2):  # `&amp;#39;` is an entity written twice
-        t = html.unescape(t)
-    return _untex(t)
+        text = html.unescape(text)
+    return _untex(text)
 
 
 def _key(text: str) -> str:
@@ -139,9 +139,9 @@ def _actual_forms(actual: str) -> set[str]:
     forms = {_key(actual)}
     actual = _NOTICE_PREFIX_RE.sub("", actual)
     forms.add(_key(actual))
-    m = _MAIN_SEP_RE.search(actual)
-    if m and m.start() > 0:
-        forms.add(_key(actual[: m.start()]))
+    match = _MAIN_SEP_RE.search(actual)
+    if match and match.start() > 0:
+        forms.add(_key(actual[: match.start()]))
     forms.add(_report_name(actual) or "")
     return {f for f in forms if f}
 
@@ -159,12 +159,12 @@ def compare_titles(written: str, actual: str) -> TitleVerdict:
     """SAME when `written` is `actual` or its main title, up to the tolerated variations."""
     # each run of whitespace made one space (no key holds spaces): the separator patterns went
     # over a run again from each of its characters (a title of 80,000 spaces: 87 s)
-    w, a = " ".join(_clean(written).split()), " ".join(_clean(actual).split())
-    if not _LATIN_RE.search(_CJK_RE.sub("", w)) and _CJK_RE.search(w):
+    wrote, got = " ".join(_clean(written).split()), " ".join(_clean(actual).split())
+    if not _LATIN_RE.search(_CJK_RE.sub("", wrote)) and _CJK_RE.search(wrote):
         return TitleVerdict.UNCONFIRMABLE
-    if not _key(w) or not _key(a):
+    if not _key(wrote) or not _key(got):
         return TitleVerdict.UNCONFIRMABLE
-    if _written_forms(w) & _actual_forms(a):
+    if _written_forms(wrote) & _actual_forms(got):
         return TitleVerdict.SAME
     return TitleVerdict.DIFFERENT
 

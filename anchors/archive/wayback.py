@@ -145,16 +145,16 @@ class WaybackClient:
 
     def _snapshot(self, raw: str, stamp: str) -> _Found | None:
         try:
-            u = httpx.URL(raw)
+            address = httpx.URL(raw)
         except httpx.InvalidURL:
             return None
-        m = _SNAP_PATH.match(u.raw_path.decode("ascii", "replace"))
-        if not m or m[1] != stamp or not (u.host == ARCHIVE_HOST or self._mirror):
+        snap = _SNAP_PATH.match(address.raw_path.decode("ascii", "replace"))
+        if not snap or snap[1] != stamp or not (address.host == ARCHIVE_HOST or self._mirror):
             return None  # not a snapshot address: never stored, never requested
-        if u.host == ARCHIVE_HOST:
-            u = u.copy_with(scheme="https", port=None)
+        if address.host == ARCHIVE_HOST:
+            address = address.copy_with(scheme="https", port=None)
         day = f"{stamp[:4]}-{stamp[4:6]}-{stamp[6:8]}"
-        return _Found(Snapshot(str(u), day), stamp)
+        return _Found(Snapshot(str(address), day), stamp)
 
     async def _verify(self, snap: Snapshot) -> bool:
         url = httpx.URL(snap.url)
@@ -162,9 +162,9 @@ class WaybackClient:
             url = url.copy_with(scheme=self.api.scheme, host=self.api.host, port=self.api.port)
         end = await follow(
             url,
-            lambda u: self._get(u, "HEAD"),
+            lambda address: self._get(address, "HEAD"),
             location_of,
             max_redirects=_MAX_HOPS,
-            allow=lambda u: u.host == url.host,
+            allow=lambda address: address.host == url.host,
         )
         return end.stop is None and end.answer.status_code == 200

@@ -83,10 +83,10 @@ class Run:
     #: per service, how many anchors a spent rate limit left unasked, and its words why
     not_asked: dict[str, tuple[int, str]] = field(default_factory=dict)
 
-    def unasked(self, a: Anchor, what: str, why: str) -> None:
-        """Entry `a` is not checked this run: a spent rate limit left it, or a place it cites,
+    def unasked(self, anchor: Anchor, what: str, why: str) -> None:
+        """Entry `anchor` is not checked this run: a spent rate limit left it, or a place it cites,
         unasked (never OK, never failing); counted once per entry."""
-        at = (a.file or self.recorder.registry, a.line)
+        at = (anchor.file or self.recorder.registry, anchor.line)
         if self.result.unchecked.get(at) is Unchecked.RATE_LIMIT:
             return
         self.result.unchecked[at] = Unchecked.RATE_LIMIT
@@ -100,19 +100,19 @@ class Run:
     def from_cache(self) -> Pending:
         """Take what the cache still holds; the rest, by the service that answers it."""
         pending = Pending()
-        for key, a in self.targets.items():
-            assert a.key is not None
-            k = a.key
-            link = k if isinstance(k, WebUrl) and not is_repo(k) else None
+        for key, anchor in self.targets.items():
+            assert anchor.key is not None
+            target = anchor.key
+            link = target if isinstance(target, WebUrl) and not is_repo(target) else None
             hit: LinkResult | Resolution | None = (
                 self.cache.get(key, partial(cached_link, link))
                 if link is not None
-                else self.cache.get(key, partial(Resolution.from_cache, k.kind))
+                else self.cache.get(key, partial(Resolution.from_cache, target.kind))
             )
             if not self.places.cached(key, self.cache):
                 hit = None  # a page whose cited places are not all known is read again
             if hit is None:
-                pending.add(k)
+                pending.add(target)
                 continue
             self.result.cached += 1
             self.tick()
@@ -151,23 +151,24 @@ class Run:
         else:  # no page to read: the call as it always was
             await checker.check_many(urls, self.on_link)
 
-    def on_link(self, r: LinkResult) -> None:
-        key = self.key_of.get(r.url) or WebUrl(r.url).key
-        self.links[key] = r
-        self.places.read(key, r, self.cache)
-        a = self.targets[key]
-        assert isinstance(a.key, WebUrl)
-        self.recorder.add(key, of_link(a, a.key, r), r.silence)
-        if not r.outcome.failed:
+    def on_link(self, link: LinkResult) -> None:
+        key = self.key_of.get(link.url) or WebUrl(link.url).key
+        self.links[key] = link
+        self.places.read(key, link, self.cache)
+        anchor = self.targets[key]
+        assert isinstance(anchor.key, WebUrl)
+        self.recorder.add(key, of_link(anchor, anchor.key, link), link.silence)
+        if not link.outcome.failed:
             self.cache.put(
-                key, {"outcome": r.outcome.value, "status": r.status, "final_url": r.final_url}
+                key,
+                {"outcome": link.outcome.value, "status": link.status, "final_url": link.final_url},
             )
-        self.tick(1, r.outcome.failed, urlsplit(r.url).hostname or r.url)
+        self.tick(1, link.outcome.failed, urlsplit(link.url).hostname or link.url)
 
 
-def fetch_url(a: Anchor, key: WebUrl) -> str:
+def fetch_url(anchor: Anchor, key: WebUrl) -> str:
     """The URL to request for a link anchor: as written in the registry, if it is a URL."""
-    return a.written_url or key.url
+    return anchor.written_url or key.url
 
 
 def cached_link(key: WebUrl, hit: Mapping[str, object]) -> LinkResult:
@@ -191,10 +192,10 @@ async def github_places(run: Run, places: GithubPlaces | None) -> None:
     asks = run.places.open_github({k for k, r in answered if not r.outcome.failed})
     if not asks or places is None:
         return
-    got = await places.check(c.github for c in asks if c.github is not None)
-    for c in asks:
-        verdict = got.get(c.github) if c.github else None
+    got = await places.check(cited.github for cited in asks if cited.github is not None)
+    for cited in asks:
+        verdict = got.get(cited.github) if cited.github else None
         if verdict is not None and verdict.place is Place.UNASKED:
-            run.unasked(c.at, "github", verdict.why)
+            run.unasked(cited.at, "github", verdict.why)
         else:
-            run.places.judged(c, verdict, run.cache)
+            run.places.judged(cited, verdict, run.cache)

@@ -70,10 +70,10 @@ class CitedPlaces:
     def cached(self, key: str, cache: Cache) -> bool:
         """Take the cached verdicts of `key`'s places; True when all the places in its page
         were cached (else the page must be read again)."""
-        for c in (*self.html.get(key, ()), *self.github.get(key, ())):
-            if cache.get(c.cache_key) is not None:
-                self.verdicts[c] = Placed(Place.FOUND)
-        return all(c in self.verdicts for c in self.html.get(key, ()))
+        for cited in (*self.html.get(key, ()), *self.github.get(key, ())):
+            if cache.get(cited.cache_key) is not None:
+                self.verdicts[cited] = Placed(Place.FOUND)
+        return all(cited in self.verdicts for cited in self.html.get(key, ()))
 
     def reader(self, key: str) -> ReaderFor | None:
         """What reads the page of link `key` for its cited places, if any are still open."""
@@ -88,14 +88,14 @@ class CitedPlaces:
 
         return read
 
-    def read(self, key: str, r: LinkResult, cache: Cache) -> None:
+    def read(self, key: str, link: LinkResult, cache: Cache) -> None:
         """The verdicts the page of link `key` gave (when it was read: a failed link has none)."""
-        if r.outcome.failed or not isinstance(r.page, PageSearch):
+        if link.outcome.failed or not isinstance(link.page, PageSearch):
             return
-        found = r.page.verdicts()
-        for c in self.html.get(key, ()):
-            if c.fragment in found:
-                self.judged(c, found[c.fragment], cache)
+        found = link.page.verdicts()
+        for cited in self.html.get(key, ()):
+            if cited.fragment in found:
+                self.judged(cited, found[cited.fragment], cache)
 
     def open_github(self, done: Container[str]) -> list[Cited]:
         """The GitHub places still to ask for, of anchors whose own check went well (`done`)."""
@@ -107,30 +107,30 @@ class CitedPlaces:
             if c not in self.verdicts
         ]
 
-    def judged(self, c: Cited, verdict: Placed | None, cache: Cache) -> None:
+    def judged(self, cited: Cited, verdict: Placed | None, cache: Cache) -> None:
         if verdict is None:
             return
-        self.verdicts[c] = verdict
+        self.verdicts[cited] = verdict
         if verdict.place is Place.FOUND:
-            cache.put(c.cache_key, {"found": True})
+            cache.put(cited.cache_key, {"found": True})
 
     def findings(self, path: str) -> list[Finding]:
         """`missing-fragment` and `unverifiable` for the places not found."""
         out = []
-        for c, v in self.verdicts.items():
-            if v.place is Place.FOUND:
+        for cited, verdict in self.verdicts.items():
+            if verdict.place is Place.FOUND:
                 continue
-            missing = v.place is Place.MISSING
+            missing = verdict.place is Place.MISSING
             code = Code.MISSING_FRAGMENT if missing else Code.UNVERIFIABLE
             tail = "the link itself is fine" if missing else "not a dead link, open it by hand"
             out.append(
                 Finding(
                     code,
-                    c.at.label,
-                    c.at.file or path,
-                    c.at.line,
-                    f"#{c.fragment}: {v.why}; {tail}",
-                    {"fragment": c.fragment},
+                    cited.at.label,
+                    cited.at.file or path,
+                    cited.at.line,
+                    f"#{cited.fragment}: {verdict.why}; {tail}",
+                    {"fragment": cited.fragment},
                 )
             )
         return out
@@ -143,18 +143,18 @@ def cited_places(
     pages the link checker fetches (`links`), off github.com."""
     out = CitedPlaces()
     seen: set[tuple[str, str]] = set()
-    for a in anchors:
-        url = a.written_url
-        if a.key is None or a.key.key not in targets or url is None:
+    for anchor in anchors:
+        url = anchor.written_url
+        if anchor.key is None or anchor.key.key not in targets or url is None:
             continue
         kind = fragment_kind(url)
         fragment = url.partition("#")[2]
-        key = a.key.key
+        key = anchor.key.key
         if kind is FragmentKind.NONE or (key, fragment) in seen:
             continue
         seen.add((key, fragment))
         if kind is FragmentKind.GITHUB:
-            out.github.setdefault(key, []).append(Cited(key, fragment, a, github_target(url)))
+            out.github.setdefault(key, []).append(Cited(key, fragment, anchor, github_target(url)))
         elif key in links and (urlsplit(url).hostname or "").lower() not in _GITHUB_HOSTS:
-            out.html.setdefault(key, []).append(Cited(key, fragment, a))
+            out.html.setdefault(key, []).append(Cited(key, fragment, anchor))
     return out

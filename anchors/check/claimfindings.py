@@ -57,37 +57,44 @@ def _file(path: str, registry: str) -> Place | None:
     return Place(shown.replace(os.sep, "/"), 0)
 
 
-def _message(c: ClaimCheck) -> str:
-    v = c.verdict
-    said = f'{v.what.value} "{v.claim}"'
-    if v.kind is VerdictKind.SOURCE_CHANGED:
-        parts = [f"{said} is no longer in its source ({v.scope}): {v.detail}"]
+def _message(check: ClaimCheck) -> str:
+    verdict = check.verdict
+    said = f'{verdict.what.value} "{verdict.claim}"'
+    if verdict.kind is VerdictKind.SOURCE_CHANGED:
+        parts = [f"{said} is no longer in its source ({verdict.scope}): {verdict.detail}"]
     else:
-        parts = [f"{said} is not in what was read of the source ({v.scope})"]
-        if v.nearest:
-            parts.append("nearest: " + ", ".join(v.nearest))
-        if v.detail:
-            parts.append(v.detail)
-    when = f" on {c.said_on.isoformat()}" if c.said_on else ""
-    if c.at:
-        parts.append(f"written at {c.at}{when}")
+        parts = [f"{said} is not in what was read of the source ({verdict.scope})"]
+        if verdict.nearest:
+            parts.append("nearest: " + ", ".join(verdict.nearest))
+        if verdict.detail:
+            parts.append(verdict.detail)
+    when = f" on {check.said_on.isoformat()}" if check.said_on else ""
+    if check.at:
+        parts.append(f"written at {check.at}{when}")
     return "; ".join(parts) + "; correct it, or cite where it is said"
 
 
-def finding_of(c: ClaimCheck) -> Finding:
+def finding_of(check: ClaimCheck) -> Finding:
     """The warning for a `not-found` or `source-changed` verdict."""
-    v = c.verdict
+    verdict = check.verdict
     details: dict[str, object] = {
-        "claim": v.claim,
-        "what": v.what.value,
-        "verdict": v.kind.value,
-        "by": c.by.value if c.by is not None else None,
-        "said_on": c.said_on.isoformat() if c.said_on else None,
-        "at": c.at or None,
-        "nearest": list(v.nearest),
-        "scope": v.scope,
+        "claim": verdict.claim,
+        "what": verdict.what.value,
+        "verdict": verdict.kind.value,
+        "by": check.by.value if check.by is not None else None,
+        "said_on": check.said_on.isoformat() if check.said_on else None,
+        "at": check.at or None,
+        "nearest": list(verdict.nearest),
+        "scope": verdict.scope,
     }
-    if c.place is not None:
-        details["briefing_at"] = {"file": c.place.file, "line": c.place.line}
+    if check.place is not None:
+        details["briefing_at"] = {"file": check.place.file, "line": check.place.line}
     kept = {k: d for k, d in details.items() if d is not None}
-    return Finding(_CODES[v.kind, v.what], c.anchor, c.file, c.line, _message(c), kept)
+    return Finding(
+        _CODES[verdict.kind, verdict.what],
+        check.anchor,
+        check.file,
+        check.line,
+        _message(check),
+        kept,
+    )

@@ -28,25 +28,25 @@ __all__ = ["ClaimSources", "ThreadReader", "cited_version"]
 ThreadReader = Callable[[GithubRef], Awaitable[SourceText]]
 
 
-def cited_version(a: Anchor, facts: ArxivFacts | None) -> ArxivId | None:
+def cited_version(anchor: Anchor, facts: ArxivFacts | None) -> ArxivId | None:
     """The paper version the entry cites (its pinned version, else the latest the API gave);
     None when neither says one."""
-    if not isinstance(a.key, ArxivId):
+    if not isinstance(anchor.key, ArxivId):
         return None
-    version = a.key.version or a.version or (facts.version if facts is not None else None)
-    return replace(a.key, version=version) if version else None
+    version = anchor.key.version or anchor.version or (facts.version if facts is not None else None)
+    return replace(anchor.key, version=version) if version else None
 
 
 def _nothing(scope: str, why: str) -> SourceText:
     return SourceText((), scope, (why,))
 
 
-def _failed(r: Resolution | None, what: str) -> str | None:
+def _failed(resolution: Resolution | None, what: str) -> str | None:
     """Why the anchor's own lookup says its source cannot be read this run, if it does."""
-    if r is None:
+    if resolution is None:
         return f"the {what} was not looked up in this run"
-    if r.outcome.failed or r.facts is None:
-        return f"the {what} could not be looked up ({r.error or r.outcome.value})"
+    if resolution.outcome.failed or resolution.facts is None:
+        return f"the {what} could not be looked up ({resolution.error or resolution.outcome.value})"
     return None
 
 
@@ -60,28 +60,30 @@ class ClaimSources:
     _full: dict[str, SourceText] = field(default_factory=dict)
     _threads: dict[str, SourceText] = field(default_factory=dict)
 
-    def abstract(self, a: Anchor, r: Resolution | None) -> SourceText | None:
+    def abstract(self, anchor: Anchor, resolution: Resolution | None) -> SourceText | None:
         """The cited version's abstract, from the lookup's answer; None when there is none (an
         older version is cited, or the lookup failed)."""
-        facts = r.facts if r is not None and not r.outcome.failed else None
-        cited = cited_version(a, facts if isinstance(facts, ArxivFacts) else None)
+        facts = (
+            resolution.facts if resolution is not None and not resolution.outcome.failed else None
+        )
+        cited = cited_version(anchor, facts if isinstance(facts, ArxivFacts) else None)
         if not isinstance(facts, ArxivFacts) or cited is None:
             return None
         from ..resolve.arxiv_html import abstract_of  # it sends through `requests`: on first use
 
         return abstract_of(facts, cited)
 
-    async def paper(self, a: Anchor, r: Resolution | None) -> SourceText:
+    async def paper(self, anchor: Anchor, resolution: Resolution | None) -> SourceText:
         """The cited version's abstract and HTML full text together (one request per version
         a run, none while the run cache holds it)."""
-        why = _failed(r, "paper")
-        facts = r.facts if r is not None else None
-        cited = cited_version(a, facts if isinstance(facts, ArxivFacts) else None)
+        why = _failed(resolution, "paper")
+        facts = resolution.facts if resolution is not None else None
+        cited = cited_version(anchor, facts if isinstance(facts, ArxivFacts) else None)
         if why is not None or cited is None:
             return _nothing("nothing", why or "the paper's version is not known")
         name = f"{cited.canonical}v{cited.version}"
         if name not in self._full:
-            self._full[name] = await self._paper(cited, self.abstract(a, r))
+            self._full[name] = await self._paper(cited, self.abstract(anchor, resolution))
         return self._full[name]
 
     async def _paper(self, cited: ArxivId, abstract: SourceText | None) -> SourceText:
@@ -97,15 +99,15 @@ class ClaimSources:
             abstract.gaps + full.gaps,
         )
 
-    async def thread(self, a: Anchor, r: Resolution | None) -> SourceText:
+    async def thread(self, anchor: Anchor, resolution: Resolution | None) -> SourceText:
         """The issue or pull request's whole thread, read once a run."""
-        assert isinstance(a.key, GithubRef)
-        why = _failed(r, "issue")
+        assert isinstance(anchor.key, GithubRef)
+        why = _failed(resolution, "issue")
         if why is not None:
             return _nothing("nothing", why)
         if self.threads is None:
             return _nothing("nothing", "GitHub threads are not read in this run")
-        key = a.key.key
+        key = anchor.key.key
         if key not in self._threads:
-            self._threads[key] = await self.threads(a.key)
+            self._threads[key] = await self.threads(anchor.key)
         return self._threads[key]

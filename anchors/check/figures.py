@@ -67,8 +67,8 @@ class _Claim:
 
     @property
     def at(self) -> str:
-        r = self.record
-        return f"{r.path}:{r.line}" if r.path and r.line else r.path
+        record = self.record
+        return f"{record.path}:{record.line}" if record.path and record.line else record.path
 
 
 @dataclass(slots=True)
@@ -80,17 +80,17 @@ class ClaimsChecked:
     seen: list[ClaimSeen] = field(default_factory=list)
 
 
-def _parsed(a: Anchor, record: Claims) -> _Claim | None:
+def _parsed(anchor: Anchor, record: Claims) -> _Claim | None:
     """The record as a figure or quote; None for one that writes no figure (edited by hand)."""
     if record.quote is not None:
-        return _Claim(a, record, Quote(record.quote), ClaimKind.QUOTE)
+        return _Claim(anchor, record, Quote(record.quote), ClaimKind.QUOTE)
     found = figures_in(record.figure or "")
     exact = [f for f in found if f.text == record.figure] or found
-    return _Claim(a, record, exact[0], ClaimKind.FIGURE) if exact else None
+    return _Claim(anchor, record, exact[0], ClaimKind.FIGURE) if exact else None
 
 
-def _readable(a: Anchor) -> bool:
-    return isinstance(a.key, ArxivId | GithubRef)
+def _readable(anchor: Anchor) -> bool:
+    return isinstance(anchor.key, ArxivId | GithubRef)
 
 
 @dataclass(slots=True)
@@ -104,19 +104,19 @@ class _Collected:
 
 def _collect(targets: Mapping[str, Anchor]) -> _Collected:
     out = _Collected()
-    for a in targets.values():
-        if a.file is not None or a.key is None:
+    for anchor in targets.values():
+        if anchor.file is not None or anchor.key is None:
             continue  # a living document's citation keeps no claims
-        for record in a.claims:
-            c = _parsed(a, record) if record.attributed else None
-            if c is None:
+        for record in anchor.claims:
+            claim = _parsed(anchor, record) if record.attributed else None
+            if claim is None:
                 continue
-            if not _readable(a):
-                out.unread.setdefault(c.key, []).append(c)
-            elif c.by is Attribution.BLOCK and c.at:
-                out.blocks.setdefault((c.at, c.what.value, c.words), []).append(c)
+            if not _readable(anchor):
+                out.unread.setdefault(claim.key, []).append(claim)
+            elif claim.by is Attribution.BLOCK and claim.at:
+                out.blocks.setdefault((claim.at, claim.what.value, claim.words), []).append(claim)
             else:
-                out.line.append(c)
+                out.line.append(claim)
     return out
 
 
@@ -135,8 +135,8 @@ def _found(claim: Figure | Quote, source: SourceText | None) -> bool:
     """Whether `source` settles the claim: it holds it, or no full text could change that."""
     if source is None or not source.passages:
         return False
-    v = judge(claim, source)
-    return v.kind is VerdictKind.SUPPORTED or v.reason in _SETTLED
+    verdict = judge(claim, source)
+    return verdict.kind is VerdictKind.SUPPORTED or verdict.reason in _SETTLED
 
 
 async def check_claims(
@@ -153,15 +153,15 @@ async def check_claims(
     if not (got.line or got.blocks or got.unread):
         return ClaimsChecked()
     texts = _Texts()
-    claims = [*got.line, *(c for group in got.blocks.values() for c in group)]
-    for c in claims:
-        if isinstance(c.anchor.key, ArxivId) and c.key not in texts.abstracts:
-            texts.abstracts[c.key] = sources.abstract(c.anchor, resolutions.get(c.key))
-        elif isinstance(c.anchor.key, GithubRef) and c.key not in texts.full:
-            texts.full[c.key] = await sources.thread(c.anchor, resolutions.get(c.key))
-    for c in _needing_full_text(got, texts):
-        if c.key not in texts.full:
-            texts.full[c.key] = await sources.paper(c.anchor, resolutions.get(c.key))
+    claims = [*got.line, *(claim for group in got.blocks.values() for claim in group)]
+    for claim in claims:
+        if isinstance(claim.anchor.key, ArxivId) and claim.key not in texts.abstracts:
+            texts.abstracts[claim.key] = sources.abstract(claim.anchor, resolutions.get(claim.key))
+        elif isinstance(claim.anchor.key, GithubRef) and claim.key not in texts.full:
+            texts.full[claim.key] = await sources.thread(claim.anchor, resolutions.get(claim.key))
+    for claim in _needing_full_text(got, texts):
+        if claim.key not in texts.full:
+            texts.full[claim.key] = await sources.paper(claim.anchor, resolutions.get(claim.key))
     return await asyncio.to_thread(_judged, registry, got, texts, before, today)
 
 
@@ -189,59 +189,61 @@ def _judged(
     out = ClaimsChecked()
     places: dict[str, Place | None] = {}
     memo: dict[str, Verdict] = {}  # one claim in two briefings: judged and kept once
-    for c in got.line:
-        if c.ckey not in memo:
-            memo[c.ckey] = verdict = _line_verdict(c, texts, before.get(c.ckey))
-            assert c.anchor.key is not None
-            seen = ClaimSeen(c.anchor.key, c.ckey, verdict.kind, c.what, c.words, c.at)
+    for claim in got.line:
+        if claim.ckey not in memo:
+            memo[claim.ckey] = verdict = _line_verdict(claim, texts, before.get(claim.ckey))
+            assert claim.anchor.key is not None
+            seen = ClaimSeen(
+                claim.anchor.key, claim.ckey, verdict.kind, claim.what, claim.words, claim.at
+            )
             support = support_of(verdict, today.isoformat())
             out.seen.append(replace(seen, message=verdict.message, support=support))
-        out.checks.append(_check(registry, c, memo[c.ckey], places))
+        out.checks.append(_check(registry, claim, memo[claim.ckey], places))
     for group in got.blocks.values():
         holder, verdict = _block_verdict(group, texts)
-        sources = tuple(c.anchor.label for c in group)
+        sources = tuple(claim.anchor.label for claim in group)
         out.checks.append(_check(registry, holder, verdict, places, sources))
     for claims in got.unread.values():
         out.checks.append(_unread(registry, claims))
     out.checks.sort(key=_order)
-    out.findings = [finding_of(c) for c in out.checks if c.warning]
+    out.findings = [finding_of(claim) for claim in out.checks if claim.warning]
     return out
 
 
-def _order(c: ClaimCheck) -> tuple[str, int, str, int]:
+def _order(check: ClaimCheck) -> tuple[str, int, str, int]:
     """Registry order, then where each briefing wrote it (line 9 before line 10)."""
-    return (c.file, c.line, c.at.rpartition(":")[0], c.briefing_line or 0)
+    return (check.file, check.line, check.at.rpartition(":")[0], check.briefing_line or 0)
 
 
-def _line_verdict(c: _Claim, texts: _Texts, was: Support | None) -> Verdict:
+def _line_verdict(claim: _Claim, texts: _Texts, was: Support | None) -> Verdict:
     """Found in the abstract, or judged on all that was read (and told from drift)."""
-    abstract = texts.abstracts.get(c.key)
-    if abstract is not None and _found(c.claim, abstract):
-        return judge(c.claim, abstract)
-    source = texts.best(c.key) or SourceText((), "nothing", ("nothing of it was read",))
-    return recheck(judge(c.claim, source), was, source)
+    abstract = texts.abstracts.get(claim.key)
+    if abstract is not None and _found(claim.claim, abstract):
+        return judge(claim.claim, abstract)
+    source = texts.best(claim.key) or SourceText((), "nothing", ("nothing of it was read",))
+    return recheck(judge(claim.claim, source), was, source)
 
 
 def _block_verdict(group: Sequence[_Claim], texts: _Texts) -> tuple[_Claim, Verdict]:
-    read = [(c, s) for c in group if (s := texts.best(c.key)) is not None]
-    for c, source in read:
-        v = judge(c.claim, source, Attribution.BLOCK)
-        if v.kind is VerdictKind.SUPPORTED:
-            return c, v
+    read = [(claim, s) for claim in group if (s := texts.best(claim.key)) is not None]
+    for claim, source in read:
+        verdict = judge(claim.claim, source, Attribution.BLOCK)
+        if verdict.kind is VerdictKind.SUPPORTED:
+            return claim, verdict
     return group[0], judge_block(group[0].claim, [s for _, s in read])
 
 
 def _check(
     registry: str,
-    c: _Claim,
+    claim: _Claim,
     verdict: Verdict,
     places: dict[str, Place | None],
     sources: tuple[str, ...] = (),
 ) -> ClaimCheck:
-    r = c.record
+    record = claim.record
     return ClaimCheck(
-        c.anchor.label, c.key, registry, c.anchor.line, verdict, c.by, r.said_on, c.at,
-        place_of(c.at, registry, places), sources,
+        claim.anchor.label, claim.key, registry, claim.anchor.line, verdict, claim.by,
+        record.said_on, claim.at, place_of(claim.at, registry, places), sources,
     )  # fmt: skip
 
 
@@ -257,5 +259,5 @@ def _unread(registry: str, claims: Sequence[_Claim]) -> ClaimCheck:
         Reason.SOURCE_NOT_READ,
         detail="a DOI, a blog or a PDF is not read for figures in this version",
     )
-    a = first.anchor
-    return ClaimCheck(a.label, first.key, registry, a.line, verdict, claims=words)
+    anchor = first.anchor
+    return ClaimCheck(anchor.label, first.key, registry, anchor.line, verdict, claims=words)

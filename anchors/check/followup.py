@@ -29,17 +29,25 @@ async def follow_up(
     cached."""
     out: dict[str, FollowUp] = {}
     wanted: dict[str, Mismatch] = {}
-    for key, a in targets.items():
-        r = resolutions.get(key)
-        if not isinstance(a.key, ArxivId) or r is None or not isinstance(r.facts, ArxivFacts):
+    for key, anchor in targets.items():
+        resolution = resolutions.get(key)
+        if (
+            not isinstance(anchor.key, ArxivId)
+            or resolution is None
+            or not isinstance(resolution.facts, ArxivFacts)
+        ):
             continue
-        title = truth.claims_of(a, claims.get(key)).title
-        if r.outcome is Outcome.OK and title and truth.is_title_mismatch(title, r.facts.title):
+        title = truth.claims_of(anchor, claims.get(key)).title
+        if (
+            resolution.outcome is Outcome.OK
+            and title
+            and truth.is_title_mismatch(title, resolution.facts.title)
+        ):
             done = cache.get(f"{key}#follow-up", partial(FollowUp.from_cache, written=title))
             if done is not None:
                 out[key] = done
             else:
-                wanted[key] = Mismatch(a.key, title, r.facts)
+                wanted[key] = Mismatch(anchor.key, title, resolution.facts)
     if wanted and arxiv is not None:
         for key, f in (await arxiv.follow_up(wanted)).items():
             out[key] = f

@@ -20,85 +20,92 @@ from .words import names_another
 __all__ = ["state_findings", "target_findings"]
 
 
-def _f(code: Code, path: str, a: Anchor, message: str, **details: object) -> Finding:
+def _f(code: Code, path: str, anchor: Anchor, message: str, **details: object) -> Finding:
     return Finding(
-        code, a.label, path, a.line, message, {k: v for k, v in details.items() if v is not None}
+        code,
+        anchor.label,
+        path,
+        anchor.line,
+        message,
+        {k: v for k, v in details.items() if v is not None},
     )
 
 
-def _said(c: Claims) -> str:
-    words = c.state_text or (c.state.value if c.state else "")
-    if c.said_on is None:
+def _said(claims: Claims) -> str:
+    words = claims.state_text or (claims.state.value if claims.state else "")
+    if claims.said_on is None:
         return f"cited as {words!r}"
-    return f"the {c.said_on:%Y-%m-%d} briefing says {words!r}"
+    return f"the {claims.said_on:%Y-%m-%d} briefing says {words!r}"
 
 
 def state_findings(
-    path: str, a: Anchor, r: IssueFacts, c: Claims, earlier: IssueFacts | None = None
+    path: str, anchor: Anchor, facts: IssueFacts, claims: Claims, earlier: IssueFacts | None = None
 ) -> list[Finding]:
     """A claim its own day contradicts is `stale-claim` on every run; a close or merge is the
     `issue-state` note once, in the run that first sees it (`earlier`: the facts the last
     run learnt), and after that only in the weekly report's "What changed"."""
     out: list[Finding] = []
-    where = f"{c.path}:{c.line}" if c.path and c.line else c.path or None
-    said_on = c.said_on.isoformat() if c.said_on else None
-    news = c.state is not None and is_news(c.state, c.said_on, r, None)
+    where = f"{claims.path}:{claims.line}" if claims.path and claims.line else claims.path or None
+    said_on = claims.said_on.isoformat() if claims.said_on else None
+    news = claims.state is not None and is_news(claims.state, claims.said_on, facts, None)
     told = earlier is not None and earlier.state == "closed"
-    if c.state and r.state and contradicts(c.state, r) and not news:
-        live = live_state(r)
+    if claims.state and facts.state and contradicts(claims.state, facts) and not news:
+        live = live_state(facts)
         out.append(
             _f(
                 Code.STALE_CLAIM,
                 path,
-                a,
-                f"{_said(c)}, but it is {live}",
-                claimed=c.state.value,
+                anchor,
+                f"{_said(claims)}, but it is {live}",
+                claimed=claims.state.value,
                 actual=live,
                 said_on=said_on,
                 briefing=where,
-                state=r.state,
-                state_reason=r.state_reason,
-                closed_at=r.closed_at,
-                merged_at=r.merged_at,
+                state=facts.state,
+                state_reason=facts.state_reason,
+                closed_at=facts.closed_at,
+                merged_at=facts.merged_at,
             )
         )
-    elif r.state == "closed" and not told:
-        kind = "pull request" if r.is_pull else "issue"
-        later = f" (after the {said_on} briefing that said {c.state_text!r})" if news else ""
+    elif facts.state == "closed" and not told:
+        kind = "pull request" if facts.is_pull else "issue"
+        later = f" (after the {said_on} briefing that said {claims.state_text!r})" if news else ""
         out.append(
             _f(
                 Code.ISSUE_STATE,
                 path,
-                a,
-                f"the {kind} is {live_state(r)}, not open{later}",
-                state=r.state,
-                state_reason=r.state_reason,
-                merged=r.merged,
-                claimed=c.state.value if news and c.state else None,
+                anchor,
+                f"the {kind} is {live_state(facts)}, not open{later}",
+                state=facts.state,
+                state_reason=facts.state_reason,
+                merged=facts.merged,
+                claimed=claims.state.value if news and claims.state else None,
                 said_on=said_on if news else None,
             )
         )
-    if r.moved_to:
-        out.append(_f(Code.REDIRECT, path, a, f"moved to {r.moved_to}", final_url=r.moved_to))
+    if facts.moved_to:
+        out.append(
+            _f(Code.REDIRECT, path, anchor, f"moved to {facts.moved_to}", final_url=facts.moved_to)
+        )
     return out
 
 
-def target_findings(path: str, a: Anchor, r: IssueFacts, c: Claims) -> list[Finding]:
+def target_findings(path: str, anchor: Anchor, facts: IssueFacts, claims: Claims) -> list[Finding]:
     """`wrong-target`: the title the briefing writes shares no word with the live one, in any
     of its forms, and both are long enough to judge (see `words.py`)."""
-    ref = a.key
-    if not c.title or not r.title or ref is None or ref.kind is not AnchorKind.GITHUB:
+    ref = anchor.key
+    if not claims.title or not facts.title or ref is None or ref.kind is not AnchorKind.GITHUB:
         return []
     ignore = {ref.owner, ref.repo, *ref.repo.split("-")}
-    if not names_another(c.title, r.title, ignore):
+    if not names_another(claims.title, facts.title, ignore):
         return []
     return [
         _f(
             Code.WRONG_TARGET,
             path,
-            a,
-            f"the briefing calls it {c.title!r}, but #{ref.number} is {r.title!r}",
-            claimed=c.title,
-            actual=r.title,
+            anchor,
+            f"the briefing calls it {claims.title!r}, but #{ref.number} is {facts.title!r}",
+            claimed=claims.title,
+            actual=facts.title,
         )
     ]

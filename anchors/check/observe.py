@@ -18,20 +18,22 @@ from ..resolve.base import Resolution
 __all__ = ["earlier_facts", "of_link", "of_lookup"]
 
 
-def of_link(a: Anchor, key: WebUrl, r: LinkResult) -> Observation:
-    return Observation(key, a.label, r.outcome, r.status, r.final_url, r.error, r.elapsed_ms)
+def of_link(anchor: Anchor, key: WebUrl, link: LinkResult) -> Observation:
+    return Observation(
+        key, anchor.label, link.outcome, link.status, link.final_url, link.error, link.elapsed_ms
+    )
 
 
-def of_lookup(a: Anchor, res: Resolution) -> Observation:
-    """A lookup of `a`. A repository's page, asked of the API, is observed as the link it is:
+def of_lookup(anchor: Anchor, res: Resolution) -> Observation:
+    """A lookup of `anchor`. A repository's page, asked of the API, is observed as the link it is:
     a rename is its permanent redirect. A failed lookup learnt nothing, so it has no facts."""
-    assert a.key is not None
+    assert anchor.key is not None
     moved = _moved_to(res.facts)
     outcome = res.outcome
-    if isinstance(a.key, WebUrl) and outcome is Outcome.OK and moved:
+    if isinstance(anchor.key, WebUrl) and outcome is Outcome.OK and moved:
         outcome = Outcome.REDIRECT
     facts = res.facts if not res.outcome.failed and not _empty(res.facts) else None
-    return Observation(a.key, a.label, outcome, res.status, moved, res.error, facts=facts)
+    return Observation(anchor.key, anchor.label, outcome, res.status, moved, res.error, facts=facts)
 
 
 def _moved_to(facts: Facts | None) -> str | None:

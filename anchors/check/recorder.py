@@ -96,14 +96,14 @@ class Recorder:
         """
         kept_out: dict[str, str] = {}
         spoke = self._network_spoke()
-        for w in self.waiting:
-            why = self._why_not(w, spoke, network_down)
+        for waiting in self.waiting:
+            why = self._why_not(waiting, spoke, network_down)
             if why is not None:
-                kept_out[w.key] = why
+                kept_out[waiting.key] = why
             if self.history is not None and why is None:
-                self.rows.append(w.row)
+                self.rows.append(waiting.row)
             elif self.history is not None and why is NO_NAME_RESOLVED:  # the network spoke
-                self.rows.append(_unproven_row(w.row, why))
+                self.rows.append(_unproven_row(waiting.row, why))
         self.waiting = []
         if self.history is not None:
             self.flush()
@@ -114,10 +114,10 @@ class Recorder:
     def _network_spoke(self) -> bool:
         return self.answered or (self.checker is not None and self.checker.stats.responses > 0)
 
-    def _why_not(self, w: _Waiting, spoke: bool, network_down: bool) -> str | None:
+    def _why_not(self, waiting: _Waiting, spoke: bool, network_down: bool) -> str | None:
         if network_down or not spoke:
             return NO_ANSWER
-        if w.silence is Silence.NO_NAME and not self._names_resolve():
+        if waiting.silence is Silence.NO_NAME and not self._names_resolve():
             return NO_NAME_RESOLVED
         return None
 
@@ -130,8 +130,8 @@ def _unproven_row(row: Observation, why: str) -> Observation:
     return dataclasses.replace(row, outcome=Outcome.UNREACHABLE, error=f"{row.error}, {why}")
 
 
-def unproven(r: LinkResult, why: str) -> LinkResult:
+def unproven(link: LinkResult, why: str) -> LinkResult:
     """A dead verdict that rested on the network's silence alone, as the `unreachable` it is."""
-    if r.outcome is not Outcome.DEAD or r.silence is None:
-        return r
-    return dataclasses.replace(r, outcome=Outcome.UNREACHABLE, error=f"{r.error}, {why}")
+    if link.outcome is not Outcome.DEAD or link.silence is None:
+        return link
+    return dataclasses.replace(link, outcome=Outcome.UNREACHABLE, error=f"{link.error}, {why}")

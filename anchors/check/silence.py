@@ -55,9 +55,13 @@ def _silent(outcome: Outcome) -> bool:
     return outcome is Outcome.UNREACHABLE
 
 
-def _api(a: Anchor) -> str:
-    """The service asked about `a` (a repository's page is asked of the GitHub API)."""
-    return _API[a.key.kind] if a.key is not None and a.key.kind in _API else "the GitHub API"
+def _api(anchor: Anchor) -> str:
+    """The service asked about `anchor` (a repository's page is asked of the GitHub API)."""
+    return (
+        _API[anchor.key.kind]
+        if anchor.key is not None and anchor.key.kind in _API
+        else "the GitHub API"
+    )
 
 
 def verdict(checked: int, quiet: Silence, share: float) -> str | None:

@@ -43,98 +43,130 @@ def compare(
     key), so news is noted by the run that first sees it."""
     out: list[Finding] = []
     earlier = earlier or {}
-    for key, a in targets.items():
-        path = a.file or reg.path  # a living document's citation is judged where it is written
+    for key, anchor in targets.items():
+        path = anchor.file or reg.path  # a living document's citation is judged where it is written
         if key in links:
-            out += _link_findings(path, a, links[key])
+            out += _link_findings(path, anchor, links[key])
         elif key in resolutions:
-            r, said = resolutions[key], claims.get(key)
-            out += _resolution_findings(path, a, r, said, follow.get(key), earlier.get(key))
+            resolution, said = resolutions[key], claims.get(key)
+            out += _resolution_findings(
+                path, anchor, resolution, said, follow.get(key), earlier.get(key)
+            )
     return out
 
 
-def _f(code: Code, path: str, a: Anchor, message: str, **details: object) -> Finding:
+def _f(code: Code, path: str, anchor: Anchor, message: str, **details: object) -> Finding:
     return Finding(
-        code, a.label, path, a.line, message, {k: v for k, v in details.items() if v is not None}
+        code,
+        anchor.label,
+        path,
+        anchor.line,
+        message,
+        {k: v for k, v in details.items() if v is not None},
     )
 
 
-def _link_findings(path: str, a: Anchor, r: LinkResult) -> list[Finding]:
-    if r.outcome is Outcome.OK:
+def _link_findings(path: str, anchor: Anchor, link: LinkResult) -> list[Finding]:
+    if link.outcome is Outcome.OK:
         return []
-    code = _OUTCOME_CODE[r.outcome]
-    soft = soft_404(r.url, r.final_url) if r.outcome is Outcome.REDIRECT and r.final_url else None
+    code = _OUTCOME_CODE[link.outcome]
+    soft = (
+        soft_404(link.url, link.final_url)
+        if link.outcome is Outcome.REDIRECT and link.final_url
+        else None
+    )
     if soft:
         msg = (
-            f"{soft} ({r.final_url}): the page is probably gone (a soft 404); find where "
+            f"{soft} ({link.final_url}): the page is probably gone (a soft 404); find where "
             "it went, or cite an archived copy"
         )
-    elif r.outcome is Outcome.REDIRECT:
-        new = landing_url(a.raw_id, r.final_url) if r.final_url else r.final_url
+    elif link.outcome is Outcome.REDIRECT:
+        new = landing_url(anchor.raw_id, link.final_url) if link.final_url else link.final_url
         msg = f"moved permanently to {new}; cite the new URL"
-    elif r.outcome is Outcome.RATE_LIMITED:
-        msg = f"rate-limited{_tries(r)} ({r.error}){_cap(r)}; not a dead link, check again later"
-    elif r.outcome is Outcome.UNVERIFIABLE:
-        msg = f"{r.error or 'cannot be verified'}; not a dead link, open it by hand"
+    elif link.outcome is Outcome.RATE_LIMITED:
+        msg = (
+            f"rate-limited{_tries(link)} ({link.error}){_cap(link)}; "
+            "not a dead link, check again later"
+        )
+    elif link.outcome is Outcome.UNVERIFIABLE:
+        msg = f"{link.error or 'cannot be verified'}; not a dead link, open it by hand"
     else:
-        msg = f"{r.error or r.outcome.value}{_cap(r)}"
+        msg = f"{link.error or link.outcome.value}{_cap(link)}"
     return [
         _f(
             code,
             path,
-            a,
+            anchor,
             msg,
-            status=r.status,
-            final_url=r.final_url,
-            requests=r.requests or None,
+            status=link.status,
+            final_url=link.final_url,
+            requests=link.requests or None,
             soft_404=bool(soft) or None,
         )
     ]
 
 
-def _tries(r: LinkResult) -> str:
+def _tries(link: LinkResult) -> str:
     """What the server saw: " through 3 tries" only when there were retries."""
-    return f" through {r.tries} tries" if r.tries > 1 else ""
+    return f" through {link.tries} tries" if link.tries > 1 else ""
 
 
-def _cap(r: LinkResult) -> str:
-    return ": a wait longer than --retry-after-cap, not waited for" if r.over_cap else ""
+def _cap(link: LinkResult) -> str:
+    return ": a wait longer than --retry-after-cap, not waited for" if link.over_cap else ""
 
 
 def _resolution_findings(
     path: str,
-    a: Anchor,
-    r: Resolution,
+    anchor: Anchor,
+    resolution: Resolution,
     claims: Claims | None,
     follow: FollowUp | None,
     earlier: Facts | None,
 ) -> list[Finding]:
-    if r.outcome is Outcome.DEAD:
-        return [_f(Code.NOT_FOUND, path, a, r.error or "not found", status=r.status)]
-    if r.outcome is not Outcome.OK:
-        return [_f(_OUTCOME_CODE[r.outcome], path, a, r.error or r.outcome.value, status=r.status)]
-    if r.facts is None:
+    if resolution.outcome is Outcome.DEAD:
+        return [
+            _f(
+                Code.NOT_FOUND,
+                path,
+                anchor,
+                resolution.error or "not found",
+                status=resolution.status,
+            )
+        ]
+    if resolution.outcome is not Outcome.OK:
+        return [
+            _f(
+                _OUTCOME_CODE[resolution.outcome],
+                path,
+                anchor,
+                resolution.error or resolution.outcome.value,
+                status=resolution.status,
+            )
+        ]
+    if resolution.facts is None:
         return []
-    out = truth.findings(path, a, r.facts, truth.claims_of(a, claims), follow, earlier)
-    if isinstance(r.facts, ArxivFacts):
-        f = r.facts
+    out = truth.findings(
+        path, anchor, resolution.facts, truth.claims_of(anchor, claims), follow, earlier
+    )
+    if isinstance(resolution.facts, ArxivFacts):
+        f = resolution.facts
         if f.withdrawn:
             out.append(
                 _f(
                     Code.WITHDRAWN,
                     path,
-                    a,
+                    anchor,
                     f"arXiv marks it withdrawn: {f.withdrawn}",
                     comment=f.withdrawn,
                 )
             )
-        if a.version and f.version and a.version > f.version:
+        if anchor.version and f.version and anchor.version > f.version:
             out.append(
                 _f(
                     Code.NOT_FOUND,
                     path,
-                    a,
-                    f"version v{a.version} does not exist; the latest is v{f.version}",
+                    anchor,
+                    f"version v{anchor.version} does not exist; the latest is v{f.version}",
                     latest_version=f.version,
                 )
             )

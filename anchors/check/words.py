@@ -63,32 +63,37 @@ _STOP_STEMS = frozenset(_stem(w) for w in _STOP)
 def _words(text: str, ignore: Iterable[str]) -> list[set[str]]:
     """Each word of `text` that can say which issue it is, as its forms (an identifier and its
     parts), lower-cased; a word all of whose forms are stop words is left out."""
-    skip = {w.lower() for w in ignore}
+    skip = {word.lower() for word in ignore}
     out: list[set[str]] = []
     for token in _TOKEN_RE.findall(text):
         forms = set()
         for part in {token.strip("_"), *_PART_RE.findall(token)}:
-            w = part.lower()
+            word = part.lower()
             # a version (3.10) is a word; a lone digit or letter is not
-            if len(w) > 1 and not w.isdigit() and w not in skip and _stem(w) not in _STOP_STEMS:
-                forms.add(w)
+            if (
+                len(word) > 1
+                and not word.isdigit()
+                and word not in skip
+                and _stem(word) not in _STOP_STEMS
+            ):
+                forms.add(word)
         if forms:
             out.append(forms)
     return out
 
 
-def forms_of_one_word(a: str, b: str) -> bool:
+def forms_of_one_word(one: str, other: str) -> bool:
     """`typing` and `type`, `proxies` and `proxy`, `auth` and `authentication`; not `requires`
     and `request`."""
-    if a == b:
+    if one == other:
         return True
-    short, long = sorted((a, b), key=len)
+    short, long = sorted((one, other), key=len)
     if len(short) >= _SHORT_FORM and long.startswith(short):
         return True
-    if len(short) >= _SAME_START and a[:_SAME_START] == b[:_SAME_START]:
+    if len(short) >= _SAME_START and one[:_SAME_START] == other[:_SAME_START]:
         return True
-    stem = _stem(a)
-    return len(stem) >= _STEM_MIN and stem == _stem(b)
+    stem = _stem(one)
+    return len(stem) >= _STEM_MIN and stem == _stem(other)
 
 
 def names_another(said: str, title: str, ignore: Iterable[str] = ()) -> bool:

@@ -23,30 +23,32 @@ NAMES = ("anchors.toml", "pyproject.toml")
 MAX_CONFIG_BYTES = 1 << 20
 
 
-def _table_for(p: Path) -> tuple[str, ...]:
-    return ("tool", "anchors") if p.name == "pyproject.toml" else ()
+def _table_for(path: Path) -> tuple[str, ...]:
+    return ("tool", "anchors") if path.name == "pyproject.toml" else ()
 
 
-def read_table(p: Path, root: Path | None = None) -> dict[str, Any]:
-    """The settings table of config file `p` (top level, or `[tool.anchors]`); `root` is the
+def read_table(path: Path, root: Path | None = None) -> dict[str, Any]:
+    """The settings table of config file `path` (top level, or `[tool.anchors]`); `root` is the
     repository the file must lie in (default: its own folder's)."""
     try:
-        text = read_text(p, root or repository_root(p.parent), MAX_CONFIG_BYTES, errors="strict")
+        text = read_text(
+            path, root or repository_root(path.parent), MAX_CONFIG_BYTES, errors="strict"
+        )
         doc: Any = tomllib.loads(text)
     except RepoFileError as exc:
         raise UsageError(str(exc)) from None
     except UnicodeDecodeError:
-        raise UsageError(f"{p}: not valid TOML (not UTF-8 text)") from None
+        raise UsageError(f"{path}: not valid TOML (not UTF-8 text)") from None
     except tomllib.TOMLDecodeError as exc:
-        raise UsageError(f"{p}: not valid TOML ({exc})") from None
+        raise UsageError(f"{path}: not valid TOML ({exc})") from None
     except ValueError:  # tomllib's int() of an integer of more than 4,300 digits
-        raise UsageError(f"{p}: not valid TOML (a number too long to read)") from None
+        raise UsageError(f"{path}: not valid TOML (a number too long to read)") from None
     except RecursionError:  # 5,000 nested arrays: tomllib recurses once a level
-        raise UsageError(f"{p}: not valid TOML (nested too deeply)") from None
-    for part in _table_for(p):
+        raise UsageError(f"{path}: not valid TOML (nested too deeply)") from None
+    for part in _table_for(path):
         doc = doc.get(part, {}) if isinstance(doc, dict) else {}
     if not isinstance(doc, dict):
-        raise UsageError(f"{p}: [tool.anchors] is not a table")
+        raise UsageError(f"{path}: [tool.anchors] is not a table")
     return doc
 
 
@@ -57,8 +59,10 @@ def config_files(start: Path) -> list[Path]:
     found = []
     for folder in folders[: 1 if root is None else root + 1]:
         for name in NAMES:
-            p = folder / name
-            present = p.is_file() or p.is_symlink()  # a link to a device is refused, not skipped
-            if present and (name == "anchors.toml" or read_table(p)):
-                found.append(p)
+            path = folder / name
+            present = (
+                path.is_file() or path.is_symlink()
+            )  # a link to a device is refused, not skipped
+            if present and (name == "anchors.toml" or read_table(path)):
+                found.append(path)
     return found

@@ -28,14 +28,14 @@ _LISTS = ("exclude", "accept")
 _STATE = ("cache_dir", "history")
 
 
-def _file_values(p: Path) -> dict[str, Any]:
+def _file_values(path: Path) -> dict[str, Any]:
     values: dict[str, Any] = {}
-    root = repository_of(p)
-    for key, raw in read_table(p, root).items():
+    root = repository_of(path)
+    for key, raw in read_table(path, root).items():
         name = key.replace("-", "_")
         if name not in FILE_RULES:
-            raise unknown_key(key, sorted(FILE_RULES), str(p))
-        values[name] = from_file(name, coerce(name, raw, str(p)), p, root)
+            raise unknown_key(key, sorted(FILE_RULES), str(path))
+        values[name] = from_file(name, coerce(name, raw, str(path)), path, root)
     return values
 
 
@@ -50,9 +50,9 @@ def _put(values: dict[str, Any], name: str, new: Any) -> None:
 
 def _merge(files: list[Path]) -> dict[str, Any]:
     values: dict[str, Any] = {}
-    for p in reversed(files):  # farthest first, so nearer files overwrite single values
-        for name, v in _file_values(p).items():
-            _put(values, name, v)
+    for path in reversed(files):  # farthest first, so nearer files overwrite single values
+        for name, value in _file_values(path).items():
+            _put(values, name, value)
     return values
 
 

@@ -137,11 +137,11 @@ def _paths(value: Any) -> tuple[str, ...]:
 
 def _patterns(value: Any) -> tuple[str, ...]:
     raw = [value] if isinstance(value, (str, PurePath)) else list(value)
-    if any(isinstance(p, PurePath) for p in raw):  # a path is not a pattern
+    if any(isinstance(pattern, PurePath) for pattern in raw):  # a path is not a pattern
         raise TypeError(value)
     items = _strings(value)
-    for p in items:
-        url_pattern(p)  # each as the check will run it: RE2, linear in the URL
+    for pattern in items:
+        url_pattern(pattern)  # each as the check will run it: RE2, linear in the URL
     return tuple(items)
 
 

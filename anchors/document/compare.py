@@ -79,8 +79,8 @@ def standings(
     seen: set[str] = set()
     cited: dict[str, list[tuple[LivingDocument, Mention]]] = {}  # each entry looks up its own
     for doc in documents:
-        for m in doc.mentions:
-            cited.setdefault(m.key.key, []).append((doc, m))
+        for mention in doc.mentions:
+            cited.setdefault(mention.key.key, []).append((doc, mention))
     for reg in registries:
         for anchor in reg.anchors:
             if anchor.key is None or not anchor.section or anchor.key.key in seen:
@@ -243,17 +243,17 @@ def unregistered(
 ) -> list[Finding]:
     """Each anchor the documents cite that no registry holds, at its first citation."""
     out = []
-    for doc, m in _unheld(registries, documents):
-        where = f" under {m.section}" if m.section else ""
+    for doc, mention in _unheld(registries, documents):
+        where = f" under {mention.section}" if mention.section else ""
         out.append(
             Finding(
                 Code.UNREGISTERED,
-                m.raw,
+                mention.raw,
                 doc.path,
-                m.line,
+                mention.line,
                 f"{doc.path} cites it{where}, but the registry does not hold it; "
                 "`anchors add` the briefing it came from",
-                {"section": m.section, "document": doc.path},
+                {"section": mention.section, "document": doc.path},
             )
         )
     return out
@@ -284,7 +284,7 @@ def _first_mentions(
 ) -> Iterable[tuple[LivingDocument, Mention]]:
     seen: set[str] = set()
     for doc in documents:
-        for m in doc.mentions:
-            if m.key.key not in seen:
-                seen.add(m.key.key)
-                yield doc, m
+        for mention in doc.mentions:
+            if mention.key.key not in seen:
+                seen.add(mention.key.key)
+                yield doc, mention

@@ -24,23 +24,23 @@ def read_documents(paths: Iterable[str]) -> list[LivingDocument]:
     """Each document once (two spellings of one file are one), parsed, in the order given."""
     out = []
     seen: set[str] = set()
-    for p in paths:
-        real = os.path.realpath(p)
+    for path in paths:
+        real = os.path.realpath(path)
         if real in seen:
             continue
         seen.add(real)
-        text = read_text(p, repository_root(Path(p).absolute().parent))
-        out.append(parse_document(text.removeprefix("\ufeff"), shown(p)))
+        text = read_text(path, repository_root(Path(path).absolute().parent))
+        out.append(parse_document(text.removeprefix("\ufeff"), shown(path)))
     return out
 
 
 def shown(path: str) -> str:
     """The path as findings name it: relative to the working folder when it lies under it (a
     config file's paths arrive absolute), else as given."""
-    p = Path(path)
-    if not p.is_absolute():
+    shown_path = Path(path)
+    if not shown_path.is_absolute():
         return path
     try:
-        return p.relative_to(Path.cwd()).as_posix()
+        return shown_path.relative_to(Path.cwd()).as_posix()
     except ValueError:
         return path

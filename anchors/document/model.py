@@ -75,12 +75,12 @@ class _Index:
     def of(cls, headings: list[Heading]) -> _Index:
         by_name: dict[str, list[tuple[Heading, tuple[int, ...] | None]]] = {}
         same: Counter[tuple[str, tuple[int, ...] | None]] = Counter()
-        for h in headings:
-            number = h.number
-            by_name.setdefault(h.name_key, []).append((h, number))
-            same[h.name_key, number] += 1
+        for heading in headings:
+            number = heading.number
+            by_name.setdefault(heading.name_key, []).append((heading, number))
+            same[heading.name_key, number] += 1
         numbers = frozenset(n for _, n in same if n is not None)
-        keys = frozenset(sections.key(h.section) for h in headings)
+        keys = frozenset(sections.key(heading.section) for heading in headings)
         return cls(len(headings), keys, numbers, by_name, same)
 
 

@@ -53,8 +53,10 @@ def parse_document(text: str, path: str) -> LivingDocument:
                 doc.headings.append(Heading(section, i + 1, level))
         within.append(tuple(s for _, s in reversed(stack) if s is not None))
     # The extractor needs a date for claims; a document's claims are not read, so any will do.
-    for c in extract(text, path, date.min).citations:
-        doc.mentions.append(Mention(c.key, c.raw, c.line, within[c.line - 1], _fragment(c.raw)))
+    for cite in extract(text, path, date.min).citations:
+        doc.mentions.append(
+            Mention(cite.key, cite.raw, cite.line, within[cite.line - 1], _fragment(cite.raw))
+        )
     return doc
 
 
@@ -73,14 +75,14 @@ def _heading(lines: list[str], i: int) -> tuple[int, str] | None:
 def _atx(line: str) -> tuple[int, str] | None:
     """`(level, text)` of an ATX heading (CommonMark: a closing run of `#` after a space, or
     alone, is no part of the text); None for any other line."""
-    m = _ATX_OPEN_RE.match(line)
-    if m is None:
+    match = _ATX_OPEN_RE.match(line)
+    if match is None:
         return None
-    text = line[m.end() :].strip(" \t")
+    text = line[match.end() :].strip(" \t")
     bare = text.rstrip("#")
     if not bare or bare[-1] in " \t":
         text = bare.rstrip(" \t")
-    return len(m[1]), text.strip()
+    return len(match[1]), text.strip()
 
 
 def _section_of(title: str) -> str | None:
@@ -88,10 +90,10 @@ def _section_of(title: str) -> str | None:
     text = unicodedata.normalize("NFKC", title).strip(_WRAP)
     if text.startswith("§"):
         return sections.normal(text) if sections.number(text) is not None else None
-    m = _DOTTED_RE.match(text)
-    if m is None:
+    match = _DOTTED_RE.match(text)
+    if match is None:
         return None
-    return sections.normal("§" + m[1] + text[m.end() :])
+    return sections.normal("§" + match[1] + text[match.end() :])
 
 
 def _fragment(raw: str) -> str | None:

@@ -25,8 +25,8 @@ def check_refs(
     """`unknown-section` for each reference in `briefing` to a section its document lacks,
     once per section named."""
     by_name: dict[str, LivingDocument] = {}
-    for d in documents:
-        by_name.setdefault(PurePath(d.path).name, d)
+    for document in documents:
+        by_name.setdefault(PurePath(document.path).name, document)
     out = []
     seen: set[tuple[str, str]] = set()
     for ref in refs:

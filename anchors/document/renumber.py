@@ -34,13 +34,13 @@ def moved_to(
 ) -> tuple[list[tuple[LivingDocument, Heading]], int]:
     """The first `limit` headings `section`'s name stands under now, and how many, when no
     document has `section` itself."""
-    if any(d.has_section(section) for d in documents):
+    if any(doc.has_section(section) for doc in documents):
         return [], 0
     first: list[tuple[LivingDocument, Heading]] = []
     total = 0
-    for d in documents:
-        found, count = d.renamed(section, limit - len(first))
-        first += [(d, h) for h in found]
+    for doc in documents:
+        found, count = doc.renamed(section, limit - len(first))
+        first += [(doc, h) for h in found]
         total += count
     return first, total
 
@@ -48,10 +48,10 @@ def moved_to(
 def renumberings(reg: Registry, documents: Sequence[LivingDocument]) -> list[Renumbering]:
     """Every entry (duplicates too) whose section was renumbered, in registry order."""
     out = []
-    for i, a in enumerate(reg.anchors):
-        if a.section:
-            moved, total = moved_to(documents, a.section)
+    for i, anchor in enumerate(reg.anchors):
+        if anchor.section:
+            moved, total = moved_to(documents, anchor.section)
             if total:
                 to = tuple(h.section for _, h in moved)
-                out.append(Renumbering(i, a, a.section, to, total))
+                out.append(Renumbering(i, anchor, anchor.section, to, total))
     return out

@@ -102,16 +102,16 @@ def _gone(items: list[ExportItem], history: Path, registry: Path, chosen: bool) 
         return items
     latest: dict[str, tuple[str, float]] = {}
     try:
-        h = History.read_only(history, chosen)
+        past = History.read_only(history, chosen)
         try:
-            for obs in h.rows(until=float("inf"), registry=registry):
+            for obs in past.rows(until=float("inf"), registry=registry):
                 if obs.outcome in NEUTRAL:
                     continue
                 dead = obs.outcome is Outcome.DEAD
                 why = obs.error or obs.outcome.value
                 latest[obs.key.key] = (why, obs.checked_at) if dead else ("", 0.0)
         finally:
-            h.close()
+            past.close()
     except AnchorsError:
         return items
     out = []

@@ -19,10 +19,10 @@ __all__ = ["filter_items", "unknown_section"]
 _LISTED = 12
 
 
-def _within(d: date, today: date, since: float) -> bool:
-    """`d` is one of the days in the `since` seconds up to and including `today`: `7d` is today
+def _within(day: date, today: date, since: float) -> bool:
+    """`day` is one of the days in the `since` seconds up to and including `today`: `7d` is today
     and the six days before it (not eight calendar days), and a day after `today` is not."""
-    return d <= today and (today - d).days * 86400 < since
+    return day <= today and (today - day).days * 86400 < since
 
 
 def filter_items(

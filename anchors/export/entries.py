@@ -30,10 +30,10 @@ def bibtex_keys(anchors: list[Anchor]) -> list[str]:
     briefings cited (`cited_url`), so a `\\cite{}` survives `fix` moving the entry to another
     host, path or repository owner."""
     cited = []
-    for a in anchors:
-        k = a.cited_key
-        assert k is not None  # an entry with a key has a cited key
-        cited.append(k)
+    for anchor in anchors:
+        key = anchor.cited_key
+        assert key is not None  # an entry with a key has a cited key
+        cited.append(key)
     return cite_keys(cited)
 
 
@@ -57,19 +57,21 @@ def _unique(items: list[ExportItem]) -> list[ExportItem]:
     return out
 
 
-def _url(a: Anchor) -> str:
-    k = a.key
-    if k is None:
-        return a.raw_id
-    match k.kind:
+def _url(anchor: Anchor) -> str:
+    key = anchor.key
+    if key is None:
+        return anchor.raw_id
+    match key.kind:
         case AnchorKind.ARXIV:
-            return f"https://arxiv.org/abs/{k.canonical}" + (f"v{a.version}" if a.version else "")
+            return f"https://arxiv.org/abs/{key.canonical}" + (
+                f"v{anchor.version}" if anchor.version else ""
+            )
         case AnchorKind.DOI:
-            return k.url  # hex-encoded as the DOI Handbook says (`#` is `%23`)
+            return key.url  # hex-encoded as the DOI Handbook says (`#` is `%23`)
         case AnchorKind.GITHUB | AnchorKind.URL:  # the page the briefing pointed at
-            return a.written_url or k.url
+            return anchor.written_url or key.url
         case _:
-            assert_never(k)
+            assert_never(key)
 
 
 def _names(authors: Any) -> tuple[str, ...]:
@@ -78,45 +80,45 @@ def _names(authors: Any) -> tuple[str, ...]:
     return tuple(n for n in authors or () if isinstance(n, str) and n.strip())
 
 
-def _text(v: Any) -> str | None:
+def _text(value: Any) -> str | None:
     """A cached value as text, where it is text or a number (a hand-edited cache is untrusted)."""
-    if isinstance(v, bool) or not isinstance(v, (str, int)):
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
         return None
-    return str(v).strip() or None
+    return str(value).strip() or None
 
 
-def _item(a: Anchor, cite: str, meta: dict[str, Any]) -> ExportItem:
-    assert a.key is not None
-    k = a.key
-    archived = a.archived
+def _item(anchor: Anchor, cite: str, meta: dict[str, Any]) -> ExportItem:
+    assert anchor.key is not None
+    key = anchor.key
+    archived = anchor.archived
     venue = _text(meta.get("journal_ref"))
     return ExportItem(
-        key=k.key,
+        key=key.key,
         cite_key=cite,
-        kind=k.kind.value,
-        anchor=a.raw_id,
-        url=_url(a),
+        kind=key.kind.value,
+        anchor=anchor.raw_id,
+        url=_url(anchor),
         # the resolved title is the work's; a title written for the citation comes next; a
         # heading's is the briefing's (two pages under one heading would get one title)
-        title=_text(meta.get("title")) or a.work_title,
+        title=_text(meta.get("title")) or anchor.work_title,
         authors=_names(meta.get("authors")),
         published=meta.get("published"),
-        container=venue if k.kind is AnchorKind.DOI else None,
-        journal_ref=venue if k.kind is AnchorKind.ARXIV else None,
+        container=venue if key.kind is AnchorKind.DOI else None,
+        journal_ref=venue if key.kind is AnchorKind.ARXIV else None,
         volume=_text(meta.get("volume")),
         issue=_text(meta.get("issue")),
         pages=_text(meta.get("page")),
         work_type=_text(meta.get("work_type")),
-        doi=k.doi if k.kind is AnchorKind.DOI else meta.get("doi"),
-        arxiv_id=k.canonical if k.kind is AnchorKind.ARXIV else None,
-        version=a.version or (meta.get("version") if k.kind is AnchorKind.ARXIV else None),
-        first_anchored=a.first_anchored,
-        status=a.status.value if a.status else None,
-        section=a.section,
-        cited_in=tuple(a.cited_in),
+        doi=key.doi if key.kind is AnchorKind.DOI else meta.get("doi"),
+        arxiv_id=key.canonical if key.kind is AnchorKind.ARXIV else None,
+        version=anchor.version or (meta.get("version") if key.kind is AnchorKind.ARXIV else None),
+        first_anchored=anchor.first_anchored,
+        status=anchor.status.value if anchor.status else None,
+        section=anchor.section,
+        cited_in=tuple(anchor.cited_in),
         archived=(archived["url"], archived["date"]) if archived else None,
         meta=meta,
-        line=a.line,
+        line=anchor.line,
     )
 
 

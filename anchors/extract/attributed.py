@@ -110,9 +110,9 @@ def _block_sources(
 ) -> dict[int, frozenset[str]]:
     """Each block's checkable sources: the arXiv and GitHub anchors its source lines cite."""
     found: dict[int, set[str]] = {}
-    for c in citations:
-        if c.key.kind in _CHECKABLE and _SOURCE_LINE_RE.match(lines[c.line - 1]):
-            found.setdefault(id(blocks[c.line - 1]), set()).add(c.key.key)
+    for cite in citations:
+        if cite.key.kind in _CHECKABLE and _SOURCE_LINE_RE.match(lines[cite.line - 1]):
+            found.setdefault(id(blocks[cite.line - 1]), set()).add(cite.key.key)
     return {block: frozenset(keys) for block, keys in found.items()}
 
 
@@ -121,10 +121,10 @@ def _numbered(
 ) -> dict[int, dict[int, set[str]]]:
     """Per block, the GitHub anchors it cites by number: a bare `#8242` there names them."""
     out: dict[int, dict[int, set[str]]] = {}
-    for c in citations:
-        if isinstance(c.key, GithubRef):
-            block = out.setdefault(id(blocks[c.line - 1]), {})
-            block.setdefault(c.key.number, set()).add(c.key.key)
+    for cite in citations:
+        if isinstance(cite.key, GithubRef):
+            block = out.setdefault(id(blocks[cite.line - 1]), {})
+            block.setdefault(cite.key.number, set()).add(cite.key.key)
     return out
 
 
@@ -136,9 +136,9 @@ def _units(line: str, found: list[tuple[int, str]], numbered: dict[int, set[str]
         return [_Unit(line, frozenset(key for _, key in cited))]
     units: list[_Unit] = []
     start = 0
-    for m in _SENTENCE_END_RE.finditer(line):
-        units.append(_sentence(line, start, m.end(), cited))
-        start = m.end()
+    for stop in _SENTENCE_END_RE.finditer(line):
+        units.append(_sentence(line, start, stop.end(), cited))
+        start = stop.end()
     if start < len(line):
         units.append(_sentence(line, start, len(line), cited))
     return units
@@ -160,7 +160,7 @@ def _cited(
 ) -> list[tuple[int, str]]:
     """(position, anchor key) of each citation on the line, `#N` mentions included."""
     if numbered:
-        for m in _MENTION_RE.finditer(line):
-            for key in numbered.get(int(m[1]), ()):
-                hits.append((m.start(), key))
+        for mention in _MENTION_RE.finditer(line):
+            for key in numbered.get(int(mention[1]), ()):
+                hits.append((mention.start(), key))
     return hits

@@ -65,58 +65,62 @@ def read_briefing(
     """Read, decode and extract one briefing; unusable files raise BriefingError.
 
     A file without a date is unusable unless `undated` says which date to give it."""
-    p = str(path)
+    shown = str(path)
     try:
         with open(path, "rb") as fh:
             data = fh.read(MAX_BRIEFING_BYTES + 1)
     except OSError as exc:
-        raise BriefingError(p, f"cannot read: {exc.strerror}") from None
+        raise BriefingError(shown, f"cannot read: {exc.strerror}") from None
     if len(data) > MAX_BRIEFING_BYTES:
         raise BriefingError(
-            p, f"larger than {MAX_BRIEFING_BYTES // (1024 * 1024)} MiB; is this really a briefing?"
+            shown,
+            f"larger than {MAX_BRIEFING_BYTES // (1024 * 1024)} MiB; is this really a briefing?",
         )
     if b"\x00" in data:
         raise BriefingError(
-            p, "not a text file (NUL byte)", data[: data.index(b"\x00")].count(b"\n") + 1
+            shown, "not a text file (NUL byte)", data[: data.index(b"\x00")].count(b"\n") + 1
         )
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise BriefingError(p, "not UTF-8 text", data[: exc.start].count(b"\n") + 1) from None
+        raise BriefingError(shown, "not UTF-8 text", data[: exc.start].count(b"\n") + 1) from None
     if not text.strip():  # its date cannot matter: there is nothing to date
         return Briefing(
-            p, date_override or briefing_date(text, p) or undated or date.min, empty=True
+            shown, date_override or briefing_date(text, shown) or undated or date.min, empty=True
         )
-    kind = structured_kind(p, text)
+    kind = structured_kind(shown, text)
     if kind is not None:
-        raise BriefingError(p, _not_prose(kind, p))
-    when = date_override or briefing_date(text, p) or undated
+        raise BriefingError(shown, _not_prose(kind, shown))
+    when = date_override or briefing_date(text, shown) or undated
     if when is None:
-        raise BriefingError(p, "no date in its title or file name; pass --date YYYY-MM-DD")
-    return extract(text, p, when)
+        raise BriefingError(shown, "no date in its title or file name; pass --date YYYY-MM-DD")
+    return extract(text, shown, when)
 
 
 def _not_prose(kind: str, path: str) -> str:
     said = f"this is {kind}, not a briefing: `anchors add` reads Markdown or text"
     if kind == "an anchors registry":
-        q = shlex.quote(path)
-        return f"{said}; check it with `anchors check {q}`, or add briefings to it with `-r {q}`"
+        quoted = shlex.quote(path)
+        return (
+            f"{said}; check it with `anchors check {quoted}`, "
+            f"or add briefings to it with `-r {quoted}`"
+        )
     return said
 
 
 def briefing_date(text: str, path: str) -> date | None:
     """The date in the title line (`…(2026-09-24)`), else in the file name."""
     for line in text.splitlines()[:5]:
-        m = _TITLE_DATE_RE.search(line)
-        if m and (d := _iso(m[1])):
-            return d
-    m = _FILE_DATE_RE.search(Path(path).name)
-    return _iso(m[1]) if m else None
+        match = _TITLE_DATE_RE.search(line)
+        if match and (day := _iso(match[1])):
+            return day
+    match = _FILE_DATE_RE.search(Path(path).name)
+    return _iso(match[1]) if match else None
 
 
-def _iso(s: str) -> date | None:
+def _iso(text: str) -> date | None:
     try:
-        return date.fromisoformat(s)
+        return date.fromisoformat(text)
     except ValueError:
         return None
 
@@ -151,12 +155,12 @@ def _valid(out: Briefing, text: str, lineno: int, seen: list[tuple[int, str]]) -
     """The valid hits in `text`; invalid ones go to `out.invalid`, and each valid one's
     (position, key) to `seen`."""
     hits = []
-    for h in scan(text):
-        if h.key is None:
-            out.invalid.append(InvalidCitation(h.raw, out.path, lineno, h.reason or "invalid"))
+    for hit in scan(text):
+        if hit.key is None:
+            out.invalid.append(InvalidCitation(hit.raw, out.path, lineno, hit.reason or "invalid"))
         else:
-            hits.append(h)
-            seen.append((h.start, h.key.key))
+            hits.append(hit)
+            seen.append((hit.start, hit.key.key))
     return hits
 
 
@@ -176,10 +180,10 @@ def _table_row(
     found = []
     for n, cell in enumerate(row):
         hits = _valid(out, cell, lineno, seen)  # a row is one unit: where in it does not matter
-        for h in hits:
-            primary = n == 0 and h.listable
-            title = cell_title(row, n, h, hits, title_col, primary)
-            found.append(_citation(out, h, place, primary, title))
+        for hit in hits:
+            primary = n == 0 and hit.listable
+            title = cell_title(row, n, hit, hits, title_col, primary)
+            found.append(_citation(out, hit, place, primary, title))
     return found
 
 
@@ -204,25 +208,27 @@ def _prose(
         claimed,
     )
     found = []
-    for idx, h in enumerate(hits):
-        primary = h.listable and (labelled or bool(listed and idx == 0 and h.start == listed.end()))
+    for idx, hit in enumerate(hits):
+        primary = hit.listable and (
+            labelled or bool(listed and idx == 0 and hit.start == listed.end())
+        )
         start = label.end() if labelled and label else listed.end() if listed else None
         title = line_title(line, idx, hits, start, bool(listed and not labelled))
-        found.append(_citation(out, h, place, primary, title))
+        found.append(_citation(out, hit, place, primary, title))
     return found
 
 
 def _citation(
-    out: Briefing, h: Hit, place: Place, primary: bool, found: tuple[str, TitleSource] | None
+    out: Briefing, hit: Hit, place: Place, primary: bool, found: tuple[str, TitleSource] | None
 ) -> Citation:
     """A citation; a URL with no title of its own takes its heading's (marked inferred)."""
-    assert h.key is not None
+    assert hit.key is not None
     title, source = found or (None, None)
-    if title is None and place.block.title and not h.key.kind.is_paper:
+    if title is None and place.block.title and not hit.key.kind.is_paper:
         title, source = place.block.title, TitleSource.HEADING
     return Citation(
-        h.key,
-        h.raw,
+        hit.key,
+        hit.raw,
         out.path,
         place.lineno,
         primary,
@@ -237,13 +243,13 @@ def _citation(
 def _one_per_key(found: list[Citation]) -> list[Citation]:
     """One citation per anchor and line: `[2309.06180](https://arxiv.org/abs/2309.06180)` is one."""
     by_key: dict[str, Citation] = {}
-    for c in found:
-        first = by_key.setdefault(c.key.key, c)
-        if first is not c:
-            better = c if c.written_title and not first.written_title else first
-            by_key[c.key.key] = replace(
+    for cite in found:
+        first = by_key.setdefault(cite.key.key, cite)
+        if first is not cite:
+            better = cite if cite.written_title and not first.written_title else first
+            by_key[cite.key.key] = replace(
                 first,
-                primary=first.primary or c.primary,
+                primary=first.primary or cite.primary,
                 title=better.title,
                 title_source=better.title_source,
             )
@@ -264,13 +270,17 @@ def briefing_claims(paths: list[str]) -> dict[str, Claims]:
 def claims_of(briefings: list[Briefing]) -> dict[str, Claims]:
     """`briefing_claims` of briefings already read (`undated=date.min`)."""
     out: dict[str, Claims] = {}
-    for b in briefings:
-        for c in b.citations:
-            if c.claims is None:
+    for briefing in briefings:
+        for cite in briefing.citations:
+            if cite.claims is None:
                 continue
-            claims = c.claims if c.claims.said_on != date.min else replace(c.claims, said_on=None)
-            prev = out.get(c.key.key)
-            out[c.key.key] = claims if prev is None else _fill(prev, claims)
+            claims = (
+                cite.claims
+                if cite.claims.said_on != date.min
+                else replace(cite.claims, said_on=None)
+            )
+            prev = out.get(cite.key.key)
+            out[cite.key.key] = claims if prev is None else _fill(prev, claims)
     return out
 
 

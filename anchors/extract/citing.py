@@ -42,11 +42,11 @@ def _markdown_files(root: Path) -> Iterator[Path]:
                 yield Path(folder) / name
 
 
-def _shown(p: Path) -> str:
+def _shown(path: Path) -> str:
     try:
-        return os.path.relpath(p)
+        return os.path.relpath(path)
     except ValueError:
-        return str(p)
+        return str(path)
 
 
 def add_citing_lines(findings: Sequence[Finding]) -> list[Finding]:
@@ -96,7 +96,7 @@ def _citing(registry: str, wanted: set[str]) -> dict[str, list[dict[str, object]
             continue
         if not any(h in text for h in hosts):
             continue
-        for c in extract(text, str(path), date.today()).citations:
-            if c.key.key in hits:
-                hits[c.key.key].append({"file": _shown(path), "line": c.line})
+        for cite in extract(text, str(path), date.today()).citations:
+            if cite.key.key in hits:
+                hits[cite.key.key].append({"file": _shown(path), "line": cite.line})
     return {keys[key]: where for key, where in hits.items() if where}

@@ -156,8 +156,8 @@ class _Nearby:
                 continue
             if last is not None and id(blocks[last - 1]) != block:
                 last = None
-            for m in _MENTION_RE.finditer(text):
-                self.numbers.setdefault((block, int(m[1])), []).append(i + 1)
+            for mention in _MENTION_RE.finditer(text):
+                self.numbers.setdefault((block, int(mention[1])), []).append(i + 1)
             if i + 1 in gh_lines:
                 last = i + 1
             elif last is not None and _THIS_RE.search(text):

@@ -46,7 +46,7 @@ def document_refs(lines: Sequence[str], skipped: Sequence[bool] = ()) -> list[Do
     for i, line in enumerate(lines):
         if ".md" not in line or (i < len(skipped) and skipped[i]):
             continue
-        for m in _REF_RE.finditer(line):
-            written = m["section"] + (f" {m['name']}" if m["name"] else "")
-            refs.append(DocumentRef(m["file"], normal(written), i + 1))
+        for ref in _REF_RE.finditer(line):
+            written = ref["section"] + (f" {ref['name']}" if ref["name"] else "")
+            refs.append(DocumentRef(ref["file"], normal(written), i + 1))
     return refs

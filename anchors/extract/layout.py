@@ -55,8 +55,8 @@ def skipped_lines(lines: list[str]) -> list[bool]:
             keep = f[2].lower() in _BIB_INFO or _bibtex_inside(lines, i + 1, f[1])
             fence, keep_fence, skip[i] = f[1], keep, True
             continue
-        m = _IGNORE_RE.search(line)
-        kind = m[1].lower() if m else ""
+        marker = _IGNORE_RE.search(line)
+        kind = marker[1].lower() if marker else ""
         region = region or kind == "ignore-start"
         skip[i] = region or next_line or kind in ("ignore", "ignore-line")
         next_line = kind == "ignore-next-line"
@@ -79,9 +79,9 @@ def ignored_anchors(lines: list[str]) -> frozenset[str]:
     left out wherever the briefing cites them, for rows that mix on- and off-topic papers."""
     keys: set[str] = set()
     for line in lines:
-        for m in _IGNORE_LIST_RE.finditer(line):
-            if m[2] == ">" and m[1].endswith("--"):
-                keys.update(h.key.key for h in scan(m[1][:-2]) if h.key is not None)
+        for listed in _IGNORE_LIST_RE.finditer(line):
+            if listed[2] == ">" and listed[1].endswith("--"):
+                keys.update(h.key.key for h in scan(listed[1][:-2]) if h.key is not None)
     return frozenset(keys)
 
 

@@ -140,14 +140,16 @@ _NOT_STATE = re.compile(
 
 def _bare_states(text: str) -> dict[StateClaim, str]:
     found: dict[StateClaim, str] = {}
-    for m in _BARE.finditer(text):
-        word = m[1].lower()
-        after = _WORD_AFTER.match(text, m.end())
-        nxt = after[1].lower() if after and text[m.end() : after.start(1)].strip() == "" else None
-        before = _WORD_BEFORE.search(text, 0, m.start())
+    for match in _BARE.finditer(text):
+        word = match[1].lower()
+        after = _WORD_AFTER.match(text, match.end())
+        nxt = (
+            after[1].lower() if after and text[match.end() : after.start(1)].strip() == "" else None
+        )
+        before = _WORD_BEFORE.search(text, 0, match.start())
         prev = before[1].lower() if before else None
-        opened = text[max(0, m.start() - 1) : m.start()] in ("(", "[", "（", "【", "`")
-        first = _LINE_START.fullmatch(text, text.rfind("\n", 0, m.start()) + 1, m.start())
+        opened = text[max(0, match.start() - 1) : match.start()] in ("(", "[", "（", "【", "`")
+        first = _LINE_START.fullmatch(text, text.rfind("\n", 0, match.start()) + 1, match.start())
         if word == "open" and (nxt in _OPEN_VERB_AFTER or prev in _OPEN_VERB_BEFORE):
             continue  # "open a PR", "to open": a verb
         if word == "open" and first and not opened:
@@ -158,7 +160,7 @@ def _bare_states(text: str) -> dict[StateClaim, str]:
             pass  # a changelog's "- Fixed infinite loop …": the verb, so a state
         elif nxt is not None and nxt not in _AFTER_STATE and nxt not in _VERB_AFTER:
             continue  # an adjective: "merged attention", "fixed point", "closed source"
-        found.setdefault(_BARE_STATE[word], m[0])
+        found.setdefault(_BARE_STATE[word], match[0])
     return found
 
 
@@ -167,8 +169,8 @@ def state_claim(text: str) -> tuple[StateClaim, str] | None:
     cleaned = _NOT_STATE.sub(" ", text)
     found: dict[StateClaim, str] = {}
     for pattern, state in _STRONG:
-        if m := pattern.search(cleaned):
-            found.setdefault(state, m.group())
+        if match := pattern.search(cleaned):
+            found.setdefault(state, match.group())
     strong = dict(found)
     for state, words in _bare_states(cleaned).items():
         found.setdefault(state, words)
@@ -227,18 +229,18 @@ _DATE_RE = re.compile(
 
 def date_claim(text: str) -> date | None:
     """`arXiv 2026-09-19`, `Submitted on 12 Sep 2023`, `2023-09-12 提交`: the v1 date claimed."""
-    for m in _DATE_RE.finditer(text):
-        got = {k[0].lower(): v for k, v in m.groupdict().items() if v and k != "mon"}
-        y, mo, d = got.get("y"), got.get("m"), got.get("d")
-        if m["mon"]:
-            name = m["mon"][:3].lower()
+    for match in _DATE_RE.finditer(text):
+        got = {k[0].lower(): v for k, v in match.groupdict().items() if v and k != "mon"}
+        year, month, day = got.get("y"), got.get("m"), got.get("d")
+        if match["mon"]:
+            name = match["mon"][:3].lower()
             if name not in _MONTHS:
                 continue
-            mo = str(_MONTHS.index(name) + 1)
-        if y is None or mo is None or d is None:
+            month = str(_MONTHS.index(name) + 1)
+        if year is None or month is None or day is None:
             continue
         try:
-            return date(int(y), int(mo), int(d))
+            return date(int(year), int(month), int(day))
         except ValueError:
             continue
     return None
@@ -268,9 +270,9 @@ _NOT_VENUE = re.compile(
 def venues_in(text: str) -> list[Venue]:
     """Every venue named in `text`, with its year when one is written next to it."""
     out = []
-    for m in _VENUE_RE.finditer(text):
-        yy, yyyy = m["yy"], m["yyyy"]
-        name = _ALIASES.get(m["name"], m["name"])
+    for match in _VENUE_RE.finditer(text):
+        yy, yyyy = match["yy"], match["yyyy"]
+        name = _ALIASES.get(match["name"], match["name"])
         out.append(Venue(name, int(yyyy) if yyyy else 2000 + int(yy) if yy else None))
     return out
 
@@ -278,10 +280,12 @@ def venues_in(text: str) -> list[Venue]:
 def venue_claim(text: str) -> Venue | None:
     """`HPDC'26` → HPDC 2026, `OSDI 2026` → OSDI 2026; a venue needs its year to be a claim,
     and one the paper was only submitted to or rejected from is none."""
-    for m in _VENUE_RE.finditer(text):
-        if not (m["yy"] or m["yyyy"]) or _NOT_VENUE.search(text, max(0, m.start() - 30), m.start()):
+    for match in _VENUE_RE.finditer(text):
+        if not (match["yy"] or match["yyyy"]) or _NOT_VENUE.search(
+            text, max(0, match.start() - 30), match.start()
+        ):
             continue
-        return venues_in(m.group())[0]
+        return venues_in(match.group())[0]
     return None
 
 
@@ -294,5 +298,5 @@ _VERSION_RE = re.compile(
 
 def version_claim(text: str) -> int | None:
     """`arXiv v2`, `2309.06180 (v3)`, `第 2 版`: the version cited, written beside the ID."""
-    m = _VERSION_RE.search(text)
-    return int(m["v"] or m["cn"]) if m else None
+    match = _VERSION_RE.search(text)
+    return int(match["v"] or match["cn"]) if match else None

@@ -60,9 +60,9 @@ def heading_blocks(lines: list[str]) -> list[Block]:
     result: list[Block] = []
     cur = Block()
     for line in lines:
-        m = _HEADING_RE.match(line)
-        if m and not line.lstrip().startswith("|"):
-            cur = Block(useful_title(m["title"]))
+        heading = _HEADING_RE.match(line)
+        if heading and not line.lstrip().startswith("|"):
+            cur = Block(useful_title(heading["title"]))
         elif cur.section is None and _SECTION_LINE_RE.search(line):
             cur.section = section_in(line)
         result.append(cur)
@@ -72,10 +72,14 @@ def heading_blocks(lines: list[str]) -> list[Block]:
 def line_claim(text: str, when: date, strict: bool) -> tuple[Status | None, date | None]:
     """Status and first-anchored date a line claims; prose with mixed claims claims nothing."""
     claimed = None
-    m = _DATE_CLAIM_RE.search(text)
-    if m:
-        y, mo, d = (m["y"] or m["y2"]), int(m["m"] or m["m2"]), int(m["d"] or m["d2"])
-        claimed = _claimed_date(when, int(y) if y else None, mo, d)
+    match = _DATE_CLAIM_RE.search(text)
+    if match:
+        year, month, day = (
+            (match["y"] or match["y2"]),
+            int(match["m"] or match["m2"]),
+            int(match["d"] or match["d2"]),
+        )
+        claimed = _claimed_date(when, int(year) if year else None, month, day)
     is_new, is_cont = bool(_NEW_RE.search(text)), bool(_CONT_RE.search(text)) or claimed is not None
     if is_new and is_cont:
         if strict:
@@ -93,8 +97,8 @@ def _claimed_date(when: date, year: int | None, month: int, day: int) -> date | 
     try:
         if year is not None:
             return date(year, month, day)
-        d = date(when.year, month, day)
-        return d if d <= when else date(when.year - 1, month, day)
+        this_year = date(when.year, month, day)
+        return this_year if this_year <= when else date(when.year - 1, month, day)
     except ValueError:
         return None
 
@@ -102,7 +106,7 @@ def _claimed_date(when: date, year: int | None, month: int, day: int) -> date | 
 def section_in(text: str) -> str | None:
     """The section a line names, stored in the one spelling export and report read
     (`sections.normal`: `§ 1.3\u3000KV Cache` is `§1.3 KV Cache`)."""
-    m = _SECTION_RE.search(text)
-    if not m:
+    match = _SECTION_RE.search(text)
+    if not match:
         return None
-    return normal(m.group().strip(" *-—:：")).strip(" *-—:：") or None
+    return normal(match.group().strip(" *-—:：")).strip(" *-—:：") or None

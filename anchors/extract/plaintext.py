@@ -96,13 +96,15 @@ def markdown_to_text(md: str) -> str:
     text = _IMAGE_RE.sub(" ", md)
     text = _BACKLINK_RE.sub(" ", text)
     for _ in range(3):  # links inside link text (`[[pdf]](…)`) unwrap one level per pass
-        new = _LINK_RE.sub(lambda m: m[1], text)
+        new = _LINK_RE.sub(lambda bracket: bracket[1], text)
         if new == text:
             break
         text = new
     # `[**Name**] Title` is a name in brackets, unwrapped; a plain tag (`[CI]`, `[Technical
     # Report]`) is part of the title as written
-    text = _BRACKETS_RE.sub(lambda m: m[1] if _MARKED_RE.search(m[1]) else m[0], text)
+    text = _BRACKETS_RE.sub(
+        lambda bracket: bracket[1] if _MARKED_RE.search(bracket[1]) else bracket[0], text
+    )
     text = _TAG_RE.sub(" ", text)
     text = _EMPHASIS_RE.sub("", text)
     text = "".join(
@@ -115,9 +117,9 @@ def markdown_to_text(md: str) -> str:
     return _SPACE_RE.sub(" ", text).strip(_EDGE + " ")
 
 
-def _combining_letter(c: str) -> bool:
+def _combining_letter(char: str) -> bool:
     """Combining marks inside words (Devanagari vowel signs, accents) are text, not emoji."""
-    return unicodedata.category(c) == "Mn" and not ("\ufe00" <= c <= "\ufe0f")
+    return unicodedata.category(char) == "Mn" and not ("\ufe00" <= char <= "\ufe0f")
 
 
 def useful_title(candidate: str | None, urls: tuple[str, ...] = ()) -> str | None:
@@ -139,8 +141,8 @@ def useful_title(candidate: str | None, urls: tuple[str, ...] = ()) -> str | Non
 
 def _cut_gloss(text: str) -> str:
     """Drop ` · gloss` tails and a trailing `（… ⭐⭐⭐ …）` rating."""
-    m = _GLOSS_RE.search(text)
-    return text[: m.start()] if m else text
+    gloss = _GLOSS_RE.search(text)
+    return text[: gloss.start()] if gloss else text
 
 
 def _strip_brackets(text: str) -> str:

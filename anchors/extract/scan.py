@@ -87,27 +87,27 @@ def scan(text: str) -> list[Hit]:
     masked = text
     if "://" in text:
         found = _urls(text)
-        hits = [h for h in found if not _placeholder(text, h)]
+        hits = [hit for hit in found if not _placeholder(text, hit)]
         pieces, at = [], 0
-        for h in found:  # a placeholder URL's digits are no ID either
-            pieces += [text[at : h.start], " " * (h.end - h.start)]
-            at = h.end
+        for hit in found:  # a placeholder URL's digits are no ID either
+            pieces += [text[at : hit.start], " " * (hit.end - hit.start)]
+            at = hit.end
         masked = "".join(pieces) + text[at:]
     if _DIGIT_RE.search(masked):
         hits.extend(_tokens(text, masked.translate(_FULLWIDTH)))
-        hits.sort(key=lambda h: h.start)
+        hits.sort(key=lambda hit: hit.start)
     return hits
 
 
-def _placeholder(text: str, h: Hit) -> bool:
+def _placeholder(text: str, hit: Hit) -> bool:
     """A template URL (`http://localhost:${PORT}`, `https://{host}/v1`, `http://$HOST:PORT`)
     names no page anywhere; in inline code a local or reserved example host is a placeholder
     for the reader's own server too. Neither is a citation, valid or not."""
-    if _TEMPLATE_RE.search(h.raw):
+    if _TEMPLATE_RE.search(hit.raw):
         return True
-    if "`" not in text or not any(a <= h.start < b for a, b in code_spans(text)):
+    if "`" not in text or not any(a <= hit.start < b for a, b in code_spans(text)):
         return False
-    host = _HOST_RE.match(h.raw)
+    host = _HOST_RE.match(hit.raw)
     name = host[1].lower().rstrip(".") if host else ""
     return (
         name in _LOCAL_HOSTS
@@ -134,11 +134,11 @@ def code_spans(text: str) -> list[tuple[int, int]]:
 def _urls(text: str) -> list[Hit]:
     out: list[Hit] = []
     pos = 0
-    while (m := _URL_START_RE.search(text, pos)) is not None:
-        start = m.start()
+    while (match := _URL_START_RE.search(text, pos)) is not None:
+        start = match.start()
         end, link_text = _url_end(text, start)
-        pos = max(end, m.end())
-        if end <= m.end():
+        pos = max(end, match.end())
+        if end <= match.end():
             continue
         out.append(_url_hit(text, start, end, link_text))
     return out
@@ -172,8 +172,8 @@ def _url_end(text: str, start: int) -> tuple[int, str | None]:
             return closed, None
     elif before[-1:] in ('"', "'") and _ATTR_BEFORE_RE.search(text, max(0, start - 40), start - 1):
         if (closed := _delimited_end(text, start, before[-1])) is not None:
-            m = _HTML_TEXT_RE.match(text, closed + 1)
-            return closed, m[1] if m else None
+            match = _HTML_TEXT_RE.match(text, closed + 1)
+            return closed, match[1] if match else None
     elif _REF_DEF_RE.fullmatch(text, 0, start):
         return _destination_end(text, start), None
     return _bare_end(text, start), None
@@ -185,16 +185,16 @@ def _destination_end(text: str, start: int) -> int:
     depth = {"(": 0, "（": 0}
     i, n = start, min(len(text), start + _MAX_DESTINATION)
     while i < n:
-        c = text[i]
-        if c.isspace() or c == "\x00" or text.startswith("](", i):
+        char = text[i]
+        if char.isspace() or char == "\x00" or text.startswith("](", i):
             break  # `](` opens the next link: this target never closed
-        if c == "\\" and i + 1 < n:
+        if char == "\\" and i + 1 < n:
             i += 2
             continue
-        if c in depth:
-            depth[c] += 1
-        elif c in ")）":
-            opener = _OPENERS[c]
+        if char in depth:
+            depth[char] += 1
+        elif char in ")）":
+            opener = _OPENERS[char]
             if depth[opener] == 0:
                 break
             depth[opener] -= 1
@@ -205,17 +205,17 @@ def _destination_end(text: str, start: int) -> int:
 def _delimited_end(text: str, start: int, closer: str, spaces: bool = False) -> int | None:
     """The index of `closer` when the URL runs to it without whitespace; else None."""
     for i in range(start, min(len(text), start + 8192)):
-        c = text[i]
-        if c == closer:
+        char = text[i]
+        if char == closer:
             return i
-        if (c.isspace() and not (spaces and c == " ")) or c in "<>":
+        if (char.isspace() and not (spaces and char == " ")) or char in "<>":
             return None
     return None
 
 
 def _bare_end(text: str, start: int) -> int:
-    m = _BARE_URL_RE.match(text, start)
-    url = m.group() if m else ""
+    match = _BARE_URL_RE.match(text, start)
+    url = match.group() if match else ""
     return start + len(_trim_url(url))
 
 
@@ -236,34 +236,34 @@ def _trim_url(url: str) -> str:
 def _markdown_link_text(text: str, close: int) -> str | None:
     """The text between the `[` matching the `]` at `close` and it (looking back 300 chars)."""
     depth = 0
-    for j in range(close - 1, max(-1, close - 300), -1):
-        c = text[j]
-        if c == "]":
+    for at in range(close - 1, max(-1, close - 300), -1):
+        char = text[at]
+        if char == "]":
             depth += 1
-        elif c == "[":
+        elif char == "[":
             if depth == 0:
-                return text[j + 1 : close]
+                return text[at + 1 : close]
             depth -= 1
     return None
 
 
 def _tokens(text: str, masked: str) -> list[Hit]:
     out: list[Hit] = []
-    for m in _TOKEN_RE.finditer(masked):
-        ident, start, end = m.group(), m.start(), m.end()
-        if m["card"]:
-            ident = f"{m['cyymm']}.{m['cnum']}"
-        elif m["prefixed"]:
-            ident = m["pid"].rstrip(".")
-            end = m.start("pid") + len(ident)
-        elif m["doi"]:
+    for match in _TOKEN_RE.finditer(masked):
+        ident, start, end = match.group(), match.start(), match.end()
+        if match["card"]:
+            ident = f"{match['cyymm']}.{match['cnum']}"
+        elif match["prefixed"]:
+            ident = match["pid"].rstrip(".")
+            end = match.start("pid") + len(ident)
+        elif match["doi"]:
             ident = _trim_doi(ident)
             end = start + len(ident)
-        elif m["old"] and m["old"].split("/")[0].split(".")[0] not in OLD_ARCHIVES:
+        elif match["old"] and match["old"].split("/")[0].split(".")[0] not in OLD_ARCHIVES:
             continue
         raw = text[start:end]
         try:
-            out.append(Hit(start, end, raw, parse_anchor(ident), listable=not m["card"]))
+            out.append(Hit(start, end, raw, parse_anchor(ident), listable=not match["card"]))
         except InvalidId as exc:
             out.append(Hit(start, end, raw, reason=exc.reason))
     return out

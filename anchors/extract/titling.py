@@ -40,10 +40,10 @@ def _as(title: str | None, source: TitleSource) -> Found:
 
 
 def cell_title(
-    cells: list[str], n: int, h: Hit, hits: list[Hit], title_col: int | None, primary: bool
+    cells: list[str], n: int, hit: Hit, hits: list[Hit], title_col: int | None, primary: bool
 ) -> Found:
     """Link text; for an ID in a row's first cell the next cell; else the title column."""
-    if found := _as(useful_title(h.link_text), TitleSource.LINK_TEXT):
+    if found := _as(useful_title(hit.link_text), TitleSource.LINK_TEXT):
         return found
     urls = tuple(x.raw for x in hits)  # only now: a row may hold thousands of links
     if primary and n + 1 < len(cells):
@@ -54,7 +54,7 @@ def cell_title(
         return _as(useful_title(cells[title_col]), TitleSource.CELL)
     if len(hits) == 1:  # `| FlashAttention (arXiv:2205.14135) |` in the title column itself
         return _as(
-            useful_title(cells[n][: h.start] + " " + cells[n][h.end :], urls), TitleSource.CELL
+            useful_title(cells[n][: hit.start] + " " + cells[n][hit.end :], urls), TitleSource.CELL
         )
     return None
 
@@ -62,22 +62,22 @@ def cell_title(
 def line_title(line: str, idx: int, hits: list[Hit], start: int | None, listed: bool) -> Found:
     """Link text; in a list item the text after an ID that opens it, or the text before the
     first citation when nothing but links and punctuation follows it (`- Title <URL>`)."""
-    h = hits[idx]
-    if found := _as(useful_title(h.link_text), TitleSource.LINK_TEXT):
+    hit = hits[idx]
+    if found := _as(useful_title(hit.link_text), TitleSource.LINK_TEXT):
         return found
-    if start is None or idx != 0 or not h.listable or (h.start == start and not listed):
+    if start is None or idx != 0 or not hit.listable or (hit.start == start and not listed):
         return None  # paper-card names (`1411-2609-18063（Edge0）`) mention a paper, never list it
     urls = tuple(x.raw for x in hits)
-    if h.start == start:
-        after = line[h.end : hits[1].start if len(hits) > 1 else len(line)]
+    if hit.start == start:
+        after = line[hit.end : hits[1].start if len(hits) > 1 else len(line)]
         return _as(useful_title(after, urls), TitleSource.AFTER_ID)
-    if h.key is None or not h.key.kind.is_paper:
+    if hit.key is None or not hit.key.kind.is_paper:
         return None  # before a URL stands a description (a changelog entry), not its title
-    end = h.start
-    if h.link_text is not None:
-        near = max(start, h.start - len(h.link_text) - 4)  # `[text](` or `[text](<` just before
-        end = max(line.rfind("[" + h.link_text + "]", near, h.start), start)
-    if _nothing_but_venue(useful_title(line[h.end :], urls)):
+    end = hit.start
+    if hit.link_text is not None:
+        near = max(start, hit.start - len(hit.link_text) - 4)  # `[text](` or `[text](<` just before
+        end = max(line.rfind("[" + hit.link_text + "]", near, hit.start), start)
+    if _nothing_but_venue(useful_title(line[hit.end :], urls)):
         return _as(useful_title(line[start:end], urls), TitleSource.BEFORE_ID)
     return None
 

@@ -93,15 +93,15 @@ def _cn2an(body: str) -> float | None:
 
 def chinese_figures(text: str) -> Iterator[ChineseFigure | tuple[int, int]]:
     """Each Chinese-numeral figure in `text`; a vague one (`数十倍`) as its (start, end)."""
-    for count, m in enumerate(_matches(text)):
+    for count, match in enumerate(_matches(text)):
         if count >= MAX_FIGURES:
             return
-        if m["vague"]:
-            yield m.start(), m.end()
-        elif m["fan"]:
-            value = _FAN.get(m["n"] or "一", 2.0)
-            yield ChineseFigure(UnitClass.MULTIPLE, value, 1.0, m.start(), m.end())
-        elif (found := _numeral_figure(text, m)) is not None:
+        if match["vague"]:
+            yield match.start(), match.end()
+        elif match["fan"]:
+            value = _FAN.get(match["n"] or "一", 2.0)
+            yield ChineseFigure(UnitClass.MULTIPLE, value, 1.0, match.start(), match.end())
+        elif (found := _numeral_figure(text, match)) is not None:
             yield found
 
 
@@ -113,8 +113,8 @@ def _matches(text: str) -> Iterator[re.Match[str]]:
     """`_FIGURE_RE`'s matches, looked for only in short windows around `倍`, `成`, `翻`, `幅`
     and `百分` (a figure's numerals stand at most 26 characters before or after them)."""
     lo = hi = -1
-    for a in _ANCHOR_RE.finditer(text):
-        start, end = max(0, a.start() - 26), a.end() + 28
+    for near in _ANCHOR_RE.finditer(text):
+        start, end = max(0, near.start() - 26), near.end() + 28
         if start <= hi:
             hi = end
             continue
@@ -125,21 +125,21 @@ def _matches(text: str) -> Iterator[re.Match[str]]:
         yield from _FIGURE_RE.finditer(text, lo, hi)
 
 
-def _numeral_figure(text: str, m: re.Match[str]) -> ChineseFigure | None:
-    run = m["prun"] or m["run"]
-    start = m.start()
-    if not m["pct"] and start > 0 and text[start - 1] in _WORD_BEFORE:
+def _numeral_figure(text: str, match: re.Match[str]) -> ChineseFigure | None:
+    run = match["prun"] or match["run"]
+    start = match.start()
+    if not match["pct"] and start > 0 and text[start - 1] in _WORD_BEFORE:
         return None
-    if m["unit"] == "成" and (run == "一" or len(run) > 3):  # `一成不变`; 成 counts tenths
+    if match["unit"] == "成" and (run == "一" or len(run) > 3):  # `一成不变`; 成 counts tenths
         return None
     parsed = numeral_value(run)
     if parsed is None:
         return None
     value, step, decimals = parsed
-    if m["pct"]:
-        return ChineseFigure(UnitClass.PERCENT, value, step, start, m.end(), decimals=decimals)
-    unit = m["unit"]
+    if match["pct"]:
+        return ChineseFigure(UnitClass.PERCENT, value, step, start, match.end(), decimals=decimals)
+    unit = match["unit"]
     if unit == "成":
-        return ChineseFigure(UnitClass.PERCENT, value * 10, step * 10, start, m.end())
+        return ChineseFigure(UnitClass.PERCENT, value * 10, step * 10, start, match.end())
     kind = UnitClass.MULTIPLE if unit == "倍" else UnitClass.POINTS
-    return ChineseFigure(kind, value, step, start, m.end(), bool(m["more"]), decimals)
+    return ChineseFigure(kind, value, step, start, match.end(), bool(match["more"]), decimals)

@@ -138,5 +138,5 @@ def _plain(text: str) -> str:
     return html.unescape(text) if "&" in text else text
 
 
-def _tag_space(m: re.Match[str]) -> str:
-    return " " if m.group(2).lower() in _BLOCK_TAGS else ""
+def _tag_space(match: re.Match[str]) -> str:
+    return " " if match.group(2).lower() in _BLOCK_TAGS else ""

@@ -141,8 +141,8 @@ def close(figure: Figure, number: Figure, tabular: bool = False) -> bool:
     targets = [figure.value] if figure.high is None else [figure.value, figure.high]
     for target in targets:
         if figure.unit is UnitClass.MULTIPLE and number.unit is UnitClass.PERCENT:
-            p = number.value / 100
-            values = [1 + p, p] + ([1 / (1 - p)] if 0 < p < 1 else [])
+            share = number.value / 100
+            values = [1 + share, share] + ([1 / (1 - share)] if 0 < share < 1 else [])
             span = _cross(figure, target).widened(near_by(figure, target))
         elif figure.unit is UnitClass.PERCENT and number.unit is UnitClass.MULTIPLE:
             values = readings(figure, number, tabular)

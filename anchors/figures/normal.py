@@ -56,12 +56,12 @@ _OVERRIDES: dict[str, str] = {
 
 
 @lru_cache(maxsize=8192)
-def _char(c: str) -> str:
-    if c in _OVERRIDES:
-        return _OVERRIDES[c]
-    if c < "\x80":
-        return c
-    return unicodedata.normalize("NFKC", c)
+def _char(char: str) -> str:
+    if char in _OVERRIDES:
+        return _OVERRIDES[char]
+    if char < "\x80":
+        return char
+    return unicodedata.normalize("NFKC", char)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,10 +95,10 @@ def normalise(text: str) -> Normal:
     out: list[str] = []
     origin: list[int] = []
     at = 0
-    for m in _MAY_CHANGE_RE.finditer(text):
-        i, c = m.start(), m.group()
-        n = _char(c)
-        if n == c:
+    for match in _MAY_CHANGE_RE.finditer(text):
+        i, char = match.start(), match.group()
+        n = _char(char)
+        if n == char:
             continue
         out.append(text[at:i])
         origin.extend(range(at, i))
@@ -167,20 +167,20 @@ _SCI_RE = re.compile(r"([0-9])\s{0,2}×\s{0,2}10\s{0,2}\^\s{0,2}([-+]?[0-9]{1,3}
 _SPACES_RE = re.compile(r"[ \t]{2,}")
 
 
-def _tex_piece(m: re.Match[str]) -> str:
-    s = m.group()
-    if s[0] == "\\":
-        if s == "\\," and m.start() > 0 and m.string[m.start() - 1].isdigit():
+def _tex_piece(match: re.Match[str]) -> str:
+    piece = match.group()
+    if piece[0] == "\\":
+        if piece == "\\," and match.start() > 0 and match.string[match.start() - 1].isdigit():
             return ","
-        if len(s) == 2 and not s[1].isalpha():
-            return _TEX_ONE.get(s[1], "")
-        if s.startswith(("\\cite", "\\ref", "\\eqref", "\\autoref", "\\cref", "\\Cref")):
+        if len(piece) == 2 and not piece[1].isalpha():
+            return _TEX_ONE.get(piece[1], "")
+        if piece.startswith(("\\cite", "\\ref", "\\eqref", "\\autoref", "\\cref", "\\Cref")):
             return " "
-        if s.startswith(("\\label", "\\url", "\\href")):
+        if piece.startswith(("\\label", "\\url", "\\href")):
             return " "
-        name = s[1:].rstrip("*")
+        name = piece[1:].rstrip("*")
         return _TEX_SYMBOLS.get(name, "")
-    return {"{,}": ",", "---": "—", "--": "-", "``": "“", "''": "”", "~": " "}.get(s, "")
+    return {"{,}": ",", "---": "—", "--": "-", "``": "“", "''": "”", "~": " "}.get(piece, "")
 
 
 def normalise_tex(text: str) -> str:

@@ -69,7 +69,11 @@ def numbers_in(text: str) -> list[Figure]:
 def _scan(text: str, bare: bool) -> list[Figure]:
     norm = normalise(text)
     masked = "http" in norm.text or _MASK_HINT_RE.search(norm.text) is not None
-    plain = _MASK_RE.sub(lambda m: " " * len(m.group()), norm.text) if masked else norm.text
+    plain = (
+        _MASK_RE.sub(lambda masked_match: " " * len(masked_match.group()), norm.text)
+        if masked
+        else norm.text
+    )
     taken = bytearray(len(plain) + 1)
     out = _words(norm, plain, taken)
     out.extend(_figures(norm, plain, _numbers(plain, taken, bare), bare, text))
@@ -90,23 +94,23 @@ def _words(norm: Normal, plain: str, taken: bytearray) -> list[Figure]:
         taken[lo:hi] = b"\x01" * (hi - lo)
     lower = plain.lower()
     # the English word patterns run only where their words can be (most lines have none)
-    for m in _VAGUE_EN_RE.finditer(plain) if ("time" in lower or "magnitude" in lower) else ():
-        out.append(_vague(norm, m.start(), m.end()))
-    for m in _WORD_MULTIPLE_RE.finditer(plain) if _MULTIPLE_HINT_RE.search(lower) else ():
-        value = float(_FOLD_WORDS[(m["n"] or m["v"]).lower()])
-        out.append(_cn(norm, plain, ChineseFigure(UnitClass.MULTIPLE, value, 1.0, *m.span())))
+    for match in _VAGUE_EN_RE.finditer(plain) if ("time" in lower or "magnitude" in lower) else ():
+        out.append(_vague(norm, match.start(), match.end()))
+    for match in _WORD_MULTIPLE_RE.finditer(plain) if _MULTIPLE_HINT_RE.search(lower) else ():
+        value = float(_FOLD_WORDS[(match["n"] or match["v"]).lower()])
+        out.append(_cn(norm, plain, ChineseFigure(UnitClass.MULTIPLE, value, 1.0, *match.span())))
     return out
 
 
 def _numbers(plain: str, taken: bytearray, bare: bool) -> list[Token]:
     """Every number written in digits, with what stands around it (at most `MAX_NUMBERS`)."""
     tokens: list[Token] = []
-    for seen, m in enumerate(core_re(bare).finditer(plain)):
+    for seen, match in enumerate(core_re(bare).finditer(plain)):
         if seen >= MAX_NUMBERS or len(tokens) >= MAX_NUMBERS:
             break
-        if taken[m.start()]:
+        if taken[match.start()]:
             continue
-        found = token(plain, m, bare)
+        found = token(plain, match, bare)
         if found is not None and (
             found.unit is not None or bare or _OPENS_RANGE_RE.match(plain, found.end)
         ):
@@ -119,8 +123,8 @@ def _as_written(figure: Figure, text: str) -> Figure:
 
 
 def _vague(norm: Normal, start: int, end: int) -> Figure:
-    a, b = norm.span(start, end)
-    return Figure(UnitClass.VAGUE, 0.0, 0.0, start=a, end=b)
+    begin, finish = norm.span(start, end)
+    return Figure(UnitClass.VAGUE, 0.0, 0.0, start=begin, end=finish)
 
 
 def _cn(norm: Normal, plain: str, found: ChineseFigure) -> Figure:
@@ -132,8 +136,10 @@ def _cn(norm: Normal, plain: str, found: ChineseFigure) -> Figure:
         hedge, start = before.hedge, before.pos
     if after is not None:
         hedge, end = after.hedge, after.pos
-    a, b = norm.span(start, end)
-    return Figure(found.unit, found.value, found.step, hedge, None, "", a, b, found.decimals)
+    begin, finish = norm.span(start, end)
+    return Figure(
+        found.unit, found.value, found.step, hedge, None, "", begin, finish, found.decimals
+    )
 
 
 def _figures(norm: Normal, plain: str, tokens: list[Token], bare: bool, text: str) -> list[Figure]:
@@ -187,9 +193,11 @@ def _figure(
     hedge: Hedge,
     text: str,
 ) -> Figure:
-    a, b = norm.span(start, tok.end)
+    begin, finish = norm.span(start, tok.end)
     if high is not None and low > high:
         low, high = high, low
     unit = tok.unit or UnitClass.BARE
-    written = text[a:b].strip()
-    return Figure(unit, low, tok.step, hedge, high, written, a, b, tok.decimals, tok.unit_factor)
+    written = text[begin:finish].strip()
+    return Figure(
+        unit, low, tok.step, hedge, high, written, begin, finish, tok.decimals, tok.unit_factor
+    )

@@ -35,13 +35,13 @@ def sentences(text: str) -> list[str]:
     """`text` (already squashed or not) as its sentences, in order, none empty."""
     out: list[str] = []
     start = 0
-    for m in _END_RE.finditer(text):
-        if m.group()[0] == "." and _abbreviation(text, m.start(), m.end()):
+    for match in _END_RE.finditer(text):
+        if match.group()[0] == "." and _abbreviation(text, match.start(), match.end()):
             continue
-        piece = squash(text[start : m.end()])
+        piece = squash(text[start : match.end()])
         if piece:
             out.append(piece)
-        start = m.end()
+        start = match.end()
     rest = squash(text[start:])
     if rest:
         out.append(rest)

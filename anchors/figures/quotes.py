@@ -29,15 +29,15 @@ _CODE_RE = re.compile(r"`[^`\n]{0,2000}+`")
 
 def quotes_in(text: str) -> list[Quote]:
     """The quotes a line writes (inline code is no quote: `--model "a/b"`)."""
-    plain = _CODE_RE.sub(lambda m: " " * len(m.group()), text) if "`" in text else text
+    plain = _CODE_RE.sub(lambda match: " " * len(match.group()), text) if "`" in text else text
     out = []
-    for m in _QUOTE_RE.finditer(plain):
-        group = next(g for g in range(1, 5) if m.group(g) is not None)
-        inner = m.group(group)
+    for match in _QUOTE_RE.finditer(plain):
+        group = next(g for g in range(1, 5) if match.group(g) is not None)
+        inner = match.group(group)
         body = inner.strip()
         if len(body) >= MIN_QUOTE:
             lead = len(inner) - len(inner.lstrip())
-            start = m.start(group) + lead
+            start = match.start(group) + lead
             out.append(Quote(text[start : start + len(body)], start, start + len(body)))
     return out
 
@@ -61,31 +61,31 @@ class _Automaton:
         self.link = [-1]
         self.size = [0]
         last = 0
-        for c in text:
-            last = self._extend(last, c)
+        for char in text:
+            last = self._extend(last, char)
 
-    def _extend(self, last: int, c: str) -> int:
+    def _extend(self, last: int, char: str) -> int:
         cur = len(self.size)
         self.next.append({})
         self.link.append(0)
         self.size.append(self.size[last] + 1)
-        p = last
-        while p != -1 and c not in self.next[p]:
-            self.next[p][c] = cur
-            p = self.link[p]
-        if p != -1:
-            q = self.next[p][c]
-            if self.size[p] + 1 == self.size[q]:
-                self.link[cur] = q
+        state = last
+        while state != -1 and char not in self.next[state]:
+            self.next[state][char] = cur
+            state = self.link[state]
+        if state != -1:
+            next_state = self.next[state][char]
+            if self.size[state] + 1 == self.size[next_state]:
+                self.link[cur] = next_state
             else:
                 clone = len(self.size)
-                self.next.append(dict(self.next[q]))
-                self.link.append(self.link[q])
-                self.size.append(self.size[p] + 1)
-                while p != -1 and self.next[p].get(c) == q:
-                    self.next[p][c] = clone
-                    p = self.link[p]
-                self.link[q] = self.link[cur] = clone
+                self.next.append(dict(self.next[next_state]))
+                self.link.append(self.link[next_state])
+                self.size.append(self.size[state] + 1)
+                while state != -1 and self.next[state].get(char) == next_state:
+                    self.next[state][char] = clone
+                    state = self.link[state]
+                self.link[next_state] = self.link[cur] = clone
         return cur
 
 
@@ -111,12 +111,12 @@ def _scan(auto: _Automaton, text: str) -> tuple[int, int]:
     """(end, length) of the longest substring of the quote that `text` holds."""
     state = length = best = best_end = 0
     nxt, link, size = auto.next, auto.link, auto.size
-    for i, c in enumerate(text):
-        while state and c not in nxt[state]:
+    for i, char in enumerate(text):
+        while state and char not in nxt[state]:
             state = link[state]
             length = size[state]
-        if c in nxt[state]:
-            state = nxt[state][c]
+        if char in nxt[state]:
+            state = nxt[state][char]
             length += 1
         if length > best:
             best, best_end = length, i + 1

@@ -79,14 +79,17 @@ def support(figure: Figure, reads: tuple[Read, ...]) -> Found | None:
     holding both ends), numbers with a unit before unitless ones."""
     parts = _single(figure)
     fallback: Found | None = None
-    for r in reads:
-        picked = [next((n for n in r.numbers if supports(p, n, r.tabular)), None) for p in parts]
+    for reading in reads:
+        picked = [
+            next((n for n in reading.numbers if supports(p, n, reading.tabular)), None)
+            for p in parts
+        ]
         if any(n is None for n in picked):
             continue
         got = tuple(n for n in picked if n is not None)
         if all(n.unit is not UnitClass.BARE for n in got):
-            return Found(r, got)
-        fallback = fallback or Found(r, got)
+            return Found(reading, got)
+        fallback = fallback or Found(reading, got)
     return fallback
 
 
@@ -94,33 +97,35 @@ def support(figure: Figure, reads: tuple[Read, ...]) -> Found | None:
 _SENTENCE_END_RE = re.compile(r"[.!?;。！？；](?=\s|$)")
 
 
-def _sentence_of(r: Read) -> list[int]:
+def _sentence_of(reading: Read) -> list[int]:
     """For each number of a prose passage, the index of its sentence (0 for a table row or a
     code block: those are one unit each)."""
-    if r.passage.kind is not PassageKind.PROSE:
-        return [0] * len(r.numbers)
-    ends = [m.end() for m in _SENTENCE_END_RE.finditer(r.text)]
-    return [bisect.bisect_right(ends, n.start) for n in r.numbers]
+    if reading.passage.kind is not PassageKind.PROSE:
+        return [0] * len(reading.numbers)
+    ends = [m.end() for m in _SENTENCE_END_RE.finditer(reading.text)]
+    return [bisect.bisect_right(ends, n.start) for n in reading.numbers]
 
 
-def _pairs(r: Read) -> Iterator[tuple[Figure, Figure]]:
+def _pairs(reading: Read) -> Iterator[tuple[Figure, Figure]]:
     """Pairs of numbers of one class inside one sentence, row or code block."""
-    sentence = _sentence_of(r)
-    nums = [(n, s) for n, s in zip(r.numbers, sentence) if n.high is None]
-    for i, (a, sa) in enumerate(nums):
-        for b, sb in nums[i + 1 : i + 1 + PAIR_WINDOW]:
-            if a.unit is not b.unit or sa != sb:
+    sentence = _sentence_of(reading)
+    nums = [(n, s) for n, s in zip(reading.numbers, sentence) if n.high is None]
+    for i, (first, sa) in enumerate(nums):
+        for second, sb in nums[i + 1 : i + 1 + PAIR_WINDOW]:
+            if first.unit is not second.unit or sa != sb:
                 continue
-            if a.unit is not UnitClass.BARE or (r.tabular and a.decimals == b.decimals):
-                yield a, b  # unitless cells pair when written alike (one column's format)
+            if first.unit is not UnitClass.BARE or (
+                reading.tabular and first.decimals == second.decimals
+            ):
+                yield first, second  # unitless cells pair when written alike (one column's format)
 
 
-def _derive(figure: Figure, a: Figure, b: Figure) -> list[float]:
+def _derive(figure: Figure, first: Figure, second: Figure) -> list[float]:
     """What a pair of one class yields in the figure's unit: a ratio, a relative change or a
     share for quantities; for two rates their difference (points); for two speed-ups their
     relative change. A ratio of two rates or two speed-ups means nothing and is not formed."""
-    low, high = sorted((a.value, b.value))
-    kind, pair = figure.unit, a.unit
+    low, high = sorted((first.value, second.value))
+    kind, pair = figure.unit, first.unit
     if pair in _RATES:
         if kind is UnitClass.POINTS or (
             kind is UnitClass.PERCENT and pair is not UnitClass.MULTIPLE
@@ -152,10 +157,10 @@ def derived(figure: Figure, reads: tuple[Read, ...], near: bool = False) -> Foun
     span = accepted(figure.value, figure.step, figure.hedge)
     if near:
         span = span.widened(near_by(figure, figure.value))
-    for r in reads:
-        for a, b in _pairs(r):
-            if any(v in span for v in _derive(figure, a, b)):
-                return Found(r, (a, b))
+    for reading in reads:
+        for first, second in _pairs(reading):
+            if any(v in span for v in _derive(figure, first, second)):
+                return Found(reading, (first, second))
     if figure.unit is UnitClass.PERCENT and not near:
         return _complement(span, reads)
     return None
@@ -163,13 +168,13 @@ def derived(figure: Figure, reads: tuple[Read, ...], near: bool = False) -> Foun
 
 def _complement(span: Interval, reads: tuple[Read, ...]) -> Found | None:
     """A share the source states the other side of: a 74.1% hit rate is a 25.9% miss rate."""
-    for r in reads:
-        ends = {v for n in r.numbers if n.high is not None for v in (n.value, n.high)}
-        for n in r.numbers:
+    for reading in reads:
+        ends = {v for n in reading.numbers if n.high is not None for v in (n.value, n.high)}
+        for n in reading.numbers:
             if n.unit is not UnitClass.PERCENT or n.high is not None or n.value in ends:
                 continue  # the end of a range (`50-73%`) is a bound, no share of anything
             if 0 < n.value < 100 and 100 - n.value in span:
-                return Found(r, (n,), ("100%", n.text))
+                return Found(reading, (n,), ("100%", n.text))
     return None
 
 
@@ -189,27 +194,29 @@ def near(figure: Figure, reads: tuple[Read, ...]) -> Found | None:
     return found
 
 
-def _an_end(n: Figure, r: Read) -> bool:
+def _an_end(n: Figure, reading: Read) -> bool:
     """Whether `n` is one end of a range its passage writes (`2` of `2-4×`)."""
-    return any(m.high is not None and m.start <= n.start and n.end <= m.end for m in r.numbers)
+    return any(
+        m.high is not None and m.start <= n.start and n.end <= m.end for m in reading.numbers
+    )
 
 
 def nearest(figure: Figure, reads: tuple[Read, ...], count: int = 3) -> list[tuple[Figure, Read]]:
     """The same-class numbers closest to the figure, for a person to judge a not-found."""
     ranges = figure.high is not None  # a range is shown its nearest ranges too
     same = [
-        (distance(figure, n), i, n, r)
-        for i, r in enumerate(reads)
-        for n in r.numbers
+        (distance(figure, n), i, n, reading)
+        for i, reading in enumerate(reads)
+        for n in reading.numbers
         if (n.high is None or ranges) and n.unit is figure.unit
     ]
-    same.sort(key=lambda t: (t[0], t[1]))
+    same.sort(key=lambda entry: (entry[0], entry[1]))
     out: list[tuple[Figure, Read]] = []
-    for _, _, n, r in same:
-        if ranges and n.high is None and _an_end(n, r):
+    for _, _, n, reading in same:
+        if ranges and n.high is None and _an_end(n, reading):
             continue  # a range is shown whole, not its ends once more
         if all(n.text != m.text for m, _ in out):
-            out.append((n, r))
+            out.append((n, reading))
         if len(out) == count:
             break
     return out

@@ -85,13 +85,13 @@ _MAY_PRECEDE = frozenset("$¥€×DBY")
 _BEFORE, _AFTER = 32, 96
 
 
-def token(plain: str, m: re.Match[str], source: bool) -> Token | None:
-    """The number at `m` with its scale, unit and hedges; None when it is no figure. It is read
+def token(plain: str, match: re.Match[str], source: bool) -> Token | None:
+    """The number at `match` with its scale, unit and hedges; None when it is no figure. It is read
     in a window around the number, and a window seen before is not read again (a long text of
     one repeated row costs what its distinct rows cost)."""
-    lo = max(0, m.start() - _BEFORE)
-    window = plain[lo : m.end() + _AFTER]
-    found = _token(window, m.start() - lo, m.end() - lo, source)
+    lo = max(0, match.start() - _BEFORE)
+    window = plain[lo : match.end() + _AFTER]
+    found = _token(window, match.start() - lo, match.end() - lo, source)
     if found is None or lo == 0:
         return found
     return Token(
@@ -174,11 +174,11 @@ def _multiplies(after: str) -> bool:
 
 def _times_before(plain: str, start: int) -> Around | None:
     """A `×` written before the number (`×2`, `× 1.5`)."""
-    j = start
-    while j > 0 and start - j < 2 and plain[j - 1] in " \t":
-        j -= 1
-    if j > 0 and plain[j - 1] == "×":
-        return Around(UnitClass.MULTIPLE, 1.0, j - 1)
+    at = start
+    while at > 0 and start - at < 2 and plain[at - 1] in " \t":
+        at -= 1
+    if at > 0 and plain[at - 1] == "×":
+        return Around(UnitClass.MULTIPLE, 1.0, at - 1)
     return None
 
 

@@ -93,17 +93,17 @@ _UNIT_RE = re.compile(
 def unit_after(text: str, pos: int) -> Around | None:
     """The unit written at `pos` (after at most two spaces), its class and its factor to the
     class's base unit; None when there is none."""
-    m = _UNIT_RE.match(text, pos)
-    if m is None:
+    match = _UNIT_RE.match(text, pos)
+    if match is None:
         return None
-    kind = m.lastgroup
+    kind = match.lastgroup
     if kind in ("bwi", "bwp", "si", "sp", "cp"):  # named sub-groups end last: their parent
         kind = {"bwi": "bw", "bwp": "bw", "si": "size", "sp": "size", "cp": "compute"}[kind]
-    unit, factor = _class_of(kind or "", m)
-    return Around(unit, factor, m.end())
+    unit, factor = _class_of(kind or "", match)
+    return Around(unit, factor, match.end())
 
 
-def _class_of(kind: str, m: re.Match[str]) -> tuple[UnitClass, float]:
+def _class_of(kind: str, match: re.Match[str]) -> tuple[UnitClass, float]:
     simple = {
         "points": _U.POINTS,
         "percent": _U.PERCENT,
@@ -118,12 +118,14 @@ def _class_of(kind: str, m: re.Match[str]) -> tuple[UnitClass, float]:
     if kind in simple:
         return simple[kind], 1.0
     if kind in ("bw", "size"):
-        prefix, binary = (m["bwp"], m["bwi"]) if kind == "bw" else (m["sp"], m["si"])
+        prefix, binary = (
+            (match["bwp"], match["bwi"]) if kind == "bw" else (match["sp"], match["si"])
+        )
         base = _BINARY[prefix.upper()] if binary else _DECIMAL[prefix]
         return (_U.BANDWIDTH if kind == "bw" else _U.SIZE), float(base)
     if kind == "compute":
-        return _U.COMPUTE, _DECIMAL[m["cp"]] if m["cp"] else 1e12
-    return _U.TIME, _TIME[m["time"].strip()]
+        return _U.COMPUTE, _DECIMAL[match["cp"]] if match["cp"] else 1e12
+    return _U.TIME, _TIME[match["time"].strip()]
 
 
 _SCALES = {
@@ -157,11 +159,11 @@ _SCALE_RE = re.compile(
 
 def scale_after(text: str, pos: int) -> tuple[str, float, int] | None:
     """The scale word written right after a number (`万`, `k`, ` million`): (word, factor, end)."""
-    m = _SCALE_RE.match(text, pos)
-    if m is None:
+    match = _SCALE_RE.match(text, pos)
+    if match is None:
         return None
-    word = m.group().strip()
-    return word, _SCALES[word], m.end()
+    word = match.group().strip()
+    return word, _SCALES[word], match.end()
 
 
 _CURRENCY_RE = re.compile(r"(?:US\$|\$|¥|€|(?:USD|RMB|CNY|EUR)[ \t]?)$")
@@ -170,12 +172,12 @@ _CURRENCY = {"$": _U.USD, "US$": _U.USD, "USD": _U.USD, "¥": _U.CNY, "RMB": _U.
 
 def currency_before(text: str, pos: int) -> Around | None:
     """A currency sign or code written right before `pos` (`$4.06`, `¥30`, `USD 5`)."""
-    m = _CURRENCY_RE.search(text, max(0, pos - 5), pos)
-    if m is None:
+    match = _CURRENCY_RE.search(text, max(0, pos - 5), pos)
+    if match is None:
         return None
-    code = m.group().strip()
+    code = match.group().strip()
     unit = _CURRENCY.get(code, _U.EUR if code in ("€", "EUR") else _U.CNY)
-    return Around(unit, 1.0, m.start())
+    return Around(unit, 1.0, match.start())
 
 
 _UP_TO_VERBS = (
@@ -240,15 +242,15 @@ _HEDGES = {
 def hedge_before(text: str, pos: int) -> Around | None:
     """The hedge written right before `pos` (`约 `, `nearly `, `>`, `不到`), with its start."""
     window = text[max(0, pos - _HEDGE_WINDOW) : pos][::-1]
-    m = _HEDGE_BEFORE_REVERSED_RE.match(window)
-    if m is None or m.lastgroup is None:
+    match = _HEDGE_BEFORE_REVERSED_RE.match(window)
+    if match is None or match.lastgroup is None:
         return None
-    return Around(None, 1.0, pos - m.end(), Hedge[m.lastgroup.upper()])
+    return Around(None, 1.0, pos - match.end(), Hedge[match.lastgroup.upper()])
 
 
 def hedge_after(text: str, pos: int) -> Around | None:
     """A hedge written after a figure (`70% 左右`, `300+`, `5 倍以上`), with its end."""
-    m = _HEDGE_AFTER_RE.match(text, pos)
-    if m is None or m.lastgroup is None:
+    match = _HEDGE_AFTER_RE.match(text, pos)
+    if match is None or match.lastgroup is None:
         return None
-    return Around(None, 1.0, m.end(), _HEDGES[m.lastgroup])
+    return Around(None, 1.0, match.end(), _HEDGES[match.lastgroup])

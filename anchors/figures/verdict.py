@@ -133,19 +133,19 @@ def unread(claim: str, what: ClaimKind = ClaimKind.FIGURE) -> Verdict:
     return Verdict(VerdictKind.UNVERIFIABLE, what, claim, Reason.SOURCE_NOT_READ)
 
 
-def snippet(r: Read, found: Found) -> Evidence:
+def snippet(reading: Read, found: Found) -> Evidence:
     starts = [n.start for n in found.numbers]
     ends = [n.end for n in found.numbers]
     said = found.said or tuple(n.text for n in found.numbers)
-    return _evidence(r, min(starts), max(ends), said)
+    return _evidence(reading, min(starts), max(ends), said)
 
 
-def _evidence(r: Read, start: int, end: int, said: tuple[str, ...]) -> Evidence:
-    text = r.text
+def _evidence(reading: Read, start: int, end: int, said: tuple[str, ...]) -> Evidence:
+    text = reading.text
     lo, hi = max(0, start - SNIPPET_CONTEXT), min(len(text), end + SNIPPET_CONTEXT)
     cut = " ".join(text[lo:hi].split())
     cut = ("…" if lo > 0 else "") + cut + ("…" if hi < len(text) else "")
-    return Evidence(r.passage.where, cut, said, passage_hash(r.passage))
+    return Evidence(reading.passage.where, cut, said, passage_hash(reading.passage))
 
 
 def _gaps(claim: str, what: ClaimKind, source: SourceText) -> Verdict | None:
@@ -190,11 +190,11 @@ def judge(claim: Figure | Quote, source: SourceText, by: Attribution = Attributi
 def _latin(source: SourceText) -> bool:
     """True when the source is written in Latin script (its first 20,000 letters)."""
     letters = latin = 0
-    for p in source.passages:
-        for c in p.text[:20_000]:
-            if c.isalpha():
+    for passage in source.passages:
+        for char in passage.text[:20_000]:
+            if char.isalpha():
                 letters += 1
-                latin += c.isascii()
+                latin += char.isascii()
         if letters >= 20_000:
             break
     return letters > 0 and latin * 2 >= letters
@@ -205,10 +205,10 @@ def _judge_quote(quote: Quote, source: SourceText, by: Attribution) -> Verdict:
     if not quote.latin and _latin(source):
         return Verdict(VerdictKind.UNVERIFIABLE, what, text, Reason.TRANSLATED)
     reads = read(source)
-    index, run = longest_run(text, [r.text for r in reads])
+    index, run = longest_run(text, [reading.text for reading in reads])
     if index >= 0 and run.share >= SURVIVES:
-        r = reads[index]
-        ev = _quote_evidence(r, run.end - run.length, run.end)
+        reading = reads[index]
+        ev = _quote_evidence(reading, run.end - run.length, run.end)
         return Verdict(VerdictKind.SUPPORTED, what, text, evidence=ev, scope=source.scope)
     if by is Attribution.BLOCK:
         return Verdict(VerdictKind.UNVERIFIABLE, what, text, Reason.BLOCK, scope=source.scope)
@@ -219,10 +219,10 @@ def _judge_quote(quote: Quote, source: SourceText, by: Attribution) -> Verdict:
     return Verdict(VerdictKind.NOT_FOUND, what, text, scope=source.scope, detail=detail)
 
 
-def _quote_evidence(r: Read, start: int, end: int) -> Evidence:
+def _quote_evidence(reading: Read, start: int, end: int) -> Evidence:
     """Evidence for a quote: positions are in the folded text, close enough for a snippet."""
-    folded = fold(r.text)
-    inner = Read(r.passage, folded, ())
+    folded = fold(reading.text)
+    inner = Read(reading.passage, folded, ())
     return _evidence(inner, start, end, (folded[start:end],))
 
 

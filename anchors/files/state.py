@@ -44,10 +44,10 @@ GITIGNORE = "# Created by anchors: its lock, cache and history; never commit the
 def folder(registry: str | Path, override: str | Path | None = None) -> Path:
     """The state folder for `registry` (not created): `override` if given, else `.anchors/`."""
     if override:
-        p = Path(override)
-        if p.exists() and not p.is_dir():
+        folder_path = Path(override)
+        if folder_path.exists() and not folder_path.is_dir():
             raise UsageError(f"cache_dir {override}: is a file, not a folder")
-        return p
+        return folder_path
     return _own(Path(os.path.realpath(registry)).parent)
 
 

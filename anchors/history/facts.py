@@ -170,23 +170,23 @@ def facts_from_json(kind: AnchorKind, data: Mapping[str, object]) -> Facts:
             assert_never(kind)
 
 
-def _text(v: object) -> str | None:
-    return v if isinstance(v, str) else None
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
 
 
-def _number(v: object) -> int | None:
-    return v if isinstance(v, int) and not isinstance(v, bool) else None
+def _number(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _texts(v: object) -> tuple[str, ...]:
-    return tuple(x for x in v if isinstance(x, str)) if isinstance(v, list) else ()
+def _texts(value: object) -> tuple[str, ...]:
+    return tuple(x for x in value if isinstance(x, str)) if isinstance(value, list) else ()
 
 
-def _pairs(v: object) -> tuple[tuple[str, str], ...]:
-    if not isinstance(v, list):
+def _pairs(value: object) -> tuple[tuple[str, str], ...]:
+    if not isinstance(value, list):
         return ()
     return tuple(
         (p[0], p[1])
-        for p in v
+        for p in value
         if isinstance(p, list) and len(p) == 2 and isinstance(p[0], str) and isinstance(p[1], str)
     )

@@ -15,31 +15,31 @@ from .facts import IssueFacts
 __all__ = ["change_day", "contradicts", "is_news", "live_state"]
 
 
-def live_state(r: IssueFacts) -> str:
+def live_state(facts: IssueFacts) -> str:
     """The state now, as people say it: `merged on 2024-09-19`, `closed (not_planned)`."""
-    if r.merged:
-        return f"merged on {r.merged_at}" if r.merged_at else "merged"
-    if r.state == "closed":
-        how = f" ({r.state_reason})" if r.state_reason else ""
-        return f"closed{how} on {r.closed_at}" if r.closed_at else f"closed{how}"
+    if facts.merged:
+        return f"merged on {facts.merged_at}" if facts.merged_at else "merged"
+    if facts.state == "closed":
+        how = f" ({facts.state_reason})" if facts.state_reason else ""
+        return f"closed{how} on {facts.closed_at}" if facts.closed_at else f"closed{how}"
     return "open"
 
 
-def contradicts(claim: StateClaim, r: IssueFacts) -> bool:
-    closed = r.state == "closed"
+def contradicts(claim: StateClaim, facts: IssueFacts) -> bool:
+    closed = facts.state == "closed"
     if claim is StateClaim.OPEN:
         return closed
     if claim is StateClaim.CLOSED:
         return not closed
     if claim is StateClaim.MERGED:
-        return not r.merged
-    return not closed or (r.state_reason == "not_planned" and not r.merged)  # fixed
+        return not facts.merged
+    return not closed or (facts.state_reason == "not_planned" and not facts.merged)  # fixed
 
 
-def change_day(claim: StateClaim, r: IssueFacts, seen_on: date | None) -> date | None:
+def change_day(claim: StateClaim, facts: IssueFacts, seen_on: date | None) -> date | None:
     """The day of the change that contradicts `claim`: GitHub's date for a close or a merge
     (an "open" claim), else the day a run first saw it (`seen_on`; None: not known)."""
-    if claim is StateClaim.OPEN and (when := r.merged_at or r.closed_at):
+    if claim is StateClaim.OPEN and (when := facts.merged_at or facts.closed_at):
         try:
             return date.fromisoformat(when[:10])
         except ValueError:
@@ -47,15 +47,17 @@ def change_day(claim: StateClaim, r: IssueFacts, seen_on: date | None) -> date |
     return seen_on
 
 
-def is_news(claim: StateClaim, said_on: date | None, r: IssueFacts, seen_on: date | None) -> bool:
+def is_news(
+    claim: StateClaim, said_on: date | None, facts: IssueFacts, seen_on: date | None
+) -> bool:
     """True when the claim held on its day and a change since contradicts it: news, not an
     error. Only "open" can be overtaken by a close or merge, and "closed" by a reopening; a
     change on the briefing's own day, or on a day not known, gets the benefit of the doubt.
     "Merged" or "fixed" never turns false later: contradicted, it was wrong on its day."""
-    if said_on is None or not contradicts(claim, r):
+    if said_on is None or not contradicts(claim, facts):
         return False
-    reopened = r.state == "open" and r.state_reason == "reopened"
+    reopened = facts.state == "open" and facts.state_reason == "reopened"
     if claim is not StateClaim.OPEN and not (claim is StateClaim.CLOSED and reopened):
         return False
-    when = change_day(claim, r, seen_on)
+    when = change_day(claim, facts, seen_on)
     return when is None or when >= said_on

@@ -60,11 +60,11 @@ class Reader:
         """The targets observed in runs of these registries (as runs name them; None: all),
         each by id; a target this anchors cannot read (an unknown kind, a damaged key) is
         left out: it says nothing."""
-        q, args = "SELECT id, kind, target FROM targets", list(registries or ())
+        sql, args = "SELECT id, kind, target FROM targets", list(registries or ())
         if registries is not None:
-            q += f" WHERE registry IN ({', '.join('?' * len(args)) or 'NULL'})"
+            sql += f" WHERE registry IN ({', '.join('?' * len(args)) or 'NULL'})"
         out = {}
-        for tid, kind, target in self._run(q, args):
+        for tid, kind, target in self._run(sql, args):
             key = _key(kind, target)
             if key is not None:
                 out[tid] = key
@@ -82,8 +82,8 @@ class Reader:
         self, targets: Mapping[int, AnchorKey], since: float, until: float
     ) -> Iterator[Observation]:
         """Every observation of `targets` (`pick`ed) in [since, until]."""
-        q = _PICKED + "AND o.checked_at >= ? AND o.checked_at <= ? " + _DETAILS
-        return self._observations(targets, q, (since, until))
+        sql = _PICKED + "AND o.checked_at >= ? AND o.checked_at <= ? " + _DETAILS
+        return self._observations(targets, sql, (since, until))
 
     def all(self, targets: Mapping[int, AnchorKey], until: float) -> Iterator[Observation]:
         """Every observation of `targets` up to `until` (the whole past: for tools and tests)."""
@@ -91,11 +91,11 @@ class Reader:
 
     def latest(self, targets: Mapping[int, AnchorKey], until: float) -> Iterator[Observation]:
         """Each target's (`pick`ed) latest observation up to `until` (what `fix` applies)."""
-        q = _PICKED + (
+        sql = _PICKED + (
             "AND o.checked_at = (SELECT MAX(checked_at) FROM observations "
             "WHERE target_id = p.id AND checked_at <= ?) "
         )
-        return self._observations(targets, q + _DETAILS, (until,))
+        return self._observations(targets, sql + _DETAILS, (until,))
 
     def facts_before(
         self, targets: Mapping[int, AnchorKey], keys: set[str], until: float
@@ -105,12 +105,12 @@ class Reader:
         backwards by the primary key, one row per target whatever the past holds)."""
         mine = {t: k for t, k in targets.items() if k.key in keys}
         self.pick(mine)
-        q = _PICKED + (
+        sql = _PICKED + (
             "AND o.checked_at = (SELECT f.checked_at FROM observations f JOIN details fd "
             "ON fd.id = f.detail_id WHERE f.target_id = p.id AND f.checked_at < ? "
             "AND fd.facts IS NOT NULL ORDER BY f.checked_at DESC LIMIT 1) "
         )
-        return self._observations(mine, q + _DETAILS, (until,))
+        return self._observations(mine, sql + _DETAILS, (until,))
 
     def before(self, targets: Mapping[int, AnchorKey], since: float) -> Iterator[Observation]:
         """For each target (`pick`ed), the observations before `since` that say where it stood
@@ -131,23 +131,23 @@ class Reader:
         with _batch(db):
             db.execute("DELETE FROM temp.wanted")
             db.executemany("INSERT INTO temp.wanted VALUES (?, ?)", wanted)
-        q = (
+        sql = (
             _COLUMNS + "FROM temp.wanted w CROSS JOIN observations o ON o.target_id = w.target_id "
             "AND o.checked_at = w.checked_at " + _DETAILS
         )
-        return self._observations(targets, q, ())
+        return self._observations(targets, sql, ())
 
     def standing(self, tid: int, key: AnchorKey, since: float) -> set[float]:
         """When the observations of target `tid` before `since` that `before` gives were made."""
         found: dict[Outcome, float] = {}
-        for o in _OUTCOMES:
+        for outcome in _OUTCOMES:
             at = self._one(
                 "SELECT MAX(checked_at) FROM observations WHERE target_id = ? AND outcome = ? "
                 "AND checked_at < ?",
-                (tid, o.value, since),
+                (tid, outcome.value, since),
             )
             if at is not None:
-                found[o] = at
+                found[outcome] = at
         return self._standing(tid, key, found, since)
 
     def _standing(
@@ -185,18 +185,18 @@ class Reader:
             (tid, at_or_before),
         )
 
-    def _one(self, q: str, args: Sequence[object]) -> float | None:
-        row = self._run(q, args).fetchone()
+    def _one(self, sql: str, args: Sequence[object]) -> float | None:
+        row = self._run(sql, args).fetchone()
         return None if row is None else row[0]
 
-    def _run(self, q: str, args: Iterable[object]) -> sqlite3.Cursor:
+    def _run(self, sql: str, args: Iterable[object]) -> sqlite3.Cursor:
         self.stats.queries += 1
-        return self.db.execute(q, tuple(args))
+        return self.db.execute(sql, tuple(args))
 
     def _observations(
-        self, targets: Mapping[int, AnchorKey], q: str, args: Sequence[object]
+        self, targets: Mapping[int, AnchorKey], sql: str, args: Sequence[object]
     ) -> Iterator[Observation]:
-        for row in self._run(q, args):
+        for row in self._run(sql, args):
             self.stats.rows += 1
             tid, at, run, outcome, status, ms, did, anchor, final, error, facts = row
             key = targets.get(tid)

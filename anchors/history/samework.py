@@ -43,20 +43,22 @@ def pairs(keys: Mapping[str, AnchorKey], facts: Mapping[str, Facts | None]) -> l
         if isinstance(f, ArxivFacts) and f.doi and (doi := _doi_key(f.doi)) in dois:
             out.setdefault((key, doi), SameWork(key, doi, "arXiv"))
         elif isinstance(f, DoiFacts):
-            for p in f.preprints:
-                if p in arxiv:
-                    out.setdefault((arxiv[p], key), SameWork(arxiv[p], key, "Crossref"))
+            for preprint in f.preprints:
+                if preprint in arxiv:
+                    out.setdefault(
+                        (arxiv[preprint], key), SameWork(arxiv[preprint], key, "Crossref")
+                    )
     return list(out.values())
 
 
 def findings(path: str, found: list[SameWork], entries: Mapping[str, Anchor]) -> list[Finding]:
     """`same-work` on the preprint's entry, naming the published one (its anchor and line)."""
     out = []
-    for s in found:
-        pre, pub = entries[s.preprint], entries[s.published]
+    for pair in found:
+        pre, pub = entries[pair.preprint], entries[pair.published]
         how = (
             "arXiv gives that DOI as its published version"
-            if s.said_by == "arXiv"
+            if pair.said_by == "arXiv"
             else "Crossref's record of that DOI names it as the preprint"
         )
         out.append(
@@ -67,7 +69,7 @@ def findings(path: str, found: list[SameWork], entries: Mapping[str, Anchor]) ->
                 pre.line,
                 f"one work with {pub.label} (line {pub.line}), also registered: {how}; "
                 "count it once",
-                {"other": pub.label, "other_line": pub.line, "said_by": s.said_by},
+                {"other": pub.label, "other_line": pub.line, "said_by": pair.said_by},
             )
         )
     return out

@@ -212,27 +212,27 @@ def migrate(db: sqlite3.Connection, version: int, *, into: str) -> None:
     only (a schema-3 file gets an empty `temp.snapshots`, a schema-4 one empty claim tables, so
     its readers ask the same questions).
     """
-    s = into
+    prefix = into
     if into == "main.":
-        db.execute(_RUNS.format(s=s))
+        db.execute(_RUNS.format(s=prefix))
         db.execute(_RUNS_BY_TIME)
     elif version == 0:  # a file with no tables yet (a first check is creating it): no runs
-        db.execute(_RUNS.format(s=s))
+        db.execute(_RUNS.format(s=prefix))
     if version < 3:
-        _to_3(db, version, s)
-    db.execute(SNAPSHOTS_TABLE.format(s=s))
+        _to_3(db, version, prefix)
+    db.execute(SNAPSHOTS_TABLE.format(s=prefix))
     for stmt in CLAIM_TABLES:
-        db.execute(stmt.format(s=s))
+        db.execute(stmt.format(s=prefix))
 
 
-def _to_3(db: sqlite3.Connection, version: int, s: str) -> None:
-    """Schema 3's tables in `s`, holding a schema-1/2 file's `results`."""
+def _to_3(db: sqlite3.Connection, version: int, prefix: str) -> None:
+    """Schema 3's tables in `prefix`, holding a schema-1/2 file's `results`."""
     for stmt in _TABLES_V3:
-        db.execute(stmt.format(s=s))
+        db.execute(stmt.format(s=prefix))
     if version in (1, 2):
         columns = {row[1] for row in db.execute("PRAGMA main.table_info(results)")}
         facts = "r.facts" if "facts" in columns else "NULL"
         for stmt in _FROM_RESULTS:
-            db.execute(stmt.format(s=s, facts=facts))
-        if s == "main.":
+            db.execute(stmt.format(s=prefix, facts=facts))
+        if prefix == "main.":
             db.execute("DROP TABLE main.results")

@@ -73,8 +73,8 @@ def snapshots(
 
 def registries(db: sqlite3.Connection) -> list[str]:
     """The registries named by runs or by snapshots (an archive's finds may outlive the runs)."""
-    q = (
+    sql = (
         "SELECT registry FROM runs UNION SELECT t.registry FROM targets t "
         "JOIN snapshots s ON s.target_id = t.id"
     )
-    return [n for (n,) in db.execute(q) if isinstance(n, str)]
+    return [n for (n,) in db.execute(sql) if isinstance(n, str)]

@@ -238,9 +238,9 @@ class History:
 
     def runs(self, since: float, until: float) -> list[Run]:
         """The runs started in [since, until], oldest first."""
-        q = "SELECT id, started_at, finished_at, complete FROM runs WHERE started_at BETWEEN ?"
+        sql = "SELECT id, started_at, finished_at, complete FROM runs WHERE started_at BETWEEN ?"
         try:
-            got = self.db.execute(q + " AND ? ORDER BY started_at", (since, until)).fetchall()
+            got = self.db.execute(sql + " AND ? ORDER BY started_at", (since, until)).fetchall()
         except DB_ERRORS as exc:
             raise self._error(exc) from None
         return [
@@ -275,7 +275,7 @@ class History:
     ) -> Iterator[Observation]:
         """Every observation up to `until`, oldest first; with `registry`, only those of that
         registry's runs. The whole past: readers of a window use `window`."""
-        return iter(self._read(registry, lambda t: self.reader.all(t, until)))
+        return iter(self._read(registry, lambda targets: self.reader.all(targets, until)))
 
     def window(
         self, since: float, until: float, registry: str | os.PathLike[str] | None = None
@@ -283,8 +283,11 @@ class History:
         """The observations in [since, until], after those before `since` that say where each
         target stood then (`Reader.before`), oldest first: what a report of the window needs,
         read by index whatever the history's age."""
-        r = self.reader
-        return self._read(registry, lambda t: [*r.before(t, since), *r.window(t, since, until)])
+        reader = self.reader
+        return self._read(
+            registry,
+            lambda targets: [*reader.before(targets, since), *reader.window(targets, since, until)],
+        )
 
     def facts_before(
         self, keys: Iterable[AnchorKey], until: float, registry: str | os.PathLike[str]
@@ -292,18 +295,18 @@ class History:
         """What `registry`'s runs last learnt of each of `keys` before `until`, by key: what a
         check already saw, so news is told once (`Reader.facts_before`)."""
         wanted = {k.key for k in keys}
-        got = self._read(registry, lambda t: self.reader.facts_before(t, wanted, until))
+        got = self._read(registry, lambda targets: self.reader.facts_before(targets, wanted, until))
         return {o.key.key: o.facts for o in got if o.facts is not None}
 
     def latest(
         self, until: float, registry: str | os.PathLike[str] | None = None
     ) -> list[Observation]:
         """Each target's latest observation up to `until` (what `fix` applies)."""
-        return self._read(registry, lambda t: self.reader.latest(t, until))
+        return self._read(registry, lambda targets: self.reader.latest(targets, until))
 
 
-def _order(o: Observation) -> tuple[float, int]:
-    return o.checked_at, o.run_id
+def _order(observation: Observation) -> tuple[float, int]:
+    return observation.checked_at, observation.run_id
 
 
 def _rollback(db: sqlite3.Connection) -> None:

@@ -73,18 +73,18 @@ class Ids:
         return int(tid)
 
     def _detail(self, anchor: str, final: str | None, error: str | None, facts: str | None) -> int:
-        d = digest(anchor, final, error, facts)
-        did = self._details.get(d)
+        key = digest(anchor, final, error, facts)
+        did = self._details.get(key)
         if did is None:
             self.db.execute(
                 "INSERT OR IGNORE INTO details (digest, anchor, final_url, error, facts) "
                 "VALUES (?, ?, ?, ?, ?)",
-                (d, anchor, final, error, facts),
+                (key, anchor, final, error, facts),
             )
             did = _written(
-                self.db.execute("SELECT id FROM details WHERE digest = ?", (d,)).fetchone()
+                self.db.execute("SELECT id FROM details WHERE digest = ?", (key,)).fetchone()
             )
-            self._details[d] = did
+            self._details[key] = did
         return int(did)
 
 

@@ -115,17 +115,17 @@ class ArxivId:
         raw = _PREFIX_RE.sub("", text.strip())
         if any(c.isdigit() and not c.isascii() for c in raw):
             raise InvalidId(text, "arXiv IDs are written in ASCII digits (0-9) only")
-        m = _NEW_RE.fullmatch(raw)
-        if m:
-            return cls._new(text, m)
-        m = _OLD_RE.fullmatch(raw)
-        if m:
-            return cls._old(text, m)
+        match = _NEW_RE.fullmatch(raw)
+        if match:
+            return cls._new(text, match)
+        match = _OLD_RE.fullmatch(raw)
+        if match:
+            return cls._old(text, match)
         raise InvalidId(text, "not an arXiv identifier (YYMM.NNNNN or archive/YYMMNNN)")
 
     @classmethod
-    def _new(cls, text: str, m: re.Match[str]) -> ArxivId:
-        yymm, num = m["yymm"], m["num"]
+    def _new(cls, text: str, match: re.Match[str]) -> ArxivId:
+        yymm, num = match["yymm"], match["num"]
         _check_month(text, yymm)
         if int(yymm) < _FIRST_NEW_SCHEME:
             raise InvalidId(text, f"new-style IDs start in 0704 (April 2007), not {yymm}")
@@ -135,11 +135,11 @@ class ArxivId:
             raise InvalidId(text, f"IDs {era} have {digits} digits after the dot, not {len(num)}")
         if int(num) == 0:
             raise InvalidId(text, "sequence number 0 does not exist")
-        return cls(f"{yymm}.{num}", yymm, _version(text, m["v"]))
+        return cls(f"{yymm}.{num}", yymm, _version(text, match["v"]))
 
     @classmethod
-    def _old(cls, text: str, m: re.Match[str]) -> ArxivId:
-        arch, sc, yymm, num = m["arch"].lower(), m["sc"], m["yymm"], m["num"]
+    def _old(cls, text: str, match: re.Match[str]) -> ArxivId:
+        arch, sc, yymm, num = match["arch"].lower(), match["sc"], match["yymm"], match["num"]
         span = OLD_ARCHIVES.get(arch)
         if span is None:
             raise InvalidId(text, f"'{arch}' is not an arXiv archive")
@@ -157,7 +157,7 @@ class ArxivId:
             raise InvalidId(text, f"old-style IDs have 3 digits after YYMM, not {len(num)}")
         if int(num) == 0:
             raise InvalidId(text, "sequence number 000 does not exist")
-        return cls(f"{arch}/{yymm}{num}", yymm, _version(text, m["v"]))
+        return cls(f"{arch}/{yymm}{num}", yymm, _version(text, match["v"]))
 
 
 def _check_month(text: str, yymm: str) -> None:
@@ -165,12 +165,12 @@ def _check_month(text: str, yymm: str) -> None:
         raise InvalidId(text, f"month {yymm[2:]} in {yymm} does not exist")
 
 
-def _version(text: str, v: str | None) -> int | None:
-    if v is None:
+def _version(text: str, version: str | None) -> int | None:
+    if version is None:
         return None
-    number = whole(v, 9)
-    if number is None or number == 0 or v.startswith("0"):
-        shown = v if len(v) <= 12 else f"{v[:12]}… ({len(v)} digits)"
+    number = whole(version, 9)
+    if number is None or number == 0 or version.startswith("0"):
+        shown = version if len(version) <= 12 else f"{version[:12]}… ({len(version)} digits)"
         raise InvalidId(text, f"version v{shown} does not exist (versions start at v1)")
     return number
 

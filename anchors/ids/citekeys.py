@@ -30,22 +30,25 @@ def _sha1(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()
 
 
-def plain_key(k: AnchorKey) -> str:
+def plain_key(key: AnchorKey) -> str:
     """v0.2.0's key, character for character: `arxiv-2312.07104`, `arxiv-astro-ph-0601001`,
     `doi-10.1145-3600006.3613165`, `gh-pygithub-pygithub-28`, `url-<host>-<8 hex>`."""
-    match k.kind:
+    match key.kind:
         case AnchorKind.ARXIV:
-            return "arxiv-" + _KEY_CHARS.sub("-", k.canonical).strip("-")
+            return "arxiv-" + _KEY_CHARS.sub("-", key.canonical).strip("-")
         case AnchorKind.DOI:
-            return "doi-" + _KEY_CHARS.sub("-", k.doi.lower()).strip("-")
+            return "doi-" + _KEY_CHARS.sub("-", key.doi.lower()).strip("-")
         case AnchorKind.GITHUB:
-            owner, repo = _KEY_CHARS.sub("-", k.owner.lower()), _KEY_CHARS.sub("-", k.repo.lower())
-            return f"gh-{owner}-{repo}-{k.number}"
+            owner, repo = (
+                _KEY_CHARS.sub("-", key.owner.lower()),
+                _KEY_CHARS.sub("-", key.repo.lower()),
+            )
+            return f"gh-{owner}-{repo}-{key.number}"
         case AnchorKind.URL:
-            host = urlsplit(k.url).hostname or "web"
-            return f"url-{_KEY_CHARS.sub('-', host.lower()).strip('-')}-{_sha1(k.url)[:8]}"
+            host = urlsplit(key.url).hostname or "web"
+            return f"url-{_KEY_CHARS.sub('-', host.lower()).strip('-')}-{_sha1(key.url)[:8]}"
         case _:
-            assert_never(k)
+            assert_never(key)
 
 
 def cite_keys(keys: Iterable[AnchorKey]) -> list[str]:
@@ -55,8 +58,8 @@ def cite_keys(keys: Iterable[AnchorKey]) -> list[str]:
     export reports that as a clash."""
     holder: dict[str, str] = {}  # plain key -> the anchor key that keeps it
     out = []
-    for k in keys:
-        plain = plain_key(k)
-        first = holder.setdefault(plain, k.key)
-        out.append(plain if first == k.key else f"{plain}--{_sha1(k.key)[:8]}")
+    for key in keys:
+        plain = plain_key(key)
+        first = holder.setdefault(plain, key.key)
+        out.append(plain if first == key.key else f"{plain}--{_sha1(key.key)[:8]}")
     return out

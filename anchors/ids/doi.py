@@ -48,9 +48,9 @@ class Doi:
         raw = text.strip()
         if raw.lower().startswith("doi:"):
             raw = raw[4:].strip()
-        m = _ARXIV_DOI_RE.match(raw)
-        if m:  # arXiv's own DataCite DOIs name an arXiv paper
-            return ArxivId.parse(m[1])
+        match = _ARXIV_DOI_RE.match(raw)
+        if match:  # arXiv's own DataCite DOIs name an arXiv paper
+            return ArxivId.parse(match[1])
         if not _DOI_RE.fullmatch(raw):
             raise InvalidId(text, "not a DOI (10.NNNN/suffix)")
         return cls(raw)

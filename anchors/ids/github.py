@@ -23,16 +23,16 @@ _REPO_URL_RE = re.compile(
 
 def repo_of_url(url: str) -> tuple[str, str] | None:
     """(owner, repo) for a repository's own page; None for anything else (a file, an issue)."""
-    m = _REPO_URL_RE.fullmatch(url)
-    return (m[1], m[2]) if m else None
+    match = _REPO_URL_RE.fullmatch(url)
+    return (match[1], match[2]) if match else None
 
 
 def repo_under(url: str) -> tuple[str, str] | None:
     """(owner, repo), lower-cased, of any github.com page under a repository (its root, issues,
     files): two of these differing is what makes a move a rename or a transfer."""
-    p = urlsplit(url)
-    parts = p.path.strip("/").split("/")
-    if p.hostname not in ("github.com", "www.github.com") or len(parts) < 2:
+    split = urlsplit(url)
+    parts = split.path.strip("/").split("/")
+    if split.hostname not in ("github.com", "www.github.com") or len(parts) < 2:
         return None
     return parts[0].lower(), parts[1].lower()
 
@@ -62,10 +62,10 @@ class GithubRef:
 
     @classmethod
     def parse(cls, text: str) -> GithubRef:
-        m = _GITHUB_TEXT_RE.fullmatch(text.strip())
-        if not m:
+        match = _GITHUB_TEXT_RE.fullmatch(text.strip())
+        if not match:
             raise InvalidId(text, "not a GitHub reference (owner/repo#N)")
-        return cls.checked(m[1], m[2], int(m[3]), text)
+        return cls.checked(match[1], match[2], int(match[3]), text)
 
     @classmethod
     def checked(cls, owner: str, repo: str, number: int, text: str) -> GithubRef:

@@ -97,12 +97,18 @@ def soft_404(old: str, new: str) -> str | None:
 def _sends_back(old: str, query: str) -> bool:
     """A return-to parameter naming the page asked for (`?continue=https://site/post`, or its
     path): a wall in front of it. A `?next=2` or `?ref=home` alone names no page of ours."""
-    o = urlsplit(old)
-    asked = {old.rstrip("/"), f"{o.netloc}{o.path}".rstrip("/"), o.path.rstrip("/")} - {""}
+    asked_parts = urlsplit(old)
+    asked = {
+        old.rstrip("/"),
+        f"{asked_parts.netloc}{asked_parts.path}".rstrip("/"),
+        asked_parts.path.rstrip("/"),
+    } - {""}
     for name, value in parse_qsl(query, keep_blank_values=True):
         if name.lower() in _RETURN:
-            v = urlsplit(value)
-            if value.rstrip("/") in asked or (v.path.rstrip("/") in asked and v.path.strip("/")):
+            named = urlsplit(value)
+            if value.rstrip("/") in asked or (
+                named.path.rstrip("/") in asked and named.path.strip("/")
+            ):
                 return True
     return False
 
@@ -110,7 +116,9 @@ def _sends_back(old: str, query: str) -> bool:
 def _home_page(url: str) -> bool:
     """The root (or a language's root, or its index file), unless a query on it names one page
     (WordPress's `/?p=123`); tracking noise (`/?utm_source=...`) `cited_url` drops first."""
-    p = urlsplit(cited_url(url))
-    if _HOME_PATH.fullmatch(p.path.strip("/")) is None:
+    parts = urlsplit(cited_url(url))
+    if _HOME_PATH.fullmatch(parts.path.strip("/")) is None:
         return False
-    return not any(k.lower() in _PAGE_PARAMS for k, _ in parse_qsl(p.query, keep_blank_values=True))
+    return not any(
+        k.lower() in _PAGE_PARAMS for k, _ in parse_qsl(parts.query, keep_blank_values=True)
+    )

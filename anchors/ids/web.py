@@ -90,8 +90,8 @@ def cited_url(url: str) -> str:
     """
     url = url.strip()
     head, hash_, fragment = url.partition("#")
-    base, q, query = head.partition("?")
-    if not q:
+    base, mark, query = head.partition("?")
+    if not mark:
         return url
     params = query.split("&")
     kept = [p for p in params if not (p and _tracking(p.split("=", 1)[0]))]

@@ -31,33 +31,33 @@ def invalid(i: InvalidCitation) -> Finding:
     return Finding(Code.INVALID_ID, i.raw, i.path, i.line, f"{i.reason}; not written")
 
 
-def future(c: Citation, yymm: str, today: date) -> Finding:
+def future(cite: Citation, yymm: str, today: date) -> Finding:
     return Finding(
         Code.FUTURE_ID,
-        c.raw,
-        c.path,
-        c.line,
+        cite.raw,
+        cite.path,
+        cite.line,
         f"{yymm} is later than today ({today:%Y-%m}): arXiv has not issued it; not written",
     )
 
 
-def later(c: Citation, b: Briefing) -> Finding:
+def later(cite: Citation, briefing: Briefing) -> Finding:
     return Finding(
         Code.LATER_THAN_BRIEFING,
-        c.raw,
-        c.path,
-        c.line,
-        f"later than the briefing's own month ({b.date:%Y-%m}); written, but check "
+        cite.raw,
+        cite.path,
+        cite.line,
+        f"later than the briefing's own month ({briefing.date:%Y-%m}); written, but check "
         "the ID and the briefing's date",
     )
 
 
-def duplicate(lead: Citation, b: Briefing, lines: list[int]) -> Finding:
+def duplicate(lead: Citation, briefing: Briefing, lines: list[int]) -> Finding:
     others = ", ".join(map(str, lines[1:]))
     return Finding(
         Code.DUPLICATE,
         lead.raw,
-        b.path,
+        briefing.path,
         lines[0],
         f"listed again on line{'s' if len(lines) > 2 else ''} {others} of the same "
         "briefing; merged into one entry",
@@ -88,16 +88,16 @@ def conflict(
     )
 
 
-def unbacked(u: UnbackedClaim) -> Finding:
+def unbacked(claim: UnbackedClaim) -> Finding:
     return Finding(
         Code.UNBACKED_CLAIM,
-        u.anchor,
-        u.path,
-        u.line,
-        u.message,
+        claim.anchor,
+        claim.path,
+        claim.line,
+        claim.message,
         {
-            "claimed": u.claimed.isoformat() if u.claimed else "continued",
-            "actual": u.registry.isoformat() if u.registry else None,
+            "claimed": claim.claimed.isoformat() if claim.claimed else "continued",
+            "actual": claim.registry.isoformat() if claim.registry else None,
         },
     )
 
@@ -105,8 +105,10 @@ def unbacked(u: UnbackedClaim) -> Finding:
 def unbacked_claim(cites: list[Citation], first: date | None, known: bool) -> Finding | None:
     """The first continuity claim in `cites` that the registry (so far) does not back: not
     holding the anchor (`known` False), or holding it from a date later than `first`."""
-    for c in cites:
-        gap = continuity_gap(c.raw, c.path, c.line, c.claim, c.claimed_date, first, known)
+    for cite in cites:
+        gap = continuity_gap(
+            cite.raw, cite.path, cite.line, cite.claim, cite.claimed_date, first, known
+        )
         if gap is not None:
             return unbacked(gap)
     return None
@@ -114,7 +116,7 @@ def unbacked_claim(cites: list[Citation], first: date | None, known: bool) -> Fi
 
 def refuse(reg: Registry) -> RegistryError:
     """Why `add` will not splice into this registry: its first unsafe problem, and how many."""
-    p = reg.unsafe[0]
+    problem = reg.unsafe[0]
     n = len(reg.unsafe) - 1
     more = f" (and {n} more problem{'s' if n > 1 else ''})" if n else ""
-    return RegistryError(reg.path, f"{p.message}{more}; fix it before adding", p.line)
+    return RegistryError(reg.path, f"{problem.message}{more}; fix it before adding", problem.line)

@@ -30,23 +30,23 @@ from .result import Change, MergeResult
 __all__ = ["Change", "Entry", "MergeResult", "add", "cited_id", "merge"]
 
 
-def cited_id(c: Citation) -> str:
+def cited_id(cite: Citation) -> str:
     """What a new entry stores: a URL as the briefing cited it, an ID in its canonical form.
 
     Storing the canonical form (the duplicate key) turned `/pull/9120` into `/issues/9120` and
     `http://host/dir/` into `http://host/dir`, which `check` then reported as a redirect back to
     exactly what was cited. Only tracking parameters are dropped (`ids.cited_url`).
     """
-    if isinstance(c.key, (ArxivId, Doi)):
-        return str(c.key)
-    if "://" in c.raw:
-        url = cited_url(c.raw)
+    if isinstance(cite.key, (ArxivId, Doi)):
+        return str(cite.key)
+    if "://" in cite.raw:
+        url = cited_url(cite.raw)
         try:
-            if parse_anchor(url).key == c.key.key:
+            if parse_anchor(url).key == cite.key.key:
                 return url
         except InvalidId:
             pass
-    return c.key.url  # `owner/repo#N`, or a repository URL followed by `(GitHub Issue N)`
+    return cite.key.url  # `owner/repo#N`, or a repository URL followed by `(GitHub Issue N)`
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,14 +64,14 @@ class _Mentions:
     first: date
 
     @classmethod
-    def of(cls, b: Briefing, cites: list[Citation]) -> _Mentions:
+    def of(cls, briefing: Briefing, cites: list[Citation]) -> _Mentions:
         primaries = [c for c in cites if c.primary]
         ordered = primaries + cites
         written = next((c.written_title for c in ordered if c.written_title), None)
         title = written or next((c.title for c in ordered if c.title), None)
         section = next((c.section for c in ordered if c.section), None)
         claims = [c.claimed_date for c in cites if c.claimed_date]
-        return cls(cites, primaries, written, title, section, min([b.date, *claims]))
+        return cls(cites, primaries, written, title, section, min([briefing.date, *claims]))
 
     @property
     def lead(self) -> Citation:
@@ -89,39 +89,43 @@ def merge(reg: Registry, briefings: Iterable[Briefing], today: date) -> MergeRes
     starting point (its first-anchored date and status are taken, no `unbacked-claim`)."""
     result = MergeResult(reg.path, starting_point=not reg.anchors)
     known = reg.by_cited_key()
-    for b in briefings:
+    for briefing in briefings:
         figures: dict[str, list[Attributed]] = {}
-        for a in b.figures:
-            figures.setdefault(a.anchor, []).append(a)
+        for said in briefing.figures:
+            figures.setdefault(said.anchor, []).append(said)
         result.briefings += 1
-        for key, cites in _groups(result, b, today).items():
-            _merge_one(result, known, b, key, cites)
-            _keep_figures(result.registry, b.date, result.entries[key], figures.get(key, []))
+        for key, cites in _groups(result, briefing, today).items():
+            _merge_one(result, known, briefing, key, cites)
+            _keep_figures(result.registry, briefing.date, result.entries[key], figures.get(key, []))
     return result
 
 
-def _groups(result: MergeResult, b: Briefing, today: date) -> dict[str, list[Citation]]:
+def _groups(result: MergeResult, briefing: Briefing, today: date) -> dict[str, list[Citation]]:
     """The briefing's valid citations by key; future and invalid ones become findings."""
     groups: dict[str, list[Citation]] = {}
-    for c in b.citations:
-        if isinstance(c.key, ArxivId) and is_future(c.key, today):
-            result.findings.append(future(c, c.key.yymm, today))
+    for cite in briefing.citations:
+        if isinstance(cite.key, ArxivId) and is_future(cite.key, today):
+            result.findings.append(future(cite, cite.key.yymm, today))
         else:
-            groups.setdefault(c.key.key, []).append(c)
-    result.findings.extend(invalid(i) for i in b.invalid)
+            groups.setdefault(cite.key.key, []).append(cite)
+    result.findings.extend(invalid(i) for i in briefing.invalid)
     return groups
 
 
 def _merge_one(
-    result: MergeResult, known: dict[str, Anchor], b: Briefing, key: str, cites: list[Citation]
+    result: MergeResult,
+    known: dict[str, Anchor],
+    briefing: Briefing,
+    key: str,
+    cites: list[Citation],
 ) -> None:
-    m = _Mentions.of(b, cites)
-    lead = m.lead
-    if len(m.primaries) > 1:
-        result.findings.append(duplicate(lead, b, [c.line for c in m.primaries]))
-    _briefing_conflicts(result, b, lead.raw, m)
-    if isinstance(lead.key, ArxivId) and issued_after(lead.key, b.date):
-        result.findings.append(later(lead, b))
+    mentions = _Mentions.of(briefing, cites)
+    lead = mentions.lead
+    if len(mentions.primaries) > 1:
+        result.findings.append(duplicate(lead, briefing, [c.line for c in mentions.primaries]))
+    _briefing_conflicts(result, briefing, lead.raw, mentions)
+    if isinstance(lead.key, ArxivId) and issued_after(lead.key, briefing.date):
+        result.findings.append(later(lead, briefing))
     held, existing = result.entries.get(key), known.get(key)
     first = held.first_anchored if held else existing.first_anchored if existing else None
     gap = unbacked_claim(cites, first, held is not None or existing is not None)
@@ -129,23 +133,23 @@ def _merge_one(
         result.findings.append(gap)
     entry = result.entries.get(key)
     if entry is None:
-        entry = result.entries[key] = _start(result, known.get(key), key, m)
+        entry = result.entries[key] = _start(result, known.get(key), key, mentions)
         result.cited_at[key] = (lead.path, lead.line)
-    _registry_conflicts(result, entry, lead, m)
+    _registry_conflicts(result, entry, lead, mentions)
     said = entry.status is Status.CONTINUED or any(c.claim is Status.CONTINUED for c in cites)
-    _fold(entry, b.date, m)
+    _fold(entry, briefing.date, mentions)
     if result.starting_point and said:
         entry.status = Status.CONTINUED  # "续用" with no date: continued, since an unknown day
-    _keep_claims(result.registry, b, entry, m)
+    _keep_claims(result.registry, briefing, entry, mentions)
 
 
-def _keep_claims(registry: str, b: Briefing, entry: Entry, m: _Mentions) -> None:
+def _keep_claims(registry: str, briefing: Briefing, entry: Entry, mentions: _Mentions) -> None:
     """What this briefing claims about the anchor joins the entry, dated, so a plain `check`
     compares it later without the briefing (`registry.claims`)."""
-    said = [c.claims for c in m.primaries + m.cites if c.claims is not None]
+    said = [c.claims for c in mentions.primaries + mentions.cites if c.claims is not None]
     held = [*(entry.existing.claims if entry.existing else ()), *entry.claims]
-    at = (written_at(m.lead.path, registry), m.lead.line)
-    record = record_of(said, b.date, at, entry.title, entry.version, held)
+    at = (written_at(mentions.lead.path, registry), mentions.lead.line)
+    record = record_of(said, briefing.date, at, entry.title, entry.version, held)
     if record is not None:
         entry.claims.append(record)
 
@@ -154,24 +158,26 @@ def _keep_figures(registry: str, day: date, entry: Entry, said: list[Attributed]
     """Each figure and quote the briefing attributes to the anchor joins the entry as a record
     of its own, once: re-adding a briefing adds nothing (`registry.claims`)."""
     held = [*(entry.existing.claims if entry.existing else ()), *entry.claims]
-    for a in said:
-        figure = a.words if a.what is ClaimKind.FIGURE else None
-        quote = a.words if a.what is ClaimKind.QUOTE else None
-        at = written_at(a.path, registry)
-        record = Claims(said_on=day, path=at, line=a.line, by=a.by, figure=figure, quote=quote)
+    for attributed in said:
+        figure = attributed.words if attributed.what is ClaimKind.FIGURE else None
+        quote = attributed.words if attributed.what is ClaimKind.QUOTE else None
+        at = written_at(attributed.path, registry)
+        record = Claims(
+            said_on=day, path=at, line=attributed.line, by=attributed.by, figure=figure, quote=quote
+        )
         if not any(record.same_claims(h) for h in held):
             entry.claims.append(record)
             held.append(record)
 
 
-def _start(result: MergeResult, existing: Anchor | None, key: str, m: _Mentions) -> Entry:
+def _start(result: MergeResult, existing: Anchor | None, key: str, mentions: _Mentions) -> Entry:
     """The entry a key's first mention in this run opens: the registry's, or a new one."""
     if existing is not None:
         result.continued.append(key)  # once per key: a list look-up here was quadratic
         return Entry(
-            m.lead.key,
+            mentions.lead.key,
             existing.raw_id,
-            existing.first_anchored or m.first,
+            existing.first_anchored or mentions.first,
             list(existing.cited_in),
             existing.status or Status.NEW,
             existing.title,
@@ -182,27 +188,27 @@ def _start(result: MergeResult, existing: Anchor | None, key: str, m: _Mentions)
         )
     result.added.append(key)
     return Entry(
-        m.lead.key,
-        cited_id(m.lead),
-        m.first,
+        mentions.lead.key,
+        cited_id(mentions.lead),
+        mentions.first,
         [],
         Status.NEW,
-        m.title,
-        m.section,
-        getattr(m.lead.key, "version", None),
-        title_inferred=m.inferred,
+        mentions.title,
+        mentions.section,
+        getattr(mentions.lead.key, "version", None),
+        title_inferred=mentions.inferred,
     )
 
 
-def _fold(entry: Entry, day: date, m: _Mentions) -> None:
+def _fold(entry: Entry, day: date, mentions: _Mentions) -> None:
     """One briefing's mentions into the entry: dates, empty fields filled, the status."""
-    entry.first_anchored = min(entry.first_anchored, m.first)
+    entry.first_anchored = min(entry.first_anchored, mentions.first)
     if day not in entry.cited_in:
         entry.cited_in.append(day)
     entry.cited_in.sort()
-    if not entry.title and m.title:
-        entry.title, entry.title_inferred = m.title, m.inferred
-    entry.section = entry.section or m.section
+    if not entry.title and mentions.title:
+        entry.title, entry.title_inferred = mentions.title, mentions.inferred
+    entry.section = entry.section or mentions.section
     derived = (
         Status.NEW if all(d == entry.first_anchored for d in entry.cited_in) else Status.CONTINUED
     )
@@ -211,33 +217,54 @@ def _fold(entry: Entry, day: date, m: _Mentions) -> None:
         entry.status = derived
 
 
-def _briefing_conflicts(result: MergeResult, b: Briefing, label: str, m: _Mentions) -> None:
+def _briefing_conflicts(
+    result: MergeResult, briefing: Briefing, label: str, mentions: _Mentions
+) -> None:
     """Mentions that disagree with the first written title or section (each value once)."""
     seen: set[tuple[str, str]] = set()
-    for c in m.cites:
+    for cite in mentions.cites:
         for name, kept, other in (
-            ("title", m.written, c.written_title),
-            ("section", m.section, c.section),
+            ("title", mentions.written, cite.written_title),
+            ("section", mentions.section, cite.section),
         ):
             if not kept or not other or (name, other) in seen:
                 continue
             if not same_title(other, kept) if name == "title" else other != kept:
                 seen.add((name, other))
-                result.findings.append(conflict(label, b.path, c.line, name, kept, other, None))
+                result.findings.append(
+                    conflict(label, briefing.path, cite.line, name, kept, other, None)
+                )
 
 
-def _registry_conflicts(result: MergeResult, entry: Entry, lead: Citation, m: _Mentions) -> None:
+def _registry_conflicts(
+    result: MergeResult, entry: Entry, lead: Citation, mentions: _Mentions
+) -> None:
     """The briefing against the registry; only a title written for the citation can differ."""
-    a = entry.existing
-    if a is None:
+    anchor = entry.existing
+    if anchor is None:
         return
-    if a.title and not a.title_inferred and m.written and not same_title(m.written, a.title):
+    if (
+        anchor.title
+        and not anchor.title_inferred
+        and mentions.written
+        and not same_title(mentions.written, anchor.title)
+    ):
         result.findings.append(
-            conflict(a.label, lead.path, lead.line, "title", a.title, m.written, a)
+            conflict(
+                anchor.label, lead.path, lead.line, "title", anchor.title, mentions.written, anchor
+            )
         )
-    if a.section and m.section and m.section != a.section:
+    if anchor.section and mentions.section and mentions.section != anchor.section:
         result.findings.append(
-            conflict(a.label, lead.path, lead.line, "section", a.section, m.section, a)
+            conflict(
+                anchor.label,
+                lead.path,
+                lead.line,
+                "section",
+                anchor.section,
+                mentions.section,
+                anchor,
+            )
         )
 
 

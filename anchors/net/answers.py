@@ -118,9 +118,9 @@ def guard_answer(exc: Blocked | NameNotFound | ResolveFailed) -> Answer:
 
 def error_answer(exc: httpx.HTTPError, timeout: float) -> Answer:
     """The verdict a transport error means; whether it is retried is the policy's rule."""
-    t = _error_kind(exc, timeout)
-    t.retryable = retryable_error(exc)
-    return t
+    answer = _error_kind(exc, timeout)
+    answer.retryable = retryable_error(exc)
+    return answer
 
 
 def _error_kind(exc: httpx.HTTPError, timeout: float) -> Answer:
@@ -172,38 +172,41 @@ def _error_kind(exc: httpx.HTTPError, timeout: float) -> Answer:
 
 def status_answer(url: str, resp: httpx.Response, body: bytes) -> Answer:
     status = resp.status_code
-    t = Answer(Outcome.OK, status, url, responded=True, requests=1)
+    answer = Answer(Outcome.OK, status, url, responded=True, requests=1)
     if 300 <= status < 400:
         loc = location(resp)
         try:
-            t.next_url = resp.url.join(loc) if loc else None
+            answer.next_url = resp.url.join(loc) if loc else None
         except httpx.InvalidURL:
-            t.outcome, t.error = Outcome.DEAD, f"HTTP {status} to an invalid URL"
-            return t
-        if t.next_url is not None:
-            t.final_url = str(t.next_url)
-            return t
-        t.outcome, t.error = Outcome.DEAD, f"HTTP {status} without a Location"
-        return t
+            answer.outcome, answer.error = Outcome.DEAD, f"HTTP {status} to an invalid URL"
+            return answer
+        if answer.next_url is not None:
+            answer.final_url = str(answer.next_url)
+            return answer
+        answer.outcome, answer.error = Outcome.DEAD, f"HTTP {status} without a Location"
+        return answer
     if status < 300:
-        return t
+        return answer
     challenge = resp.headers.get("cf-mitigated") == "challenge" or any(
         m in body for m in _CHALLENGE_MARKS
     )
     if challenge and status in (403, 429, 503):
-        t.outcome, t.error = Outcome.UNVERIFIABLE, f"HTTP {status}: bot challenge page"
+        answer.outcome, answer.error = Outcome.UNVERIFIABLE, f"HTTP {status}: bot challenge page"
     elif status in (404, 410):
-        t.outcome, t.error = Outcome.DEAD, f"HTTP {status}"
+        answer.outcome, answer.error = Outcome.DEAD, f"HTTP {status}"
     elif status in _UNVERIFIABLE:
-        t.outcome, t.error = Outcome.UNVERIFIABLE, f"HTTP {status}: the site refuses checkers"
+        answer.outcome, answer.error = (
+            Outcome.UNVERIFIABLE,
+            f"HTTP {status}: the site refuses checkers",
+        )
     elif status == 429:
-        t.outcome, t.error, t.retryable = Outcome.RATE_LIMITED, "HTTP 429", True
-        t.retry_after = parse_retry_after(resp.headers.get("retry-after"))
+        answer.outcome, answer.error, answer.retryable = Outcome.RATE_LIMITED, "HTTP 429", True
+        answer.retry_after = parse_retry_after(resp.headers.get("retry-after"))
     elif retryable_status(status):
-        t.outcome, t.error, t.retryable = Outcome.UNREACHABLE, f"HTTP {status}", True
-        t.retry_after = parse_retry_after(resp.headers.get("retry-after"))
+        answer.outcome, answer.error, answer.retryable = Outcome.UNREACHABLE, f"HTTP {status}", True
+        answer.retry_after = parse_retry_after(resp.headers.get("retry-after"))
     else:
-        t.outcome, t.error = Outcome.DEAD, f"HTTP {status}"
-    if t.retry_after is not None:
-        t.error = f"HTTP {status}, Retry-After {t.retry_after:g} s"
-    return t
+        answer.outcome, answer.error = Outcome.DEAD, f"HTTP {status}"
+    if answer.retry_after is not None:
+        answer.error = f"HTTP {status}, Retry-After {answer.retry_after:g} s"
+    return answer

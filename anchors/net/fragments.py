@@ -87,19 +87,19 @@ def fragment_kind(url: str) -> FragmentKind:
 def github_target(url: str) -> GithubTarget | None:
     """The comment or lines a github.com URL's fragment names, or None."""
     parts = urlsplit(url)
-    m = _GITHUB_PAGE_RE.match(parts.path)
+    page = _GITHUB_PAGE_RE.match(parts.path)
     place = place_of(parts.fragment)
-    if m is None or not place:
+    if page is None or not place:
         return None
-    repo, what, rest = m["repo"], m["what"].lower(), m["rest"].rstrip("/")
+    repo, what, rest = page["repo"], page["what"].lower(), page["rest"].rstrip("/")
     if what in ("issues", "pull"):
         number = rest.split("/", 1)[0]
         if not number.isdigit():
             return None
-        if c := _COMMENT_RE.match(place):
-            return GithubTarget(repo, "issue-comment", number, comment=int(c[1]))
-        if what == "pull" and (r := _REVIEW_RE.match(place)):
-            return GithubTarget(repo, "review-comment", number, comment=int(r[1]))
+        if comment := _COMMENT_RE.match(place):
+            return GithubTarget(repo, "issue-comment", number, comment=int(comment[1]))
+        if what == "pull" and (review := _REVIEW_RE.match(place)):
+            return GithubTarget(repo, "review-comment", number, comment=int(review[1]))
         return None
     if lines := _LINES_RE.match(place):
         first = int(lines[1])

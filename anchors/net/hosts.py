@@ -44,10 +44,10 @@ class Hosts:
         self._hosts: dict[str, Host] = {}
 
     def get(self, name: str) -> Host:
-        h = self._hosts.get(name)
-        if h is None:
-            h = self._hosts[name] = Host(asyncio.Semaphore(self.per_host))
-        return h
+        host = self._hosts.get(name)
+        if host is None:
+            host = self._hosts[name] = Host(asyncio.Semaphore(self.per_host))
+        return host
 
     def pause_left(self, host: Host) -> float:
         """Seconds left of a pause the host asked of all its URLs (0: none is running)."""
@@ -55,8 +55,8 @@ class Hosts:
 
     def failing(self, name: str) -> bool:
         """The host failed at the network level too often in a row to be worth a retry."""
-        h = self._hosts.get(name)
-        return h is not None and h.failures >= HOST_FAILURE_LIMIT
+        host = self._hosts.get(name)
+        return host is not None and host.failures >= HOST_FAILURE_LIMIT
 
     def note(
         self,

@@ -88,12 +88,12 @@ class StaticResolver:
         self.failing = frozenset(h.lower() for h in failing)
 
     async def resolve(self, host: str, port: int) -> list[str]:
-        h = host.lower()
-        if h in self.failing:
+        name = host.lower()
+        if name in self.failing:
             raise ResolveFailed(host, "name resolution failed (temporary failure)")
-        if h not in self.table:
+        if name not in self.table:
             raise NameNotFound(host, "no such host (NXDOMAIN)")
-        return self.table[h]
+        return self.table[name]
 
 
 class NetGuard:
@@ -120,9 +120,11 @@ class NetGuard:
         self.witness = witness if witness is not None else Witness()
 
     def check_scheme(self, url: httpx.URL | str) -> None:
-        u = url if isinstance(url, httpx.URL) else httpx.URL(url)
-        if u.scheme not in ALLOWED_SCHEMES:
-            raise Blocked(u.host or str(url), f"scheme {u.scheme or '(none)'}: is not checked")
+        parsed = url if isinstance(url, httpx.URL) else httpx.URL(url)
+        if parsed.scheme not in ALLOWED_SCHEMES:
+            raise Blocked(
+                parsed.host or str(url), f"scheme {parsed.scheme or '(none)'}: is not checked"
+            )
 
     def screen(self, host: str, address: str) -> None:
         """Raise Blocked unless `address` (what `host` resolved to) may be connected to."""

@@ -132,11 +132,11 @@ def parse_retry_after(value: str | None, now: float | None = None) -> float | No
     """Seconds to wait from a `Retry-After` header (delta-seconds or HTTP date); None if absent."""
     if value is None:
         return None
-    v = value.strip()
-    if v.isascii() and v.isdigit():  # `²` and `٣` are digits to str.isdigit, not to float
-        return float(v)  # 10**5000 seconds: inf, a wait no cap allows
+    text = value.strip()
+    if text.isascii() and text.isdigit():  # `²` and `٣` are digits to str.isdigit, not to float
+        return float(text)  # 10**5000 seconds: inf, a wait no cap allows
     try:
-        when = parsedate_to_datetime(v).timestamp()
+        when = parsedate_to_datetime(text).timestamp()
     except (TypeError, ValueError, IndexError, OverflowError):
         return None
     return max(0.0, when - (time.time() if now is None else now))
@@ -177,7 +177,7 @@ class RetryPolicy:
         from tenacity import AsyncRetrying
 
         wait = sleep or self.sleep
-        retrying = AsyncRetrying(sleep=lambda s: wait(float(s)), **self._rules(give_up))
+        retrying = AsyncRetrying(sleep=lambda seconds: wait(float(seconds)), **self._rules(give_up))
         return await retrying(_after(first, attempt))
 
     def run_sync(
@@ -193,7 +193,7 @@ class RetryPolicy:
         from tenacity import Retrying
 
         pending = [first]
-        retrying = Retrying(sleep=lambda s: sleep(float(s)), **self._rules(give_up))
+        retrying = Retrying(sleep=lambda seconds: sleep(float(seconds)), **self._rules(give_up))
         return retrying(lambda: pending.pop() if pending else attempt())
 
     def _rules(self, give_up: Callable[[R], bool] | None) -> dict[str, Any]:
@@ -225,7 +225,7 @@ class RetryPolicy:
             return tries(state) or too_long or (give_up is not None and give_up(result))
 
         return {
-            "retry": retry_if_result(lambda r: bool(r.retryable)),
+            "retry": retry_if_result(lambda tried: bool(tried.retryable)),
             "stop": stop,
             "wait": wait,
             # the last result is the verdict (a value), never tenacity's RetryError

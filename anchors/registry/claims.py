@@ -152,31 +152,31 @@ def latest(records: Iterable[Claims]) -> Claims | None:
     return replace(out, **filled)
 
 
-def claim_yaml(c: Claims, q: Callable[[str], str]) -> str:
-    """One record as a YAML flow mapping; `q` is the store's scalar quoting."""
+def claim_yaml(claims: Claims, quote: Callable[[str], str]) -> str:
+    """One record as a YAML flow mapping; `quote` is the store's scalar quoting."""
     parts = []
-    if c.said_on is not None:
-        parts.append(f"said_on: {c.said_on.isoformat()}")
-    if c.state is not None:
-        parts.append(f"state: {c.state.value}")
-    if c.state_text:
-        parts.append(f"words: {q(c.state_text)}")
-    if c.date is not None:
-        parts.append(f"submitted: {c.date.isoformat()}")
-    if c.venue is not None:
-        parts.append(f"venue: {q(str(c.venue))}")
-    if c.version is not None:
-        parts.append(f"version: {c.version}")
-    if c.title:
-        parts.append(f"title: {q(c.title)}")
-    if c.figure is not None:
-        parts.append(f"figure: {q(c.figure)}")
-    if c.quote is not None:
-        parts.append(f"quote: {q(c.quote)}")
-    if c.by is not None:
-        parts.append(f"by: {c.by.value}")
-    if c.path:
-        parts.append(f"at: {q(f'{c.path}:{c.line}' if c.line else c.path)}")
+    if claims.said_on is not None:
+        parts.append(f"said_on: {claims.said_on.isoformat()}")
+    if claims.state is not None:
+        parts.append(f"state: {claims.state.value}")
+    if claims.state_text:
+        parts.append(f"words: {quote(claims.state_text)}")
+    if claims.date is not None:
+        parts.append(f"submitted: {claims.date.isoformat()}")
+    if claims.venue is not None:
+        parts.append(f"venue: {quote(str(claims.venue))}")
+    if claims.version is not None:
+        parts.append(f"version: {claims.version}")
+    if claims.title:
+        parts.append(f"title: {quote(claims.title)}")
+    if claims.figure is not None:
+        parts.append(f"figure: {quote(claims.figure)}")
+    if claims.quote is not None:
+        parts.append(f"quote: {quote(claims.quote)}")
+    if claims.by is not None:
+        parts.append(f"by: {claims.by.value}")
+    if claims.path:
+        parts.append(f"at: {quote(f'{claims.path}:{claims.line}' if claims.line else claims.path)}")
     return "{" + ", ".join(parts) + "}"
 
 
@@ -192,11 +192,13 @@ def record_of(
     first word on each value), less what the entry already says (`title`, `version`); None
     when that is nothing, or when a record of the same day already says the same."""
     said = list(said)
-    line = next((c.line for c in said if c.state is not None), at[1])  # where the words are
+    line = next(
+        (cite.line for cite in said if cite.state is not None), at[1]
+    )  # where the words are
     out = Claims(said_on=said_on, path=at[0], line=line)
-    for c in said:
+    for cite in said:
         first: dict[str, Any] = {
-            k: v for k in _VALUES if getattr(out, k) is None and (v := getattr(c, k)) is not None
+            k: v for k in _VALUES if getattr(out, k) is None and (v := getattr(cite, k)) is not None
         }
         out = replace(out, **first)
     if out.state is None:

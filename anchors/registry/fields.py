@@ -23,111 +23,111 @@ class FieldError(ValueError):
     """A field whose value is not one the registry can hold."""
 
 
-def _scalar(v: yaml.Node) -> str:
-    if not isinstance(v, yaml.ScalarNode):
+def _scalar(node: yaml.Node) -> str:
+    if not isinstance(node, yaml.ScalarNode):
         raise FieldError("must be a single value")
-    return str(v.value)
+    return str(node.value)
 
 
-def _text(v: yaml.Node) -> str | None:
-    if isinstance(v, yaml.ScalarNode) and v.tag == _Y + "null":
+def _text(node: yaml.Node) -> str | None:
+    if isinstance(node, yaml.ScalarNode) and node.tag == _Y + "null":
         return None
-    return _scalar(v)
+    return _scalar(node)
 
 
-def _date(v: yaml.Node) -> date:
-    s = _scalar(v)
+def _date(node: yaml.Node) -> date:
+    text = _scalar(node)
     try:
-        return date.fromisoformat(s)
+        return date.fromisoformat(text)
     except ValueError:
-        raise FieldError(f"'{s}' is not a date (YYYY-MM-DD)") from None
+        raise FieldError(f"'{text}' is not a date (YYYY-MM-DD)") from None
 
 
-def _read_title(a: Anchor, v: yaml.Node) -> None:
-    a.title = _text(v)
+def _read_title(anchor: Anchor, node: yaml.Node) -> None:
+    anchor.title = _text(node)
 
 
-def _read_title_from(a: Anchor, v: yaml.Node) -> None:
-    s = _scalar(v)
-    if s != "heading":
-        raise FieldError(f"'{s}' is not a title source (heading)")
-    a.title_inferred = True
+def _read_title_from(anchor: Anchor, node: yaml.Node) -> None:
+    text = _scalar(node)
+    if text != "heading":
+        raise FieldError(f"'{text}' is not a title source (heading)")
+    anchor.title_inferred = True
 
 
-def _read_section(a: Anchor, v: yaml.Node) -> None:
-    a.section = _text(v)
+def _read_section(anchor: Anchor, node: yaml.Node) -> None:
+    anchor.section = _text(node)
 
 
-def _read_notes(a: Anchor, v: yaml.Node) -> None:
-    a.notes = _text(v)
+def _read_notes(anchor: Anchor, node: yaml.Node) -> None:
+    anchor.notes = _text(node)
 
 
-def _read_first(a: Anchor, v: yaml.Node) -> None:
-    a.first_anchored = _date(v)
+def _read_first(anchor: Anchor, node: yaml.Node) -> None:
+    anchor.first_anchored = _date(node)
 
 
-def _read_status(a: Anchor, v: yaml.Node) -> None:
-    s = _scalar(v)
+def _read_status(anchor: Anchor, node: yaml.Node) -> None:
+    text = _scalar(node)
     try:
-        a.status = Status(s)
+        anchor.status = Status(text)
     except ValueError:
-        raise FieldError(f"'{s}' is not a status (new or continued)") from None
+        raise FieldError(f"'{text}' is not a status (new or continued)") from None
 
 
-def _read_cited(a: Anchor, v: yaml.Node) -> None:
-    if not isinstance(v, yaml.SequenceNode):
+def _read_cited(anchor: Anchor, node: yaml.Node) -> None:
+    if not isinstance(node, yaml.SequenceNode):
         raise FieldError("must be a list of dates")
-    a.cited_in = [_date(i) for i in v.value]
+    anchor.cited_in = [_date(i) for i in node.value]
 
 
-def _read_check(a: Anchor, v: yaml.Node) -> None:
-    s = _scalar(v)
-    if s != "skip":
-        raise FieldError(f"'{s}' is not a check policy (skip)")
-    a.skip = True
+def _read_check(anchor: Anchor, node: yaml.Node) -> None:
+    text = _scalar(node)
+    if text != "skip":
+        raise FieldError(f"'{text}' is not a check policy (skip)")
+    anchor.skip = True
 
 
-def _read_accept(a: Anchor, v: yaml.Node) -> None:
-    if not isinstance(v, yaml.SequenceNode):
+def _read_accept(anchor: Anchor, node: yaml.Node) -> None:
+    if not isinstance(node, yaml.SequenceNode):
         raise FieldError("must be a list of HTTP status codes")
-    codes = [whole(_scalar(i), 3) for i in v.value]
+    codes = [whole(_scalar(i), 3) for i in node.value]
     statuses = [c for c in codes if c is not None and 100 <= c <= 599]
     if len(statuses) != len(codes):
         raise FieldError("must be a list of HTTP status codes (100-599)")
-    a.accept = frozenset(statuses)
+    anchor.accept = frozenset(statuses)
 
 
-def _read_version(a: Anchor, v: yaml.Node) -> None:
-    s = _scalar(v)
-    number = whole(s)
+def _read_version(anchor: Anchor, node: yaml.Node) -> None:
+    text = _scalar(node)
+    number = whole(text)
     if number is None or number < 1:
-        raise FieldError(f"'{s}' is not a version number (1, 2, ...)")
-    a.version = number
+        raise FieldError(f"'{text}' is not a version number (1, 2, ...)")
+    anchor.version = number
 
 
-def _read_cited_url(a: Anchor, v: yaml.Node) -> None:
-    s = _scalar(v)
-    if not s.startswith(("http://", "https://")):
-        raise FieldError(f"'{s}' is not an http(s) URL")
-    a.cited_url = s
+def _read_cited_url(anchor: Anchor, node: yaml.Node) -> None:
+    text = _scalar(node)
+    if not text.startswith(("http://", "https://")):
+        raise FieldError(f"'{text}' is not an http(s) URL")
+    anchor.cited_url = text
 
 
-def _read_archived(a: Anchor, v: yaml.Node) -> None:
-    if not isinstance(v, yaml.MappingNode):
+def _read_archived(anchor: Anchor, node: yaml.Node) -> None:
+    if not isinstance(node, yaml.MappingNode):
         raise FieldError("must be a mapping {url: ..., date: YYYY-MM-DD}")
-    got = {k.value: val for k, val in v.value if isinstance(k, yaml.ScalarNode)}
+    got = {k.value: val for k, val in node.value if isinstance(k, yaml.ScalarNode)}
     if set(got) != {"url", "date"}:
         raise FieldError("must have exactly url and date")
     url, when = _scalar(got["url"]), _date(got["date"])
     if not url.startswith(("http://", "https://")):
         raise FieldError(f"url '{url}' is not an http(s) URL")
-    a.archived = {"url": url, "date": when.isoformat()}
+    anchor.archived = {"url": url, "date": when.isoformat()}
 
 
-def _read_claims(a: Anchor, v: yaml.Node) -> None:
-    if not isinstance(v, yaml.SequenceNode):
+def _read_claims(anchor: Anchor, node: yaml.Node) -> None:
+    if not isinstance(node, yaml.SequenceNode):
         raise FieldError("must be a list of {said_on: YYYY-MM-DD, ...} records")
-    a.claims = [_claim(item) for item in v.value]
+    anchor.claims = [_claim(item) for item in node.value]
 
 
 def _claim(node: yaml.Node) -> Claims:

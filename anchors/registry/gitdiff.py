@@ -14,10 +14,10 @@ __all__ = ["changed_keys"]
 
 def _entry_texts(reg: Registry) -> dict[str, str]:
     out: dict[str, str] = {}
-    starts = [a.spans["_end"].start for a in reg.anchors]
-    for a, start in zip(reg.anchors, starts):
-        if a.key is not None:
-            out.setdefault(a.key.key, reg.text[start : a.spans["_end"].end])
+    starts = [anchor.spans["_end"].start for anchor in reg.anchors]
+    for anchor, start in zip(reg.anchors, starts):
+        if anchor.key is not None:
+            out.setdefault(anchor.key.key, reg.text[start : anchor.spans["_end"].end])
     return out
 
 

@@ -44,13 +44,13 @@ def load(path: str | Path, missing_ok: bool = False, stream_ok: bool = False) ->
         return _from_stream(path)
     if str(path) == STDIN:
         raise RegistryError(str(path), f"standard input cannot be written; {_READERS}")
-    p = Path(path)
+    file = Path(path)
     try:
-        st = p.stat()
+        st = file.stat()
     except FileNotFoundError:
         if missing_ok:
             return Registry(str(path), "", [], [], exists=False)
-        raise RegistryError(str(path), _missing(p)) from None
+        raise RegistryError(str(path), _missing(file)) from None
     except OSError as exc:
         raise RegistryError(str(path), f"cannot read: {exc.strerror}") from None
     if not stat.S_ISREG(st.st_mode):  # /dev/null would read as empty, a FIFO would block
@@ -64,7 +64,7 @@ def load(path: str | Path, missing_ok: bool = False, stream_ok: bool = False) ->
             str(path), f"{size} bytes is more than the {MAX_REGISTRY_BYTES} allowed"
         )
     try:
-        decoded = _decode(p.read_bytes(), str(path))  # the bytes are freed once decoded
+        decoded = _decode(file.read_bytes(), str(path))  # the bytes are freed once decoded
     except OSError as exc:
         raise RegistryError(str(path), f"cannot read: {exc.strerror}") from None
     with gc_paused():
@@ -78,10 +78,10 @@ def _from_stream(path: str | Path) -> Registry:
     return parse_text(data, name)
 
 
-def _missing(p: Path) -> str:
+def _missing(path: Path) -> str:
     """Why a registry is not there, and the files near it that may be the one meant."""
-    near = nearby(p)
-    creates = f"`anchors add BRIEFING --registry {p}` creates one"
+    near = nearby(path)
+    creates = f"`anchors add BRIEFING --registry {path}` creates one"
     if not near:
         return f"no such registry; {creates}"
     return f"no such registry; did you mean {' or '.join(near)}? ({creates})"

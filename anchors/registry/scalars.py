@@ -67,10 +67,10 @@ def reads_back(name: str, value: str, flow: bool = False) -> bool:
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
 
 
-def quote(s: str) -> str:
-    """A YAML double-quoted scalar that reads back as exactly `s`."""
+def quote(text: str) -> str:
+    """A YAML double-quoted scalar that reads back as exactly `text`."""
     out = ['"']
-    for ch in s:
+    for ch in text:
         if ch in _ESCAPES:
             out.append(_ESCAPES[ch])
         elif _printable(ch):

@@ -72,9 +72,9 @@ def _insert_at_line_end(text: str, pos: int, lines: str) -> Edit:
 
 
 def _field_edits(reg: Registry, e: Entry) -> list[Edit]:
-    a = e.existing
-    assert a is not None
-    text, pad = reg.text, " " * a.key_column
+    anchor = e.existing
+    assert anchor is not None
+    text, pad = reg.text, " " * anchor.key_column
     changed = e.changed_fields()
     edits: list[Edit] = []
     missing: list[str] = []
@@ -84,24 +84,26 @@ def _field_edits(reg: Registry, e: Entry) -> list[Edit]:
     ):
         if name not in changed:
             continue
-        sp = a.spans.get(name)
+        sp = anchor.spans.get(name)
         if sp is None:
             missing.append(f"{pad}{name}: {value}\n")
         else:
             edits.append(_value_edit(text, sp, _scalar_like(value, sp)))
     if "cited_in" in changed:
-        sp = a.spans.get("cited_in")
+        sp = anchor.spans.get("cited_in")
         if sp is None:
             missing.append(f"{pad}cited_in: {_flow_dates(e.cited_in, DQ)}\n")
         elif sp.style == "block" and sp.items:
-            edits.extend(_block_items(text, sp, [d for d in e.cited_in if d not in a.cited_in]))
+            edits.extend(
+                _block_items(text, sp, [d for d in e.cited_in if d not in anchor.cited_in])
+            )
         else:
             style = sp.items[0][2] if sp.items else DQ
             edits.append(Edit(sp.start, sp.end, _flow_dates(e.cited_in, style)))
     for name in ("title", "section"):
         if name not in changed:
             continue
-        sp = a.spans.get(name)
+        sp = anchor.spans.get(name)
         if sp is None:
             missing.append(f"{pad}{name}: {quote(getattr(e, name))}\n")
         else:  # `title:`, `title: ~` or `title: ""`: fill the value where it is
@@ -109,17 +111,19 @@ def _field_edits(reg: Registry, e: Entry) -> list[Edit]:
         if name == "title" and e.title_inferred:
             missing.append(f"{pad}title_from: heading\n")
     if "claims" in changed:
-        edits += _claim_edits(reg, a, e.claims, missing)
-    return edits + _add_lines(reg, a, missing)
+        edits += _claim_edits(reg, anchor, e.claims, missing)
+    return edits + _add_lines(reg, anchor, missing)
 
 
-def _claim_edits(reg: Registry, a: Anchor, new: list[Claims], missing: list[str]) -> list[Edit]:
+def _claim_edits(
+    reg: Registry, anchor: Anchor, new: list[Claims], missing: list[str]
+) -> list[Edit]:
     """New claim records after the entry's last one (or a new `claims:` list): additive, so
     every record a person kept or wrote stays byte for byte."""
     records = [claim_yaml(c, quote) for c in new]
-    sp = a.spans.get("claims")
+    sp = anchor.spans.get("claims")
     if sp is None:
-        missing.append(_claims_lines(records, a.key_column, a.flow))
+        missing.append(_claims_lines(records, anchor.key_column, anchor.flow))
         return []
     if sp.style == "block" and sp.items:
         start, end, _ = sp.items[-1]
@@ -140,34 +144,36 @@ def _claims_lines(records: list[str], column: int, flow: bool) -> str:
     return f"{pad}claims:\n" + "".join(f"{pad}  - {r}\n" for r in records)
 
 
-def _add_lines(reg: Registry, a: Anchor, missing: list[str]) -> list[Edit]:
+def _add_lines(reg: Registry, anchor: Anchor, missing: list[str]) -> list[Edit]:
     """Insert `name: value` lines after the entry's last line (inside the braces of a flow one)."""
-    if missing and a.flow:  # inside the braces: `{..., title: "x"}`
-        end = a.spans["_end"].end - 1
+    if missing and anchor.flow:  # inside the braces: `{..., title: "x"}`
+        end = anchor.spans["_end"].end - 1
         return [Edit(end, end, "".join(", " + m.strip() for m in missing))]
     if missing:
-        return [_insert_at_line_end(reg.text, a.spans["_end"].end, "".join(missing))]
+        return [_insert_at_line_end(reg.text, anchor.spans["_end"].end, "".join(missing))]
     return []
 
 
-def set_fields(reg: Registry, a: Anchor, values: dict[str, str]) -> list[Edit]:
-    """Edits giving entry `a` these fields (each value already YAML text, e.g. from `quote`).
+def set_fields(reg: Registry, anchor: Anchor, values: dict[str, str]) -> list[Edit]:
+    """Edits giving entry `anchor` these fields (each value already YAML text, e.g. from `quote`).
 
     A scalar field already written is replaced in place; the others are added after the
     entry's last line. Splice the result with `splice`, as `render` does for `add`.
     """
-    edits, missing, pad = [], [], " " * a.key_column
+    edits, missing, pad = [], [], " " * anchor.key_column
     for name, value in values.items():
-        if not reads_back(name, value, a.flow):
+        if not reads_back(name, value, anchor.flow):
             raise RegistryError(
-                reg.path, f"refusing to write {name}: {value!r}: it would not read back", a.line
+                reg.path,
+                f"refusing to write {name}: {value!r}: it would not read back",
+                anchor.line,
             )
-        sp = a.spans.get(name)
+        sp = anchor.spans.get(name)
         if sp is None:
             missing.append(f"{pad}{name}: {value}\n")
         else:
             edits.append(_value_edit(reg.text, sp, value))
-    return edits + _add_lines(reg, a, missing)
+    return edits + _add_lines(reg, anchor, missing)
 
 
 def _value_edit(text: str, sp: Span, value: str) -> Edit:
@@ -190,8 +196,8 @@ def _scalar_like(value: str, sp: Span) -> str:
 
 
 def _flow_dates(dates: list[date], style: str | None) -> str:
-    q = style if style in ('"', "'") else ""
-    return "[" + ", ".join(f"{q}{d.isoformat()}{q}" for d in dates) + "]"
+    mark = style if style in ('"', "'") else ""
+    return "[" + ", ".join(f"{mark}{d.isoformat()}{mark}" for d in dates) + "]"
 
 
 def _block_items(text: str, sp: Span, dates: list[date]) -> list[Edit]:
@@ -199,8 +205,8 @@ def _block_items(text: str, sp: Span, dates: list[date]) -> list[Edit]:
     start, end, style = sp.items[-1]
     line_start = text.rfind("\n", 0, start) + 1
     prefix = text[line_start:start]  # e.g. "      - "
-    q = style if style in ('"', "'") else ""
-    lines = "".join(f"{prefix}{q}{d.isoformat()}{q}\n" for d in dates)
+    mark = style if style in ('"', "'") else ""
+    lines = "".join(f"{prefix}{mark}{d.isoformat()}{mark}\n" for d in dates)
     return [_insert_at_line_end(text, end, lines)]
 
 

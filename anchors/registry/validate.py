@@ -28,50 +28,50 @@ def check_offline(reg: Registry, today: date) -> CheckResult:
     return result
 
 
-def cited(a: Anchor) -> Cited:
+def cited(anchor: Anchor) -> Cited:
     """An entry (or a living document's citation) as written, and what it names."""
-    if a.key is None:
-        return Cited(a.label)
-    return Cited(a.label, a.key.kind.value, a.key.url)
+    if anchor.key is None:
+        return Cited(anchor.label)
+    return Cited(anchor.label, anchor.key.kind.value, anchor.key.url)
 
 
 def offline(reg: Registry, today: date) -> Iterator[Finding]:
     """Load problems, then future IDs, cross-form duplicates and IDs newer than their anchoring."""
     yield from reg.problems
     seen: dict[str, int] = {}
-    for a in reg.anchors:
-        key = a.key
+    for anchor in reg.anchors:
+        key = anchor.key
         if key is None:
             continue
         if key.key in seen:
             yield Finding(
                 Code.DUPLICATE,
-                a.label,
+                anchor.label,
                 reg.path,
-                a.line,
+                anchor.line,
                 f"same anchor as the entry on line {seen[key.key]} ({key.key}); "
                 "merge the two entries",
                 {"first_line": seen[key.key]},
             )
             continue
-        seen[key.key] = a.line
+        seen[key.key] = anchor.line
         if key.kind is not AnchorKind.ARXIV:
             continue
         if is_future(key, today):
             yield Finding(
                 Code.FUTURE_ID,
-                a.label,
+                anchor.label,
                 reg.path,
-                a.line,
+                anchor.line,
                 f"{key.yymm} is later than today ({today:%Y-%m}): arXiv has not "
                 "issued this ID yet; check for a typo",
             )
-        elif a.first_anchored and issued_after(key, a.first_anchored):
+        elif anchor.first_anchored and issued_after(key, anchor.first_anchored):
             yield Finding(
                 Code.LATER_THAN_BRIEFING,
-                a.label,
+                anchor.label,
                 reg.path,
-                a.line,
+                anchor.line,
                 f"{key.yymm} is later than its first_anchored month "
-                f"({a.first_anchored:%Y-%m}); the ID or the date is wrong",
+                f"({anchor.first_anchored:%Y-%m}); the ID or the date is wrong",
             )

@@ -110,22 +110,25 @@ class Walker:
 
     def _pairs(self, node: yaml.MappingNode, where: str) -> dict[str, tuple[yaml.Node, yaml.Node]]:
         out: dict[str, tuple[yaml.Node, yaml.Node]] = {}
-        for k, v in node.value:
-            if k.tag == _Y + "merge":
-                self.problem(k, "merge keys (<<) are not allowed in a registry", where)
+        for key_node, value_node in node.value:
+            if key_node.tag == _Y + "merge":
+                self.problem(key_node, "merge keys (<<) are not allowed in a registry", where)
                 continue
-            self._refuse_tags(k)
-            self._refuse_tags(v)
-            if not isinstance(k, yaml.ScalarNode):
-                self.problem(k, "mapping keys must be plain names", where)
+            self._refuse_tags(key_node)
+            self._refuse_tags(value_node)
+            if not isinstance(key_node, yaml.ScalarNode):
+                self.problem(key_node, "mapping keys must be plain names", where)
                 continue
-            if k.value in out:
-                first = out[k.value][0].start_mark.line + 1
+            if key_node.value in out:
+                first = out[key_node.value][0].start_mark.line + 1
                 self.problem(
-                    k, f"duplicate key '{k.value}' (first on line {first})", where, Code.DUPLICATE
+                    key_node,
+                    f"duplicate key '{key_node.value}' (first on line {first})",
+                    where,
+                    Code.DUPLICATE,
                 )
                 continue
-            out[k.value] = (k, v)
+            out[key_node.value] = (key_node, value_node)
         return out
 
     def walk(self, root: yaml.Node) -> None:
@@ -133,7 +136,8 @@ class Walker:
         # NOTE: a file with neither key is some other file (a typo'd path, /etc/passwd), not a
         # registry with problems: that is unusable input (exit 2), not a schema finding.
         if not isinstance(root, yaml.MappingNode) or not any(
-            isinstance(k, yaml.ScalarNode) and k.value in TOP_FIELDS for k, _ in root.value
+            isinstance(key_node, yaml.ScalarNode) and key_node.value in TOP_FIELDS
+            for key_node, _ in root.value
         ):
             raise RegistryError(
                 self.path,
@@ -141,13 +145,15 @@ class Walker:
                 root.start_mark.line + 1,
             )
         top = self._pairs(root, "")
-        for name, (k, _) in top.items():
+        for name, (key_node, _) in top.items():
             if name not in TOP_FIELDS:
-                self.problem(k, f"unknown top-level field '{name}' (expected version, anchors)")
+                self.problem(
+                    key_node, f"unknown top-level field '{name}' (expected version, anchors)"
+                )
         if "version" in top:
-            v = top["version"][1]
-            if not (isinstance(v, yaml.ScalarNode) and v.value == "1"):
-                self.problem(v, "unsupported registry version (this anchors reads version 1)")
+            version = top["version"][1]
+            if not (isinstance(version, yaml.ScalarNode) and version.value == "1"):
+                self.problem(version, "unsupported registry version (this anchors reads version 1)")
         else:
             self.problem(root, "missing 'version: 1'")
         if "anchors" not in top:
@@ -169,45 +175,45 @@ class Walker:
             self.reg.item_indent = dash - line_start if dash >= 0 else 2
 
     def _anchor(self, node: yaml.Node) -> Anchor:
-        a = Anchor(line=node.start_mark.line + 1)
-        a.spans["_end"] = span(node, end=content_end(node))
+        anchor = Anchor(line=node.start_mark.line + 1)
+        anchor.spans["_end"] = span(node, end=content_end(node))
         if not isinstance(node, yaml.MappingNode):
             self.problem(node, "each anchor must be a mapping of fields")
-            return a
-        a.key_column = node.start_mark.column
-        a.flow = bool(node.flow_style)
+            return anchor
+        anchor.key_column = node.start_mark.column
+        anchor.flow = bool(node.flow_style)
         pairs = self._pairs(node, "")
         for name in pairs:
             if name in ANCHOR_FIELDS:  # keyed by the one interned name, not the file's copy
-                a.spans[_FIELD_NAME[name]] = span(pairs[name][1])
-        self._identity(a, pairs, node)
-        for name, (k, v) in pairs.items():
+                anchor.spans[_FIELD_NAME[name]] = span(pairs[name][1])
+        self._identity(anchor, pairs, node)
+        for name, (key_node, value_node) in pairs.items():
             if name in ID_FIELDS:
                 continue
             reader = READERS.get(name)
             if reader is None:
-                self.problem(k, f"unknown field '{name}'", a.label)
+                self.problem(key_node, f"unknown field '{name}'", anchor.label)
                 continue
             try:
-                reader(a, v)
+                reader(anchor, value_node)
             except FieldError as bad:
-                self.problem(v, f"{name}: {bad}", a.label)
+                self.problem(value_node, f"{name}: {bad}", anchor.label)
         for name in REQUIRED_FIELDS:
             if name not in pairs:
-                self.problem(node, f"missing field '{name}'", a.label, unsafe=False)
+                self.problem(node, f"missing field '{name}'", anchor.label, unsafe=False)
         for name in ("cited_in", "claims"):  # lists `add` appends to
             if name in pairs and isinstance(pairs[name][1], yaml.SequenceNode):
-                sp = a.spans[name]
+                sp = anchor.spans[name]
                 sq = pairs[name][1]
                 sp.style = "flow" if sq.flow_style else "block"
                 sp.items = [
                     (i.start_mark.index, content_end(i), getattr(i, "style", None))
                     for i in sq.value
                 ]
-        return a
+        return anchor
 
     def _identity(
-        self, a: Anchor, pairs: dict[str, tuple[yaml.Node, yaml.Node]], node: yaml.Node
+        self, anchor: Anchor, pairs: dict[str, tuple[yaml.Node, yaml.Node]], node: yaml.Node
     ) -> None:
         present = [f for f in ID_FIELDS if f in pairs]
         if not present:
@@ -218,22 +224,30 @@ class Walker:
                 pairs[present[1]][0],
                 f"entry has both {present[0]} and {present[1]}; use one identifier per entry",
             )
-        a.id_field = present[0]
-        v = pairs[a.id_field][1]
-        if not isinstance(v, yaml.ScalarNode) or v.tag == _Y + "null":
-            self.problem(v, f"{a.id_field} must be a string")
+        anchor.id_field = present[0]
+        id_node = pairs[anchor.id_field][1]
+        if not isinstance(id_node, yaml.ScalarNode) or id_node.tag == _Y + "null":
+            self.problem(id_node, f"{anchor.id_field} must be a string")
             return
-        a.raw_id = v.value
-        if a.id_field == "arxiv" and not v.style and v.tag in (_Y + "float", _Y + "int"):
+        anchor.raw_id = id_node.value
+        if (
+            anchor.id_field == "arxiv"
+            and not id_node.style
+            and id_node.tag in (_Y + "float", _Y + "int")
+        ):
             self.problem(
-                v,
-                f"arxiv: {v.value} is unquoted, so YAML reads it as a number; write "
-                f'arxiv: "{v.value}"',
-                a.label,
+                id_node,
+                f"arxiv: {id_node.value} is unquoted, so YAML reads it as a number; write "
+                f'arxiv: "{id_node.value}"',
+                anchor.label,
             )
         try:
-            a.key = _PARSE[a.id_field](v.value)
+            anchor.key = _PARSE[anchor.id_field](id_node.value)
         except InvalidId as exc:
-            self.problem(v, exc.reason, v.value, Code.INVALID_ID, unsafe=False)
-        if a.key is not None and a.key.kind is AnchorKind.ARXIV and a.key.version is not None:
-            a.version = a.key.version
+            self.problem(id_node, exc.reason, id_node.value, Code.INVALID_ID, unsafe=False)
+        if (
+            anchor.key is not None
+            and anchor.key.kind is AnchorKind.ARXIV
+            and anchor.key.version is not None
+        ):
+            anchor.version = anchor.key.version

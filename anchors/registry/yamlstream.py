@@ -131,8 +131,8 @@ def compose_streaming(
 ) -> yaml.Node | None:
     """The document's root node, except that the items of the first top-level `key` list go to
     `on_item` as they are composed (that list's node is left empty). None for an empty stream."""
-    c = _Composer(text)
+    composer = _Composer(text)
     try:
-        return c.document(key, on_item)
+        return composer.document(key, on_item)
     finally:
-        c.loader.dispose()
+        composer.loader.dispose()
