@@ -93,6 +93,7 @@ DISTRIBUTION = "citation-anchors"
 def project_url(*labels: str) -> str | None:
     """The first of the package's `[project.urls]` named by `labels` (case-insensitive), as its
     installed metadata says: pyproject.toml is the one place these addresses are written."""
+    # importlib.metadata is ~10 ms of every start (`--help`): only SARIF and a crash report ask
     from importlib import metadata
 
     # an editable install's files may not name the package: then the distribution's own name

@@ -32,6 +32,7 @@ class RunHook:
     def __call__(
         self, settings: Settings, api: httpx.AsyncClient, policy: RetryPolicy
     ) -> Archiver | None:
+        # the archive's clients (httpx, Save Page Now, ~40 ms) load only for an online run's hook
         from .clients import archive_hook, capture_quota
 
         if settings.archive_save and self.quota is None:

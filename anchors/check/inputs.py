@@ -9,12 +9,14 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..registry.model import Anchor
+from ..result import Cited
+
 if TYPE_CHECKING:
     from ..config import Settings
     from ..document import LivingDocument
     from ..extract.citations import Briefing
-    from ..registry.model import Anchor, Registry
-    from ..result import Cited
+    from ..registry.model import Registry
 
 __all__ = ["briefings", "document_anchors", "document_cited", "document_fragments", "documents"]
 
@@ -24,6 +26,7 @@ def documents(settings: list[Settings]) -> list[LivingDocument]:
     paths = list(dict.fromkeys(d for s in settings for d in s.document))
     if not paths:
         return []
+    # the living documents' reader (~20 ms) loads only for a run that names a document
     from ..document import read_documents
 
     return read_documents(paths)
@@ -34,6 +37,8 @@ def briefings(paths: Iterable[Path], online: bool, documents: bool) -> list[Brie
     documents (any run with a document) are compared."""
     if not online and not documents:
         return []
+    # the extractor's patterns load only when briefings are read: never in `check --offline`
+    # (tests/test_entry.py counts what an offline check imports)
     from ..extract.citations import read_briefing
 
     return [read_briefing(b, undated=date.min) for b in paths]
@@ -46,6 +51,7 @@ def document_anchors(
     anchors; a run `narrowed` to some keys (`--changed-since`, `export --refresh`) leaves them."""
     if not online or not docs or narrowed:
         return []
+    # the living documents' reader (~20 ms) loads only for a run that names a document
     from ..document import unregistered_anchors
 
     return unregistered_anchors(regs, docs)
@@ -55,8 +61,6 @@ def document_fragments(docs: list[LivingDocument]) -> list[Anchor]:
     """Each citation in the documents that names a `#fragment`, as an anchor written there:
     the fragment travels on the citation, so it is looked for in its page beside the
     registry's own (two fragments of one page are one anchor, two places)."""
-    from ..registry.model import Anchor
-
     return [
         Anchor(line=m.line, id_field=m.key.id_field, raw_id=m.raw, key=m.key, file=doc.path)
         for doc in docs
@@ -67,8 +71,6 @@ def document_fragments(docs: list[LivingDocument]) -> list[Anchor]:
 
 def document_cited(docs: list[LivingDocument]) -> dict[tuple[str, int], Cited]:
     """Each citation of the documents as written, by place: a JUnit test case each."""
-    from ..result import Cited
-
     return {
         (doc.path, m.line): Cited(m.raw, m.key.kind.value, m.key.url)
         for doc in docs

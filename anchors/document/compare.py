@@ -24,6 +24,7 @@ from datetime import date
 from ..defaults import DEFAULT_PENDING_DAYS
 from ..findings import Code, Finding
 from ..registry.model import Anchor, Registry
+from ..sections import number
 from .model import Heading, LivingDocument, Mention, same_section
 from .renumber import moved_to
 
@@ -228,8 +229,6 @@ def _latest(anchor: Anchor) -> date | None:
 def _home(documents: Sequence[LivingDocument], target: str) -> LivingDocument:
     """The document a missing section belongs in: the one with a heading above its number
     (§2 for §2.5), else the first."""
-    from ..sections import number
-
     num = number(target)
     if num is not None:
         for doc in documents:

@@ -13,8 +13,13 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..errors import AnchorsError, UsageError
+from ..findings import Outcome
+from ..history import History
+from ..history.observation import NEUTRAL
 from ..ids.model import AnchorKind
 from ..net.cache import Cache
+from ..registry.loader import gc_paused, load
 from ..registry.model import Status
 from .choose import filter_items, unknown_section
 from .entries import bibtex_keys, collect
@@ -47,9 +52,6 @@ def select(
     """Load the registry (refusing an unreadable one) and the cache; pick the items asked for.
     `chosen`: the user named the cache's place, so it is read even where git cannot say
     whether the repository committed it (`state.untrusted`)."""
-    from ..errors import UsageError
-    from ..registry.loader import gc_paused, load
-
     want = None
     if status is not None:
         try:
@@ -93,11 +95,6 @@ def _gone(items: list[ExportItem], history: Path, registry: Path, chosen: bool) 
     """The items, each the latest check found gone (a dead link, an ID that does not exist)
     marked with why, so `export` can warn instead of citing it silently. No history, or one
     that cannot be read, marks nothing: an export is not a check."""
-    from ..errors import AnchorsError
-    from ..findings import Outcome
-    from ..history import History
-    from ..history.observation import NEUTRAL
-
     if not items or not history.is_file():
         return items
     latest: dict[str, tuple[str, float]] = {}

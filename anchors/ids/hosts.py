@@ -12,19 +12,15 @@ from __future__ import annotations
 
 import ipaddress
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-if TYPE_CHECKING:
-    from publicsuffixlist import PublicSuffixList
+from publicsuffixlist import PublicSuffixList
 
 __all__ = ["site_of", "site_of_host"]
 
 
 @cache
 def _list() -> PublicSuffixList:
-    from publicsuffixlist import PublicSuffixList
-
     return PublicSuffixList()  # the bundled file; it fetches nothing unless told to
 
 

@@ -174,6 +174,7 @@ class RetryPolicy:
         first = await attempt()
         if not self.again(first):
             return first
+        # tenacity (~30 ms to import) loads only when a try is retried: most runs never are
         from tenacity import AsyncRetrying
 
         wait = sleep or self.sleep
@@ -190,6 +191,7 @@ class RetryPolicy:
         first = attempt()
         if not self.again(first):
             return first
+        # tenacity (~30 ms to import) loads only when a try is retried, as in `run`
         from tenacity import Retrying
 
         pending = [first]
@@ -201,6 +203,7 @@ class RetryPolicy:
 
         Attempt 1 is the try already made, so tenacity counts attempts as the policy does.
         """
+        # only on the retry path, after `run` or `run_sync` loaded tenacity
         from tenacity import (
             retry_if_result,
             stop_after_attempt,

@@ -17,6 +17,7 @@ from ..files.atomic import CHECKPOINTS, write_atomic
 from ..files.state import lock_path
 from .loader import parse_text
 from .model import Entry, Registry
+from .pipes import is_stream
 from .splice import render
 
 __all__ = ["CHECKPOINTS", "LOCK_TIMEOUT", "locked", "save", "writable", "write"]
@@ -26,8 +27,6 @@ LOCK_TIMEOUT = 60.0
 
 def writable(registry_path: str | Path) -> None:
     """Refuse a registry read from a pipe or standard input before anything is written."""
-    from .pipes import is_stream
-
     if is_stream(registry_path):
         raise RegistryError(
             str(registry_path),
