@@ -93,8 +93,8 @@ def _bound_here(scope: ast.AST) -> set[str]:
             continue
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             names.add(node.id)
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            names.add(node.name)
+        elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and node.name:
+            names.add(node.name)  # `except ... as name`, `case [first, *rest]`
         pending.extend(ast.iter_child_nodes(node))
     return names
 
@@ -183,14 +183,17 @@ def total(r, a):
     s = 0
     for x in a:
         s += x.size
-    return [v for v in a if v], s + r
+    match r:
+        case [h, *rest]:
+            s += h
+    return [v for v in a if v], s + len(rest)
 """
 
 
 def test_the_name_rule_fails_on_one_letter_locals() -> None:
     names = local_names(_CRAMPED)
-    assert names.one_letter == Counter({"r": 1, "a": 1, "s": 1, "x": 1})
-    assert names.total == 4  # the comprehension's `v` is its own scope, not counted
+    assert names.one_letter == Counter({"r": 1, "a": 1, "s": 1, "x": 1, "h": 1})
+    assert names.total == 6  # `rest` too; the comprehension's `v` is its own scope, not counted
     assert names.share > MAX_ONE_LETTER_SHARE
 
 

@@ -37,10 +37,10 @@ def read_documents(paths: Iterable[str]) -> list[LivingDocument]:
 def shown(path: str) -> str:
     """The path as findings name it: relative to the working folder when it lies under it (a
     config file's paths arrive absolute), else as given."""
-    shown_path = Path(path)
-    if not shown_path.is_absolute():
+    given = Path(path)
+    if not given.is_absolute():
         return path
     try:
-        return shown_path.relative_to(Path.cwd()).as_posix()
+        return given.relative_to(Path.cwd()).as_posix()
     except ValueError:
         return path

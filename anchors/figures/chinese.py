@@ -113,8 +113,8 @@ def _matches(text: str) -> Iterator[re.Match[str]]:
     """`_FIGURE_RE`'s matches, looked for only in short windows around `倍`, `成`, `翻`, `幅`
     and `百分` (a figure's numerals stand at most 26 characters before or after them)."""
     lo = hi = -1
-    for near in _ANCHOR_RE.finditer(text):
-        start, end = max(0, near.start() - 26), near.end() + 28
+    for marker in _ANCHOR_RE.finditer(text):
+        start, end = max(0, marker.start() - 26), marker.end() + 28
         if start <= hi:
             hi = end
             continue

@@ -69,11 +69,7 @@ def numbers_in(text: str) -> list[Figure]:
 def _scan(text: str, bare: bool) -> list[Figure]:
     norm = normalise(text)
     masked = "http" in norm.text or _MASK_HINT_RE.search(norm.text) is not None
-    plain = (
-        _MASK_RE.sub(lambda masked_match: " " * len(masked_match.group()), norm.text)
-        if masked
-        else norm.text
-    )
+    plain = _MASK_RE.sub(lambda span: " " * len(span.group()), norm.text) if masked else norm.text
     taken = bytearray(len(plain) + 1)
     out = _words(norm, plain, taken)
     out.extend(_figures(norm, plain, _numbers(plain, taken, bare), bare, text))

@@ -73,18 +73,18 @@ class Ids:
         return int(tid)
 
     def _detail(self, anchor: str, final: str | None, error: str | None, facts: str | None) -> int:
-        key = digest(anchor, final, error, facts)
-        did = self._details.get(key)
+        hashed = digest(anchor, final, error, facts)
+        did = self._details.get(hashed)
         if did is None:
             self.db.execute(
                 "INSERT OR IGNORE INTO details (digest, anchor, final_url, error, facts) "
                 "VALUES (?, ?, ?, ?, ?)",
-                (key, anchor, final, error, facts),
+                (hashed, anchor, final, error, facts),
             )
             did = _written(
-                self.db.execute("SELECT id FROM details WHERE digest = ?", (key,)).fetchone()
+                self.db.execute("SELECT id FROM details WHERE digest = ?", (hashed,)).fetchone()
             )
-            self._details[key] = did
+            self._details[hashed] = did
         return int(did)
 
 
