@@ -1,5 +1,5 @@
-"""`anchors check` as one call: what to check in a frozen `CheckOptions`, the run's setup and
-teardown here, so the CLI only parses and renders.
+"""`anchors check` as one call: what to check in a frozen `options.CheckOptions`, the run's
+setup and teardown here, so the CLI only parses and renders.
 
 An online run needs state beside the registry (the cache, the history), the git diff for
 `--changed-since`, the network clients and the GitHub token; all of it is opened in
@@ -18,10 +18,11 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..config import Settings, load_settings
+from ..config import Settings
 from ..errors import StorageError, UsageError
-from ..findings import CITED_IN_BRIEFINGS, Code
+from ..findings import CITED_IN_BRIEFINGS
 from ..ids.model import AnchorKind
+from ..options import CheckOptions
 
 if TYPE_CHECKING:  # an offline check imports none of the online machinery (bench/startup.py)
     from ..extract.claims import Claims
@@ -35,32 +36,7 @@ if TYPE_CHECKING:  # an offline check imports none of the online machinery (benc
     #: builds the clients from the settings (and the token); `clients.open_services` in use
     ServicesFactory = Callable[..., contextlib.AbstractAsyncContextManager[Services]]
 
-__all__ = ["CheckOptions", "Hooks", "Session", "check", "check_one", "open_session", "refresh"]
-
-
-@dataclass(frozen=True, slots=True)
-class CheckOptions:
-    """What one `anchors check` was asked for; frozen, so no step can change it for the next."""
-
-    today: date
-    offline: bool = False
-    #: report only these finding codes (`--only`); None: all
-    codes: frozenset[Code] | None = None
-    #: briefings whose claims are compared too (`--briefing`)
-    briefings: tuple[Path, ...] = ()
-    no_cache: bool = False
-    #: git ref for `--changed-since`: only anchors added or changed since are checked online
-    changed_since: str | None = None
-    #: only these anchor keys (`export --refresh`); None: every anchor
-    only_keys: frozenset[str] | None = None
-    #: `--config`: the one file to read settings from
-    config: Path | None = None
-    #: the command-line flags given, as (setting, value); each registry's settings merge them
-    flags: tuple[tuple[str, object], ...] = ()
-
-    def settings(self, registry: Path) -> Settings:
-        """The settings for one registry: its own config files, then the environment, then flags."""
-        return load_settings(registry, dict(self.flags), config=self.config)
+__all__ = ["Hooks", "Session", "check", "check_one", "open_session", "refresh"]
 
 
 def _nothing(message: str) -> None:
