@@ -33,7 +33,7 @@ from ..resolve.base import ArxivFullText, ArxivLookup, FollowUp, Resolution, Res
 from ..resolve.github_places import GithubPlaces
 from ..result import CheckResult, only
 from .arrivals import SERVICE, Pending, Progress, Run, github_places, is_repo
-from .cited import cited_places
+from .cited import CitedPlaces, cited_places
 from .claimsources import ClaimSources, ThreadReader
 from .figures import ClaimsChecked, check_claims
 from .followup import follow_up
@@ -124,13 +124,8 @@ async def check_online(
     is recorded, cached and judged before this returns or raises.
     """
     start = time.monotonic()
-    result = check_offline(reg, today)
-    result.online = True
     cache = cache or Cache(None)
-    extra = tuple(extra)
-    targets = _targets(reg, today, only_keys, [url_pattern(p) for p in exclude], result, extra)
-    # a fragment travels on the citation: every entry (and document citation) of a key counts
-    places = cited_places((*reg.anchors, *extra, *cited), targets, _fetched(targets))
+    result, targets, places = _select(reg, today, only_keys, exclude, tuple(extra), cited)
     run = Run(targets, cache, Recorder(history, reg.path, services.links), progress, result, places)
     earlier = earlier_facts(history, targets.values(), reg.path)
     pending = run.from_cache()
@@ -152,6 +147,24 @@ async def check_online(
             _count(run, reg.path, time.monotonic() - start, max_unreachable)
             result.findings += _judged(reg, run, claims or {}, asked, earlier)
     return result
+
+
+def _select(
+    reg: Registry,
+    today: date,
+    only_keys: set[str] | None,
+    exclude: Iterable[str],
+    extra: tuple[Anchor, ...],
+    cited: Iterable[Anchor],
+) -> tuple[CheckResult, dict[str, Anchor], CitedPlaces]:
+    """What this run checks: the offline result it starts from (the anchors left out counted
+    in it), the targets, and the places their citations name."""
+    result = check_offline(reg, today)
+    result.online = True
+    targets = _targets(reg, today, only_keys, [url_pattern(p) for p in exclude], result, extra)
+    # a fragment travels on the citation: every entry (and document citation) of a key counts
+    places = cited_places((*reg.anchors, *extra, *cited), targets, _fetched(targets))
+    return result, targets, places
 
 
 def _fetched(targets: Mapping[str, Anchor]) -> set[str]:

@@ -96,60 +96,71 @@ def findings(
 
 
 def _title(
-    path: str, a: Anchor, title: str | None, c: Claims, follow: FollowUp | None
+    path: str, anchor: Anchor, title: str | None, claims: Claims, follow: FollowUp | None
 ) -> list[Finding]:
-    if not c.title or not title:
+    """The written title against the paper's: the same (nothing), unconfirmable (no English
+    title to compare), the one an earlier version had (retitled), or another paper's."""
+    if not claims.title or not title:
         return []
-    verdict = compare_titles(c.title, title)
+    verdict = compare_titles(claims.title, title)
     if verdict is TitleVerdict.SAME:
         return []
     if verdict is TitleVerdict.UNCONFIRMABLE:
-        return [
-            _f(
-                Code.TITLE_MISMATCH,
-                path,
-                a,
-                f"the registry's title has no English title to confirm; the real title is: {title}",
-                claimed=c.title,
-                actual=title,
-                resolved_title=title,
-            )
-        ]
-    if (
-        follow
-        and follow.cited_title
-        and compare_titles(c.title, follow.cited_title) is TitleVerdict.SAME
-    ):
-        return [
-            _f(
-                Code.RETITLED,
-                path,
-                a,
-                f"retitled since v{follow.cited_version}: {follow.cited_title!r} is now {title!r}",
-                claimed=c.title,
-                actual=title,
-                cited_version=follow.cited_version,
-                cited_title=follow.cited_title,
-            )
-        ]
-    msg = f"the registry's title is not the paper's; the real title is: {title}"
+        return [_unconfirmable(path, anchor, claims.title, title)]
+    earlier = follow.cited_title if follow else None
+    if follow and earlier and compare_titles(claims.title, earlier) is TitleVerdict.SAME:
+        return [_retitled(path, anchor, claims.title, title, follow)]
+    return [_other_paper(path, anchor, claims.title, title, follow)]
+
+
+def _unconfirmable(path: str, anchor: Anchor, written: str, title: str) -> Finding:
+    """A written title with no English words (a Chinese-only description) cannot be held
+    against the paper's: the finding says so, and gives the paper's title to write."""
+    return _f(
+        Code.TITLE_MISMATCH,
+        path,
+        anchor,
+        f"the registry's title has no English title to confirm; the real title is: {title}",
+        claimed=written,
+        actual=title,
+        resolved_title=title,
+    )
+
+
+def _retitled(path: str, anchor: Anchor, written: str, title: str, follow: FollowUp) -> Finding:
+    """The written title is the one the cited version had: the paper was renamed since."""
+    return _f(
+        Code.RETITLED,
+        path,
+        anchor,
+        f"retitled since v{follow.cited_version}: {follow.cited_title!r} is now {title!r}",
+        claimed=written,
+        actual=title,
+        cited_version=follow.cited_version,
+        cited_title=follow.cited_title,
+    )
+
+
+def _other_paper(
+    path: str, anchor: Anchor, written: str, title: str, follow: FollowUp | None
+) -> Finding:
+    """The written title is another paper's; arXiv's search may say which one was meant."""
+    message = f"the registry's title is not the paper's; the real title is: {title}"
     suggested = None
     if follow and follow.suggested:
-        sid, stitle = follow.suggested
-        msg += f"; did you mean {sid} ({stitle})?"
-        suggested = {"anchor": sid, "title": stitle}
-    return [
-        _f(
-            Code.TITLE_MISMATCH,
-            path,
-            a,
-            msg,
-            claimed=c.title,
-            actual=title,
-            resolved_title=title,
-            suggested=suggested,
-        )
-    ]
+        suggested_id, suggested_title = follow.suggested
+        message += f"; did you mean {suggested_id} ({suggested_title})?"
+        suggested = {"anchor": suggested_id, "title": suggested_title}
+    return _f(
+        Code.TITLE_MISMATCH,
+        path,
+        anchor,
+        message,
+        claimed=written,
+        actual=title,
+        resolved_title=title,
+        suggested=suggested,
+    )
 
 
 def _arxiv(
