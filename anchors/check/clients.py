@@ -200,7 +200,7 @@ class _FullTextOnFirstUse:
 
 
 def _arxiv(settings: Settings, policy: RetryPolicy, pace: ArxivPace) -> ArxivLookup:
-    from ..resolve.arxiv import ArxivResolver
+    from ..resolve.arxiv import ArxivResolver  # start-up: `arxiv`, `requests` (~60 ms) if asked
 
     return ArxivResolver(
         settings.arxiv_api,
@@ -215,7 +215,7 @@ def _arxiv(settings: Settings, policy: RetryPolicy, pace: ArxivPace) -> ArxivLoo
 def _arxiv_html(
     settings: Settings, policy: RetryPolicy, pace: ArxivPace, etags: Cache | None
 ) -> ArxivFullText:
-    from ..resolve.arxiv_html import ArxivHtml
+    from ..resolve.arxiv_html import ArxivHtml  # start-up: `requests` (and lxml) if asked
 
     timeout = max(settings.timeout, 30.0)
     return ArxivHtml(settings.arxiv_html, pace=pace, timeout=timeout, etags=etags, policy=policy)

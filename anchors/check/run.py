@@ -22,6 +22,7 @@ from ..errors import NetworkDown
 from ..extract.claims import Claims
 from ..findings import Finding, Unchecked
 from ..history import History, samework
+from ..history.claimread import supports_of
 from ..history.facts import Facts
 from ..history.hook import AfterCheck, Begun
 from ..ids.model import ArxivId, Doi, GithubRef, WebUrl, is_future
@@ -161,7 +162,9 @@ def _select(
     in it), the targets, and the places their citations name."""
     result = check_offline(reg, today)
     result.online = True
-    targets = _targets(reg, today, only_keys, [url_pattern(p) for p in exclude], result, extra)
+    targets = _targets(
+        reg, today, only_keys, [url_pattern(pattern) for pattern in exclude], result, extra
+    )
     # a fragment travels on the citation: every entry (and document citation) of a key counts
     places = cited_places((*reg.anchors, *extra, *cited), targets, _fetched(targets))
     return result, targets, places
@@ -275,8 +278,6 @@ async def _claims(
 ) -> ClaimsChecked:
     """The figures and quotes the entries keep, judged (`figures`); what was learnt kept in
     the history, whose earlier supports tell `source-changed` (none without a history)."""
-    from ..history.claimread import supports_of
-
     before = supports_of(history, registry) if history is not None else {}
     sources = ClaimSources(services.arxiv_html, services.threads, cache)
     claimed = await check_claims(registry, targets, run.resolutions, sources, before, today)

@@ -177,13 +177,13 @@ async def check_one(
             hooks=hooks,
             services=services,
             after=after,
-        ) as s:
+        ) as session:
             result = await check_online(
                 reg,
                 options.today,
-                s.services,
-                cache=s.cache,
-                history=s.history,
+                session.services,
+                cache=session.cache,
+                history=session.history,
                 only_keys=keys,
                 exclude=settings.exclude,
                 accept=settings.accept,
@@ -193,8 +193,8 @@ async def check_one(
                 cited=cited,
                 max_unreachable=settings.max_unreachable,
             )
-            if s.history is not None and settings.history_days:
-                s.history.prune(settings.history_days)  # `history_days`: what is kept
+            if session.history is not None and settings.history_days:
+                session.history.prune(settings.history_days)  # `history_days`: what is kept
     for note in result.notes:
         hooks.warn(note)
     return result
@@ -289,6 +289,8 @@ def refresh(registry: Path, settings: Settings, today: date, hooks: Hooks = Hook
     _not_a_stream(registry)
     reg = load(registry)
     keys = frozenset(
-        k for k, a in reg.by_key().items() if a.key is not None and a.key.kind is not AnchorKind.URL
+        key
+        for key, anchor in reg.by_key().items()
+        if anchor.key is not None and anchor.key.kind is not AnchorKind.URL
     )
     return hooks.run(check_one(reg, registry, settings, CheckOptions(today, only_keys=keys), hooks))

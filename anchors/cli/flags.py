@@ -71,8 +71,12 @@ def with_settings(settings: Mapping[str, Any], after: str) -> Callable[[Command]
 
     def decorate(command: Command) -> Command:
         own = inspect.signature(command, eval_str=True).parameters.values()
-        named = [p.replace(kind=p.KEYWORD_ONLY) for p in own if p.kind is not p.VAR_KEYWORD]
-        where = [p.name for p in named].index(after) + 1
+        named = [
+            param.replace(kind=param.KEYWORD_ONLY)
+            for param in own
+            if param.kind is not param.VAR_KEYWORD
+        ]
+        where = [param.name for param in named].index(after) + 1
         added = [
             inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=flag)
             for name, flag in settings.items()

@@ -12,6 +12,7 @@ from typing import Annotated
 
 import typer
 
+from .. import __version__
 from ..config import CONFIG_ENV
 from ..defaults import DEFAULT_PENDING_DAYS
 from ..findings import ExitCode
@@ -241,8 +242,6 @@ SummaryFile = Annotated[
 
 def _version(value: bool) -> None:
     if value:
-        from .. import __version__
-
         typer.echo(f"anchors {__version__}")
         raise typer.Exit(ExitCode.OK)
 

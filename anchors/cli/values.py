@@ -37,9 +37,8 @@ def codes(value: str | None) -> frozenset[Code] | None:
         try:
             chosen.add(Code(part.strip()))
         except ValueError:
-            raise UsageError(
-                f"--only: unknown code {part.strip()!r} (codes: {', '.join(c.value for c in Code)})"
-            ) from None
+            known = ", ".join(code.value for code in Code)
+            raise UsageError(f"--only: unknown code {part.strip()!r} (codes: {known})") from None
     return frozenset(chosen)
 
 
