@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from . import network as net
 from . import options as opt
@@ -26,7 +26,7 @@ __all__ = [
 Command = TypeVar("Command", bound=Callable[..., None])
 
 #: each setting flag's declaration (its typer `Annotated` alias), by setting name
-CHECK_SETTINGS: Mapping[str, Any] = {
+CHECK_SETTINGS: Mapping[str, object] = {
     "concurrency": net.Concurrency,
     "per_host": net.PerHost,
     "timeout": net.Timeout,
@@ -51,21 +51,21 @@ CHECK_SETTINGS: Mapping[str, Any] = {
     "document": opt.DocumentOpt,
     "pending_days": opt.PendingDays,
 }
-ADD_SETTINGS: Mapping[str, Any] = {"document": opt.AddDocumentOpt}
-REPORT_SETTINGS: Mapping[str, Any] = {
+ADD_SETTINGS: Mapping[str, object] = {"document": opt.AddDocumentOpt}
+REPORT_SETTINGS: Mapping[str, object] = {
     "history": opt.HistoryOpt,
     "document": opt.DocumentOpt,
     "pending_days": opt.PendingDays,
 }
-EXPORT_SETTINGS: Mapping[str, Any] = {"cache_dir": opt.CacheDir}
-FIX_SETTINGS: Mapping[str, Any] = {
+EXPORT_SETTINGS: Mapping[str, object] = {"cache_dir": opt.CacheDir}
+FIX_SETTINGS: Mapping[str, object] = {
     "history": opt.HistoryOpt,
     "cache_dir": opt.CacheDir,
     "document": opt.DocumentOpt,
 }
 
 
-def with_settings(settings: Mapping[str, Any], after: str) -> Callable[[Command], Command]:
+def with_settings(settings: Mapping[str, object], after: str) -> Callable[[Command], Command]:
     """Add the `settings` flags to a command taking `**settings`, in `--help` after the
     parameter `after`; each is None (or False) when not given, as `load_settings` expects."""
 
