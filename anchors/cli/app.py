@@ -29,7 +29,6 @@ from ..options import (
     ReportOptions,
 )
 from ..render.console import configure, hooks, notice, stderr, warn
-from ..sections import key as section_key
 from . import ci_options as ci
 from . import export_options as eo
 from . import flags
@@ -268,6 +267,8 @@ def fix(
 def _several_sections(items: list[ExportItem]) -> bool:
     """One section is ready to paste under its heading; several (`§1`, a bare `§1.3`) get
     headings."""
+    from ..sections import key as section_key  # start-up: its patterns only for `export`
+
     return len({section_key(item.section or "") for item in items}) > 1
 
 
