@@ -35,9 +35,7 @@ from . import flags
 from . import formats as fm
 from . import options as o
 from .group import Command, Group
-from .runner import (
-    run as run_async,
-)  # SIGTERM cancels a run as Ctrl-C does; what was checked is kept
+from .runner import run as run_async  # SIGTERM cancels it as Ctrl-C does; what was learnt stays
 from .runner import serve
 from .streams import end
 from .values import codes as code_values
