@@ -17,12 +17,13 @@ from typing import Any
 import pytest
 
 from anchors.check.run import Services
-from anchors.check.session import CheckOptions, Hooks, check, check_one, open_session
+from anchors.check.session import Hooks, check, check_one, open_session
 from anchors.cli.runner import Terminated
 from anchors.config import Settings, all_registries, load_settings, one_registry
 from anchors.errors import UsageError
 from anchors.findings import Code, ExitCode, Finding, Outcome, Unchecked, exit_code
 from anchors.history import History
+from anchors.options import CheckOptions
 from anchors.registry.loader import load
 from anchors.render.json import check_result
 from anchors.render.summary import check_line
@@ -282,7 +283,7 @@ def test_every_check_setting_flag_is_an_option_and_a_setting() -> None:
     import typer
 
     from anchors.cli.app import app
-    from anchors.cli.options import CHECK_SETTINGS
+    from anchors.cli.flags import CHECK_SETTINGS
 
     group: Any = typer.main.get_command(app)
     params = {p.name for p in group.commands["check"].params}

@@ -57,24 +57,10 @@ async def open_services(
     `after` builds the hook that runs beside the check (`check --archive`), if any.
     `etags` is where GitHub's answers and arXiv's HTML pages are kept with their validators;
     GitHub threads are read through the resolver's own API client (its budget and ETags)."""
-    witness = Witness()  # an API host's public name resolving speaks for the resolver too
-    guard = NetGuard(resolver, allow_private=settings.allow_private, witness=witness)
-    api_guard = NetGuard(
-        resolver,
-        allow_private=settings.allow_private,
-        trusted=named_api_hosts(settings),
-        witness=witness,
-    )
+    guard, api_guard = _guards(settings, resolver)
     policy, tls = retry_policy(settings), ssl_context()
     web = web_transport(settings, guard, tls)
-    api = BoundedClient(
-        deadline=settings.timeout,
-        transport=guarded_transport(api_guard, httpx.Limits(), verify=tls),
-        timeout=httpx.Timeout(settings.timeout),
-        follow_redirects=False,
-        trust_env=False,
-        cookies=NoCookies(),
-    )
+    api = _api_client(settings, api_guard, tls)
     github = GithubResolver(
         api, settings.github_api, token=token, policy=policy, timeout=settings.timeout, etags=etags
     )
@@ -85,19 +71,47 @@ async def open_services(
             arxiv=_OnFirstUse(lambda: _arxiv(settings, policy, pace)),
             github=github,
             places=GithubPlaces(github.api),
-            doi=DoiResolver(
-                api,
-                settings.doi_api,
-                timeout=settings.timeout,
-                policy=policy,
-                crossref=CrossrefUpdates(
-                    api, settings.crossref_api, timeout=settings.timeout, policy=policy
-                ),
-            ),
+            doi=_doi(settings, api, policy),
             after=after(settings, api, policy) if after is not None else None,
             arxiv_html=_FullTextOnFirstUse(lambda: _arxiv_html(settings, policy, pace, etags)),
             threads=partial(read_github_thread, github.api),
         )
+
+
+def _guards(settings: Settings, resolver: Resolver | None) -> tuple[NetGuard, NetGuard]:
+    """The links' guard, which trusts no host, and the services', which trusts the API hosts
+    the user named; one witness, since an API host's public name resolving speaks for the
+    resolver too."""
+    witness = Witness()
+    guard = NetGuard(resolver, allow_private=settings.allow_private, witness=witness)
+    api_guard = NetGuard(
+        resolver,
+        allow_private=settings.allow_private,
+        trusted=named_api_hosts(settings),
+        witness=witness,
+    )
+    return guard, api_guard
+
+
+def _api_client(settings: Settings, guard: NetGuard, tls: ssl.SSLContext) -> BoundedClient:
+    """The services' one client: every answer bounded, no redirect followed unscreened, no
+    cookie kept, nothing taken from the environment (proxies, netrc)."""
+    return BoundedClient(
+        deadline=settings.timeout,
+        transport=guarded_transport(guard, httpx.Limits(), verify=tls),
+        timeout=httpx.Timeout(settings.timeout),
+        follow_redirects=False,
+        trust_env=False,
+        cookies=NoCookies(),
+    )
+
+
+def _doi(settings: Settings, api: BoundedClient, policy: RetryPolicy) -> DoiResolver:
+    """DOIs through doi.org, with Crossref asked for retractions and corrections."""
+    crossref = CrossrefUpdates(api, settings.crossref_api, timeout=settings.timeout, policy=policy)
+    return DoiResolver(
+        api, settings.doi_api, timeout=settings.timeout, policy=policy, crossref=crossref
+    )
 
 
 def named_api_hosts(settings: Settings) -> set[str]:
@@ -186,7 +200,7 @@ class _FullTextOnFirstUse:
 
 
 def _arxiv(settings: Settings, policy: RetryPolicy, pace: ArxivPace) -> ArxivLookup:
-    from ..resolve.arxiv import ArxivResolver
+    from ..resolve.arxiv import ArxivResolver  # start-up: `arxiv`, `requests` (~60 ms) if asked
 
     return ArxivResolver(
         settings.arxiv_api,
@@ -201,7 +215,7 @@ def _arxiv(settings: Settings, policy: RetryPolicy, pace: ArxivPace) -> ArxivLoo
 def _arxiv_html(
     settings: Settings, policy: RetryPolicy, pace: ArxivPace, etags: Cache | None
 ) -> ArxivFullText:
-    from ..resolve.arxiv_html import ArxivHtml
+    from ..resolve.arxiv_html import ArxivHtml  # start-up: `requests` (and lxml) if asked
 
     timeout = max(settings.timeout, 30.0)
     return ArxivHtml(settings.arxiv_html, pace=pace, timeout=timeout, etags=etags, policy=policy)

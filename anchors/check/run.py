@@ -13,15 +13,17 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 
 from ..config.patterns import UrlPattern, url_pattern
 from ..defaults import DEFAULT_MAX_UNREACHABLE
 from ..errors import NetworkDown
 from ..extract.claims import Claims
-from ..findings import Unchecked
+from ..findings import Finding, Unchecked
 from ..history import History, samework
+from ..history.claimread import supports_of
+from ..history.facts import Facts
 from ..history.hook import AfterCheck, Begun
 from ..ids.model import ArxivId, Doi, GithubRef, WebUrl, is_future
 from ..net.cache import Cache
@@ -31,8 +33,8 @@ from ..registry.validate import check_offline
 from ..resolve.base import ArxivFullText, ArxivLookup, FollowUp, Resolution, Resolver
 from ..resolve.github_places import GithubPlaces
 from ..result import CheckResult, only
-from .arrivals import SERVICE, Progress, Run, github_places, is_repo
-from .cited import cited_places
+from .arrivals import SERVICE, Pending, Progress, Run, github_places, is_repo
+from .cited import CitedPlaces, cited_places
 from .claimsources import ClaimSources, ThreadReader
 from .figures import ClaimsChecked, check_claims
 from .followup import follow_up
@@ -76,24 +78,26 @@ def _targets(
     Counts the entries left out on purpose in `result.skipped` and `result.excluded`, and says
     why in `result.unchecked` (an `extra` anchor is never skipped: a narrowed run has none).
     """
-    out: dict[str, Anchor] = {}
-    for a in (*reg.anchors, *extra):
-        if a.key is None or a.key.key in out:
+    chosen: dict[str, Anchor] = {}
+    for anchor in (*reg.anchors, *extra):
+        if anchor.key is None or anchor.key.key in chosen:
             continue
-        if a.skip or (keys is not None and a.key.key not in keys):
+        if anchor.skip or (keys is not None and anchor.key.key not in keys):
             result.skipped += 1
-            why = Unchecked.SKIPPED if a.skip else Unchecked.UNCHANGED
-            result.unchecked[reg.path, a.line] = why
+            why = Unchecked.SKIPPED if anchor.skip else Unchecked.UNCHANGED
+            result.unchecked[reg.path, anchor.line] = why
             continue
-        if isinstance(a.key, ArxivId) and is_future(a.key, today):
+        if isinstance(anchor.key, ArxivId) and is_future(anchor.key, today):
             continue
-        if isinstance(a.key, WebUrl) and any(p.search(a.key.url) for p in exclude):
-            if a.file is None:  # the counts are of the registry's entries
+        if isinstance(anchor.key, WebUrl) and any(
+            pattern.search(anchor.key.url) for pattern in exclude
+        ):
+            if anchor.file is None:  # the counts are of the registry's entries
                 result.excluded += 1
-                result.unchecked[reg.path, a.line] = Unchecked.EXCLUDED
+                result.unchecked[reg.path, anchor.line] = Unchecked.EXCLUDED
             continue
-        out[a.key.key] = a
-    return out
+        chosen[anchor.key.key] = anchor
+    return chosen
 
 
 async def check_online(
@@ -121,70 +125,146 @@ async def check_online(
     is recorded, cached and judged before this returns or raises.
     """
     start = time.monotonic()
-    result = check_offline(reg, today)
-    result.online = True
     cache = cache or Cache(None)
-    patterns, extra = [url_pattern(p) for p in exclude], tuple(extra)
-    targets = _targets(reg, today, only_keys, patterns, result, extra)
-    fetched = {k for k, a in targets.items() if isinstance(a.key, WebUrl) and not is_repo(a.key)}
-    # a fragment travels on the citation: every entry (and document citation) of a key counts
-    places = cited_places((*reg.anchors, *extra, *cited), targets, fetched)
-    recorder = Recorder(history, reg.path, services.links)
-    run = Run(targets, cache, recorder, progress, result, places)
+    result, targets, places = _select(reg, today, only_keys, exclude, tuple(extra), cited)
+    run = Run(targets, cache, Recorder(history, reg.path, services.links), progress, result, places)
     earlier = earlier_facts(history, targets.values(), reg.path)
     pending = run.from_cache()
-    complete = network_down = False
     if services.after is not None:
         services.after.start(Begun(reg.path, targets, today, cache, history))
-    follow: dict[str, FollowUp] = {}
-    claimed = ClaimsChecked()
+    asked, complete, network_down = _Asked(), False, False
     try:
-        await asyncio.gather(
-            run.resolve("arxiv", pending.arxiv, services.arxiv),
-            run.resolve("github", pending.github, services.github),
-            run.resolve("doi", pending.doi, services.doi),
-            run.check_links(pending.links, services.links, accept),
-        )
-        follow = await follow_up(targets, run.resolutions, services.arxiv, claims or {}, cache)
-        await github_places(run, services.places)
-        claimed = await _claims(reg.path, targets, run, services, cache, history, today)
+        asked = await _ask(run, pending, services, accept, claims or {}, history, today)
         complete = True
     except NetworkDown as exc:
         network_down = True
         raise NetworkDown(f"{exc} Nothing from this run is recorded.") from None
     finally:
-        for key, why in run.recorder.finish(complete, network_down=network_down).items():
-            if key in run.links:  # not dead on the network's silence alone
-                run.links[key] = unproven(run.links[key], why)
+        _unproven_by_silence(run, complete, network_down)
         try:  # whatever the hook did, what the check learnt is saved and judged
-            if services.after is not None:
-                answered = _answered(targets, [*run.links.items(), *run.resolutions.items()])
-                result.findings += await services.after.finish(answered, stop_now=not complete)
+            await _finish_hook(services.after, run, complete)
         finally:
             cache.save()
-            result.checked = len(run.resolutions) + len(run.links) - result.cached
-            result.notes += [
-                f"{why}: {n} {SERVICE[what]} anchor{'s' if n != 1 else ''} not checked this run "
-                "(those checked longest ago went first)"
-                for what, (n, why) in run.not_asked.items()
-            ]
-            result.elapsed = time.monotonic() - start
-            for key, link in run.links.items():
-                if link.tries or link.requests:  # asked this run, not taken from the cache
-                    a = targets[key]
-                    result.answer_ms[a.file or reg.path, a.line] = link.elapsed_ms
-            quiet = silence(targets, run.links, run.resolutions)
-            result.cannot_judge = verdict(result.checked, quiet, max_unreachable)
-            result.findings += compare(
-                reg, targets, run.resolutions, run.links, claims or {}, follow, earlier
-            )
-            result.findings += places.findings(reg.path)
-            result.findings += claimed.findings
-            result.claims = claimed.checks
-            facts = {k: r.facts for k, r in run.resolutions.items()}
-            keys = {k: a.key for k, a in targets.items() if a.key is not None}
-            result.findings += samework.findings(reg.path, samework.pairs(keys, facts), targets)
+            _count(run, reg.path, time.monotonic() - start, max_unreachable)
+            result.findings += _judged(reg, run, claims or {}, asked, earlier)
     return result
+
+
+def _select(
+    reg: Registry,
+    today: date,
+    only_keys: set[str] | None,
+    exclude: Iterable[str],
+    extra: tuple[Anchor, ...],
+    cited: Iterable[Anchor],
+) -> tuple[CheckResult, dict[str, Anchor], CitedPlaces]:
+    """What this run checks: the offline result it starts from (the anchors left out counted
+    in it), the targets, and the places their citations name."""
+    result = check_offline(reg, today)
+    result.online = True
+    targets = _targets(
+        reg, today, only_keys, [url_pattern(pattern) for pattern in exclude], result, extra
+    )
+    # a fragment travels on the citation: every entry (and document citation) of a key counts
+    places = cited_places((*reg.anchors, *extra, *cited), targets, _fetched(targets))
+    return result, targets, places
+
+
+def _fetched(targets: Mapping[str, Anchor]) -> set[str]:
+    """The keys whose page the link checker fetches (a repository's is GitHub's to answer)."""
+    return {
+        key
+        for key, anchor in targets.items()
+        if isinstance(anchor.key, WebUrl) and not is_repo(anchor.key)
+    }
+
+
+@dataclass(slots=True)
+class _Asked:
+    """What the run learnt beyond the first answers: arXiv's follow-ups on a title mismatch,
+    and the figures and quotes judged against their sources (empty until asked)."""
+
+    follow: dict[str, FollowUp] = field(default_factory=dict)
+    claimed: ClaimsChecked = field(default_factory=ClaimsChecked)
+
+
+async def _ask(
+    run: Run,
+    pending: Pending,
+    services: Services,
+    accept: frozenset[int],
+    claims: Mapping[str, Claims],
+    history: History | None,
+    today: date,
+) -> _Asked:
+    """Every service at once, then what their answers call for: the follow-ups, the places
+    cited in GitHub threads, and the claims against their sources."""
+    await asyncio.gather(
+        run.resolve("arxiv", pending.arxiv, services.arxiv),
+        run.resolve("github", pending.github, services.github),
+        run.resolve("doi", pending.doi, services.doi),
+        run.check_links(pending.links, services.links, accept),
+    )
+    follow = await follow_up(run.targets, run.resolutions, services.arxiv, claims, run.cache)
+    await github_places(run, services.places)
+    registry = run.recorder.registry
+    claimed = await _claims(registry, run.targets, run, services, run.cache, history, today)
+    return _Asked(follow, claimed)
+
+
+def _unproven_by_silence(run: Run, complete: bool, network_down: bool) -> None:
+    """The history is told how the run ended; a link whose failure the network's silence alone
+    explains is not dead (`recorder`)."""
+    for key, why in run.recorder.finish(complete, network_down=network_down).items():
+        if key in run.links:
+            run.links[key] = unproven(run.links[key], why)
+
+
+async def _finish_hook(after: AfterCheck | None, run: Run, complete: bool) -> None:
+    """The work beside the check (`--archive`) ends with it, told which pages answered."""
+    if after is None:
+        return
+    answered = _answered(run.targets, [*run.links.items(), *run.resolutions.items()])
+    run.result.findings += await after.finish(answered, stop_now=not complete)
+
+
+def _count(run: Run, registry: str, elapsed: float, max_unreachable: float) -> None:
+    """What the summary counts: anchors asked, those left unasked and why, each link's answer
+    time; and whether too many got no answer at all for the run to judge (`silence`)."""
+    result = run.result
+    result.checked = len(run.resolutions) + len(run.links) - result.cached
+    result.notes += [
+        f"{why}: {n} {SERVICE[what]} anchor{'s' if n != 1 else ''} not checked this run "
+        "(those checked longest ago went first)"
+        for what, (n, why) in run.not_asked.items()
+    ]
+    result.elapsed = elapsed
+    for key, link in run.links.items():
+        if link.tries or link.requests:  # asked this run, not taken from the cache
+            anchor = run.targets[key]
+            result.answer_ms[anchor.file or registry, anchor.line] = link.elapsed_ms
+    quiet = silence(run.targets, run.links, run.resolutions)
+    result.cannot_judge = verdict(result.checked, quiet, max_unreachable)
+
+
+def _judged(
+    reg: Registry,
+    run: Run,
+    claims: Mapping[str, Claims],
+    asked: _Asked,
+    earlier: Mapping[str, Facts],
+) -> list[Finding]:
+    """The findings of the answers: each against its entry, the places cited, the claims,
+    and two entries that name the same work."""
+    targets = run.targets
+    found = compare(reg, targets, run.resolutions, run.links, claims, asked.follow, earlier)
+    found += run.places.findings(reg.path)
+    found += asked.claimed.findings
+    run.result.claims = asked.claimed.checks
+    facts = {key: answer.facts for key, answer in run.resolutions.items()}
+    keys = {key: anchor.key for key, anchor in targets.items() if anchor.key is not None}
+    found += samework.findings(reg.path, samework.pairs(keys, facts), targets)
+    return found
 
 
 async def _claims(
@@ -198,8 +278,6 @@ async def _claims(
 ) -> ClaimsChecked:
     """The figures and quotes the entries keep, judged (`figures`); what was learnt kept in
     the history, whose earlier supports tell `source-changed` (none without a history)."""
-    from ..history.claimread import supports_of
-
     before = supports_of(history, registry) if history is not None else {}
     sources = ClaimSources(services.arxiv_html, services.threads, cache)
     claimed = await check_claims(registry, targets, run.resolutions, sources, before, today)
@@ -213,5 +291,7 @@ def _answered(
 ) -> frozenset[str]:
     """The pages that answered the check (a link check, or GitHub for a repository page)."""
     return frozenset(
-        k for k, r in results if isinstance(targets[k].key, WebUrl) and not r.outcome.failed
+        key
+        for key, answer in results
+        if isinstance(targets[key].key, WebUrl) and not answer.outcome.failed
     )

@@ -1,5 +1,5 @@
-"""`anchors check` as one call: what to check in a frozen `CheckOptions`, the run's setup and
-teardown here, so the CLI only parses and renders.
+"""`anchors check` as one call: what to check in a frozen `options.CheckOptions`, the run's
+setup and teardown here, so the CLI only parses and renders.
 
 An online run needs state beside the registry (the cache, the history), the git diff for
 `--changed-since`, the network clients and the GitHub token; all of it is opened in
@@ -18,12 +18,19 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..config import Settings, load_settings
+from ..config import Settings
 from ..errors import StorageError, UsageError
-from ..findings import CITED_IN_BRIEFINGS, Code
+from ..findings import CITED_IN_BRIEFINGS
 from ..ids.model import AnchorKind
+from ..options import CheckOptions
+from ..registry.loader import load
+from ..registry.pipes import is_stream
+from ..registry.validate import check_offline
+from ..result import combine
+from . import inputs
 
 if TYPE_CHECKING:  # an offline check imports none of the online machinery (bench/startup.py)
+    from ..document import LivingDocument
     from ..extract.claims import Claims
     from ..history import History
     from ..history.hook import AfterFactory
@@ -35,32 +42,7 @@ if TYPE_CHECKING:  # an offline check imports none of the online machinery (benc
     #: builds the clients from the settings (and the token); `clients.open_services` in use
     ServicesFactory = Callable[..., contextlib.AbstractAsyncContextManager[Services]]
 
-__all__ = ["CheckOptions", "Hooks", "Session", "check", "check_one", "open_session", "refresh"]
-
-
-@dataclass(frozen=True, slots=True)
-class CheckOptions:
-    """What one `anchors check` was asked for; frozen, so no step can change it for the next."""
-
-    today: date
-    offline: bool = False
-    #: report only these finding codes (`--only`); None: all
-    codes: frozenset[Code] | None = None
-    #: briefings whose claims are compared too (`--briefing`)
-    briefings: tuple[Path, ...] = ()
-    no_cache: bool = False
-    #: git ref for `--changed-since`: only anchors added or changed since are checked online
-    changed_since: str | None = None
-    #: only these anchor keys (`export --refresh`); None: every anchor
-    only_keys: frozenset[str] | None = None
-    #: `--config`: the one file to read settings from
-    config: Path | None = None
-    #: the command-line flags given, as (setting, value); each registry's settings merge them
-    flags: tuple[tuple[str, object], ...] = ()
-
-    def settings(self, registry: Path) -> Settings:
-        """The settings for one registry: its own config files, then the environment, then flags."""
-        return load_settings(registry, dict(self.flags), config=self.config)
+__all__ = ["Hooks", "Session", "check", "check_one", "open_session", "refresh"]
 
 
 def _nothing(message: str) -> None:
@@ -97,6 +79,7 @@ class Session:
 
 
 def _history(path: Path, hooks: Hooks, chosen: bool) -> History | None:
+    # start-up: the history (sqlite3) is opened by an online run only
     from ..history import History
     from ..history.opening import rebuilding
     from ..history.schema import DamagedHistory, NewerHistory
@@ -125,6 +108,8 @@ async def open_session(
     `services` builds the clients (default: `clients.open_services`, with the token from the
     settings); tests pass their own to swap the transport.
     """
+    # start-up: the network stack (httpx, aiohttp) and the state beside the registry are an
+    # online run's alone; `check --offline` imports none of them (tests/test_entry.py)
     from ..files.state import untrusted
     from ..net.cache import Cache, state_warnings
     from ..resolve.github_api import ETAG_TTL
@@ -177,11 +162,11 @@ async def check_one(
 ) -> CheckResult:
     """One registry online, inside its own session; `extra` are a living document's citations
     the registries lack, checked with this registry's anchors."""
-    from .run import check_online
+    from .run import check_online  # start-up: the online machinery, never for --offline
 
     keys: set[str] | None = set(options.only_keys) if options.only_keys is not None else None
     if options.changed_since:
-        from ..registry.gitdiff import changed_keys
+        from ..registry.gitdiff import changed_keys  # start-up: git, only for --changed-since
 
         keys = changed_keys(reg, options.changed_since)
     with _progress(hooks) as bar:
@@ -192,13 +177,13 @@ async def check_one(
             hooks=hooks,
             services=services,
             after=after,
-        ) as s:
+        ) as session:
             result = await check_online(
                 reg,
                 options.today,
-                s.services,
-                cache=s.cache,
-                history=s.history,
+                session.services,
+                cache=session.cache,
+                history=session.history,
                 only_keys=keys,
                 exclude=settings.exclude,
                 accept=settings.accept,
@@ -208,8 +193,8 @@ async def check_one(
                 cited=cited,
                 max_unreachable=settings.max_unreachable,
             )
-            if s.history is not None and settings.history_days:
-                s.history.prune(settings.history_days)  # `history_days`: what is kept
+            if session.history is not None and settings.history_days:
+                session.history.prune(settings.history_days)  # `history_days`: what is kept
     for note in result.notes:
         hooks.warn(note)
     return result
@@ -225,62 +210,72 @@ def check(
     is checked with its own settings; one result, filtered to `options.codes`. `after` builds
     the hook that runs beside each registry's check (a new `archive.hook.RunHook()`
     for `--archive`); without it, a run archives nothing."""
-    from ..registry.loader import load
-    from ..registry.validate import check_offline
-    from ..result import combine
-    from . import inputs
-
-    if not options.offline:
-        for p in paths:
-            _not_a_stream(p)
-    regs = [load(p, stream_ok=options.offline) for p in paths]
-    settings = [options.settings(p) for p in paths]
+    online = not options.offline
+    for path in paths if online else ():
+        _not_a_stream(path)
+    regs = [load(path, stream_ok=options.offline) for path in paths]
+    settings = [options.settings(path) for path in paths]
     docs = inputs.documents(settings)  # an unusable document is exit 2 before anything is asked
-    briefings = inputs.briefings(options.briefings, not options.offline, bool(docs))
+    briefings = inputs.briefings(options.briefings, online, bool(docs))
     claims = None
-    if not options.offline:
-        from ..extract.citations import claims_of
+    if online:
+        from ..extract.citations import claims_of  # start-up: no extractor for --offline
 
         claims = claims_of(briefings)
-    for s in settings if not options.offline else ():
-        if s.archive_save:
-            s.save_keys()  # exit 2 before anything is asked or written
-        s.api_token()  # likewise: a token is never sent in clear text
-    narrowed = bool(options.changed_since) or options.only_keys is not None
-    extra = inputs.document_anchors(regs, docs, not options.offline, narrowed)
-    cited = inputs.document_fragments(docs) if not options.offline else []
-    results = []
-    for path, reg, s in zip(paths, regs, settings):
-        results.append(
-            check_offline(reg, options.today)
-            if options.offline
-            else hooks.run(
-                check_one(
-                    reg, path, s, options, hooks, claims, after=after, extra=extra, cited=cited
-                )
-            )
-        )
-        extra = []  # the documents' own citations are checked once, in the first registry's run
-    result = combine(results)
+        _secrets_usable(settings)
+    result = combine(_each_registry(paths, regs, settings, docs, options, hooks, claims, after))
     if docs:
-        from ..document import judge
+        from ..document import judge  # start-up: the living document's rules, only with one
 
-        result.documents = [d.path for d in docs]
+        result.documents = [doc.path for doc in docs]
         result.cited.update(inputs.document_cited(docs))
-
         result.findings += judge(regs, docs, briefings, options.today, settings[0].pending_days)
     result.narrow(options.codes)
-    if any(f.code in CITED_IN_BRIEFINGS for f in result.findings):
+    if any(finding.code in CITED_IN_BRIEFINGS for finding in result.findings):
         from ..extract.citing import add_citing_lines  # the extractor: only for a dead link
 
         result.findings = add_citing_lines(result.findings)
     return result
 
 
+def _secrets_usable(settings: Sequence[Settings]) -> None:
+    """Exit 2 before anything is asked or written: archive.org keys for `--archive-save`, and
+    a GitHub token never sent in clear text."""
+    for each in settings:
+        if each.archive_save:
+            each.save_keys()
+        each.api_token()
+
+
+def _each_registry(
+    paths: Sequence[Path],
+    regs: list[Registry],
+    settings: list[Settings],
+    docs: list[LivingDocument],
+    options: CheckOptions,
+    hooks: Hooks,
+    claims: Mapping[str, Claims] | None,
+    after: AfterFactory | None,
+) -> list[CheckResult]:
+    """Each registry's result, offline or online; the documents' own citations are checked
+    once, in the first registry's run."""
+    if options.offline:
+        return [check_offline(reg, options.today) for reg in regs]
+    narrowed = bool(options.changed_since) or options.only_keys is not None
+    extra = inputs.document_anchors(regs, docs, True, narrowed)
+    cited = inputs.document_fragments(docs)
+    results = []
+    for path, reg, own in zip(paths, regs, settings):
+        one = check_one(
+            reg, path, own, options, hooks, claims, after=after, extra=extra, cited=cited
+        )
+        results.append(hooks.run(one))
+        extra = []
+    return results
+
+
 def _not_a_stream(path: Path) -> None:
     """An online run keeps its cache and history beside the registry; a pipe has no folder."""
-    from ..registry.pipes import is_stream
-
     if is_stream(path):
         raise UsageError(
             f"{path}: a registry from a pipe or standard input is checked --offline only (an "
@@ -291,11 +286,11 @@ def _not_a_stream(path: Path) -> None:
 def refresh(registry: Path, settings: Settings, today: date, hooks: Hooks = Hooks()) -> CheckResult:
     """`export --refresh`: every ID anchor resolved again (plain links are not: an export needs
     metadata, not liveness), refilling the cache the export reads."""
-    from ..registry.loader import load
-
     _not_a_stream(registry)
     reg = load(registry)
     keys = frozenset(
-        k for k, a in reg.by_key().items() if a.key is not None and a.key.kind is not AnchorKind.URL
+        key
+        for key, anchor in reg.by_key().items()
+        if anchor.key is not None and anchor.key.kind is not AnchorKind.URL
     )
     return hooks.run(check_one(reg, registry, settings, CheckOptions(today, only_keys=keys), hooks))

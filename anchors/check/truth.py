@@ -25,15 +25,15 @@ from .issues import state_findings, target_findings
 __all__ = ["claims_of", "findings", "is_title_mismatch"]
 
 
-def claims_of(a: Anchor, briefing: Claims | None = None) -> Claims:
+def claims_of(anchor: Anchor, briefing: Claims | None = None) -> Claims:
     """The entry's own claims (title, version, notes), then the latest claims its briefings
     made (kept in the entry by `add`), then an ad-hoc briefing's (`--briefing`) on top."""
-    github = a.key is not None and a.key.kind is AnchorKind.GITHUB
-    title = None if (github and a.title_inferred) else a.title
+    github = anchor.key is not None and anchor.key.kind is AnchorKind.GITHUB
+    title = None if (github and anchor.title_inferred) else anchor.title
     # an issue's title is not a claim about its state ("Open file leak"); its notes may be
-    said = a.notes if github else " ".join(filter(None, [a.title, a.notes]))
-    out = claims_in(said or "", title=title, version=a.version, github=github)
-    for over in (latest(a.claims), briefing):
+    said = anchor.notes if github else " ".join(filter(None, [anchor.title, anchor.notes]))
+    out = claims_in(said or "", title=title, version=anchor.version, github=github)
+    for over in (latest(anchor.claims), briefing):
         if over is not None:
             out = _over(out, over)
     return out
@@ -42,9 +42,9 @@ def claims_of(a: Anchor, briefing: Claims | None = None) -> Claims:
 def _over(under: Claims, over: Claims) -> Claims:
     """`over`'s values where it has them; a state keeps its own day and place."""
     values = {
-        k: v
-        for k in ("title", "state", "state_text", "date", "venue", "version")
-        if (v := getattr(over, k)) is not None
+        name: value
+        for name in ("title", "state", "state_text", "date", "venue", "version")
+        if (value := getattr(over, name)) is not None
     }
     if over.state is not None:
         values.update(said_on=over.said_on, path=over.path, line=over.line)
@@ -59,15 +59,20 @@ def is_title_mismatch(written: str | None, actual: str | None) -> bool:
     )
 
 
-def _f(code: Code, path: str, a: Anchor, message: str, **details: object) -> Finding:
+def _f(code: Code, path: str, anchor: Anchor, message: str, **details: object) -> Finding:
     return Finding(
-        code, a.label, path, a.line, message, {k: v for k, v in details.items() if v is not None}
+        code,
+        anchor.label,
+        path,
+        anchor.line,
+        message,
+        {name: value for name, value in details.items() if value is not None},
     )
 
 
 def findings(
     path: str,
-    a: Anchor,
+    anchor: Anchor,
     facts: Facts,
     claims: Claims,
     follow: FollowUp | None = None,
@@ -79,129 +84,159 @@ def findings(
     match facts:
         case ArxivFacts():
             before = earlier if isinstance(earlier, ArxivFacts) else None
-            return _title(path, a, facts.title, claims, follow) + _arxiv(
-                path, a, facts, claims, before
+            return _title(path, anchor, facts.title, claims, follow) + _arxiv(
+                path, anchor, facts, claims, before
             )
         case DoiFacts():
-            return _title(path, a, facts.title, claims, follow) + _doi_updates(path, a, facts)
+            return _title(path, anchor, facts.title, claims, follow) + _doi_updates(
+                path, anchor, facts
+            )
         case IssueFacts():
             before_ = earlier if isinstance(earlier, IssueFacts) else None
-            return state_findings(path, a, facts, claims, before_) + target_findings(
-                path, a, facts, claims
+            return state_findings(path, anchor, facts, claims, before_) + target_findings(
+                path, anchor, facts, claims
             )
         case RepoFacts():
-            return _repo(path, a, facts)
+            return _repo(path, anchor, facts)
         case _:
             assert_never(facts)
 
 
 def _title(
-    path: str, a: Anchor, title: str | None, c: Claims, follow: FollowUp | None
+    path: str, anchor: Anchor, title: str | None, claims: Claims, follow: FollowUp | None
 ) -> list[Finding]:
-    if not c.title or not title:
+    """The written title against the paper's: the same (nothing), unconfirmable (no English
+    title to compare), the one an earlier version had (retitled), or another paper's."""
+    if not claims.title or not title:
         return []
-    verdict = compare_titles(c.title, title)
+    verdict = compare_titles(claims.title, title)
     if verdict is TitleVerdict.SAME:
         return []
     if verdict is TitleVerdict.UNCONFIRMABLE:
-        return [
-            _f(
-                Code.TITLE_MISMATCH,
-                path,
-                a,
-                f"the registry's title has no English title to confirm; the real title is: {title}",
-                claimed=c.title,
-                actual=title,
-                resolved_title=title,
-            )
-        ]
-    if (
-        follow
-        and follow.cited_title
-        and compare_titles(c.title, follow.cited_title) is TitleVerdict.SAME
-    ):
-        return [
-            _f(
-                Code.RETITLED,
-                path,
-                a,
-                f"retitled since v{follow.cited_version}: {follow.cited_title!r} is now {title!r}",
-                claimed=c.title,
-                actual=title,
-                cited_version=follow.cited_version,
-                cited_title=follow.cited_title,
-            )
-        ]
-    msg = f"the registry's title is not the paper's; the real title is: {title}"
+        return [_unconfirmable(path, anchor, claims.title, title)]
+    earlier = follow.cited_title if follow else None
+    if follow and earlier and compare_titles(claims.title, earlier) is TitleVerdict.SAME:
+        return [_retitled(path, anchor, claims.title, title, follow)]
+    return [_other_paper(path, anchor, claims.title, title, follow)]
+
+
+def _unconfirmable(path: str, anchor: Anchor, written: str, title: str) -> Finding:
+    """A written title with no English words (a Chinese-only description) cannot be held
+    against the paper's: the finding says so, and gives the paper's title to write."""
+    return _f(
+        Code.TITLE_MISMATCH,
+        path,
+        anchor,
+        f"the registry's title has no English title to confirm; the real title is: {title}",
+        claimed=written,
+        actual=title,
+        resolved_title=title,
+    )
+
+
+def _retitled(path: str, anchor: Anchor, written: str, title: str, follow: FollowUp) -> Finding:
+    """The written title is the one the cited version had: the paper was renamed since."""
+    return _f(
+        Code.RETITLED,
+        path,
+        anchor,
+        f"retitled since v{follow.cited_version}: {follow.cited_title!r} is now {title!r}",
+        claimed=written,
+        actual=title,
+        cited_version=follow.cited_version,
+        cited_title=follow.cited_title,
+    )
+
+
+def _other_paper(
+    path: str, anchor: Anchor, written: str, title: str, follow: FollowUp | None
+) -> Finding:
+    """The written title is another paper's; arXiv's search may say which one was meant."""
+    message = f"the registry's title is not the paper's; the real title is: {title}"
     suggested = None
     if follow and follow.suggested:
-        sid, stitle = follow.suggested
-        msg += f"; did you mean {sid} ({stitle})?"
-        suggested = {"anchor": sid, "title": stitle}
-    return [
-        _f(
-            Code.TITLE_MISMATCH,
-            path,
-            a,
-            msg,
-            claimed=c.title,
-            actual=title,
-            resolved_title=title,
-            suggested=suggested,
-        )
-    ]
+        suggested_id, suggested_title = follow.suggested
+        message += f"; did you mean {suggested_id} ({suggested_title})?"
+        suggested = {"anchor": suggested_id, "title": suggested_title}
+    return _f(
+        Code.TITLE_MISMATCH,
+        path,
+        anchor,
+        message,
+        claimed=written,
+        actual=title,
+        resolved_title=title,
+        suggested=suggested,
+    )
 
 
 def _arxiv(
-    path: str, a: Anchor, r: ArxivFacts, c: Claims, earlier: ArxivFacts | None
+    path: str, anchor: Anchor, facts: ArxivFacts, claims: Claims, earlier: ArxivFacts | None
 ) -> list[Finding]:
+    """An arXiv paper's news (published in a venue) and the briefing's date and venue
+    against its metadata."""
     out: list[Finding] = []
-    if (r.journal_ref or r.doi) and not (earlier and (earlier.journal_ref or earlier.doi)):
-        where = "; ".join(filter(None, [r.journal_ref, f"DOI {r.doi}" if r.doi else None]))
+    if (facts.journal_ref or facts.doi) and not (earlier and (earlier.journal_ref or earlier.doi)):
+        where = "; ".join(
+            filter(None, [facts.journal_ref, f"DOI {facts.doi}" if facts.doi else None])
+        )
         out.append(
             _f(
                 Code.PUBLISHED,
                 path,
-                a,
+                anchor,
                 f"published: {where}; cite the venue version",
-                journal_ref=r.journal_ref,
-                doi=r.doi,
+                journal_ref=facts.journal_ref,
+                doi=facts.doi,
             )
         )
-    if c.date and r.published:
-        dates = [
-            d
-            for d in (r.published, r.updated if (not a.version or a.version == r.version) else None)
-            if d
-        ]
-        if all(abs((date.fromisoformat(d) - c.date).days) > 1 for d in dates):
-            out.append(
-                _f(
-                    Code.CLAIM_MISMATCH,
-                    path,
-                    a,
-                    f"the briefing dates it {c.date}; arXiv has v1 on {r.published}",
-                    field="date",
-                    claimed=c.date.isoformat(),
-                    actual=r.published,
-                )
-            )
-    if c.venue:
-        said = venues_in(" ".join(filter(None, [r.comment, r.journal_ref])))
-        if said and not any(_agrees(c.venue, v) for v in said):
-            actual = ", ".join(map(str, said))
-            out.append(
-                _f(
-                    Code.CLAIM_MISMATCH,
-                    path,
-                    a,
-                    f"cited as {c.venue}; arXiv's metadata says {actual}",
-                    field="venue",
-                    claimed=str(c.venue),
-                    actual=actual,
-                )
-            )
-    return out
+    return (
+        out + _arxiv_date(path, anchor, facts, claims) + _arxiv_venue(path, anchor, facts, claims)
+    )
+
+
+def _arxiv_date(path: str, anchor: Anchor, facts: ArxivFacts, claims: Claims) -> list[Finding]:
+    """The briefing's date against v1's and, when the latest version is cited, its update's;
+    a day apart still agrees."""
+    if not (claims.date and facts.published):
+        return []
+    cited_is_latest = not anchor.version or anchor.version == facts.version
+    dates = [day for day in (facts.published, facts.updated if cited_is_latest else None) if day]
+    if not all(abs((date.fromisoformat(day) - claims.date).days) > 1 for day in dates):
+        return []
+    return [
+        _f(
+            Code.CLAIM_MISMATCH,
+            path,
+            anchor,
+            f"the briefing dates it {claims.date}; arXiv has v1 on {facts.published}",
+            field="date",
+            claimed=claims.date.isoformat(),
+            actual=facts.published,
+        )
+    ]
+
+
+def _arxiv_venue(path: str, anchor: Anchor, facts: ArxivFacts, claims: Claims) -> list[Finding]:
+    """The briefing's venue against the venues arXiv's comment and journal reference name
+    (none named: silence, never a contradiction)."""
+    if not claims.venue:
+        return []
+    said = venues_in(" ".join(filter(None, [facts.comment, facts.journal_ref])))
+    if not said or any(_agrees(claims.venue, venue) for venue in said):
+        return []
+    actual = ", ".join(map(str, said))
+    return [
+        _f(
+            Code.CLAIM_MISMATCH,
+            path,
+            anchor,
+            f"cited as {claims.venue}; arXiv's metadata says {actual}",
+            field="venue",
+            claimed=str(claims.venue),
+            actual=actual,
+        )
+    ]
 
 
 def _agrees(claim: Venue, said: Venue) -> bool:
@@ -210,42 +245,42 @@ def _agrees(claim: Venue, said: Venue) -> bool:
     )
 
 
-def _repo(path: str, a: Anchor, r: RepoFacts) -> list[Finding]:
+def _repo(path: str, anchor: Anchor, facts: RepoFacts) -> list[Finding]:
     out: list[Finding] = []
-    if r.archived:
+    if facts.archived:
         out.append(
             _f(
                 Code.REPO_ARCHIVED,
                 path,
-                a,
-                f"the repository {r.title} is archived (read-only)",
-                actual=r.title,
+                anchor,
+                f"the repository {facts.title} is archived (read-only)",
+                actual=facts.title,
             )
         )
-    if r.moved_to:
+    if facts.moved_to:
         out.append(
             _f(
                 Code.REDIRECT,
                 path,
-                a,
-                f"the repository is now {r.title}; cite {r.moved_to}",
-                final_url=r.moved_to,
-                claimed=str(a.key),
-                actual=r.title,
+                anchor,
+                f"the repository is now {facts.title}; cite {facts.moved_to}",
+                final_url=facts.moved_to,
+                claimed=str(anchor.key),
+                actual=facts.title,
             )
         )
     return out
 
 
-def _doi_updates(path: str, a: Anchor, r: DoiFacts) -> list[Finding]:
+def _doi_updates(path: str, anchor: Anchor, facts: DoiFacts) -> list[Finding]:
     out: list[Finding] = []
-    for kind, notice in r.updates:
+    for kind, notice in facts.updates:
         if kind in ("retraction", "withdrawal", "removal"):
             out.append(
                 _f(
                     Code.RETRACTED,
                     path,
-                    a,
+                    anchor,
                     f"the publisher issued a {kind} notice ({notice}); do not cite it as sound",
                     update=kind,
                     notice=notice,
@@ -256,7 +291,7 @@ def _doi_updates(path: str, a: Anchor, r: DoiFacts) -> list[Finding]:
                 _f(
                     Code.CORRECTED,
                     path,
-                    a,
+                    anchor,
                     f"the publisher issued a {kind} ({notice})",
                     update=kind,
                     notice=notice,

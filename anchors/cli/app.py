@@ -1,34 +1,48 @@
 """The `anchors` command: parse arguments, call the library, render, map to an exit code.
 
-Exit codes are `findings.ExitCode`: 0 clean, 1 findings (or invalid citations), 2 unusable
-input, arguments or output, 70 an internal error, 130/143/129 interrupted by SIGINT/SIGTERM/
-SIGHUP. An `AnchorsError` from the library becomes its one `anchors: error:` line in
-`group.Command`, an unexpected exception its `internal error` line in `group.Group`, never here.
+Each command builds its options (`options`) from its flags, calls its `commands.run_*`, renders
+the result and picks the exit code, nothing else. Exit codes are `findings.ExitCode`: 0 clean,
+1 findings (or invalid citations), 2 unusable input, arguments or output, 70 an internal error,
+130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP. An `AnchorsError` from the library becomes
+its one `anchors: error:` line in `group.Command`, an unexpected exception its `internal error`
+line in `group.Group`, never here.
 """
 
 from __future__ import annotations
 
 import sys
-from datetime import date
+from datetime import date, timedelta
+from typing import TYPE_CHECKING
 
 import typer
 
-from ..config import all_registries, one_registry
+from ..commands import run_add, run_check, run_export, run_fix, run_report
 from ..defaults import REPORT_WINDOW
 from ..errors import NetworkDown
 from ..findings import ExitCode, exit_code
+from ..options import (
+    AddOptions,
+    CheckOptions,
+    ExportOptions,
+    FixOptions,
+    OneRegistry,
+    ReportOptions,
+)
 from ..render.console import configure, hooks, notice, stderr, warn
 from . import ci_options as ci
 from . import export_options as eo
+from . import flags
 from . import formats as fm
-from . import network as n
 from . import options as o
 from .group import Command, Group
-from .runner import run as _run  # SIGTERM cancels a run as Ctrl-C does; what was checked is kept
-from .values import codes as _codes
-from .values import date_value as _date
-from .values import duration as _duration
-from .values import instant as _instant
+from .runner import run as run_async  # SIGTERM cancels it as Ctrl-C does; what was learnt stays
+from .runner import serve
+from .streams import end
+from .values import codes as code_values
+from .values import date_value, duration, instant
+
+if TYPE_CHECKING:
+    from ..export import ExportItem
 
 __all__ = ["app", "main"]
 
@@ -44,18 +58,19 @@ app = typer.Typer(
 
 
 @app.command(cls=Command)
+@flags.with_settings(flags.ADD_SETTINGS, after="strict")
 def add(
     briefings: o.BriefingsArg,
     registry: o.AddRegistryOpt = None,
     config: o.ConfigOpt = None,
-    when: o.BriefingDate = None,
+    briefing_date: o.BriefingDate = None,
     today: o.TodayOpt = None,
     dry_run: o.AddDryRun = False,
     gate: o.Gate = False,
     fmt: o.AddFormatOpt = None,
     strict: o.Strict = False,
-    document: o.AddDocumentOpt = None,
     quiet: o.QuietOpt = False,
+    **settings: object,
 ) -> None:
     """Merge briefings into the registry: new vs continued, earliest date, duplicates.
 
@@ -65,64 +80,40 @@ def add(
 
     In CI: anchors add --check briefings/*.md
     """
-    from ..document import read_documents, refs
-    from ..extract.citations import read_briefing
-    from ..merging.merge import add as do_add
-    from ..render import ADD, Target, summary, write
+    from ..render import ADD, Target, summary, write  # start-up: `--help` imports no renderer
 
     configure(quiet)
-    settings, path = one_registry(o.named([], registry), {"document": document}, config)
-    override = _date(when, "--date")
-    day = _date(today, "--today") or date.today()
-    parsed = [read_briefing(b, override) for b in briefings]
-    docs = read_documents(settings.document)
-    result = do_add(path, parsed, day, dry_run=dry_run or gate, on_wait=notice)
-    result.findings += refs(parsed, docs)
-    for line in summary.add_warnings(parsed):
+    options = AddOptions(
+        registry=OneRegistry.find(o.named([], registry), config, settings),
+        briefings=tuple(briefings),
+        briefing_date=date_value(briefing_date, "--date"),
+        today=date_value(today, "--today") or date.today(),
+        dry_run=dry_run,
+        gate=gate,
+    )
+    result = run_add(options, on_wait=notice)
+    for line in summary.add_warnings(result.read):
         warn(line)
     shown = fm.pick_format(fmt, sys.stdout.isatty()).value
-    write(ADD, shown, result, sys.stdout, target=Target(None, dry_run=dry_run or gate))
-    if (taken := summary.starting_point_line(result, dry_run or gate)) is not None:
+    write(ADD, shown, result, sys.stdout, target=Target(None, dry_run=not options.writes))
+    if (taken := summary.starting_point_line(result, not options.writes)) is not None:
         stderr.print(taken)
     stderr.print(summary.add_line(result, dry_run, gate))
     raise typer.Exit(exit_code(result.findings, strict, stale=gate and not result.up_to_date))
 
 
 @app.command(cls=Command)
+@flags.with_settings(flags.CHECK_SETTINGS, after="codes")
 def check(
-    ctx: typer.Context,
     registries: o.Registries = None,
     registry: o.RegistryOpt = None,
     config: o.ConfigOpt = None,
     offline: o.Offline = False,
     fmt: o.CheckFormatOpt = None,
-    only_codes: o.Only = None,
-    concurrency: n.Concurrency = None,
-    per_host: n.PerHost = None,
-    timeout: n.Timeout = None,
-    retry_after_cap: n.RetryAfterCap = None,
-    max_unreachable: n.MaxUnreachable = None,
-    allow_private: n.AllowPrivate = None,
-    arxiv_api: n.ArxivApi = None,
-    arxiv_html: n.ArxivHtml = None,
-    arxiv_delay: n.ArxivDelay = None,
-    github_api: n.GithubApi = None,
-    doi_api: n.DoiApi = None,
-    archive: n.Archive = None,
-    wayback_api: n.WaybackApi = None,
-    archive_save: n.ArchiveSave = None,
-    save_api: n.SaveApi = None,
-    crossref_api: n.CrossrefApi = None,
-    arxiv_searches: n.ArxivSearches = None,
-    exclude: n.Exclude = None,
-    accept: n.Accept = None,
-    briefing: o.BriefingOpt = None,
-    cache_dir: o.CacheDir = None,
+    codes: o.Only = None,
+    briefings: o.BriefingOpt = None,
     no_cache: o.NoCache = False,
-    history: o.HistoryOpt = None,
     changed_since: o.ChangedSince = None,
-    document: o.DocumentOpt = None,
-    pending_days: o.PendingDays = None,
     today: o.TodayOpt = None,
     strict: ci.CheckStrict = False,
     summary_file: o.SummaryFile = None,
@@ -130,6 +121,7 @@ def check(
     output_gitlab: ci.OutputGitlab = None,
     verbose: ci.Verbose = False,
     quiet: o.QuietOpt = False,
+    **settings: object,
 ) -> None:
     """Validate registries; online, resolve metadata and check every link.
 
@@ -137,38 +129,28 @@ def check(
 
     Example: anchors check registry.yaml lab/registry.yaml --offline --format concise
     """
-    from ..archive.hook import RunHook
-    from ..check.session import CheckOptions
-    from ..check.session import check as run_check
-    from ..render import CHECK, Target, summary, write
-    from ..render.claims import claim_lines
-
     configure(quiet)
     options = CheckOptions(
-        today=_date(today, "--today") or date.today(),
+        today=date_value(today, "--today") or date.today(),
         offline=offline,
-        codes=_codes(only_codes),
-        briefings=tuple(briefing or ()),
+        codes=code_values(codes),
+        briefings=tuple(briefings or ()),
         no_cache=no_cache,
         changed_since=changed_since,
         config=config,
-        flags=o.given(ctx.params, o.CHECK_SETTINGS),
+        flags=tuple(settings.items()),
+        registries=tuple(o.named(registries, registry)),
     )
-    paths = all_registries(o.named(registries, registry), config)
-    result = run_check(paths, options, hooks(_run), after=RunHook())
-    shape = Target(None, strict=strict)
-    write(CHECK, fm.pick_format(fmt, sys.stdout.isatty()).value, result, sys.stdout, None, shape)
+    result = run_check(options, hooks(run_async))
     also = (("markdown", summary_file), ("junit", output_junit), ("gitlab", output_gitlab))
-    ci.write_also(CHECK, result, shape, also)  # the same run's findings: never a second check
-    stderr.print(summary.check_line(result))
-    for line in [*summary.host_lines(result), *claim_lines(result)] if verbose else ():
-        stderr.print(line)
+    ci.show_check(result, fmt, strict, also, verbose)
     if result.cannot_judge:  # what was found is shown; the gate still cannot pass
         raise NetworkDown(result.cannot_judge)
     raise typer.Exit(exit_code(result.findings, strict))
 
 
 @app.command(cls=Command)
+@flags.with_settings(flags.REPORT_SETTINGS, after="output")
 def report(
     registries: o.Registries = None,
     registry: o.RegistryOpt = None,
@@ -177,13 +159,11 @@ def report(
     now: o.Now = None,
     fmt: o.ReportFormatOpt = fm.ReportFormat.MARKDOWN,
     output: o.ReportOutput = None,
-    history: o.HistoryOpt = None,
-    document: o.DocumentOpt = None,
-    pending_days: o.PendingDays = None,
     summary_file: o.SummaryFile = None,
     output_junit: ci.OutputJunit = None,
     full_report: o.FullReport = None,
     quiet: o.QuietOpt = False,
+    **settings: object,
 ) -> None:
     """Dead-link report from the check history, ready for a GitHub issue.
 
@@ -192,23 +172,22 @@ def report(
 
     Example: anchors report --since 14d --output report.md
     """
-    from ..render import REPORT, Target, summary, write
-    from ..report.weekly import for_registry
+    from ..render import REPORT, Target, summary, write  # start-up: `--help` imports no renderer
 
     configure(quiet)
-    window, at = _duration(since), _instant(now)
-    flags = {"history": history, "document": document, "pending_days": pending_days}
-    settings, path = one_registry(o.named(registries, registry), flags, config)
-    rep = for_registry(path, settings, at, window)
-    to = None if output is None or str(output) == "-" else output
-    named = Target(None, registry=str(path), full_report=full_report)
-    write(REPORT, fmt.value, rep, sys.stdout, to, named)
-    ci.write_also(REPORT, rep, named, (("markdown", summary_file), ("junit", output_junit)))
-    stderr.print(summary.report_line(rep))
-    raise typer.Exit(ExitCode.FINDINGS if rep.anything_dead else ExitCode.OK)
+    window, at = timedelta(seconds=duration(since)), instant(now)
+    where = OneRegistry.find(o.named(registries, registry), config, settings)
+    weekly = run_report(ReportOptions(where, since=window, now=at))
+    to_file = None if output is None or str(output) == "-" else output
+    named = Target(None, registry=str(where.path), full_report=full_report)
+    write(REPORT, fmt.value, weekly, sys.stdout, to_file, named)
+    ci.write_also(REPORT, weekly, named, (("markdown", summary_file), ("junit", output_junit)))
+    stderr.print(summary.report_line(weekly))
+    raise typer.Exit(ExitCode.FINDINGS if weekly.anything_dead else ExitCode.OK)
 
 
 @app.command(cls=Command)
+@flags.with_settings(flags.EXPORT_SETTINGS, after="refresh")
 def export(
     registries: o.Registries = None,
     registry: o.RegistryOpt = None,
@@ -220,56 +199,45 @@ def export(
     bib_style: eo.BibStyleOpt = fm.BibStyle.CLASSIC,
     output: eo.ExportOutput = None,
     refresh: eo.Refresh = False,
-    cache_dir: o.CacheDir = None,
     today: o.TodayOpt = None,
     quiet: o.QuietOpt = False,
+    **settings: object,
 ) -> None:
     """Write a section's anchors as a bibliography, with metadata from the cache (no network).
 
     Example: anchors export --section "§1.3" --format bibtex -o kv-cache.bib
     """
-    from ..export import export as do_export
+    # start-up: `--help` imports no renderer
     from ..render import EXPORT, Target, write
     from ..render.summary import export_line, export_warnings
-    from ..sections import key as section_key
 
     configure(quiet)
-    day = _date(today, "--today") or date.today()
-    window = _duration(since) if since else None
-    settings, path = one_registry(o.named(registries, registry), {"cache_dir": cache_dir}, config)
-    if refresh:
-        from ..check.session import refresh as refresh_cache
-
-        refresh_cache(path, settings, day, hooks(_run))
-    items = do_export(
-        path,
-        settings,
-        today=day,
-        section=section,
-        since=window,
-        status=status,
+    day = date_value(today, "--today") or date.today()
+    window = timedelta(seconds=duration(since)) if since else None
+    where = OneRegistry.find(o.named(registries, registry), config, settings)
+    options = ExportOptions(
+        where, section=section, since=window, status=status, refresh=refresh, today=day
     )
-    # one section: ready to paste under its heading; several (`§1`, a bare `§1.3`): headings
-    grouped = section is None or len({section_key(i.section or "") for i in items}) > 1
+    items = run_export(options, hooks(run_async) if refresh else None)
+    grouped = section is None or _several_sections(items)
     shape = Target(None, grouped=grouped, bib_style=bib_style.value)
     write(EXPORT, fmt.value, items, sys.stdout, output, shape)
-    for line in export_warnings(items, path):
+    for line in export_warnings(items, where.path):
         warn(line)
     stderr.print(export_line(items))
     raise typer.Exit(ExitCode.OK)
 
 
 @app.command(cls=Command)
+@flags.with_settings(flags.FIX_SETTINGS, after="only")
 def fix(
     registries: o.Registries = None,
     registry: o.RegistryOpt = None,
     config: o.ConfigOpt = None,
     dry_run: eo.FixDryRun = False,
     only: eo.FixKinds = None,
-    history: o.HistoryOpt = None,
-    cache_dir: o.CacheDir = None,
-    document: o.DocumentOpt = None,
     quiet: o.QuietOpt = False,
+    **settings: object,
 ) -> None:
     """Apply what the latest check learnt: permanent redirects, renamed repos, moved issues,
     snapshots; with --document, the sections a renumbering of the document moved.
@@ -277,22 +245,29 @@ def fix(
     Exit 0 when written or nothing to fix; with --dry-run, 1 when there is something to fix.
     Example: anchors fix --dry-run --only redirect,renamed-repo
     """
-    from ..fix import fix_registry, parse_kinds
+    # start-up: `--help` imports no renderer, and the fixer's vocabulary only for `fix`
+    from ..fix import parse_kinds
     from ..render.escape import diff_lines
     from ..render.summary import fix_line, fix_skipped
-    from .streams import end
 
     configure(quiet)
     kinds = parse_kinds(only)
-    flags = {"history": history, "cache_dir": cache_dir, "document": document}
-    settings, path = one_registry(o.named(registries, registry), flags, config)
-    res = fix_registry(path, settings, dry_run=dry_run, only=kinds)
-    sys.stdout.write(diff_lines(res.diff))
+    where = OneRegistry.find(o.named(registries, registry), config, settings)
+    fixed = run_fix(FixOptions(where, dry_run=dry_run, only=kinds))
+    sys.stdout.write(diff_lines(fixed.diff))
     end(sys.stdout)  # whole: a reader sees it before the summary, or is known to have gone
-    for line in fix_skipped(res, path):
+    for line in fix_skipped(fixed, where.path):
         warn(line)
-    stderr.print(fix_line(res, path, dry_run))
-    raise typer.Exit(ExitCode.FINDINGS if dry_run and res.fixes else ExitCode.OK)
+    stderr.print(fix_line(fixed, where.path, dry_run))
+    raise typer.Exit(ExitCode.FINDINGS if dry_run and fixed.fixes else ExitCode.OK)
+
+
+def _several_sections(items: list[ExportItem]) -> bool:
+    """One section is ready to paste under its heading; several (`§1`, a bare `§1.3`) get
+    headings."""
+    from ..sections import key as section_key  # start-up: its patterns only for `export`
+
+    return len({section_key(item.section or "") for item in items}) > 1
 
 
 @app.callback()
@@ -301,6 +276,4 @@ def _root(version: o.Version = False, debug: o.Debug = False) -> None:
 
 
 def main() -> None:
-    from .runner import serve
-
     serve(app)

@@ -1,21 +1,27 @@
 """The options a CI job gives `check` and `report` besides the format: more outputs of the same
-run (JUnit beside a log, Code Quality beside annotations), `--strict`, and `--verbose`."""
+run (JUnit beside a log, Code Quality beside annotations), `--strict`, and `--verbose`; and how
+`check` shows its result with them."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
+from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 
+from ..render.console import stderr
+from .formats import pick_format
+
 if TYPE_CHECKING:
     from ..render import Outputs, Target
+    from ..result import CheckResult
 
-__all__ = ["CheckStrict", "OutputGitlab", "OutputJunit", "Verbose", "write_also"]
+__all__ = ["CheckStrict", "OutputGitlab", "OutputJunit", "Verbose", "show_check", "write_also"]
 
-R = TypeVar("R")
+Result = TypeVar("Result")
 
 OutputJunit = Annotated[
     Path | None,
@@ -55,11 +61,35 @@ Verbose = Annotated[
 
 
 def write_also(
-    outputs: Outputs[R], result: R, target: Target, files: Iterable[tuple[str, Path | None]]
+    outputs: Outputs[Result],
+    result: Result,
+    target: Target,
+    files: Iterable[tuple[str, Path | None]],
 ) -> None:
     """The same result in each (format, file) given a file: never a second run."""
-    from ..render import write
+    from ..render import write  # start-up: `--help` imports no renderer
 
-    for fmt, path in files:
+    for shown, path in files:
         if path is not None:
-            write(outputs, fmt, result, sys.stdout, path, target)
+            write(outputs, shown, result, sys.stdout, path, target)
+
+
+def show_check(
+    result: CheckResult,
+    fmt: Enum | None,
+    strict: bool,
+    also: Iterable[tuple[str, Path | None]],
+    verbose: bool,
+) -> None:
+    """`check`'s result in its format on stdout, in each other file asked for, then its summary
+    (and with `--verbose`, a line per site and per figure checked) on stderr."""
+    # start-up: `--help` imports no renderer
+    from ..render import CHECK, Target, summary, write
+    from ..render.claims import claim_lines
+
+    shape = Target(None, strict=strict)
+    write(CHECK, pick_format(fmt, sys.stdout.isatty()).value, result, sys.stdout, None, shape)
+    write_also(CHECK, result, shape, also)  # the same run's findings: never a second check
+    stderr.print(summary.check_line(result))
+    for line in [*summary.host_lines(result), *claim_lines(result)] if verbose else ():
+        stderr.print(line)

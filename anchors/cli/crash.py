@@ -13,7 +13,9 @@ import traceback
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..defaults import project_url
 from ..findings import ExitCode
+from ..render.escape import plain
 
 __all__ = ["DEBUG_ENV", "debugging", "internal_error"]
 
@@ -38,9 +40,6 @@ def debugging(args: Sequence[str]) -> bool:
 def internal_error(exc: BaseException, args: Sequence[str]) -> ExitCode:
     """Say `anchors: internal error: <what>; please report it at <issues>` (and the traceback
     when debugging) on stderr; the exit code of an internal error."""
-    from ..defaults import project_url
-    from ..render.escape import plain
-
     what = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
     if len(what) > _MESSAGE_CHARS:
         what = what[: _MESSAGE_CHARS - 1] + "…"

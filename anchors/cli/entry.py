@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import sys
 
+from .. import __version__
+from ..errors import StorageError
+from . import streams
+
 __all__ = ["main"]
 
 
 def main() -> None:
     if sys.argv[1:] in (["--version"], ["-V"]):
-        from .. import __version__
-        from ..errors import StorageError
-        from . import streams
-
         streams.guard()  # a reader that went away is exit 2 here too (`streams.settle`)
         try:
             sys.stdout.write(f"anchors {__version__}\n")
@@ -28,6 +28,6 @@ def main() -> None:
         if unusable:
             sys.exit(2)
         return
-    from .app import main as cli_main
+    from .app import main as cli_main  # start-up: typer only when a command runs
 
     cli_main()

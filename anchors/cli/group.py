@@ -24,7 +24,9 @@ except ImportError:  # typer releases that use the click package
     )
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
+from ..errors import AnchorsError, StorageError
 from ..findings import ExitCode
+from ..render.escape import plain
 from .crash import internal_error
 
 __all__ = ["Command", "Group", "error_line"]
@@ -33,8 +35,6 @@ PROG = "anchors"
 
 
 def error_line(message: str) -> str:
-    from ..render.escape import plain
-
     # typer words a bad choice "Value error, 'x' is not one of …"; the first two words say nothing
     return f"{PROG}: error: {plain(message.replace('Value error, ', ''))}\n"
 
@@ -86,8 +86,6 @@ class Command(TyperCommand):
         Library code raises the AnchorsError family (errors.py) and turns OSError into
         StorageError where it knows what it was doing; a stray OSError still gets the same line.
         """
-        from ..errors import AnchorsError, StorageError
-
         try:
             return super().invoke(ctx)
         except AnchorsError as exc:
@@ -99,19 +97,19 @@ class Command(TyperCommand):
     def format_options(self, ctx: Any, formatter: Any) -> None:
         """Arguments by name and help only; options as click writes them."""
         args = [
-            (p.metavar or (p.name or "").upper(), getattr(p, "help", None) or "")
-            for p in self.params
-            if isinstance(p, TyperArgument)
+            (param.metavar or (param.name or "").upper(), getattr(param, "help", None) or "")
+            for param in self.params
+            if isinstance(param, TyperArgument)
         ]
         opts = [
-            rec[:2]
-            for p in self.params
-            if isinstance(p, TyperOption)
-            if (rec := p.get_help_record(ctx))
+            record[:2]
+            for param in self.params
+            if isinstance(param, TyperOption)
+            if (record := param.get_help_record(ctx))
         ]
         help_option = self.get_help_option(ctx)
-        if help_option is not None and (rec := help_option.get_help_record(ctx)):
-            opts.append(rec[:2])
+        if help_option is not None and (record := help_option.get_help_record(ctx)):
+            opts.append(record[:2])
         if args:
             with formatter.section("Arguments"):
                 formatter.write_dl(args)
@@ -121,9 +119,9 @@ class Command(TyperCommand):
     def collect_usage_pieces(self, ctx: Any) -> list[str]:
         """`[OPTIONS] BRIEFING...` or `[OPTIONS] [REGISTRY]`, without typer's braces."""
         pieces = [self.options_metavar or "[OPTIONS]"]
-        for p in self.params:
-            if isinstance(p, TyperArgument):
-                name = p.metavar or (p.name or "").upper()
-                name = name if p.required else f"[{name}]"
-                pieces.append(name + ("..." if p.nargs != 1 else ""))
+        for param in self.params:
+            if isinstance(param, TyperArgument):
+                name = param.metavar or (param.name or "").upper()
+                name = name if param.required else f"[{name}]"
+                pieces.append(name + ("..." if param.nargs != 1 else ""))
         return pieces

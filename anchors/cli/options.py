@@ -8,55 +8,23 @@ A flag means the same thing in every command (sqlite-utils' shared decorators, a
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
+from .. import __version__
 from ..config import CONFIG_ENV
 from ..defaults import DEFAULT_PENDING_DAYS
 from ..findings import ExitCode
 from .formats import AddFormat, CheckFormat, ReportFormat
 from .network import env
 
-__all__ = ["CHECK_SETTINGS", "given", "named"]
+__all__ = ["named"]
 
 
 def named(given: list[Path] | None, option: Path | None) -> list[Path]:
     """The registries named on the command line: the arguments, then `--registry/-r`."""
     return [*(given or []), *([option] if option else [])]
-
-
-#: The `check` options that are settings (each also read from the environment and config files).
-CHECK_SETTINGS = (
-    "concurrency",
-    "per_host",
-    "timeout",
-    "retry_after_cap",
-    "max_unreachable",
-    "allow_private",
-    "arxiv_api",
-    "arxiv_html",
-    "arxiv_delay",
-    "github_api",
-    "doi_api",
-    "cache_dir",
-    "history",
-    "archive",
-    "wayback_api",
-    "archive_save",
-    "save_api",
-    "crossref_api",
-    "arxiv_searches",
-    "exclude",
-    "accept",
-    "document",
-    "pending_days",
-)
-
-
-def given(params: dict[str, Any], names: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
-    """The settings among a command's parsed parameters, as `CheckOptions.flags` takes them."""
-    return tuple((name, params[name]) for name in names)
 
 
 Registries = Annotated[
@@ -274,8 +242,6 @@ SummaryFile = Annotated[
 
 def _version(value: bool) -> None:
     if value:
-        from .. import __version__
-
         typer.echo(f"anchors {__version__}")
         raise typer.Exit(ExitCode.OK)
 

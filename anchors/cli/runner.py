@@ -12,6 +12,9 @@ from typing import Any, NoReturn, TypeVar
 import typer
 
 from ..findings import ExitCode
+from . import streams
+from .crash import internal_error
+from .group import error_line
 
 __all__ = ["STOPS", "Terminated", "on_stop", "run", "serve"]
 
@@ -38,10 +41,6 @@ class Terminated(BaseException):
 
 def serve(app: Callable[[], Any]) -> NoReturn:
     """The process around the CLI: streams that fail like files, stop signals as exit codes."""
-    from . import streams
-    from .crash import internal_error
-    from .group import error_line
-
     streams.guard()
     for sig in STOPS:
         signal.signal(sig, on_stop)
@@ -71,7 +70,7 @@ def serve(app: Callable[[], Any]) -> NoReturn:
 def run(coro: Coroutine[Any, Any, T]) -> T:
     """asyncio.run, with SIGTERM cancelling the work like SIGINT does (finally blocks run);
     the blocking calls it hands to threads never delay the end (`net.workers`)."""
-    import asyncio
+    import asyncio  # start-up: only an online run pays for the event loop
 
     from ..net.workers import DaemonExecutor  # only an online run pays for it
 

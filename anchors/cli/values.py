@@ -19,6 +19,7 @@ _DURATION_RE = re.compile(r"\s*(\d{1,12})\s*([hdw])\s*")
 
 
 def date_value(value: str | None, name: str) -> date | None:
+    """`--today`, `--date`: a date; None when not given."""
     if value is None:
         return None
     try:
@@ -28,44 +29,44 @@ def date_value(value: str | None, name: str) -> date | None:
 
 
 def codes(value: str | None) -> frozenset[Code] | None:
+    """`--only`: finding codes, comma-separated; None (every code) when not given."""
     if not value:
         return None
-    out = set()
+    chosen = set()
     for part in value.split(","):
         try:
-            out.add(Code(part.strip()))
+            chosen.add(Code(part.strip()))
         except ValueError:
-            raise UsageError(
-                f"--only: unknown code {part.strip()!r} (codes: {', '.join(c.value for c in Code)})"
-            ) from None
-    return frozenset(out)
+            known = ", ".join(code.value for code in Code)
+            raise UsageError(f"--only: unknown code {part.strip()!r} (codes: {known})") from None
+    return frozenset(chosen)
 
 
 def duration(value: str) -> float:
-    m = _DURATION_RE.fullmatch(value)
-    if not m:
+    """`--since 7d`: the window's length in seconds."""
+    match = _DURATION_RE.fullmatch(value)
+    if not match:
         raise UsageError(f"--since {value!r} is not a duration (e.g. 7d, 36h, 2w)")
-    seconds = int(m[1]) * {"h": 3600, "d": 86400, "w": 604800}[m[2]]
+    seconds = int(match[1]) * {"h": 3600, "d": 86400, "w": 604800}[match[2]]
     if seconds > _MAX_WINDOW:
         raise UsageError(f"--since {value!r} is longer than 100 years")
     return seconds
 
 
-def instant(value: str | None) -> float:
+def instant(value: str | None) -> datetime | None:
+    """`--now`: a time (UTC if no zone given); None, not given, is the moment the report runs."""
     if value is None:
-        import time
-
-        return time.time()
+        return None
     try:
-        t = datetime.fromisoformat(value)
-        t = t if t.tzinfo else t.replace(tzinfo=UTC)
-        if not _EARLIEST <= t <= _LATEST:
+        moment = datetime.fromisoformat(value)
+        moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+        if not _EARLIEST <= moment <= _LATEST:
             raise ValueError
     except (ValueError, OverflowError):
         raise UsageError(
             f"--now {value!r} is not a time between 2000 and 9000 (e.g. 2026-10-01T00:00Z)"
         ) from None
-    return t.timestamp()
+    return moment
 
 
 #: Bounds that keep every date a report prints (the window's start included) representable.

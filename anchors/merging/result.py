@@ -6,9 +6,13 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import TYPE_CHECKING
 
 from ..findings import Code, Finding, summary
 from ..registry.model import Entry, Status
+
+if TYPE_CHECKING:  # a type only: an offline check imports no extractor (tests/test_entry.py)
+    from ..extract.model import Briefing
 
 __all__ = ["Change", "MergeResult"]
 
@@ -41,6 +45,8 @@ class MergeResult:
     starting_point: bool = False
     #: how many briefings were merged
     briefings: int = 0
+    #: the briefings as read (`add` says which had no citation at all)
+    read: list[Briefing] = field(default_factory=list)
 
     def of(self, *codes: Code) -> list[Finding]:
         """The findings with these codes (every format shows them in `findings.ordered`)."""
