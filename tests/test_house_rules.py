@@ -28,18 +28,6 @@ CONVENTIONAL = frozenset({"i", "n", "e", "f", "_"})
 #: list shrinks as they are tidied (the test says when one can leave it)
 UNCOMMENTED_IMPORTS_ALLOWED = frozenset(
     {
-        "anchors/check/clients.py",
-        "anchors/check/run.py",
-        "anchors/check/session.py",
-        "anchors/cli/app.py",
-        "anchors/cli/ci_options.py",
-        "anchors/cli/crash.py",
-        "anchors/cli/entry.py",
-        "anchors/cli/group.py",
-        "anchors/cli/options.py",
-        "anchors/cli/runner.py",
-        "anchors/cli/values.py",
-        "anchors/commands.py",
         "anchors/fix.py",
         "anchors/render/__init__.py",
         "anchors/render/bib.py",
@@ -122,18 +110,30 @@ def _comment_lines(source: str) -> set[int]:
 
 def uncommented_local_imports(source: str) -> list[int]:
     """The lines of the imports inside functions with no reason given: no comment on any line
-    of the statement or on the line above it."""
+    of the statement, of the run of imports it stands in, or on the line above that run (one
+    comment says why a block of lazy imports is lazy)."""
     commented = _comment_lines(source)
-    out = []
-    for scope in ast.walk(ast.parse(source)):
-        if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            continue
-        for node in ast.walk(scope):
-            if isinstance(node, (ast.Import, ast.ImportFrom)):
-                end = node.end_lineno or node.lineno
-                if not commented & set(range(node.lineno - 1, end + 1)):
-                    out.append(node.lineno)
-    return sorted(set(out))
+    local = sorted(
+        {
+            (node.lineno, node.end_lineno or node.lineno)
+            for scope in ast.walk(ast.parse(source))
+            if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef))
+            for node in ast.walk(scope)
+            if isinstance(node, (ast.Import, ast.ImportFrom))
+        }
+    )
+    runs: list[list[tuple[int, int]]] = []
+    for start, end in local:
+        if runs and start == runs[-1][-1][1] + 1:
+            runs[-1].append((start, end))
+        else:
+            runs.append([(start, end)])
+    return [
+        start
+        for run in runs
+        if not commented & set(range(run[0][0] - 1, run[-1][1] + 1))
+        for start, _ in run
+    ]
 
 
 def _package() -> dict[str, str]:
@@ -242,3 +242,16 @@ def test_the_import_rule_fails_on_an_uncommented_local_import() -> None:
 
 def test_the_import_rule_passes_a_reasoned_module() -> None:
     assert uncommented_local_imports("def f():\n    import re  # 2 ms of every start\n") == []
+
+
+def test_one_comment_covers_a_run_of_imports_and_no_further() -> None:
+    source = (
+        "def run():\n"
+        "    # start-up: the renderers only for this command\n"
+        "    from json import dumps\n"
+        "    from csv import writer\n"
+        "    rows = []\n"
+        "    from io import StringIO\n"
+        "    return dumps, writer, rows, StringIO\n"
+    )
+    assert uncommented_local_imports(source) == [6]
