@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from ..details import Fragment
 from ..findings import Code, Finding
 from ..net.cache import Cache
 from ..net.charsets import charset_of
@@ -130,7 +131,7 @@ class CitedPlaces:
                     c.at.file or path,
                     c.at.line,
                     f"#{c.fragment}: {v.why}; {tail}",
-                    {"fragment": c.fragment},
+                    Fragment(c.fragment),
                 )
             )
         return out

@@ -14,6 +14,7 @@ import os
 from collections.abc import MutableMapping
 from pathlib import Path
 
+from ..details import FigureCheck, Line
 from ..figures.checked import ClaimCheck, Place
 from ..figures.verdict import ClaimKind, VerdictKind
 from ..files.repo import RepoFileError, confine, repository_root
@@ -77,17 +78,16 @@ def _message(c: ClaimCheck) -> str:
 def finding_of(c: ClaimCheck) -> Finding:
     """The warning for a `not-found` or `source-changed` verdict."""
     v = c.verdict
-    details: dict[str, object] = {
-        "claim": v.claim,
-        "what": v.what.value,
-        "verdict": v.kind.value,
-        "by": c.by.value if c.by is not None else None,
-        "said_on": c.said_on.isoformat() if c.said_on else None,
-        "at": c.at or None,
-        "nearest": list(v.nearest),
-        "scope": v.scope,
-    }
-    if c.place is not None:
-        details["briefing_at"] = {"file": c.place.file, "line": c.place.line}
-    kept = {k: d for k, d in details.items() if d is not None}
-    return Finding(_CODES[v.kind, v.what], c.anchor, c.file, c.line, _message(c), kept)
+    place = c.place
+    details = FigureCheck(
+        v.claim,
+        v.what.value,
+        v.kind.value,
+        c.by.value if c.by is not None else None,
+        c.said_on.isoformat() if c.said_on else None,
+        c.at or None,
+        tuple(v.nearest),
+        v.scope,
+        Line(place.file, place.line) if place is not None else None,
+    )
+    return Finding(_CODES[v.kind, v.what], c.anchor, c.file, c.line, _message(c), details)

@@ -9,6 +9,7 @@ or after it is news: `check` notes it once, in the run that first sees it, and t
 
 from __future__ import annotations
 
+from ..details import Details, IssueClosed, Moved, StaleClaim, WrongTarget
 from ..findings import Code, Finding
 from ..history.facts import IssueFacts
 from ..history.issuestate import contradicts, is_news, live_state
@@ -20,10 +21,8 @@ from .words import names_another
 __all__ = ["state_findings", "target_findings"]
 
 
-def _f(code: Code, path: str, a: Anchor, message: str, **details: object) -> Finding:
-    return Finding(
-        code, a.label, path, a.line, message, {k: v for k, v in details.items() if v is not None}
-    )
+def _f(code: Code, path: str, a: Anchor, message: str, details: Details) -> Finding:
+    return Finding(code, a.label, path, a.line, message, details)
 
 
 def _said(c: Claims) -> str:
@@ -52,14 +51,16 @@ def state_findings(
                 path,
                 a,
                 f"{_said(c)}, but it is {live}",
-                claimed=c.state.value,
-                actual=live,
-                said_on=said_on,
-                briefing=where,
-                state=r.state,
-                state_reason=r.state_reason,
-                closed_at=r.closed_at,
-                merged_at=r.merged_at,
+                StaleClaim(
+                    c.state.value,
+                    live,
+                    said_on,
+                    where,
+                    r.state,
+                    r.state_reason,
+                    r.closed_at,
+                    r.merged_at,
+                ),
             )
         )
     elif r.state == "closed" and not told:
@@ -71,15 +72,17 @@ def state_findings(
                 path,
                 a,
                 f"the {kind} is {live_state(r)}, not open{later}",
-                state=r.state,
-                state_reason=r.state_reason,
-                merged=r.merged,
-                claimed=c.state.value if news and c.state else None,
-                said_on=said_on if news else None,
+                IssueClosed(
+                    r.state,
+                    r.state_reason,
+                    r.merged,
+                    c.state.value if news and c.state else None,
+                    said_on if news else None,
+                ),
             )
         )
     if r.moved_to:
-        out.append(_f(Code.REDIRECT, path, a, f"moved to {r.moved_to}", final_url=r.moved_to))
+        out.append(_f(Code.REDIRECT, path, a, f"moved to {r.moved_to}", Moved(r.moved_to)))
     return out
 
 
@@ -98,7 +101,6 @@ def target_findings(path: str, a: Anchor, r: IssueFacts, c: Claims) -> list[Find
             path,
             a,
             f"the briefing calls it {c.title!r}, but #{ref.number} is {r.title!r}",
-            claimed=c.title,
-            actual=r.title,
+            WrongTarget(c.title, r.title),
         )
     ]

@@ -12,6 +12,17 @@ from dataclasses import replace
 from datetime import date
 from typing import assert_never
 
+from ..details import (
+    ClaimMismatch,
+    Details,
+    Moved,
+    Published,
+    PublisherNotice,
+    RepoArchived,
+    Retitled,
+    Suggestion,
+    TitleMismatch,
+)
 from ..extract.claims import claims_in, venues_in
 from ..findings import Code, Finding
 from ..history.facts import ArxivFacts, DoiFacts, Facts, IssueFacts, RepoFacts
@@ -59,10 +70,8 @@ def is_title_mismatch(written: str | None, actual: str | None) -> bool:
     )
 
 
-def _f(code: Code, path: str, a: Anchor, message: str, **details: object) -> Finding:
-    return Finding(
-        code, a.label, path, a.line, message, {k: v for k, v in details.items() if v is not None}
-    )
+def _f(code: Code, path: str, a: Anchor, message: str, details: Details) -> Finding:
+    return Finding(code, a.label, path, a.line, message, details)
 
 
 def findings(
@@ -110,9 +119,7 @@ def _title(
                 path,
                 a,
                 f"the registry's title has no English title to confirm; the real title is: {title}",
-                claimed=c.title,
-                actual=title,
-                resolved_title=title,
+                TitleMismatch(c.title, title, title),
             )
         ]
     if (
@@ -126,10 +133,7 @@ def _title(
                 path,
                 a,
                 f"retitled since v{follow.cited_version}: {follow.cited_title!r} is now {title!r}",
-                claimed=c.title,
-                actual=title,
-                cited_version=follow.cited_version,
-                cited_title=follow.cited_title,
+                Retitled(c.title, title, follow.cited_version, follow.cited_title),
             )
         ]
     msg = f"the registry's title is not the paper's; the real title is: {title}"
@@ -137,17 +141,14 @@ def _title(
     if follow and follow.suggested:
         sid, stitle = follow.suggested
         msg += f"; did you mean {sid} ({stitle})?"
-        suggested = {"anchor": sid, "title": stitle}
+        suggested = Suggestion(sid, stitle)
     return [
         _f(
             Code.TITLE_MISMATCH,
             path,
             a,
             msg,
-            claimed=c.title,
-            actual=title,
-            resolved_title=title,
-            suggested=suggested,
+            TitleMismatch(c.title, title, title, suggested),
         )
     ]
 
@@ -164,8 +165,7 @@ def _arxiv(
                 path,
                 a,
                 f"published: {where}; cite the venue version",
-                journal_ref=r.journal_ref,
-                doi=r.doi,
+                Published(r.journal_ref, r.doi),
             )
         )
     if c.date and r.published:
@@ -181,9 +181,7 @@ def _arxiv(
                     path,
                     a,
                     f"the briefing dates it {c.date}; arXiv has v1 on {r.published}",
-                    field="date",
-                    claimed=c.date.isoformat(),
-                    actual=r.published,
+                    ClaimMismatch("date", c.date.isoformat(), r.published),
                 )
             )
     if c.venue:
@@ -196,9 +194,7 @@ def _arxiv(
                     path,
                     a,
                     f"cited as {c.venue}; arXiv's metadata says {actual}",
-                    field="venue",
-                    claimed=str(c.venue),
-                    actual=actual,
+                    ClaimMismatch("venue", str(c.venue), actual),
                 )
             )
     return out
@@ -219,7 +215,7 @@ def _repo(path: str, a: Anchor, r: RepoFacts) -> list[Finding]:
                 path,
                 a,
                 f"the repository {r.title} is archived (read-only)",
-                actual=r.title,
+                RepoArchived(r.title),
             )
         )
     if r.moved_to:
@@ -229,9 +225,7 @@ def _repo(path: str, a: Anchor, r: RepoFacts) -> list[Finding]:
                 path,
                 a,
                 f"the repository is now {r.title}; cite {r.moved_to}",
-                final_url=r.moved_to,
-                claimed=str(a.key),
-                actual=r.title,
+                Moved(r.moved_to, str(a.key), r.title),
             )
         )
     return out
@@ -247,8 +241,7 @@ def _doi_updates(path: str, a: Anchor, r: DoiFacts) -> list[Finding]:
                     path,
                     a,
                     f"the publisher issued a {kind} notice ({notice}); do not cite it as sound",
-                    update=kind,
-                    notice=notice,
+                    PublisherNotice(kind, notice),
                 )
             )
         elif kind in ("correction", "erratum", "corrigendum", "addendum", "clarification"):
@@ -258,8 +251,7 @@ def _doi_updates(path: str, a: Anchor, r: DoiFacts) -> list[Finding]:
                     path,
                     a,
                     f"the publisher issued a {kind} ({notice})",
-                    update=kind,
-                    notice=notice,
+                    PublisherNotice(kind, notice),
                 )
             )
     return out

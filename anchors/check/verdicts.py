@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from ..details import Answer, Details, LatestVersion, Withdrawn
 from ..extract.claims import Claims
 from ..findings import Code, Finding, Outcome
 from ..history.facts import ArxivFacts, Facts
@@ -53,10 +54,8 @@ def compare(
     return out
 
 
-def _f(code: Code, path: str, a: Anchor, message: str, **details: object) -> Finding:
-    return Finding(
-        code, a.label, path, a.line, message, {k: v for k, v in details.items() if v is not None}
-    )
+def _f(code: Code, path: str, a: Anchor, message: str, details: Details) -> Finding:
+    return Finding(code, a.label, path, a.line, message, details)
 
 
 def _link_findings(path: str, a: Anchor, r: LinkResult) -> list[Finding]:
@@ -84,10 +83,7 @@ def _link_findings(path: str, a: Anchor, r: LinkResult) -> list[Finding]:
             path,
             a,
             msg,
-            status=r.status,
-            final_url=r.final_url,
-            requests=r.requests or None,
-            soft_404=bool(soft) or None,
+            Answer(r.status, r.final_url, r.requests or None, bool(soft) or None),
         )
     ]
 
@@ -110,9 +106,10 @@ def _resolution_findings(
     earlier: Facts | None,
 ) -> list[Finding]:
     if r.outcome is Outcome.DEAD:
-        return [_f(Code.NOT_FOUND, path, a, r.error or "not found", status=r.status)]
+        return [_f(Code.NOT_FOUND, path, a, r.error or "not found", Answer(r.status))]
     if r.outcome is not Outcome.OK:
-        return [_f(_OUTCOME_CODE[r.outcome], path, a, r.error or r.outcome.value, status=r.status)]
+        message = r.error or r.outcome.value
+        return [_f(_OUTCOME_CODE[r.outcome], path, a, message, Answer(r.status))]
     if r.facts is None:
         return []
     out = truth.findings(path, a, r.facts, truth.claims_of(a, claims), follow, earlier)
@@ -125,7 +122,7 @@ def _resolution_findings(
                     path,
                     a,
                     f"arXiv marks it withdrawn: {f.withdrawn}",
-                    comment=f.withdrawn,
+                    Withdrawn(f.withdrawn),
                 )
             )
         if a.version and f.version and a.version > f.version:
@@ -135,7 +132,7 @@ def _resolution_findings(
                     path,
                     a,
                     f"version v{a.version} does not exist; the latest is v{f.version}",
-                    latest_version=f.version,
+                    LatestVersion(f.version),
                 )
             )
     return out

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from ..details import AlsoRegistered
 from ..findings import Code, Finding
 from ..history.facts import ArxivFacts, DoiFacts, Facts
 from ..ids.model import AnchorKey, ArxivId, Doi, InvalidId
@@ -67,7 +68,7 @@ def findings(path: str, found: list[SameWork], entries: Mapping[str, Anchor]) ->
                 pre.line,
                 f"one work with {pub.label} (line {pub.line}), also registered: {how}; "
                 "count it once",
-                {"other": pub.label, "other_line": pub.line, "said_by": s.said_by},
+                AlsoRegistered(pub.label, pub.line, s.said_by),
             )
         )
     return out

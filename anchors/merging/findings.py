@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from ..details import Conflict, DuplicateLines, Unbacked
 from ..errors import RegistryError
 from ..extract.citations import Briefing, Citation, InvalidCitation
 from ..extract.claims import UnbackedClaim, continuity_gap
@@ -61,7 +62,7 @@ def duplicate(lead: Citation, b: Briefing, lines: list[int]) -> Finding:
         lines[0],
         f"listed again on line{'s' if len(lines) > 2 else ''} {others} of the same "
         "briefing; merged into one entry",
-        {"lines": lines},
+        DuplicateLines(tuple(lines)),
         level=Severity.WARNING,
     )
 
@@ -70,14 +71,14 @@ def conflict(
     anchor: str, path: str, line: int, name: str, kept: str, other: str, against: Anchor | None
 ) -> Finding:
     whose = "the first mention's" if against is None else "the registry's"
-    details: dict[str, object] = {
-        "field": name,
-        "kept": kept,
-        "other": other,
-        "against": "briefing" if against is None else "registry",
-    }
-    if against is not None:  # where the kept value is, for the person reconciling the two
-        details["registry_line"] = against.line
+    # the registry line is where the kept value is, for the person reconciling the two
+    details = Conflict(
+        name,
+        kept,
+        other,
+        "briefing" if against is None else "registry",
+        against.line if against is not None else None,
+    )
     return Finding(
         Code.CONFLICT,
         anchor,
@@ -95,10 +96,10 @@ def unbacked(u: UnbackedClaim) -> Finding:
         u.path,
         u.line,
         u.message,
-        {
-            "claimed": u.claimed.isoformat() if u.claimed else "continued",
-            "actual": u.registry.isoformat() if u.registry else None,
-        },
+        Unbacked(
+            u.claimed.isoformat() if u.claimed else "continued",
+            u.registry.isoformat() if u.registry else None,
+        ),
     )
 
 

@@ -23,7 +23,7 @@ from ..files.repo import repository_root
 from ..findings import Finding, Severity
 from .escape import plain
 from .json import dumps
-from .places import identity, primary
+from .places import cited_lines, identity, primary
 
 if TYPE_CHECKING:
     from ..result import CheckResult
@@ -72,7 +72,7 @@ def check_result(r: CheckResult) -> str:
         file, line, briefing = primary(f)
         note = plain(f" (in the registry at {here}:{f.line})") if briefing else ""
         issues.append(_issue(f, _path(file, root), line, note, seen))
-        for at in f.details.get("cited_at", ()):
+        for cited in cited_lines(f):
             note = plain(f" (in the registry at {here}:{f.line})")
-            issues.append(_issue(f, _path(str(at["file"]), root), int(at["line"]), note, seen))
+            issues.append(_issue(f, _path(cited.file, root), cited.line, note, seen))
     return dumps(issues)

@@ -24,7 +24,7 @@ from ..files.repo import repository_root
 from ..findings import Code, Finding, Severity
 from .escape import plain
 from .json import dumps
-from .places import identity, primary
+from .places import cited_lines, identity, primary
 
 if TYPE_CHECKING:
     from ..result import CheckResult
@@ -96,9 +96,7 @@ def _result(f: Finding, index: dict[Code, int], root: Path) -> dict[str, Any]:
     one = identity(f)  # a figure's finding: its claim, apart from its anchor's others
     key = hashlib.sha256(f"{f.code.value}\0{f.anchor}{one and chr(0) + one}".encode())
     file, line, briefing = primary(f)
-    related = [
-        _location(str(at["file"]), int(at["line"]), root) for at in f.details.get("cited_at", ())
-    ]
+    related = [_location(cited.file, cited.line, root) for cited in cited_lines(f)]
     if briefing:  # the figure is fixed in the briefing; its registry entry is beside it
         related.append(_location(f.file, f.line, root))
     extra = (

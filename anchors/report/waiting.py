@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
+from ..details import CitedElsewhere, SectionStanding
 from ..document import LivingDocument, standings
 from ..findings import Code
 from ..ids.model import AnchorKind
@@ -50,7 +51,13 @@ def waiting(
     for s in standings([registry], documents, today, pending_days):
         if s.placed or s.anchor.key is None:  # cited under its renumbered heading: not waiting
             continue
-        d = s.finding.details
+        details = s.finding.details
+        if isinstance(details, CitedElsewhere):
+            elsewhere = details.document_section
+        elif isinstance(details, SectionStanding):
+            elsewhere = details.suggestion
+        else:
+            elsewhere = None
         out.append(
             Waiting(
                 normal(s.section),
@@ -61,7 +68,7 @@ def waiting(
                 s.days,
                 s.finding.code,
                 s.anchor.line,
-                d.get("document_section") or d.get("suggestion"),
+                elsewhere,
             )
         )
     out.sort(key=lambda w: (section_order(w.section), -(w.days if w.days is not None else -1)))
