@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from itertools import groupby
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..sections import key as section_key
 from ..sections import normal
@@ -88,7 +88,7 @@ def _claim(t: Transition) -> dict[str, str | None] | None:
     }
 
 
-def json_changes(r: Report) -> dict[str, Any]:
+def json_changes(r: Report) -> dict[str, object]:
     return {
         "transitions": [
             {

@@ -5,7 +5,7 @@ verdict, with its reason and evidence, so a person (or a script) can see why a f
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .escape import plain
 
@@ -35,7 +35,7 @@ def claim_lines(r: CheckResult) -> list[str]:
     return [plain(line) for line in out]
 
 
-def _record(c: ClaimCheck) -> dict[str, Any]:
+def _record(c: ClaimCheck) -> dict[str, object]:
     v, ev = c.verdict, c.verdict.evidence
     return {
         "anchor": c.anchor,
@@ -62,6 +62,6 @@ def _record(c: ClaimCheck) -> dict[str, Any]:
     }
 
 
-def json_claims(r: CheckResult) -> list[dict[str, Any]]:
+def json_claims(r: CheckResult) -> list[dict[str, object]]:
     """One record per checked figure or quote (one per anchor whose source is not read)."""
     return [_record(c) for c in r.claims]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Callable, Coroutine, Iterator
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -95,7 +95,7 @@ def notice(message: str) -> None:
     sys.stderr.write(f"anchors: {plain(message)}\n")
 
 
-def hooks(run: Callable[[Coroutine[Any, Any, CheckResult]], CheckResult]) -> Hooks:
+def hooks(run: Callable[[Coroutine[object, None, CheckResult]], CheckResult]) -> Hooks:
     """What a check shows here while it runs: warnings, lock waits, progress on a terminal."""
     from ..check.session import Hooks
 

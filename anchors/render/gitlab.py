@@ -17,7 +17,7 @@ import hashlib
 import os
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..files.repo import repository_root
 from ..findings import Finding, Severity
@@ -45,7 +45,7 @@ def _path(file: str, root: Path) -> str:
 
 def _issue(
     f: Finding, path: str, line: int | None, note: str, seen: Counter[str]
-) -> dict[str, Any]:
+) -> dict[str, object]:
     # an issue about no anchor (a schema problem) is told apart by its message, a figure's by
     # its claim
     what = f"{f.anchor}\0{identity(f)}" if identity(f) else f.anchor or f.message

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 import re
 from datetime import UTC
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar
 
 from .. import __version__
+from ..details import Conflict, Details, DuplicateLines, Unbacked
 from ..findings import Code, Finding
 from .changes import json_changes
 from .claims import json_claims
@@ -39,7 +40,7 @@ REPORT_SCHEMA_VERSION = 2
 _UNSAFE_RE = re.compile("[\x7f-\x9f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
-def fit(text: str, stream: Any) -> str:
+def fit(text: str, stream: object) -> str:
     """JSON for `stream`: non-ASCII as \\u escapes when its encoding cannot hold it, so it fits."""
     import codecs
 
@@ -64,7 +65,7 @@ def _ascii(text: str) -> str:
     return "".join(out)
 
 
-def dumps(obj: Any) -> str:
+def dumps(obj: object) -> str:
     text = json.dumps(obj, ensure_ascii=False, indent=2, sort_keys=False)
     return _UNSAFE_RE.sub(lambda m: f"\\u{ord(m[0]):04x}", text) + "\n"
 
@@ -102,25 +103,29 @@ def add_result(r: MergeResult, dry_run: bool) -> str:
     )
 
 
-def _add_by_kind(r: MergeResult) -> dict[str, Any]:
+_D = TypeVar("_D", bound=Details)
+
+
+def _add_by_kind(r: MergeResult) -> dict[str, object]:
     """The findings again, in the per-kind lists `add` printed before it had `findings`.
 
     Kept so scripts written against schema version 1 go on working; same facts, same order.
     """
 
-    def loc(f: Finding) -> dict[str, Any]:
+    def loc(f: Finding) -> dict[str, object]:
         return {"anchor": f.anchor, "file": f.file, "line": f.line}
 
-    def d(f: Finding, *keys: str) -> dict[str, Any]:
-        return {k: f.details[k] for k in keys}
+    def kind(f: Finding, details: type[_D]) -> _D:
+        if not isinstance(f.details, details):
+            raise TypeError(f"a {f.code.value} finding without its details")
+        return f.details
 
     return {
         "duplicates": [
-            {"anchor": f.anchor, "file": f.file, **d(f, "lines")} for f in r.of(Code.DUPLICATE)
+            {"anchor": f.anchor, "file": f.file, "lines": list(kind(f, DuplicateLines).lines)}
+            for f in r.of(Code.DUPLICATE)
         ],
-        "conflicts": [
-            {**loc(f), **d(f, "field", "kept", "other", "against")} for f in r.of(Code.CONFLICT)
-        ],
+        "conflicts": [{**loc(f), **_conflict(kind(f, Conflict))} for f in r.of(Code.CONFLICT)],
         "invalid": [
             {"text": f.anchor, "file": f.file, "line": f.line, "reason": f.message}
             for f in r.of(Code.INVALID_ID, Code.FUTURE_ID)
@@ -132,11 +137,16 @@ def _add_by_kind(r: MergeResult) -> dict[str, Any]:
                 "severity": f.severity.value,
                 **loc(f),
                 "message": f.message,
-                **d(f, "claimed", "actual"),
+                "claimed": (unbacked := kind(f, Unbacked)).claimed,
+                "actual": unbacked.actual,
             }
             for f in r.of(Code.UNBACKED_CLAIM)
         ],
     }
+
+
+def _conflict(c: Conflict) -> dict[str, object]:
+    return {"field": c.field, "kept": c.kept, "other": c.other, "against": c.against}
 
 
 def check_result(r: CheckResult) -> str:
@@ -166,7 +176,7 @@ def check_result(r: CheckResult) -> str:
     )
 
 
-def _hosts(r: CheckResult) -> list[dict[str, Any]]:
+def _hosts(r: CheckResult) -> list[dict[str, object]]:
     """Per site, an online run's anchors in the summary's states (they add up to it)."""
     if not r.online:
         return []
@@ -231,7 +241,7 @@ def report(r: Report, registry: str) -> str:
     )
 
 
-def _report_hosts(r: Report) -> list[dict[str, Any]]:
+def _report_hosts(r: Report) -> list[dict[str, object]]:
     from dataclasses import asdict
 
     from ..report.hosts import of_report

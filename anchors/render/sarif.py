@@ -15,7 +15,7 @@ import hashlib
 import os
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from .. import __version__
@@ -54,10 +54,10 @@ def _uri(path: str, root: Path) -> tuple[str, str | None]:
     return "/".join(quote(part, safe="") for part in rel.parts), ROOT
 
 
-def _location(file: str, line: int | None, root: Path) -> dict[str, Any]:
+def _location(file: str, line: int | None, root: Path) -> dict[str, object]:
     uri, base = _uri(file, root)
-    art: dict[str, Any] = {"uri": uri, "uriBaseId": base} if base else {"uri": uri}
-    loc: dict[str, Any] = {"artifactLocation": art}
+    art: dict[str, object] = {"uri": uri, "uriBaseId": base} if base else {"uri": uri}
+    loc: dict[str, object] = {"artifactLocation": art}
     if line:
         loc["region"] = {"startLine": line}
     return {"physicalLocation": loc}
@@ -71,11 +71,11 @@ def repository_url() -> str | None:
     return project_url("repository", "source")
 
 
-def _rule(code: Code, home: str | None) -> dict[str, Any]:
+def _rule(code: Code, home: str | None) -> dict[str, object]:
     doc = CATALOGUE[code]
     link = f"{home}/blob/main/{doc_anchor(code)}" if home else None
     more = f"\n\nMore: [{doc_anchor(code)}]({link})" if link else ""
-    rule: dict[str, Any] = {
+    rule: dict[str, object] = {
         "id": code.value,
         "shortDescription": {"text": doc.title},
         "fullDescription": {"text": doc.description},
@@ -91,7 +91,7 @@ def _rule(code: Code, home: str | None) -> dict[str, Any]:
     return rule
 
 
-def _result(f: Finding, index: dict[Code, int], root: Path) -> dict[str, Any]:
+def _result(f: Finding, index: dict[Code, int], root: Path) -> dict[str, object]:
     anchor = f"{plain(f.anchor)}: " if f.anchor else ""
     one = identity(f)  # a figure's finding: its claim, apart from its anchor's others
     key = hashlib.sha256(f"{f.code.value}\0{f.anchor}{one and chr(0) + one}".encode())
@@ -118,7 +118,7 @@ def check_result(r: CheckResult) -> str:
     index = {c: i for i, c in enumerate(codes)}
     home = repository_url()
     root = repository_root(Path(os.path.abspath(r.registries[0])).parent)
-    driver: dict[str, Any] = {"name": "anchors", "version": __version__}
+    driver: dict[str, object] = {"name": "anchors", "version": __version__}
     if home:
         driver["informationUri"] = home
     driver["rules"] = [_rule(c, home) for c in codes]

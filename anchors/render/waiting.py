@@ -5,7 +5,7 @@ facts for the JSON report."""
 from __future__ import annotations
 
 from itertools import groupby
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..findings import Code
 from .budget import Part
@@ -71,7 +71,7 @@ def waiting_part(r: Report) -> Part | None:
     return Part(head, tuple(rows), noun="anchor", name=HEADING)
 
 
-def json_waiting(r: Report) -> dict[str, Any]:
+def json_waiting(r: Report) -> dict[str, object]:
     """`waiting`: per section, its anchors oldest first (absent without `--document`)."""
     if not r.documents:
         return {}
