@@ -39,9 +39,9 @@ LAYER_TABLE = [
             "anchors.sections",
         ),
         "what every layer shares: the exit-2 exception families, findings, their details and "
-        "exit codes, a check's result, named defaults, the bounded readers of untrusted text (JSON, integers, "
-        "Unicode), what each code means, the file system under the trust rules, settings, and "
-        "the rules for titles and sections",
+        "exit codes, a check's result, named defaults, the bounded readers of untrusted text "
+        "(JSON, integers, Unicode), what each code means, the file system under the trust "
+        "rules, settings, and the rules for titles and sections",
     ),
     Layer("identifiers", ("anchors.ids",), "one module per kind of key; which URL names which ID"),
     Layer(

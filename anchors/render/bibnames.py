@@ -31,6 +31,7 @@ class PersonName:
     def given(self) -> str:
         return " ".join(self.first + self.middle)
 
+
 #: a word BibTeX reads as a separator between two people (`Alice and Bob`), in any case
 _AND = re.compile(r"(?:^|[\s,])and(?:[\s,]|$)", re.IGNORECASE)
 
