@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -139,23 +138,18 @@ def _row(
     # a recovered or flaky link is described by its last failure, not by its last success
     shown = fails[-1] if fails and section in (Section.RECOVERED, Section.FLAKY) else last
     first_fail, dead_since = _failing_since(section, rows, fails)
-    row = ReportRow(
+    return ReportRow(
         section=section,
-        target=last.target,
-        anchor=last.anchor,
-        kind=last.kind,
+        last=last,
+        shown=shown,
         runs=len(window),
         failing_runs=len(fails),
         first_failure=first_fail,
         last_success=max((r.checked_at for r in rows if r.outcome in SUCCESS), default=None),
-        last_outcome=shown.outcome,
-        last_status=shown.status,
-        last_error=shown.error,
-        final_url=last.final_url,
+        entry=anchor_of(last),
         dead_since=dead_since,
         soft_404=_gone(section, last),
     )
-    return _described(row, anchor_of(last))
 
 
 def _failing_since(
@@ -174,21 +168,6 @@ def _gone(section: Section, last: Observation) -> str | None:
     if section is not Section.REDIRECTED or last.kind is not AnchorKind.URL or not last.final_url:
         return None
     return soft_404(last.target, last.final_url)
-
-
-def _described(row: ReportRow, a: Anchor | None) -> ReportRow:
-    """The row with what its registry entry says: title, section, citing briefings, line and
-    the dated snapshot."""
-    if a is None:
-        return row
-    return replace(
-        row,
-        title=a.work_title,
-        registry_section=a.section,
-        cited_in=tuple(d.isoformat() for d in a.cited_in),
-        line=a.line,
-        archived=(a.archived["url"], a.archived["date"]) if a.archived else None,
-    )
 
 
 def from_history(
