@@ -16,15 +16,19 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ..config import Settings
+from ..defaults import DEFAULT_PENDING_DAYS
+from ..document import LivingDocument, read_documents
 from ..errors import HistoryError
 from ..figures.verdict import VerdictKind
 from ..findings import Outcome
-from ..history import History, Observation
-from ..history.claimread import claim_changes
+from ..history import Observation
 from ..history.claims import ClaimSeen
+from ..history.window import read_window
 from ..ids.landing import soft_404
 from ..ids.model import AnchorKind
+from ..registry.loader import load
 from ..registry.model import Anchor, Registry
+from ..registry.pipes import is_stream
 from .claimchanges import claim_transitions
 from .classify import FAILING, SUCCESS, Section, checked, classify, current_stretch
 from .model import Report, ReportRow
@@ -81,10 +85,14 @@ def build(
     registry: Registry | None = None,
     partial: frozenset[int] = frozenset(),
     claims: Sequence[tuple[ClaimSeen, VerdictKind | None]] = (),
+    *,
+    documents: Sequence[LivingDocument] = (),
+    pending_days: int = DEFAULT_PENDING_DAYS,
 ) -> Report:
     """The report of the window ending at `now`; with `registry`, of its entries only.
     `partial` are the runs that did not finish (kept out of the trend and "what changed");
-    `claims` the figures' and quotes' verdict changes in the window (`history.claimread`)."""
+    `claims` the figures' and quotes' verdict changes in the window (`history.claimread`);
+    `documents` the living documents whose waiting anchors it lists (`--document`)."""
     start = now - since
     index = _registry_index(registry)
     anchor_of, entry_of = _lookups(registry, index)
@@ -113,9 +121,14 @@ def build(
         told = claim_transitions(claims, index.get if registry is not None else None)
         report.transitions = sorted([*report.transitions, *told], key=_transition_order)
     report.trend = trend(whole, now, entry_of=entry_of)
+    day = datetime.fromtimestamp(now, UTC).date()
     if registry is not None:
-        day = datetime.fromtimestamp(now, UTC).date()
         report.states = tally(registry, {e: hist[-1] for e, hist in per.items()}, day)
+    if documents:
+        report.documents = tuple(d.path for d in documents)
+        report.pending_days = pending_days
+        if registry is not None:
+            report.waiting = waiting(registry, documents, day, pending_days)
     return report
 
 
@@ -178,6 +191,8 @@ def from_history(
     *,
     runs_of: str | Path | None = None,
     chosen: bool = False,
+    documents: Sequence[LivingDocument] = (),
+    pending_days: int = DEFAULT_PENDING_DAYS,
 ) -> Report:
     """The report from a history file; no file, or no check in the window, is an error.
 
@@ -192,15 +207,18 @@ def from_history(
             str(db),
             f"nothing to report from: no check history here; {_ONLINE_FIRST}",
         )
-    h = History.read_only(db, chosen)
-    try:
-        # the window, and the trend's weeks, after where each target stood before them
-        read_from = now - max(since, TREND_SPAN)
-        partial = frozenset(r.id for r in h.runs(read_from, now) if not r.complete)
-        claims = claim_changes(h, now - since, now, runs_of)
-        rep = build(h.window(read_from, now, runs_of), now, since, registry, partial, claims)
-    finally:
-        h.close()
+    # the window, and the trend's weeks, after where each target stood before them
+    seen = read_window(db, now - max(since, TREND_SPAN), now - since, now, runs_of, chosen)
+    rep = build(
+        seen.observations,
+        now,
+        since,
+        registry,
+        seen.partial,
+        seen.claims,
+        documents=documents,
+        pending_days=pending_days,
+    )
     if rep.runs == 0:
         of = f" of {runs_of}" if runs_of is not None else ""
         raise HistoryError(
@@ -216,27 +234,20 @@ def for_registry(
 ) -> Report:
     """`anchors report`: the runs of `registry` in the history the settings place beside it;
     the registry, when it exists, adds each target's anchor, section and line; the living
-    documents the settings name add what waits for them."""
-    from ..document import read_documents
-    from ..registry.loader import load
-    from ..registry.pipes import is_stream
-
+    documents the settings name add what waits for them. Each input is read once, then the
+    history, then the report is built from them."""
     docs = read_documents(settings.document)
     reg = load(registry, stream_ok=True) if is_stream(registry) or registry.exists() else None
-    rep = from_history(
+    return from_history(
         settings.history_path(registry),
         now,
         since,
         reg,
         runs_of=registry,
         chosen=settings.chose_history,
+        documents=docs,
+        pending_days=settings.pending_days,
     )
-    if docs:
-        rep.documents = tuple(d.path for d in docs)
-        rep.pending_days = settings.pending_days
-        day = datetime.fromtimestamp(now, UTC).date()
-        rep.waiting = waiting(reg, docs, day, settings.pending_days) if reg is not None else []
-    return rep
 
 
 def _utc(t: float) -> str:
