@@ -26,10 +26,10 @@ def _command(severity: Severity, file: str, line: int | None, title: str, messag
     return f"::{_COMMAND[severity]} {props}::{annotation(message)}"
 
 
-def check_result(r: CheckResult) -> str:
+def check_result(result: CheckResult) -> str:
     """One annotation per finding; a dead URL also at each briefing line that cites it."""
     lines = []
-    for f in r.findings:
+    for f in result.findings:
         anchor = f"{f.anchor}: " if f.anchor else ""
         file, line, briefing = primary(f)
         entry = f" (in the registry at {f.file}:{f.line})" if briefing else ""

@@ -63,11 +63,11 @@ def _issue(
     }
 
 
-def check_result(r: CheckResult) -> str:
-    root = repository_root(Path(os.path.abspath(r.registries[0])).parent)
+def check_result(result: CheckResult) -> str:
+    root = repository_root(Path(os.path.abspath(result.registries[0])).parent)
     seen: Counter[str] = Counter()
     issues = []
-    for f in r.findings:
+    for f in result.findings:
         here = _path(f.file, root)
         file, line, briefing = primary(f)
         note = plain(f" (in the registry at {here}:{f.line})") if briefing else ""

@@ -111,25 +111,25 @@ def _loose_case(file: str, findings: list[Finding], strict: bool) -> ET.Element:
     return case
 
 
-def _suites(r: CheckResult, strict: bool) -> list[_Suite]:
-    assessed, loose = r.assess()
-    suites = {name: _Suite(name) for name in [*r.registries, *r.documents]}
+def _suites(result: CheckResult, strict: bool) -> list[_Suite]:
+    assessed, loose = result.assess()
+    suites = {name: _Suite(name) for name in [*result.registries, *result.documents]}
     for (file, line), one in assessed.items():
-        cited = r.cited.get((file, line))
+        cited = result.cited.get((file, line))
         name = cited.anchor if cited else f"line {line}"
-        case = _case(name, _kind(cited), r.answer_ms.get((file, line)))
+        case = _case(name, _kind(cited), result.answer_ms.get((file, line)))
         _judged(case, one.state, one, strict)
         suites.setdefault(file, _Suite(file)).add(case)
-    docs = set(r.documents)
+    docs = set(result.documents)
     at_line: dict[tuple[str, int], list[Finding]] = defaultdict(list)
     rest: dict[str, list[Finding]] = defaultdict(list)
     for f in loose:
-        cited = r.cited.get((f.file, f.line or 0)) if f.file in docs else None
+        cited = result.cited.get((f.file, f.line or 0)) if f.file in docs else None
         (at_line[f.file, f.line or 0] if cited else rest[f.file]).append(f)
-    for (file, line), cited in sorted(r.cited.items()):
+    for (file, line), cited in sorted(result.cited.items()):
         if file in docs:
             mine = tuple(at_line.get((file, line), ()))
-            case = _case(cited.anchor, _kind(cited), r.answer_ms.get((file, line)))
+            case = _case(cited.anchor, _kind(cited), result.answer_ms.get((file, line)))
             _judged(case, state_of(mine), Assessed(state_of(mine), mine), strict)
             suites[file].add(case)
     for file, findings in rest.items():
@@ -157,8 +157,8 @@ def _document(name: str, suites: list[_Suite]) -> str:
     return text.encode("ascii", "xmlcharrefreplace").decode("ascii")
 
 
-def check_result(r: CheckResult, strict: bool = False) -> str:
-    return _document("anchors check", _suites(r, strict))
+def check_result(result: CheckResult, strict: bool = False) -> str:
+    return _document("anchors check", _suites(result, strict))
 
 
 def _report_case(row: ReportRow) -> ET.Element:

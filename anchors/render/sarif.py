@@ -113,11 +113,11 @@ def _result(f: Finding, index: dict[Code, int], root: Path) -> dict[str, object]
     }
 
 
-def check_result(r: CheckResult) -> str:
+def check_result(result: CheckResult) -> str:
     codes = list(Code)
     index = {c: i for i, c in enumerate(codes)}
     home = repository_url()
-    root = repository_root(Path(os.path.abspath(r.registries[0])).parent)
+    root = repository_root(Path(os.path.abspath(result.registries[0])).parent)
     driver: dict[str, object] = {"name": "anchors", "version": __version__}
     if home:
         driver["informationUri"] = home
@@ -125,7 +125,7 @@ def check_result(r: CheckResult) -> str:
     run = {
         "tool": {"driver": driver},
         "originalUriBaseIds": {ROOT: {"uri": root.as_uri() + "/"}},
-        "results": [_result(f, index, root) for f in r.findings],
+        "results": [_result(f, index, root) for f in result.findings],
         "columnKind": "unicodeCodePoints",
     }
     return dumps({"$schema": SCHEMA, "version": "2.1.0", "runs": [run]})
