@@ -42,7 +42,7 @@ def protect(title: str) -> str:
     markup-like text in the title itself (`<i>`, `</span>`) has its `<` made a look-alike so it
     stays text. One pass of one pattern: a title has ~10 words, a 100k export a million."""
     if "<" in title:
-        title = _MARKUP.sub(lambda m: "\u2039" + m[1] + m[2], title)
+        title = _MARKUP.sub(lambda match: "\u2039" + match[1] + match[2], title)
     return _TECHNICAL.sub(r'<span class="nocase">\g<0></span>', title)
 
 
@@ -157,22 +157,24 @@ def csl_chunks(items: list[ExportItem]) -> Iterator[str]:
     yield "\n]\n"
 
 
-def _indented(v: object, pad: str) -> str:
+def _indented(value: object, pad: str) -> str:
     """`v` as `json.dumps(v, ensure_ascii=False, indent=2)` writes it at the indent `pad`,
     strings through the json module's C encoder: with `indent`, json.dumps runs its pure-Python
     encoder, a third of a 100k CSL-JSON export."""
-    if isinstance(v, str):
-        return encode_basestring(v)
+    if isinstance(value, str):
+        return encode_basestring(value)
     inner = pad + "  "
-    if isinstance(v, dict):
-        if not v:
+    if isinstance(value, dict):
+        if not value:
             return "{}"
         sep = ",\n" + inner
-        fields = sep.join(f"{encode_basestring(k)}: {_indented(x, inner)}" for k, x in v.items())
+        fields = sep.join(
+            f"{encode_basestring(k)}: {_indented(x, inner)}" for k, x in value.items()
+        )
         return "{\n" + inner + fields + "\n" + pad + "}"
-    if isinstance(v, (list, tuple)):
-        if not v:
+    if isinstance(value, (list, tuple)):
+        if not value:
             return "[]"
         sep = ",\n" + inner
-        return "[\n" + inner + sep.join(_indented(x, inner) for x in v) + "\n" + pad + "]"
-    return json.dumps(v)  # a number, true, false or null: one token
+        return "[\n" + inner + sep.join(_indented(x, inner) for x in value) + "\n" + pad + "]"
+    return json.dumps(value)  # a number, true, false or null: one token

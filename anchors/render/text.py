@@ -37,13 +37,13 @@ _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO:
 _INDENT = "    "
 
 
-def clip(s: str, n: int) -> str:
+def clip(text: str, n: int) -> str:
     """At most `n` characters, with "…" when something was cut."""
-    return s if len(s) <= n else s[: n - 1].rstrip() + "…"
+    return text if len(text) <= n else text[: n - 1].rstrip() + "…"
 
 
-def _t(s: object) -> Text:
-    return Text(plain(str(s)))
+def _t(value: object) -> Text:
+    return Text(plain(str(value)))
 
 
 def _finding(f: Finding, width: int) -> list[Text]:
