@@ -118,8 +118,8 @@ class Report:
     def start(self) -> float:
         return self.now - self.since
 
-    def section(self, s: Section) -> list[ReportRow]:
-        return [r for r in self.rows if r.section is s]
+    def section(self, section: Section) -> list[ReportRow]:
+        return [r for r in self.rows if r.section is section]
 
     def counts(self) -> dict[str, int]:
         return {s.value: len(self.section(s)) for s in Section}

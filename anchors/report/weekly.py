@@ -65,8 +65,11 @@ def _lookups(
     def look(row: Observation) -> tuple[Anchor | None, str | None]:
         got = seen.get(row.key.key)
         if got is None:
-            a = index.get(row.key.key)
-            got = seen[row.key.key] = (a, a.key.key if a is not None and a.key else None)
+            entry = index.get(row.key.key)
+            got = seen[row.key.key] = (
+                entry,
+                entry.key.key if entry is not None and entry.key else None,
+            )
         return got
 
     def anchor(row: Observation) -> Anchor | None:
@@ -99,22 +102,22 @@ def build(
     per: dict[str, list[Observation]] = defaultdict(list)
     kept: list[Observation] = []
     runs: set[int] = set()
-    for r in rows:
-        entry = entry_of(r)
-        if r.checked_at > now or entry is None:
+    for seen in rows:
+        entry = entry_of(seen)
+        if seen.checked_at > now or entry is None:
             continue
-        kept.append(r)
-        per[entry].append(r)
-        if r.checked_at >= start:
-            runs.add(r.run_id)
+        kept.append(seen)
+        per[entry].append(seen)
+        if seen.checked_at >= start:
+            runs.add(seen.run_id)
     report = Report(now, since, len(runs), len(per), partial_runs=len(runs & partial))
     for hist in per.values():
-        hist.sort(key=lambda r: r.checked_at)
+        hist.sort(key=lambda seen: seen.checked_at)
         section = classify(hist, start)
         if section is not None:
             report.rows.append(_row(section, hist, start, anchor_of))
     order = list(Section)
-    report.rows.sort(key=lambda r: (order.index(r.section), r.target))
+    report.rows.sort(key=lambda seen: (order.index(seen.section), seen.target))
     whole = [r for r in kept if r.run_id not in partial] if partial else kept
     report.transitions = transitions(whole, start, now, anchor_of, entry_of)
     if claims:
@@ -132,8 +135,13 @@ def build(
     return report
 
 
-def _transition_order(t: Transition) -> tuple[object, ...]:
-    return (section_order(t.registry_section), t.at, t.target, t.change.value)
+def _transition_order(transition: Transition) -> tuple[object, ...]:
+    return (
+        section_order(transition.registry_section),
+        transition.at,
+        transition.target,
+        transition.change.value,
+    )
 
 
 def _row(
@@ -250,5 +258,5 @@ def for_registry(
     )
 
 
-def _utc(t: float) -> str:
-    return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M UTC")
+def _utc(at: float) -> str:
+    return datetime.fromtimestamp(at, UTC).strftime("%Y-%m-%d %H:%M UTC")
