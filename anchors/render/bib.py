@@ -184,6 +184,7 @@ def bibtex_chunks(items: list[ExportItem], style: str = "classic") -> Iterator[s
     A key twice, as BibTeX compares them (case-insensitively), is refused as pybtex refuses
     it; `export` makes keys unique, so this never happens to its items.
     """
+    # start-up: pybtex (~75 ms to import) loads when a bibliography is written
     from pybtex.database import BibliographyDataError  # type: ignore[import-untyped]
 
     fields = _biblatex if style == "biblatex" else _classic

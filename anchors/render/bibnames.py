@@ -40,7 +40,7 @@ def parsed_name(name: str) -> PersonName | None:
     """pybtex's reading of one name as one person, or None where it is not one: a string
     pybtex refuses (`Smith, Jr., John, III`: too many commas), one BibTeX would split into two
     people (` and `) or read as "et al." (`others`), or one without a last name."""
-    # pybtex (~75 ms to import) loads only when a bibliography is written
+    # start-up: pybtex (~75 ms to import) loads only when a bibliography is written
     from pybtex.database import Person  # type: ignore[import-untyped]
     from pybtex.exceptions import PybtexError  # type: ignore[import-untyped]
 

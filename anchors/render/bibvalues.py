@@ -101,6 +101,7 @@ def quoted(value: str) -> str:
     """A field's value as BibTeX reads it back: in quotes, or in braces when it holds a quote
     (pybtex's rule), refused when its braces do not balance (as pybtex refuses it)."""
     if not balanced(value):
+        # start-up: pybtex (~75 ms) loads only to refuse a value, as it would
         from pybtex.database.output.bibtex import BibTeXError  # type: ignore[import-untyped]
 
         raise BibTeXError(f"String has unmatched braces: {value}")

@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from ..report.hosts import of_report
 from ..report.weekly import Report, ReportRow, Section
 from .budget import ISSUE_LIMIT, STEP_SUMMARY_LIMIT, Part, fit, utf8_size
 from .cells import cited, clip, target_cell, text_cell
@@ -158,8 +159,6 @@ HOSTS_SHOWN = 10
 def hosts_part(rep: Report) -> Part | None:
     """ "Hosts": the sites with the most failing or unverifiable links (a site that moved shows
     as one row, not forty); none when nothing fails."""
-    from ..report.hosts import of_report
-
     hosts = of_report(rep)[:HOSTS_SHOWN]
     if not hosts:
         return None

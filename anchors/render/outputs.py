@@ -6,9 +6,13 @@ costs start-up time.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Generic, Never, Protocol, TextIO, TypeVar
+
+from ..findings import ordered
+from .console import report_console
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -91,21 +95,18 @@ class Outputs(Generic[R]):
 
 
 def _ordered(result: FindingsT) -> FindingsT:
-    from ..findings import ordered
-
     return replace(result, findings=ordered(result.findings))
 
 
 def _rich(renderable: Callable[[int], RenderableType], target: Target) -> str:
     """Terminal layouts: drawn at the console's width, with colour only on a terminal."""
-    import io
-
-    from .console import report_console
-
     console = report_console(target.out or io.StringIO())
     with console.capture() as captured:
         console.print(renderable(console.width), crop=False)
     return captured.get()
+
+
+# each renderer's module is imported when its format is asked for (start-up: see above)
 
 
 def _add_text(result: MergeResult, target: Target) -> str:

@@ -20,6 +20,7 @@ from urllib.parse import quote
 
 from .. import __version__
 from ..catalogue import CATALOGUE, doc_anchor
+from ..defaults import project_url
 from ..files.repo import repository_root
 from ..findings import Code, Finding, Severity
 from .escape import plain
@@ -66,8 +67,6 @@ def _location(file: str, line: int | None, root: Path) -> dict[str, object]:
 @cache
 def repository_url() -> str | None:
     """The project's repository, as its package metadata names it (`[project.urls]`)."""
-    from ..defaults import project_url
-
     return project_url("repository", "source")
 
 
