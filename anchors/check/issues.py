@@ -32,6 +32,11 @@ def _said(c: Claims) -> str:
     return f"the {c.said_on:%Y-%m-%d} briefing says {words!r}"
 
 
+def _dates(r: IssueFacts) -> tuple[str | None, str | None, str | None, str | None]:
+    """The live state as `StaleClaim` keeps it: state, reason, closed and merged days."""
+    return r.state, r.state_reason, r.closed_at, r.merged_at
+
+
 def state_findings(
     path: str, a: Anchor, r: IssueFacts, c: Claims, earlier: IssueFacts | None = None
 ) -> list[Finding]:
@@ -45,24 +50,8 @@ def state_findings(
     told = earlier is not None and earlier.state == "closed"
     if c.state and r.state and contradicts(c.state, r) and not news:
         live = live_state(r)
-        out.append(
-            _f(
-                Code.STALE_CLAIM,
-                path,
-                a,
-                f"{_said(c)}, but it is {live}",
-                StaleClaim(
-                    c.state.value,
-                    live,
-                    said_on,
-                    where,
-                    r.state,
-                    r.state_reason,
-                    r.closed_at,
-                    r.merged_at,
-                ),
-            )
-        )
+        stale = StaleClaim(c.state.value, live, said_on, where, *_dates(r))
+        out.append(_f(Code.STALE_CLAIM, path, a, f"{_said(c)}, but it is {live}", stale))
     elif r.state == "closed" and not told:
         kind = "pull request" if r.is_pull else "issue"
         later = f" (after the {said_on} briefing that said {c.state_text!r})" if news else ""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 from ..config import Settings
@@ -117,7 +117,7 @@ def build(
         if section is not None:
             report.rows.append(_row(section, hist, start, anchor_of))
     order = list(Section)
-    report.rows.sort(key=lambda seen: (order.index(seen.section), seen.target))
+    report.rows.sort(key=lambda row: (order.index(row.section), row.target))
     whole = [r for r in kept if r.run_id not in partial] if partial else kept
     report.transitions = transitions(whole, start, now, anchor_of, entry_of)
     if claims:
@@ -128,11 +128,22 @@ def build(
     if registry is not None:
         report.states = tally(registry, {e: hist[-1] for e, hist in per.items()}, day)
     if documents:
-        report.documents = tuple(d.path for d in documents)
-        report.pending_days = pending_days
-        if registry is not None:
-            report.waiting = waiting(registry, documents, day, pending_days)
+        _waiting(report, registry, documents, day, pending_days)
     return report
+
+
+def _waiting(
+    report: Report,
+    registry: Registry | None,
+    documents: Sequence[LivingDocument],
+    day: date,
+    pending_days: int,
+) -> None:
+    """What waits for the living documents: the anchors registered for their sections."""
+    report.documents = tuple(d.path for d in documents)
+    report.pending_days = pending_days
+    if registry is not None:
+        report.waiting = waiting(registry, documents, day, pending_days)
 
 
 def _transition_order(transition: Transition) -> tuple[object, ...]:
