@@ -7,7 +7,24 @@ use (PEP 562), so `anchors add` does not pay for the network stack.
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what `__getattr__` loads, as type checkers and editors see it
+    from .check.run import Services, check_online
+    from .errors import AnchorsError
+    from .extract import Citation, read_briefing
+    from .findings import Code, Finding, Outcome, Severity
+    from .ids import ArxivId, Doi, GithubRef, InvalidId, WebUrl, canonical_url, parse_anchor
+    from .merging.merge import add, merge
+    from .merging.result import MergeResult
+    from .net.links import LinkChecker
+    from .net.netguard import NetGuard
+    from .registry.loader import load
+    from .registry.model import Registry
+    from .registry.validate import check_offline
+    from .report.weekly import Report
+    from .report.weekly import build as build_report
+    from .result import CheckResult
 
 __version__ = "1.0.0.dev0"
 
@@ -74,7 +91,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'anchors' has no attribute {name!r}")

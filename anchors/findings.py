@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
-from typing import Any
+
+from .details import Details, details_of
 
 __all__ = [
     "CITED_IN_BRIEFINGS",
@@ -159,18 +160,25 @@ class Finding:
     line: int | None
     #: what is wrong and what to do, in one sentence
     message: str
-    #: extra machine-readable facts (resolved title, final URL, HTTP status...)
-    details: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    #: the machine-readable facts of its kind (`details`: resolved title, final URL, status...)
+    details: Details = field(default_factory=Details, compare=False, hash=False)
     #: a severity other than the code's, where one command weighs a code differently: `add`
     #: merges an anchor listed twice in one briefing into one entry, so that duplicate warns
     level: Severity | None = None
+
+    def __post_init__(self) -> None:
+        facts: object = self.details
+        if not isinstance(facts, Details) and isinstance(facts, Mapping):
+            # a caller of the untyped API (a plain dict): read into its kind once, here
+            object.__setattr__(self, "details", details_of(facts))
 
     @property
     def severity(self) -> Severity:
         return self.code.severity if self.level is None else self.level
 
-    def as_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
+    def as_dict(self) -> dict[str, object]:
+        """The finding as `--format json` writes it: its own fields, then its details'."""
+        out: dict[str, object] = {
             "code": self.code.value,
             "severity": self.severity.value,
             "anchor": self.anchor,
@@ -178,7 +186,7 @@ class Finding:
             "line": self.line,
             "message": self.message,
         }
-        out.update(self.details)
+        out.update(self.details.as_json())
         return out
 
 

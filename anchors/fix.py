@@ -21,16 +21,18 @@ from enum import Enum
 from pathlib import Path
 
 from .config import Settings
-from .document import LivingDocument, renumberings
+from .document import LivingDocument, read_documents, renumberings
 from .errors import RegistryError, UsageError
 from .history import History, Observation, Snapshot, move_of
 from .ids import parse_anchor
 from .ids.landing import landing_url, soft_404
 from .ids.model import InvalidId
+from .registry import store
 from .registry.loader import load
 from .registry.model import Anchor, Registry
 from .registry.patch import unified_diff
-from .registry.scalars import like
+from .registry.scalars import like, quote, url_value
+from .registry.splice import set_fields, splice
 
 __all__ = ["Fix", "FixKind", "FixResult", "fix", "fix_registry", "parse_kinds", "plan"]
 
@@ -85,10 +87,10 @@ class FixResult:
 def _latest(rows: Iterable[Observation]) -> dict[str, Observation]:
     """The latest observation of each anchor, by key."""
     out: dict[str, Observation] = {}
-    for r in rows:
-        key = r.key.key
-        if key not in out or r.checked_at >= out[key].checked_at:
-            out[key] = r
+    for seen in rows:
+        key = seen.key.key
+        if key not in out or seen.checked_at >= out[key].checked_at:
+            out[key] = seen
     return out
 
 
@@ -110,14 +112,16 @@ def plan(
     position = {id(a): i for i, a in enumerate(reg.anchors)}
     found: list[Fix] = []
     for key, row in _latest(rows).items():
-        a = index.get(key)
-        if a is not None and a.id_field == "url":
-            found += _moves(position[id(a)], a, row, result)
+        entry = index.get(key)
+        if entry is not None and entry.id_field == "url":
+            found += _moves(position[id(entry)], entry, row, result)
     for key, snap in (snapshots or {}).items():
-        a = index.get(key)
-        if a is not None and a.archived is None:
-            at = position[id(a)]
-            found.append(Fix(FixKind.ARCHIVE, at, a.raw_id, a.line, None, snap.url, snap.date))
+        entry = index.get(key)
+        if entry is not None and entry.archived is None:
+            at = position[id(entry)]
+            found.append(
+                Fix(FixKind.ARCHIVE, at, entry.raw_id, entry.line, None, snap.url, snap.date)
+            )
     found += _sections(reg, documents, result)
     result.fixes = [f for f in found if only is None or f.kind in only]
     result.fixes.sort(key=lambda f: (f.entry, f.kind.value))
@@ -128,50 +132,58 @@ def _sections(reg: Registry, documents: Sequence[LivingDocument], result: FixRes
     """An entry whose section a renumbering moved follows it; one whose name now stands under
     several headings is left for a person (a warning says which)."""
     out = []
-    for r in renumberings(reg, documents):
-        if r.total == 1:
+    for moved in renumberings(reg, documents):
+        if moved.total == 1:
             out.append(
-                Fix(FixKind.SECTION, r.entry, r.anchor.raw_id, r.anchor.line, r.old, r.to[0])
+                Fix(
+                    FixKind.SECTION,
+                    moved.entry,
+                    moved.anchor.raw_id,
+                    moved.anchor.line,
+                    moved.old,
+                    moved.to[0],
+                )
             )
         else:
-            why = f"to another section: the name of {r.old} stands under {r.total} headings"
-            result.skipped.append((r.anchor.raw_id, r.anchor.line, ", ".join(r.to), why))
+            why = f"to another section: the name of {moved.old} stands under {moved.total} headings"
+            result.skipped.append(
+                (moved.anchor.raw_id, moved.anchor.line, ", ".join(moved.to), why)
+            )
     return out
 
 
-def _moves(entry: int, a: Anchor, row: Observation, result: FixResult) -> list[Fix]:
+def _moves(entry: int, anchor: Anchor, row: Observation, result: FixResult) -> list[Fix]:
     """The entry's new URL when its latest observation says it moved (`move_of`), keeping the
     cited fragment; a move to a login or home page is a soft 404, skipped with why."""
     move = move_of(row)
-    new = landing_url(a.raw_id, move.to) if move else None
-    if move is None or not new or new == a.raw_id:
+    new = landing_url(anchor.raw_id, move.to) if move else None
+    if move is None or not new or new == anchor.raw_id:
         return []
-    why = soft_404(a.raw_id, new)
+    why = soft_404(anchor.raw_id, new)
     if why:
-        result.skipped.append((a.raw_id, a.line, new, why))
+        result.skipped.append((anchor.raw_id, anchor.line, new, why))
         return []
-    return [Fix(FixKind(move.kind.value), entry, a.raw_id, a.line, a.raw_id, new)]
+    return [Fix(FixKind(move.kind.value), entry, anchor.raw_id, anchor.line, anchor.raw_id, new)]
 
 
 def _edits(reg: Registry, res: FixResult) -> str:
-    from .registry.scalars import quote, url_value
-    from .registry.splice import set_fields, splice
-
     edits = []
     for entry in sorted({f.entry for f in res.fixes}):
-        a = reg.anchors[entry]
+        anchor = reg.anchors[entry]
         values: dict[str, str] = {}
         for f in (f for f in res.fixes if f.entry == entry):
             if f.kind is FixKind.ARCHIVE:
                 values["archived"] = f"{{url: {quote(f.new)}, date: {f.date}}}"
             elif f.kind is FixKind.SECTION:
-                values["section"] = like(f.new, a.spans["section"].style, a.flow)
+                values["section"] = like(f.new, anchor.spans["section"].style, anchor.flow)
             else:
-                quoted = a.flow or a.spans["url"].style in ('"', "'")
+                quoted = anchor.flow or anchor.spans["url"].style in ('"', "'")
                 values["url"] = quote(f.new) if quoted else url_value(f.new)
-                if a.cited_url is None:
-                    values["cited_url"] = quote(a.raw_id) if quoted else url_value(a.raw_id)
-        edits += set_fields(reg, a, values)
+                if anchor.cited_url is None:
+                    values["cited_url"] = (
+                        quote(anchor.raw_id) if quoted else url_value(anchor.raw_id)
+                    )
+        edits += set_fields(reg, anchor, values)
     return splice(reg, edits)
 
 
@@ -186,9 +198,9 @@ def _check_moves(reg: Registry, fixes: list[Fix]) -> None:
     """
     moved = {f.entry: f for f in fixes if f.kind not in (FixKind.ARCHIVE, FixKind.SECTION)}
     owner: dict[str, int] = {}
-    for i, a in enumerate(reg.anchors):
-        if i not in moved and a.key is not None:
-            owner.setdefault(a.key.key, i)
+    for i, entry in enumerate(reg.anchors):
+        if i not in moved and entry.key is not None:
+            owner.setdefault(entry.key.key, i)
     for i, f in sorted(moved.items()):
         try:
             key = parse_anchor(f.new).key
@@ -196,10 +208,10 @@ def _check_moves(reg: Registry, fixes: list[Fix]) -> None:
             raise RegistryError(
                 reg.path, f"the new URL {f.new} is not usable: {exc.reason}", f.line
             ) from None
-        j = owner.setdefault(key, i)
-        if j != i:
-            other = reg.anchors[j]
-            also = ", which this run moves there too" if j in moved else ""
+        owner_index = owner.setdefault(key, i)
+        if owner_index != i:
+            other = reg.anchors[owner_index]
+            also = ", which this run moves there too" if owner_index in moved else ""
             raise RegistryError(
                 reg.path,
                 f"moving {f.old} to {f.new} would duplicate the entry "
@@ -222,8 +234,6 @@ def fix(
     """Plan and (unless `dry_run`) write, all under the registry's lock, like `add`. With
     `documents` and no history yet, only the sections are fixed; `chosen`: the user named the
     history's place (`state.untrusted`)."""
-    from .registry import store
-
     store.writable(registry)
     if only is not None and FixKind.SECTION in only and not documents:
         raise UsageError("--only section: name the living document with --document")
@@ -238,17 +248,19 @@ def fix(
     with store.locked(registry):
         reg = load(registry)
         if reg.unsafe:
-            p = reg.unsafe[0]
-            raise RegistryError(reg.path, f"{p.message}; fix it before `anchors fix`", p.line)
+            problem = reg.unsafe[0]
+            raise RegistryError(
+                reg.path, f"{problem.message}; fix it before `anchors fix`", problem.line
+            )
         if not learnt:
             res = plan(reg, (), only, None, documents)
         else:
-            h = History.read_only(history, chosen)
+            history_file = History.read_only(history, chosen)
             try:
-                latest = h.latest(time.time() if now is None else now, registry)
-                res = plan(reg, latest, only, h.snapshots(registry), documents)
+                latest = history_file.latest(time.time() if now is None else now, registry)
+                res = plan(reg, latest, only, history_file.snapshots(registry), documents)
             finally:
-                h.close()
+                history_file.close()
         if not res.fixes:
             return res
         _check_moves(reg, res.fixes)
@@ -269,8 +281,6 @@ def fix_registry(
 ) -> FixResult:
     """`anchors fix`: with the history the settings place beside `registry`, and the living
     documents they name (read before the registry is locked)."""
-    from .document import read_documents
-
     return fix(
         registry,
         settings.history_path(registry),

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Any
 
 __all__ = ["MAX_DIGITS", "MAX_PARTS", "key", "matches", "name", "normal", "number", "section_order"]
 
@@ -74,11 +73,11 @@ def key(section: str) -> str:
     return normal(section).casefold()
 
 
-def section_order(section: str | None) -> tuple[Any, ...]:
+def section_order(section: str | None) -> tuple[int, tuple[int, ...], str]:
     """Living-document order: `§1.2` before `§1.10` (however written), two sections of one
     number by name; unnumbered names after, by name; entries without a section last."""
     if not section or not section.strip():
-        return (1, ())
+        return (1, (), "")
     nums = number(section)
     return (0, nums if nums is not None else (10**9,), key(section))
 

@@ -27,6 +27,7 @@ LAYER_TABLE = [
             "anchors.errors",
             "anchors.defaults",
             "anchors.findings",
+            "anchors.details",
             "anchors.result",
             "anchors.jsonread",
             "anchors.numbers",
@@ -38,10 +39,11 @@ LAYER_TABLE = [
             "anchors.titles",
             "anchors.sections",
         ),
-        "what every layer shares: the exit-2 exception families, findings and exit codes, a "
-        "check's result, named defaults, the bounded readers of untrusted text (JSON, integers, "
-        "Unicode), what each code means, the file system under the trust rules, settings and each "
-        "command's options built from them, and the rules for titles and sections",
+        "what every layer shares: the exit-2 exception families, findings, their details and "
+        "exit codes, a check's result, named defaults, the bounded readers of untrusted text "
+        "(JSON, integers, Unicode), what each code means, the file system under the trust "
+        "rules, settings and each command's options built from them, and the rules for titles "
+        "and sections",
     ),
     Layer("identifiers", ("anchors.ids",), "one module per kind of key; which URL names which ID"),
     Layer(

@@ -24,23 +24,12 @@ MAX_ONE_LETTER_SHARE = 0.05
 #: one-letter names every reader knows: an index, a count, an exception, a file
 CONVENTIONAL = frozenset({"i", "n", "e", "f", "_"})
 
-#: modules of other slices of issue 34 whose function-local imports still lack a comment; the
-#: list shrinks as they are tidied (the test says when one can leave it)
+#: modules that say once, above a table of one-import functions, why each import is lazy
+#: (render/outputs.py: each renderer is imported when its format is asked for); the test
+#: says when one no longer needs to be here
 UNCOMMENTED_IMPORTS_ALLOWED = frozenset(
     {
-        "anchors/fix.py",
-        "anchors/render/__init__.py",
-        "anchors/render/bib.py",
-        "anchors/render/bibnames.py",
-        "anchors/render/bibvalues.py",
-        "anchors/render/console.py",
-        "anchors/render/json.py",
-        "anchors/render/junit.py",
-        "anchors/render/markdown.py",
         "anchors/render/outputs.py",
-        "anchors/render/sarif.py",
-        "anchors/render/summary.py",
-        "anchors/report/weekly.py",
     }
 )
 

@@ -22,6 +22,7 @@ import contextlib
 from dataclasses import dataclass, field
 from datetime import date
 
+from ..details import NotLookedUp
 from ..findings import Code, Finding
 from ..history.hook import Begun
 from ..history.snapshots import Snapshot
@@ -134,7 +135,7 @@ class Archiver:
                     None,
                     f"{self.problem}; {self.left} URLs were not looked up, "
                     "`check --archive` again later",
-                    {"not_looked_up": self.left},
+                    NotLookedUp(self.left),
                 )
             )
         return out + (self.captures.left_out() if self.captures is not None else [])

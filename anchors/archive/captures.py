@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 
+from ..details import Captured, CaptureJob, CaptureRefused, Details, NotAsked, OverQuota
 from ..findings import Code, Finding
 from ..history.snapshots import Snapshot
 from ..net.cache import Cache
@@ -154,7 +155,7 @@ class Captures:
                     None,
                     f"Save Page Now: {self.problem}; {len(self.queue)} more pages "
                     "were not asked for, `check --archive-save` again later",
-                    {"not_asked": len(self.queue)},
+                    NotAsked(len(self.queue)),
                 )
             )
         if self.over_quota:
@@ -167,7 +168,7 @@ class Captures:
                     f"{self.over_quota} more pages have no capture; a run asks for "
                     "at most `archive_saves` (the newest anchors first), the next "
                     "runs ask for these",
-                    {"over_quota": self.over_quota},
+                    OverQuota(self.over_quota),
                 )
             )
         return out
@@ -180,20 +181,20 @@ def _captured(anchor: Anchor, cap: Capture, snap: Snapshot | None, registry: str
             f"captured by Save Page Now on {snap.date}: {snap.url}; "
             "`anchors fix --only archive` stores it"
         )
-        details: dict[str, object] = {"snapshot": snap.url, "date": snap.date}
+        details: Details = Captured(snap.url, snap.date)
     elif cap.state is CaptureState.REFUSED:
         text = f"Save Page Now did not capture it ({cap.reason})"
-        details = {"reason": cap.reason}
+        details = CaptureRefused(cap.reason)
     elif cap.state is CaptureState.DONE:
         text = (
             "captured by Save Page Now, but the snapshot does not answer yet; "
             "the next `check --archive` looks it up"
         )
-        details = {"job": cap.job}
+        details = CaptureJob(cap.job)
     else:
         text = (
             f"capture asked for (Save Page Now job {cap.job}) and not finished yet; "
             "the next `check --archive` looks it up"
         )
-        details = {"job": cap.job}
+        details = CaptureJob(cap.job)
     return Finding(Code.ARCHIVE_CAPTURE, anchor.label, registry, anchor.line, text, details)

@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from ..details import Fragment
 from ..findings import Code, Finding
 from ..net.cache import Cache
 from ..net.charsets import charset_of
@@ -130,7 +131,7 @@ class CitedPlaces:
                     cited.at.file or path,
                     cited.at.line,
                     f"#{cited.fragment}: {verdict.why}; {tail}",
-                    {"fragment": cited.fragment},
+                    Fragment(cited.fragment),
                 )
             )
         return out

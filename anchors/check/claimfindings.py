@@ -14,6 +14,7 @@ import os
 from collections.abc import MutableMapping
 from pathlib import Path
 
+from ..details import FigureCheck, Line
 from ..figures.checked import ClaimCheck, Place
 from ..figures.verdict import ClaimKind, VerdictKind
 from ..files.repo import RepoFileError, confine, repository_root
@@ -77,24 +78,23 @@ def _message(check: ClaimCheck) -> str:
 def finding_of(check: ClaimCheck) -> Finding:
     """The warning for a `not-found` or `source-changed` verdict."""
     verdict = check.verdict
-    details: dict[str, object] = {
-        "claim": verdict.claim,
-        "what": verdict.what.value,
-        "verdict": verdict.kind.value,
-        "by": check.by.value if check.by is not None else None,
-        "said_on": check.said_on.isoformat() if check.said_on else None,
-        "at": check.at or None,
-        "nearest": list(verdict.nearest),
-        "scope": verdict.scope,
-    }
-    if check.place is not None:
-        details["briefing_at"] = {"file": check.place.file, "line": check.place.line}
-    kept = {k: d for k, d in details.items() if d is not None}
+    place = check.place
+    details = FigureCheck(
+        verdict.claim,
+        verdict.what.value,
+        verdict.kind.value,
+        check.by.value if check.by is not None else None,
+        check.said_on.isoformat() if check.said_on else None,
+        check.at or None,
+        tuple(verdict.nearest),
+        verdict.scope,
+        Line(place.file, place.line) if place is not None else None,
+    )
     return Finding(
         _CODES[verdict.kind, verdict.what],
         check.anchor,
         check.file,
         check.line,
         _message(check),
-        kept,
+        details,
     )

@@ -9,6 +9,7 @@ or after it is news: `check` notes it once, in the run that first sees it, and t
 
 from __future__ import annotations
 
+from ..details import Details, IssueClosed, Moved, StaleClaim, WrongTarget
 from ..findings import Code, Finding
 from ..history.facts import IssueFacts
 from ..history.issuestate import contradicts, is_news, live_state
@@ -20,15 +21,8 @@ from .words import names_another
 __all__ = ["state_findings", "target_findings"]
 
 
-def _f(code: Code, path: str, anchor: Anchor, message: str, **details: object) -> Finding:
-    return Finding(
-        code,
-        anchor.label,
-        path,
-        anchor.line,
-        message,
-        {k: v for k, v in details.items() if v is not None},
-    )
+def _f(code: Code, path: str, anchor: Anchor, message: str, details: Details) -> Finding:
+    return Finding(code, anchor.label, path, anchor.line, message, details)
 
 
 def _said(claims: Claims) -> str:
@@ -36,6 +30,11 @@ def _said(claims: Claims) -> str:
     if claims.said_on is None:
         return f"cited as {words!r}"
     return f"the {claims.said_on:%Y-%m-%d} briefing says {words!r}"
+
+
+def _dates(r: IssueFacts) -> tuple[str | None, str | None, str | None, str | None]:
+    """The live state as `StaleClaim` keeps it: state, reason, closed and merged days."""
+    return r.state, r.state_reason, r.closed_at, r.merged_at
 
 
 def state_findings(
@@ -51,22 +50,8 @@ def state_findings(
     told = earlier is not None and earlier.state == "closed"
     if claims.state and facts.state and contradicts(claims.state, facts) and not news:
         live = live_state(facts)
-        out.append(
-            _f(
-                Code.STALE_CLAIM,
-                path,
-                anchor,
-                f"{_said(claims)}, but it is {live}",
-                claimed=claims.state.value,
-                actual=live,
-                said_on=said_on,
-                briefing=where,
-                state=facts.state,
-                state_reason=facts.state_reason,
-                closed_at=facts.closed_at,
-                merged_at=facts.merged_at,
-            )
-        )
+        stale = StaleClaim(claims.state.value, live, said_on, where, *_dates(facts))
+        out.append(_f(Code.STALE_CLAIM, path, anchor, f"{_said(claims)}, but it is {live}", stale))
     elif facts.state == "closed" and not told:
         kind = "pull request" if facts.is_pull else "issue"
         later = f" (after the {said_on} briefing that said {claims.state_text!r})" if news else ""
@@ -76,16 +61,18 @@ def state_findings(
                 path,
                 anchor,
                 f"the {kind} is {live_state(facts)}, not open{later}",
-                state=facts.state,
-                state_reason=facts.state_reason,
-                merged=facts.merged,
-                claimed=claims.state.value if news and claims.state else None,
-                said_on=said_on if news else None,
+                IssueClosed(
+                    facts.state,
+                    facts.state_reason,
+                    facts.merged,
+                    claims.state.value if news and claims.state else None,
+                    said_on if news else None,
+                ),
             )
         )
     if facts.moved_to:
         out.append(
-            _f(Code.REDIRECT, path, anchor, f"moved to {facts.moved_to}", final_url=facts.moved_to)
+            _f(Code.REDIRECT, path, anchor, f"moved to {facts.moved_to}", Moved(facts.moved_to))
         )
     return out
 
@@ -105,7 +92,6 @@ def target_findings(path: str, anchor: Anchor, facts: IssueFacts, claims: Claims
             path,
             anchor,
             f"the briefing calls it {claims.title!r}, but #{ref.number} is {facts.title!r}",
-            claimed=claims.title,
-            actual=facts.title,
+            WrongTarget(claims.title, facts.title),
         )
     ]

@@ -12,6 +12,17 @@ from dataclasses import replace
 from datetime import date
 from typing import assert_never
 
+from ..details import (
+    ClaimMismatch,
+    Details,
+    Moved,
+    Published,
+    PublisherNotice,
+    RepoArchived,
+    Retitled,
+    Suggestion,
+    TitleMismatch,
+)
 from ..extract.claims import claims_in, venues_in
 from ..findings import Code, Finding
 from ..history.facts import ArxivFacts, DoiFacts, Facts, IssueFacts, RepoFacts
@@ -59,15 +70,8 @@ def is_title_mismatch(written: str | None, actual: str | None) -> bool:
     )
 
 
-def _f(code: Code, path: str, anchor: Anchor, message: str, **details: object) -> Finding:
-    return Finding(
-        code,
-        anchor.label,
-        path,
-        anchor.line,
-        message,
-        {name: value for name, value in details.items() if value is not None},
-    )
+def _f(code: Code, path: str, anchor: Anchor, message: str, details: Details) -> Finding:
+    return Finding(code, anchor.label, path, anchor.line, message, details)
 
 
 def findings(
@@ -116,7 +120,7 @@ def _title(
         return [_unconfirmable(path, anchor, claims.title, title)]
     earlier = follow.cited_title if follow else None
     if follow and earlier and compare_titles(claims.title, earlier) is TitleVerdict.SAME:
-        return [_retitled(path, anchor, claims.title, title, follow)]
+        return [_retitled(path, anchor, claims.title, title, follow.cited_version, earlier)]
     return [_other_paper(path, anchor, claims.title, title, follow)]
 
 
@@ -128,23 +132,20 @@ def _unconfirmable(path: str, anchor: Anchor, written: str, title: str) -> Findi
         path,
         anchor,
         f"the registry's title has no English title to confirm; the real title is: {title}",
-        claimed=written,
-        actual=title,
-        resolved_title=title,
+        TitleMismatch(written, title, title),
     )
 
 
-def _retitled(path: str, anchor: Anchor, written: str, title: str, follow: FollowUp) -> Finding:
+def _retitled(
+    path: str, anchor: Anchor, written: str, title: str, version: int | None, earlier: str
+) -> Finding:
     """The written title is the one the cited version had: the paper was renamed since."""
     return _f(
         Code.RETITLED,
         path,
         anchor,
-        f"retitled since v{follow.cited_version}: {follow.cited_title!r} is now {title!r}",
-        claimed=written,
-        actual=title,
-        cited_version=follow.cited_version,
-        cited_title=follow.cited_title,
+        f"retitled since v{version}: {earlier!r} is now {title!r}",
+        Retitled(written, title, version, earlier),
     )
 
 
@@ -157,16 +158,13 @@ def _other_paper(
     if follow and follow.suggested:
         suggested_id, suggested_title = follow.suggested
         message += f"; did you mean {suggested_id} ({suggested_title})?"
-        suggested = {"anchor": suggested_id, "title": suggested_title}
+        suggested = Suggestion(suggested_id, suggested_title)
     return _f(
         Code.TITLE_MISMATCH,
         path,
         anchor,
         message,
-        claimed=written,
-        actual=title,
-        resolved_title=title,
-        suggested=suggested,
+        TitleMismatch(written, title, title, suggested),
     )
 
 
@@ -186,8 +184,7 @@ def _arxiv(
                 path,
                 anchor,
                 f"published: {where}; cite the venue version",
-                journal_ref=facts.journal_ref,
-                doi=facts.doi,
+                Published(facts.journal_ref, facts.doi),
             )
         )
     return (
@@ -210,9 +207,7 @@ def _arxiv_date(path: str, anchor: Anchor, facts: ArxivFacts, claims: Claims) ->
             path,
             anchor,
             f"the briefing dates it {claims.date}; arXiv has v1 on {facts.published}",
-            field="date",
-            claimed=claims.date.isoformat(),
-            actual=facts.published,
+            ClaimMismatch("date", claims.date.isoformat(), facts.published),
         )
     ]
 
@@ -232,9 +227,7 @@ def _arxiv_venue(path: str, anchor: Anchor, facts: ArxivFacts, claims: Claims) -
             path,
             anchor,
             f"cited as {claims.venue}; arXiv's metadata says {actual}",
-            field="venue",
-            claimed=str(claims.venue),
-            actual=actual,
+            ClaimMismatch("venue", str(claims.venue), actual),
         )
     ]
 
@@ -254,7 +247,7 @@ def _repo(path: str, anchor: Anchor, facts: RepoFacts) -> list[Finding]:
                 path,
                 anchor,
                 f"the repository {facts.title} is archived (read-only)",
-                actual=facts.title,
+                RepoArchived(facts.title),
             )
         )
     if facts.moved_to:
@@ -264,9 +257,7 @@ def _repo(path: str, anchor: Anchor, facts: RepoFacts) -> list[Finding]:
                 path,
                 anchor,
                 f"the repository is now {facts.title}; cite {facts.moved_to}",
-                final_url=facts.moved_to,
-                claimed=str(anchor.key),
-                actual=facts.title,
+                Moved(facts.moved_to, str(anchor.key), facts.title),
             )
         )
     return out
@@ -282,8 +273,7 @@ def _doi_updates(path: str, anchor: Anchor, facts: DoiFacts) -> list[Finding]:
                     path,
                     anchor,
                     f"the publisher issued a {kind} notice ({notice}); do not cite it as sound",
-                    update=kind,
-                    notice=notice,
+                    PublisherNotice(kind, notice),
                 )
             )
         elif kind in ("correction", "erratum", "corrigendum", "addendum", "clarification"):
@@ -293,8 +283,7 @@ def _doi_updates(path: str, anchor: Anchor, facts: DoiFacts) -> list[Finding]:
                     path,
                     anchor,
                     f"the publisher issued a {kind} ({notice})",
-                    update=kind,
-                    notice=notice,
+                    PublisherNotice(kind, notice),
                 )
             )
     return out

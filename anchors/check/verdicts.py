@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from ..details import Answer, Details, LatestVersion, Withdrawn
 from ..extract.claims import Claims
 from ..findings import Code, Finding, Outcome
 from ..history.facts import ArxivFacts, Facts
@@ -55,15 +56,8 @@ def compare(
     return out
 
 
-def _f(code: Code, path: str, anchor: Anchor, message: str, **details: object) -> Finding:
-    return Finding(
-        code,
-        anchor.label,
-        path,
-        anchor.line,
-        message,
-        {k: v for k, v in details.items() if v is not None},
-    )
+def _f(code: Code, path: str, anchor: Anchor, message: str, details: Details) -> Finding:
+    return Finding(code, anchor.label, path, anchor.line, message, details)
 
 
 def _link_findings(path: str, anchor: Anchor, link: LinkResult) -> list[Finding]:
@@ -98,10 +92,7 @@ def _link_findings(path: str, anchor: Anchor, link: LinkResult) -> list[Finding]
             path,
             anchor,
             msg,
-            status=link.status,
-            final_url=link.final_url,
-            requests=link.requests or None,
-            soft_404=bool(soft) or None,
+            Answer(link.status, link.final_url, link.requests or None, bool(soft) or None),
         )
     ]
 
@@ -130,18 +121,13 @@ def _resolution_findings(
                 path,
                 anchor,
                 resolution.error or "not found",
-                status=resolution.status,
+                Answer(resolution.status),
             )
         ]
     if resolution.outcome is not Outcome.OK:
+        message = resolution.error or resolution.outcome.value
         return [
-            _f(
-                _OUTCOME_CODE[resolution.outcome],
-                path,
-                anchor,
-                resolution.error or resolution.outcome.value,
-                status=resolution.status,
-            )
+            _f(_OUTCOME_CODE[resolution.outcome], path, anchor, message, Answer(resolution.status))
         ]
     if resolution.facts is None:
         return []
@@ -149,25 +135,31 @@ def _resolution_findings(
         path, anchor, resolution.facts, truth.claims_of(anchor, claims), follow, earlier
     )
     if isinstance(resolution.facts, ArxivFacts):
-        f = resolution.facts
-        if f.withdrawn:
-            out.append(
-                _f(
-                    Code.WITHDRAWN,
-                    path,
-                    anchor,
-                    f"arXiv marks it withdrawn: {f.withdrawn}",
-                    comment=f.withdrawn,
-                )
-            )
-        if anchor.version and f.version and anchor.version > f.version:
-            out.append(
-                _f(
-                    Code.NOT_FOUND,
-                    path,
-                    anchor,
-                    f"version v{anchor.version} does not exist; the latest is v{f.version}",
-                    latest_version=f.version,
-                )
-            )
+        out += _arxiv_findings(path, anchor, resolution.facts)
     return out
+
+
+def _arxiv_findings(path: str, anchor: Anchor, arxiv: ArxivFacts) -> list[Finding]:
+    """What arXiv itself says of the cited paper: withdrawn, or no such version."""
+    found: list[Finding] = []
+    if arxiv.withdrawn:
+        found.append(
+            _f(
+                Code.WITHDRAWN,
+                path,
+                anchor,
+                f"arXiv marks it withdrawn: {arxiv.withdrawn}",
+                Withdrawn(arxiv.withdrawn),
+            )
+        )
+    if anchor.version and arxiv.version and anchor.version > arxiv.version:
+        found.append(
+            _f(
+                Code.NOT_FOUND,
+                path,
+                anchor,
+                f"version v{anchor.version} does not exist; the latest is v{arxiv.version}",
+                LatestVersion(arxiv.version),
+            )
+        )
+    return found

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
-from typing import Any
 
 from ..errors import UsageError
 from ..files.repo import RepoFileError, read_text, repository_root
@@ -27,14 +26,14 @@ def _table_for(path: Path) -> tuple[str, ...]:
     return ("tool", "anchors") if path.name == "pyproject.toml" else ()
 
 
-def read_table(path: Path, root: Path | None = None) -> dict[str, Any]:
+def read_table(path: Path, root: Path | None = None) -> dict[str, object]:
     """The settings table of config file `path` (top level, or `[tool.anchors]`); `root` is the
     repository the file must lie in (default: its own folder's)."""
     try:
         text = read_text(
             path, root or repository_root(path.parent), MAX_CONFIG_BYTES, errors="strict"
         )
-        doc: Any = tomllib.loads(text)
+        doc: object = tomllib.loads(text)
     except RepoFileError as exc:
         raise UsageError(str(exc)) from None
     except UnicodeDecodeError:
@@ -49,7 +48,7 @@ def read_table(path: Path, root: Path | None = None) -> dict[str, Any]:
         doc = doc.get(part, {}) if isinstance(doc, dict) else {}
     if not isinstance(doc, dict):
         raise UsageError(f"{path}: [tool.anchors] is not a table")
-    return doc
+    return {str(key): value for key, value in doc.items()}
 
 
 def config_files(start: Path) -> list[Path]:

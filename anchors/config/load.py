@@ -9,6 +9,7 @@ table (`trust.from_file`) before they count.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,8 @@ _LISTS = ("exclude", "accept")
 _STATE = ("cache_dir", "history")
 
 
+# Any: a setting's value, coerced to its field's type by name (`values.coerce`), until
+# `Settings(**values)` takes it: mypy cannot follow a name to a field's type
 def _file_values(path: Path) -> dict[str, Any]:
     values: dict[str, Any] = {}
     root = repository_of(path)
@@ -40,7 +43,7 @@ def _file_values(path: Path) -> dict[str, Any]:
 
 
 def _put(values: dict[str, Any], name: str, new: Any) -> None:
-    """A single value replaces what was there; a list is joined to it."""
+    """A single value replaces what was there; a list is joined to it (Any: as above)."""
     old = values.get(name)
     if name not in _LISTS or old is None:
         values[name] = new
@@ -48,7 +51,7 @@ def _put(values: dict[str, Any], name: str, new: Any) -> None:
         values[name] = tuple(dict.fromkeys(old + new)) if name == "exclude" else old | new
 
 
-def _merge(files: list[Path]) -> dict[str, Any]:
+def _merge(files: list[Path]) -> dict[str, Any]:  # Any: as `_file_values`
     values: dict[str, Any] = {}
     for path in reversed(files):  # farthest first, so nearer files overwrite single values
         for name, value in _file_values(path).items():
@@ -58,7 +61,7 @@ def _merge(files: list[Path]) -> dict[str, Any]:
 
 def load_settings(
     registry: Path | None,
-    flags: dict[str, Any],
+    flags: Mapping[str, object],
     env: dict[str, str] | None = None,
     config: Path | None = None,
 ) -> Settings:
@@ -77,7 +80,9 @@ def load_settings(
         start = registry.resolve().parent if registry is not None else Path.cwd()
         files = config_files(start)
     values = _merge(files)
-    given = [(name, env[var], var) for name, var in ENV.items() if env.get(var)]
+    given: list[tuple[str, object, str]] = [
+        (name, env[var], var) for name, var in ENV.items() if env.get(var)
+    ]
     given += [
         (n, v, f"--{n.replace('_', '-')}") for n, v in flags.items() if v not in (None, [], ())
     ]
@@ -119,7 +124,7 @@ def all_registries(named: list[Path], config: Path | None = None) -> list[Path]:
 
 
 def one_registry(
-    named: list[Path], flags: dict[str, Any], config: Path | None = None
+    named: list[Path], flags: Mapping[str, object], config: Path | None = None
 ) -> tuple[Settings, Path]:
     """The settings and the one registry a command works on (`report`, `export`, `fix`, `add`).
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
-from typing import Any
 
 from ..errors import UsageError
 from ..files.repo import RepoFileError, confine, repository_root
@@ -100,7 +99,7 @@ def repository_of(config: Path) -> Path:
     return repository_root(config.parent)
 
 
-def from_file(name: str, value: Any, config: Path, root: Path) -> Any:
+def from_file(name: str, value: object, config: Path, root: Path) -> object:
     """`value` (already coerced) for setting `name` read from `config`, if a file may set it.
 
     A path is made relative to the file's folder and must stay inside `root`, the file's

@@ -8,8 +8,8 @@ does, so a typo costs one look at the message.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from pathlib import PurePath
-from typing import Any
 
 from ..errors import UsageError
 from .patterns import PatternError, url_pattern
@@ -50,7 +50,7 @@ def allowed(name: str) -> str:
     return "a string"
 
 
-def coerce(name: str, value: Any, source: str) -> Any:
+def coerce(name: str, value: object, source: str) -> object:
     """`value` as setting `name` takes it; `source` (a flag, a variable, a file) names where
     it was written, for the error."""
     try:
@@ -60,7 +60,7 @@ def coerce(name: str, value: Any, source: str) -> Any:
         raise UsageError(f"{source}: {name} = {value!r}{why}: expected {allowed(name)}") from None
 
 
-def _coerce(name: str, value: Any) -> Any:
+def _coerce(name: str, value: object) -> object:
     """`value` in the type of `name`'s default; TypeError or ValueError when it has none."""
     default = getattr(_DEFAULTS, name)
     if isinstance(default, bool):
@@ -88,17 +88,17 @@ def _flag(value: object) -> bool:
     raise ValueError(value)
 
 
-def _count(name: str, value: Any) -> int:
-    if isinstance(value, (bool, float)):  # `true` or `2.5` is not a count
-        raise TypeError(value)
+def _count(name: str, value: object) -> int:
+    if isinstance(value, (bool, float)) or not isinstance(value, (int, str)):
+        raise TypeError(value)  # `true` or `2.5` is not a count
     out = int(value)
     if out < (0 if name in _MAY_BE_ZERO else 1):
         raise ValueError(value)
     return out
 
 
-def _seconds(value: Any) -> float:
-    if isinstance(value, bool):
+def _seconds(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         raise TypeError(value)
     number = float(value)
     if not math.isfinite(number) or number < 0:  # NaN compares false with everything
@@ -106,21 +106,23 @@ def _seconds(value: Any) -> float:
     return number
 
 
-def _share(value: Any) -> float:
+def _share(value: object) -> float:
     """0 to 1, or a percentage written with `%` (`50%` is 0.5)."""
-    if isinstance(value, bool):
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         raise TypeError(value)
     text = value.strip() if isinstance(value, str) else value
-    percent = isinstance(text, str) and text.endswith("%")
-    number = float(text[:-1]) / 100 if percent else float(text)
+    if isinstance(text, str) and text.endswith("%"):
+        number = float(text[:-1]) / 100
+    else:
+        number = float(text)
     if not math.isfinite(number) or not 0 <= number <= 1:
         raise ValueError(value)
     return number
 
 
-def _strings(value: Any) -> list[str]:
+def _strings(value: object) -> list[str]:
     """A list of strings (one string is a list of one); a flag's paths arrive as Path."""
-    raw = [value] if isinstance(value, (str, PurePath)) else list(value)
+    raw = [value] if isinstance(value, (str, PurePath)) else _items(value)
     raw = [str(p) if isinstance(p, PurePath) else p for p in raw]
     items: list[str] = [p for p in raw if isinstance(p, str)]
     if len(items) != len(raw):
@@ -128,15 +130,15 @@ def _strings(value: Any) -> list[str]:
     return items
 
 
-def _paths(value: Any) -> tuple[str, ...]:
+def _paths(value: object) -> tuple[str, ...]:
     items = _strings(value)
     if not all(p.strip() for p in items):
         raise ValueError(value)
     return tuple(dict.fromkeys(items))
 
 
-def _patterns(value: Any) -> tuple[str, ...]:
-    raw = [value] if isinstance(value, (str, PurePath)) else list(value)
+def _patterns(value: object) -> tuple[str, ...]:
+    raw = [value] if isinstance(value, (str, PurePath)) else _items(value)
     if any(isinstance(pattern, PurePath) for pattern in raw):  # a path is not a pattern
         raise TypeError(value)
     items = _strings(value)
@@ -145,20 +147,27 @@ def _patterns(value: Any) -> tuple[str, ...]:
     return tuple(items)
 
 
-def _statuses(value: Any) -> frozenset[int]:
+def _statuses(value: object) -> frozenset[int]:
     """HTTP statuses: a list, or one string of them separated by commas."""
-    given = [value] if isinstance(value, (str, int)) else list(value)
+    given = [value] if isinstance(value, (str, int)) else _items(value)
     parts = [p for i in given for p in (i.split(",") if isinstance(i, str) else [i])]
     return frozenset(_status(p) for p in parts)
 
 
-def _status(item: Any) -> int:
-    if isinstance(item, bool):
+def _status(item: object) -> int:
+    if isinstance(item, bool) or not isinstance(item, (int, float, str)):
         raise TypeError(item)
     code = int(item.strip()) if isinstance(item, str) else int(item)
     if code not in _STATUSES or (not isinstance(item, str) and code != item):
         raise ValueError(item)
     return code
+
+
+def _items(value: object) -> list[object]:
+    """The items of a list a file or flag gave (a TOML array, a flag's tuple); TypeError else."""
+    if not isinstance(value, Iterable):
+        raise TypeError(value)
+    return list(value)
 
 
 def unknown_key(key: str, known: list[str], where: str) -> UsageError:

@@ -20,8 +20,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
+from typing import TypedDict, Unpack
 
 from ..defaults import DEFAULT_PENDING_DAYS
+from ..details import CitedElsewhere, Details, SectionStanding, Unregistered
 from ..findings import Code, Finding
 from ..registry.model import Anchor, Registry
 from ..sections import number
@@ -121,10 +123,9 @@ def _judge(
             f"registered for {target} ({path}:{anchor.line}), but {doc.path} cites it only "
             f"under {where}; move the citation, or correct the entry's section",
             at=(doc.path, first.line),
-            document=doc.path,
-            document_section=first.section,
-            registry=path,
-            registry_line=anchor.line,
+            details=CitedElsewhere(
+                target, doc.path, first.section, path, anchor.line, e.since_day, e.days
+            ),
         )
     if holder is not None:
         if late:
@@ -144,6 +145,16 @@ def _judge(
     )
 
 
+class _Facts(TypedDict, total=False):
+    """What a standing says beyond its section and document (`SectionStanding`'s fields)."""
+
+    limit: int
+    candidates: tuple[str, ...]
+    candidates_total: int
+    suggestion: str
+    heading_line: int
+
+
 @dataclass(frozen=True, slots=True)
 class _Entry:
     """One entry being judged: what every finding about it says."""
@@ -161,6 +172,10 @@ class _Entry:
         return None if self.since is None else (self.today - self.since).days
 
     @property
+    def since_day(self) -> str | None:
+        return self.since.isoformat() if self.since is not None else None
+
+    @property
     def last(self) -> str:
         return f" (last cited {self.since.isoformat()})" if self.since else ""
 
@@ -170,13 +185,20 @@ class _Entry:
         message: str,
         at: tuple[str, int] | None = None,
         placed: bool = False,
-        **facts: object,
+        details: Details | None = None,
+        document: str | None = None,
+        **facts: Unpack[_Facts],
     ) -> Standing:
-        """The finding, at `at` (a document's line) or at the entry's registry line."""
-        details: dict[str, object] = {"section": self.target, "document": self.document.path}
-        details.update(facts)
-        if self.since is not None:
-            details.update(since=self.since.isoformat(), days=self.days)
+        """The finding, at `at` (a document's line) or at the entry's registry line; its
+        details are a `SectionStanding` of the `facts` unless given."""
+        if details is None:
+            details = SectionStanding(
+                self.target,
+                document or self.document.path,
+                **facts,
+                since=self.since_day,
+                days=self.days,
+            )
         file, line = at or (self.registry, self.anchor.line)
         f = Finding(code, self.anchor.label, file, line, message, details)
         return Standing(self.anchor, self.target, f, self.since, self.days, placed)
@@ -205,7 +227,7 @@ class _Entry:
                 f"{self.target} is no heading of the document; its name stands under {where}: "
                 "correct the entry's section by hand",
                 document=moved[0][0].path,
-                candidates=[h.section for _, h in moved],
+                candidates=tuple(h.section for _, h in moved),
                 candidates_total=total,
             )
         doc, heading = moved[0]
@@ -252,7 +274,7 @@ def unregistered(
                 mention.line,
                 f"{doc.path} cites it{where}, but the registry does not hold it; "
                 "`anchors add` the briefing it came from",
-                {"section": mention.section, "document": doc.path},
+                Unregistered(mention.section, doc.path),
             )
         )
     return out

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from pathlib import PurePath
 
+from ..details import SectionStanding
 from ..extract.docrefs import DocumentRef
 from ..findings import Code, Finding
 from .model import LivingDocument
@@ -36,9 +37,8 @@ def check_refs(
         seen.add((ref.file, ref.section))
         moved, total = doc.renamed(ref.section, 1)
         hint = f"; did you mean {moved[0].section} (line {moved[0].line})?" if total == 1 else ""
-        details: dict[str, object] = {"section": ref.section, "document": doc.path}
-        if total == 1:
-            details["suggestion"] = moved[0].section
+        suggestion = moved[0].section if total == 1 else None
+        details = SectionStanding(ref.section, doc.path, suggestion=suggestion)
         out.append(
             Finding(
                 Code.UNKNOWN_SECTION,

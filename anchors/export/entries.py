@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, assert_never
+from typing import TYPE_CHECKING, assert_never
 
 from ..history.facts import facts_from_json
 from ..history.samework import pairs
@@ -74,20 +74,31 @@ def _url(anchor: Anchor) -> str:
             assert_never(key)
 
 
-def _names(authors: Any) -> tuple[str, ...]:
+def _names(authors: object) -> tuple[str, ...]:
     """The cached author names that are names: a blank one (or a hand-edited non-string) would
     be an empty author in every format."""
-    return tuple(n for n in authors or () if isinstance(n, str) and n.strip())
+    if not isinstance(authors, (list, tuple)):
+        return ()
+    return tuple(n for n in authors if isinstance(n, str) and n.strip())
 
 
-def _text(value: Any) -> str | None:
+def _text(value: object) -> str | None:
     """A cached value as text, where it is text or a number (a hand-edited cache is untrusted)."""
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         return None
     return str(value).strip() or None
 
 
-def _item(anchor: Anchor, cite: str, meta: dict[str, Any]) -> ExportItem:
+def _string(value: object) -> str | None:
+    """A cached value that is a string, else None (a hand-edited cache is untrusted)."""
+    return value if isinstance(value, str) else None
+
+
+def _count(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _item(anchor: Anchor, cite: str, meta: dict[str, object]) -> ExportItem:
     assert anchor.key is not None
     key = anchor.key
     archived = anchor.archived
@@ -102,16 +113,17 @@ def _item(anchor: Anchor, cite: str, meta: dict[str, Any]) -> ExportItem:
         # heading's is the briefing's (two pages under one heading would get one title)
         title=_text(meta.get("title")) or anchor.work_title,
         authors=_names(meta.get("authors")),
-        published=meta.get("published"),
+        published=_string(meta.get("published")),
         container=venue if key.kind is AnchorKind.DOI else None,
         journal_ref=venue if key.kind is AnchorKind.ARXIV else None,
         volume=_text(meta.get("volume")),
         issue=_text(meta.get("issue")),
         pages=_text(meta.get("page")),
         work_type=_text(meta.get("work_type")),
-        doi=key.doi if key.kind is AnchorKind.DOI else meta.get("doi"),
+        doi=key.doi if key.kind is AnchorKind.DOI else _string(meta.get("doi")),
         arxiv_id=key.canonical if key.kind is AnchorKind.ARXIV else None,
-        version=anchor.version or (meta.get("version") if key.kind is AnchorKind.ARXIV else None),
+        version=anchor.version
+        or (_count(meta.get("version")) if key.kind is AnchorKind.ARXIV else None),
         first_anchored=anchor.first_anchored,
         status=anchor.status.value if anchor.status else None,
         section=anchor.section,

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 from enum import Enum
-from typing import Any
 
 __all__ = ["ExportFormat", "ExportItem"]
 
@@ -39,7 +38,7 @@ class ExportItem:
     section: str | None
     cited_in: tuple[date, ...]
     archived: tuple[str, str] | None = None
-    meta: dict[str, Any] = field(default_factory=dict)
+    meta: dict[str, object] = field(default_factory=dict)
     #: the registry line of the entry
     line: int = 0
     #: (the key this entry would have had, the line of the entry that has it), when two met

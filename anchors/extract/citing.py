@@ -18,6 +18,7 @@ from datetime import date
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from ..details import Answer, Details, Line, details_of
 from ..files.repo import RepoFileError, read_text, repository_root
 from ..findings import CITED_IN_BRIEFINGS, Finding
 from ..ids import InvalidId, parse_anchor
@@ -50,8 +51,8 @@ def _shown(path: Path) -> str:
 
 
 def add_citing_lines(findings: Sequence[Finding]) -> list[Finding]:
-    """The findings, each dead-link one with `details["cited_at"] = [{"file", "line"}, …]`
-    when a briefing cites its URL. Each finding's repository is its own registry file's."""
+    """The findings, each dead-link one with `Answer.cited_at` (its briefing lines) when a
+    briefing cites its URL. Each finding's repository is its own registry file's."""
     by_registry: dict[str, set[str]] = {}
     for f in findings:
         if f.code in CITED_IN_BRIEFINGS and f.anchor:
@@ -62,7 +63,7 @@ def add_citing_lines(findings: Sequence[Finding]) -> list[Finding]:
         for anchor, where in _citing(registry, anchors).items()
     }
     return [
-        replace(f, details={**f.details, "cited_at": where})
+        replace(f, details=_cited(f.details, where))
         if f.code in CITED_IN_BRIEFINGS
         and (where := _elsewhere(f, cited.get((f.file, f.anchor), [])))
         else f
@@ -70,14 +71,23 @@ def add_citing_lines(findings: Sequence[Finding]) -> list[Finding]:
     ]
 
 
-def _elsewhere(f: Finding, where: list[dict[str, object]]) -> list[dict[str, object]]:
+def _elsewhere(f: Finding, where: list[Line]) -> tuple[Line, ...]:
     """The citing lines but the finding's own (a living document's link is reported at its
     line already)."""
     own = (os.path.realpath(f.file), f.line)
-    return [w for w in where if (os.path.realpath(str(w["file"])), w["line"]) != own]
+    return tuple(w for w in where if (os.path.realpath(w.file), w.line) != own)
 
 
-def _citing(registry: str, wanted: set[str]) -> dict[str, list[dict[str, object]]]:
+def _cited(details: Details, where: tuple[Line, ...]) -> Details:
+    """The finding's details with the lines that cite it."""
+    if isinstance(details, Answer):
+        return replace(details, cited_at=where)
+    if not details:
+        return Answer(cited_at=where)
+    return details_of({**details.as_json(), "cited_at": [w.as_json() for w in where]})
+
+
+def _citing(registry: str, wanted: set[str]) -> dict[str, list[Line]]:
     """Where the briefings of `registry`'s repository cite each of the `wanted` URLs."""
     keys: dict[str, str] = {}
     for url in wanted:
@@ -87,7 +97,7 @@ def _citing(registry: str, wanted: set[str]) -> dict[str, list[dict[str, object]
             continue
     # a file that does not name a dead URL's host cannot cite it: skip it unparsed
     hosts = {urlsplit(u).hostname or u for u in wanted}
-    hits: dict[str, list[dict[str, object]]] = {k: [] for k in keys}
+    hits: dict[str, list[Line]] = {k: [] for k in keys}
     root = repository_root(Path(os.path.realpath(registry)).parent)
     for path in _markdown_files(root):
         try:
@@ -98,5 +108,5 @@ def _citing(registry: str, wanted: set[str]) -> dict[str, list[dict[str, object]
             continue
         for cite in extract(text, str(path), date.today()).citations:
             if cite.key.key in hits:
-                hits[cite.key.key].append({"file": _shown(path), "line": cite.line})
+                hits[cite.key.key].append(Line(_shown(path), cite.line))
     return {keys[key]: where for key, where in hits.items() if where}

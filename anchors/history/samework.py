@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from ..details import AlsoRegistered
 from ..findings import Code, Finding
 from ..history.facts import ArxivFacts, DoiFacts, Facts
 from ..ids.model import AnchorKey, ArxivId, Doi, InvalidId
@@ -69,7 +70,7 @@ def findings(path: str, found: list[SameWork], entries: Mapping[str, Anchor]) ->
                 pre.line,
                 f"one work with {pub.label} (line {pub.line}), also registered: {how}; "
                 "count it once",
-                {"other": pub.label, "other_line": pub.line, "said_by": pair.said_by},
+                AlsoRegistered(pub.label, pub.line, pair.said_by),
             )
         )
     return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from ..details import Conflict, DuplicateLines, Unbacked
 from ..errors import RegistryError
 from ..extract.citations import Briefing, Citation, InvalidCitation
 from ..extract.claims import UnbackedClaim, continuity_gap
@@ -61,7 +62,7 @@ def duplicate(lead: Citation, briefing: Briefing, lines: list[int]) -> Finding:
         lines[0],
         f"listed again on line{'s' if len(lines) > 2 else ''} {others} of the same "
         "briefing; merged into one entry",
-        {"lines": lines},
+        DuplicateLines(tuple(lines)),
         level=Severity.WARNING,
     )
 
@@ -70,14 +71,14 @@ def conflict(
     anchor: str, path: str, line: int, name: str, kept: str, other: str, against: Anchor | None
 ) -> Finding:
     whose = "the first mention's" if against is None else "the registry's"
-    details: dict[str, object] = {
-        "field": name,
-        "kept": kept,
-        "other": other,
-        "against": "briefing" if against is None else "registry",
-    }
-    if against is not None:  # where the kept value is, for the person reconciling the two
-        details["registry_line"] = against.line
+    # the registry line is where the kept value is, for the person reconciling the two
+    details = Conflict(
+        name,
+        kept,
+        other,
+        "briefing" if against is None else "registry",
+        against.line if against is not None else None,
+    )
     return Finding(
         Code.CONFLICT,
         anchor,
@@ -95,10 +96,10 @@ def unbacked(claim: UnbackedClaim) -> Finding:
         claim.path,
         claim.line,
         claim.message,
-        {
-            "claimed": claim.claimed.isoformat() if claim.claimed else "continued",
-            "actual": claim.registry.isoformat() if claim.registry else None,
-        },
+        Unbacked(
+            claim.claimed.isoformat() if claim.claimed else "continued",
+            claim.registry.isoformat() if claim.registry else None,
+        ),
     )
 
 

@@ -134,7 +134,7 @@ class BoundedClient(httpx.AsyncClient):
         deadline: float,
         transport: httpx.AsyncBaseTransport,
         max_bytes: int = MAX_ANSWER_BYTES,
-        **kwargs: Any,
+        **kwargs: Any,  # Any: httpx.AsyncClient's own arguments, handed on untouched
     ) -> None:
         kwargs.setdefault("headers", {})
         super().__init__(transport=transport, **kwargs)
@@ -143,6 +143,7 @@ class BoundedClient(httpx.AsyncClient):
         self.max_bytes = max_bytes
         self.wire = transport
 
+    # Any: httpx's `send` arguments (stream, auth, follow_redirects), handed on untouched
     async def send(self, request: httpx.Request, **kwargs: Any) -> httpx.Response:
         request.extensions.setdefault("timeout", self.timeout.as_dict())
         try:

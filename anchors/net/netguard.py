@@ -18,7 +18,7 @@ import asyncio
 import ipaddress
 import socket
 from collections.abc import Iterable, Mapping
-from typing import Any, Protocol
+from typing import Protocol
 
 import httpx
 
@@ -158,8 +158,13 @@ class NetGuard:
             self.witness.saw(host, ips)
         return ips
 
-    def open_socket(self, addr_info: tuple[Any, ...]) -> socket.socket:
+    def open_socket(
+        self,
+        addr_info: tuple[
+            int | socket.AddressFamily, int | socket.SocketKind, int, str, tuple[object, ...]
+        ],
+    ) -> socket.socket:
         """The connector's socket factory: the last word on the exact address connected to."""
-        family, type_, proto, _, address = addr_info
+        family, type_, proto, _, address = addr_info  # aiohappyeyeballs' AddrInfoType
         self.screen(str(address[0]), str(address[0]))
         return socket.socket(family, type_, proto)

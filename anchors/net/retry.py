@@ -32,7 +32,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypedDict, TypeVar, cast
 
 import httpx
 
@@ -41,6 +41,7 @@ from .netguard import Blocked, NameNotFound, ResolveFailed
 
 if TYPE_CHECKING:
     from tenacity import RetryCallState
+    from tenacity.retry import retry_base
 
 __all__ = [
     "DEFAULT_ATTEMPTS",
@@ -198,7 +199,7 @@ class RetryPolicy:
         retrying = Retrying(sleep=lambda seconds: sleep(float(seconds)), **self._rules(give_up))
         return retrying(lambda: pending.pop() if pending else attempt())
 
-    def _rules(self, give_up: Callable[[R], bool] | None) -> dict[str, Any]:
+    def _rules(self, give_up: Callable[[R], bool] | None) -> _Rules:
         """The policy in tenacity's terms: what is retried, when it stops, how long it waits.
 
         Attempt 1 is the try already made, so tenacity counts attempts as the policy does.
@@ -216,28 +217,40 @@ class RetryPolicy:
         backoff = wait_exponential(**half) + wait_random_exponential(**half)
 
         def wait(state: RetryCallState) -> float:
-            after = _last(state).retry_after  # a Retry-After within the cap is waited exactly
+            after = cast(
+                R, _last(state)
+            ).retry_after  # a Retry-After within the cap is waited exactly
             return after if after is not None else float(backoff(state))
 
         tries = stop_after_attempt(self.attempts)
 
         def stop(state: RetryCallState) -> bool:
-            result: R = _last(state)
+            result = cast(R, _last(state))
             after = result.retry_after  # a longer Retry-After ends the retries at once
             too_long = after is not None and after > self.retry_after_cap
             return tries(state) or too_long or (give_up is not None and give_up(result))
 
-        return {
-            "retry": retry_if_result(lambda tried: bool(tried.retryable)),
-            "stop": stop,
-            "wait": wait,
+        return _Rules(
+            retry=retry_if_result(lambda tried: bool(tried.retryable)),
+            stop=stop,
+            wait=wait,
             # the last result is the verdict (a value), never tenacity's RetryError
-            "retry_error_callback": _last,
-        }
+            retry_error_callback=_last,
+        )
 
 
-def _last(state: RetryCallState) -> Any:
-    """The result of the latest try (tries return values; an exception is re-raised)."""
+class _Rules(TypedDict):
+    """The policy as tenacity's `Retrying` takes it (keyword arguments)."""
+
+    retry: retry_base
+    stop: Callable[[RetryCallState], bool]
+    wait: Callable[[RetryCallState], float]
+    retry_error_callback: Callable[[RetryCallState], object]
+
+
+def _last(state: RetryCallState) -> object:
+    """The result of the latest try (tries return values; an exception is re-raised): what the
+    attempt returned, a `Try` (`cast` where read: tenacity does not carry the type)."""
     assert state.outcome is not None
     return state.outcome.result()
 

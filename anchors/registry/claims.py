@@ -23,9 +23,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import date
 from enum import Enum
-from typing import Any
+from typing import TypeVar
 
 from ..figures.model import Attribution
+
+_V = TypeVar("_V")
 
 __all__ = [
     "CLAIM_FIELDS",
@@ -145,11 +147,20 @@ def latest(records: Iterable[Claims]) -> Claims | None:
             path=stated.path,
             line=stated.line,
         )
-    filled: dict[str, Any] = {}
-    for name in ("title", "date", "venue", "version"):
-        if getattr(out, name) is None:
-            filled[name] = next((v for _, c in dated if (v := getattr(c, name)) is not None), None)
-    return replace(out, **filled)
+    # each value the latest briefing that wrote one wrote (`out` is the latest record)
+    newest = [c for _, c in dated]
+    return replace(
+        out,
+        title=_first(newest, lambda c: c.title),
+        date=_first(newest, lambda c: c.date),
+        venue=_first(newest, lambda c: c.venue),
+        version=_first(newest, lambda c: c.version),
+    )
+
+
+def _first(records: Iterable[Claims], value: Callable[[Claims], _V | None]) -> _V | None:
+    """The first of the records' values that is not None."""
+    return next((v for c in records if (v := value(c)) is not None), None)
 
 
 def claim_yaml(claims: Claims, quote: Callable[[str], str]) -> str:
@@ -195,12 +206,20 @@ def record_of(
     line = next(
         (cite.line for cite in said if cite.state is not None), at[1]
     )  # where the words are
-    out = Claims(said_on=said_on, path=at[0], line=line)
-    for cite in said:
-        first: dict[str, Any] = {
-            k: v for k in _VALUES if getattr(out, k) is None and (v := getattr(cite, k)) is not None
-        }
-        out = replace(out, **first)
+    out = Claims(  # the first word on each value
+        title=_first(said, lambda cite: cite.title),
+        state=_first(said, lambda cite: cite.state),
+        state_text=_first(said, lambda cite: cite.state_text),
+        date=_first(said, lambda cite: cite.date),
+        venue=_first(said, lambda cite: cite.venue),
+        version=_first(said, lambda cite: cite.version),
+        path=at[0],
+        line=line,
+        said_on=said_on,
+        figure=_first(said, lambda cite: cite.figure),
+        quote=_first(said, lambda cite: cite.quote),
+        by=_first(said, lambda cite: cite.by),
+    )
     if out.state is None:
         out = replace(out, state_text=None)
     from ..titles import same_title  # its patterns compile at import: only `add` gets here

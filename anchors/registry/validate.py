@@ -6,6 +6,7 @@ import time
 from collections.abc import Iterator
 from datetime import date
 
+from ..details import DuplicateEntry
 from ..findings import Code, Finding
 from ..ids.model import AnchorKind, is_future, issued_after
 from ..result import CheckResult, Cited
@@ -51,7 +52,7 @@ def offline(reg: Registry, today: date) -> Iterator[Finding]:
                 anchor.line,
                 f"same anchor as the entry on line {seen[key.key]} ({key.key}); "
                 "merge the two entries",
-                {"first_line": seen[key.key]},
+                DuplicateEntry(seen[key.key]),
             )
             continue
         seen[key.key] = anchor.line

@@ -14,6 +14,8 @@ from dataclasses import replace
 from enum import Enum
 from typing import TYPE_CHECKING, TextIO, TypeVar
 
+from ..files.atomic import write_atomic
+from .escape import inert_json
 from .outputs import ADD, CHECK, EXPORT, RENDERERS, REPORT, Outputs, Pieces, Renderer, Target
 
 if TYPE_CHECKING:
@@ -55,18 +57,17 @@ class OutputFormat(str, Enum):
 
 def render(outputs: Outputs[R], fmt: str, result: R, target: Target) -> str:
     """`result` in `fmt` as text; a result with findings shows them in the one order."""
+    # start-up: the CLI imports this module for every command, `--help` too; the YAML reader
+    # (registry.loader) and the JSON renderer (~80 ms together) load when something renders
     from ..registry.loader import gc_paused
+    from .json import fit
 
     result = outputs.order(result)
     with gc_paused():  # many small objects and no cycles: the collector made 40k rows superlinear
         text = outputs.renderers[fmt](result, target)
     if fmt in outputs.json:
-        from .escape import inert_json
-
         text = inert_json(text)
     if fmt in outputs.fitted and target.out is not None:
-        from .json import fit
-
         text = fit(text, target.out)
     return text
 
@@ -98,8 +99,7 @@ def _stream(
     out: TextIO,
     output: Path | None,
 ) -> None:
-    from ..registry.loader import gc_paused
-    from .escape import inert_json
+    from ..registry.loader import gc_paused  # start-up: as in `render`
 
     # many small objects and no cycles (CSL-JSON's writer is not json.dumps, whose encoder
     # with an indent is a cycle per call): each pass of the collector would walk them all
@@ -110,8 +110,6 @@ def _stream(
         if output is None:
             out.writelines(chunks)
         else:
-            from ..files.atomic import write_atomic
-
             write_atomic(output, (c.encode("utf-8") for c in chunks))
 
 
@@ -120,8 +118,6 @@ def emit(text: str, output: Path | None, out: TextIO) -> None:
     if output is None:
         out.write(text)
     else:
-        from ..files.atomic import write_atomic
-
         write_atomic(output, text.encode("utf-8"))
 
 

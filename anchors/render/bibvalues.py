@@ -60,8 +60,8 @@ def latex(text: str, style: str = "classic") -> str:
     if not _SPECIAL.search(text):
         return text
     glyphs = _GLYPHS[style]
-    t = "".join(_TEX.get(ch) or glyphs.get(ch, ch) for ch in one_line(text))
-    return t.replace("--", "-{}-").replace("--", "-{}-").translate(_PYBTEX)
+    out = "".join(_TEX.get(ch) or glyphs.get(ch, ch) for ch in one_line(text))
+    return out.replace("--", "-{}-").replace("--", "-{}-").translate(_PYBTEX)
 
 
 #: what a verbatim field cannot hold as itself: a backslash, white space, control characters
@@ -72,9 +72,9 @@ _NOT_VERBATIM = re.compile(r"[\\\s\x00-\x1f\x7f-\x9f]")
 _NOT_BRACE = re.compile(r"[^{}]+")
 
 
-def balanced(s: str) -> bool:
+def balanced(text: str) -> bool:
     depth = 0
-    for ch in _NOT_BRACE.sub("", s):
+    for ch in _NOT_BRACE.sub("", text):
         depth += (ch == "{") - (ch == "}")
         if depth < 0:
             return False
@@ -85,8 +85,8 @@ def verbatim(value: str) -> str:
     """A URL or DOI as it is (`%20` stays `%20`, `~` and `_` stay), except what the .bib syntax
     cannot carry: a backslash, white space or a control, and braces that do not balance, are
     percent-encoded, which in a URL means the same."""
-    v = _NOT_VERBATIM.sub(lambda m: quote(m[0], safe=""), value)
-    return v if balanced(v) else v.replace("{", "%7B").replace("}", "%7D")
+    out = _NOT_VERBATIM.sub(lambda match: quote(match[0], safe=""), value)
+    return out if balanced(out) else out.replace("{", "%7B").replace("}", "%7D")
 
 
 def url_field(value: str) -> str:
@@ -101,6 +101,7 @@ def quoted(value: str) -> str:
     """A field's value as BibTeX reads it back: in quotes, or in braces when it holds a quote
     (pybtex's rule), refused when its braces do not balance (as pybtex refuses it)."""
     if not balanced(value):
+        # start-up: pybtex (~75 ms) loads only to refuse a value, as it would
         from pybtex.database.output.bibtex import BibTeXError  # type: ignore[import-untyped]
 
         raise BibTeXError(f"String has unmatched braces: {value}")

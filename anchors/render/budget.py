@@ -93,7 +93,7 @@ def fit(parts: list[Part], limit: int, pointer: str, measure: Measure = size) ->
             return text
         # the estimate counts each cut line once at its widest; should it still be over, the
         # part with most rows kept gives one more
-        i = max(range(len(kept)), key=lambda j: kept[j])
+        i = max(range(len(kept)), key=lambda index: kept[index])
         kept[i] -= 1
 
 
@@ -103,11 +103,14 @@ def _fixed(shown: list[Part], dropped: list[Part], pointer: str, measure: Measur
     return heads + sum(measure(_dropped_line(p, pointer)) + 1 for p in dropped)
 
 
-def _dropped_line(p: Part, pointer: str) -> str:
-    what = f"{len(p.rows)} {p.noun if len(p.rows) == 1 else p.noun + 's'}" if p.rows else ""
-    return (
-        f"*{p.name or 'A section'}{f' ({what})' if what else ''} is not shown here: see {pointer}.*"
+def _dropped_line(part: Part, pointer: str) -> str:
+    what = (
+        f"{len(part.rows)} {part.noun if len(part.rows) == 1 else part.noun + 's'}"
+        if part.rows
+        else ""
     )
+    name = part.name or "A section"
+    return f"*{name}{f' ({what})' if what else ''} is not shown here: see {pointer}.*"
 
 
 def _heads_that_fit(
@@ -123,17 +126,17 @@ def _heads_that_fit(
 def _share(rows: list[list[int]], budget: int) -> list[int]:
     """How many leading rows of each part to keep, their sizes summing to at most `budget`.
 
-    Every part may spend up to one common allowance `c` (the largest that fits, found by
+    Every part may spend up to one common allowance (the largest that fits, found by
     bisection), so short parts are shown whole; what the allowance leaves is then given to
     the parts in order, a row at a time while it fits.
     """
     sums = [list(accumulate(r)) for r in rows]
 
-    def kept(c: int) -> list[int]:
-        return [bisect_right(s, c) for s in sums]
+    def kept(allowance: int) -> list[int]:
+        return [bisect_right(s, allowance) for s in sums]
 
-    def spent(k: list[int]) -> int:
-        return sum(s[n - 1] for s, n in zip(sums, k, strict=True) if n)
+    def spent(rows_kept: list[int]) -> int:
+        return sum(s[n - 1] for s, n in zip(sums, rows_kept, strict=True) if n)
 
     lo, hi = 0, max((s[-1] for s in sums if s), default=0)
     while lo < hi:
@@ -142,10 +145,13 @@ def _share(rows: list[list[int]], budget: int) -> list[int]:
             lo = mid
         else:
             hi = mid - 1
-    k = kept(lo)
-    left = budget - spent(k)
-    for i, s in enumerate(sums):
-        while k[i] < len(s) and s[k[i]] - (s[k[i] - 1] if k[i] else 0) <= left:
-            left -= s[k[i]] - (s[k[i] - 1] if k[i] else 0)
-            k[i] += 1
-    return k
+    counts = kept(lo)
+    left = budget - spent(counts)
+    for i, part_sums in enumerate(sums):
+        while counts[i] < len(part_sums):
+            row = part_sums[counts[i]] - (part_sums[counts[i] - 1] if counts[i] else 0)
+            if row > left:
+                break
+            left -= row
+            counts[i] += 1
+    return counts

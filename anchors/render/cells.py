@@ -64,9 +64,11 @@ def _github_thread(url: str) -> bool:
             return True
     except ValueError:  # not an identifier GitHub could have issued
         pass
-    p = urlsplit(url)
-    segs = [s for s in p.path.split("/") if s]
-    return (p.hostname or "").removeprefix("www.") == "github.com" and segs[2:3] == ["discussions"]
+    parts = urlsplit(url)
+    segs = [s for s in parts.path.split("/") if s]
+    return (parts.hostname or "").removeprefix("www.") == "github.com" and segs[2:3] == [
+        "discussions"
+    ]
 
 
 def target_cell(kind: str, target: str, anchor: str) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from itertools import groupby
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..sections import key as section_key
 from ..sections import normal
@@ -33,23 +33,25 @@ def _iso(ts: float) -> str:
     return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _value(v: str | None) -> str:
+def _value(value: str | None) -> str:
     """A before or after value: an address is a target (read as the tables read it)."""
-    if v is None:
+    if value is None:
         return ""
-    return target_cell("url", v, v) if "://" in v else markdown(clip(v))
+    return target_cell("url", value, value) if "://" in value else markdown(clip(value))
 
 
 _HEAD = ("| change | what | when | was → now | title · cited |", "|---|---|---|---|---|")
 
 
-def _row(t: Transition) -> str:
-    was_now = " → ".join(x for x in (_value(t.before), _value(t.after)) if x)
-    if t.news is not None:  # a change a dated claim said otherwise: what it said, then the news
-        was_now = markdown(clip(str(t.news)))
+def _row(transition: Transition) -> str:
+    was_now = " → ".join(x for x in (_value(transition.before), _value(transition.after)) if x)
+    # a change a dated claim said otherwise: what it said, then the news
+    if transition.news is not None:
+        was_now = markdown(clip(str(transition.news)))
+    target = target_cell(transition.kind, transition.target, transition.anchor)
     return (
-        f"| {t.change.label} | {target_cell(t.kind, t.target, t.anchor)} | {_day(t.at)} | "
-        f"{was_now} | {text_cell(t.title, cited(t.cited_in))} |"
+        f"| {transition.change.label} | {target} | {_day(transition.at)} | "
+        f"{was_now} | {text_cell(transition.title, cited(transition.cited_in))} |"
     )
 
 
@@ -62,7 +64,7 @@ def transitions_part(items: list[Transition]) -> Part:
     rows: list[str] = []
     # one heading per section however its entries spell it (`sections`), in the first spelling
     for i, (_, grouped) in enumerate(
-        groupby(items, key=lambda t: section_key(t.registry_section or ""))
+        groupby(items, key=lambda transition: section_key(transition.registry_section or ""))
     ):
         group = list(grouped)
         section = normal(group[0].registry_section or "") or _NO_SECTION
@@ -72,9 +74,9 @@ def transitions_part(items: list[Transition]) -> Part:
     return Part(head, tuple(rows), noun="change", name="What changed")
 
 
-def _claim(t: Transition) -> dict[str, str | None] | None:
+def _claim(transition: Transition) -> dict[str, str | None] | None:
     """The dated claim a change overtook, as JSON (None: no claim said otherwise)."""
-    n = t.news
+    n = transition.news
     if n is None:
         return None
     return {
@@ -88,7 +90,7 @@ def _claim(t: Transition) -> dict[str, str | None] | None:
     }
 
 
-def json_changes(r: Report) -> dict[str, Any]:
+def json_changes(report: Report) -> dict[str, object]:
     return {
         "transitions": [
             {
@@ -105,10 +107,10 @@ def json_changes(r: Report) -> dict[str, Any]:
                 "line": t.line,
                 "claim": _claim(t),
             }
-            for t in r.transitions
+            for t in report.transitions
         ],
         "trend": [
             {"run": p.run_id, "at": _iso(p.at), "ok": p.ok, "failing": p.flaky, "dead": p.dead}
-            for p in r.trend
+            for p in report.trend
         ],
     }

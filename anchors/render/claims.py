@@ -5,7 +5,7 @@ verdict, with its reason and evidence, so a person (or a script) can see why a f
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .escape import plain
 
@@ -16,52 +16,54 @@ if TYPE_CHECKING:
 __all__ = ["claim_lines", "json_claims"]
 
 
-def _what(c: ClaimCheck) -> str:
-    return "source" if c.not_read else c.verdict.what.value
+def _what(check: ClaimCheck) -> str:
+    return "source" if check.not_read else check.verdict.what.value
 
 
-def claim_lines(r: CheckResult) -> list[str]:
+def claim_lines(result: CheckResult) -> list[str]:
     """`--verbose`: one line per verdict, in registry order, each where it was written."""
     out = []
-    for c in r.claims:
-        v = c.verdict
-        where = f" ({c.at})" if c.at else ""
-        if c.not_read:
-            head = f"{v.kind.value} (source not read): {len(c.claims)} figures and quotes"
-            out.append(f"{c.anchor}: {head}: {v.claim}")
+    for check in result.claims:
+        verdict = check.verdict
+        where = f" ({check.at})" if check.at else ""
+        if check.not_read:
+            head = f"{verdict.kind.value} (source not read): {len(check.claims)} figures and quotes"
+            out.append(f"{check.anchor}: {head}: {verdict.claim}")
             continue
-        block = f" [block: {', '.join(c.sources)}]" if c.sources else ""
-        out.append(f"{c.anchor}: {v.message}{where}{block}")
+        block = f" [block: {', '.join(check.sources)}]" if check.sources else ""
+        out.append(f"{check.anchor}: {verdict.message}{where}{block}")
     return [plain(line) for line in out]
 
 
-def _record(c: ClaimCheck) -> dict[str, Any]:
-    v, ev = c.verdict, c.verdict.evidence
+def _record(check: ClaimCheck) -> dict[str, object]:
+    verdict, ev = check.verdict, check.verdict.evidence
     return {
-        "anchor": c.anchor,
-        "key": c.key,
-        "file": c.file,
-        "line": c.line,
-        "what": _what(c),
-        "claim": None if c.not_read else v.claim,
-        "claims": list(c.claims),
-        "by": c.by.value if c.by is not None else None,
-        "said_on": c.said_on.isoformat() if c.said_on else None,
-        "at": c.at or None,
-        "briefing_at": {"file": c.place.file, "line": c.place.line} if c.place else None,
-        "verdict": v.kind.value,
-        "reason": v.reason.value if v.reason is not None else None,
-        "message": v.message,
+        "anchor": check.anchor,
+        "key": check.key,
+        "file": check.file,
+        "line": check.line,
+        "what": _what(check),
+        "claim": None if check.not_read else verdict.claim,
+        "claims": list(check.claims),
+        "by": check.by.value if check.by is not None else None,
+        "said_on": check.said_on.isoformat() if check.said_on else None,
+        "at": check.at or None,
+        "briefing_at": {"file": check.place.file, "line": check.place.line}
+        if check.place
+        else None,
+        "verdict": verdict.kind.value,
+        "reason": verdict.reason.value if verdict.reason is not None else None,
+        "message": verdict.message,
         "evidence": (
             {"where": ev.where, "snippet": ev.snippet, "said": list(ev.said)} if ev else None
         ),
-        "nearest": list(v.nearest),
-        "scope": v.scope or None,
-        "detail": v.detail or None,
-        "sources": list(c.sources),
+        "nearest": list(verdict.nearest),
+        "scope": verdict.scope or None,
+        "detail": verdict.detail or None,
+        "sources": list(check.sources),
     }
 
 
-def json_claims(r: CheckResult) -> list[dict[str, Any]]:
+def json_claims(result: CheckResult) -> list[dict[str, object]]:
     """One record per checked figure or quote (one per anchor whose source is not read)."""
-    return [_record(c) for c in r.claims]
+    return [_record(c) for c in result.claims]

@@ -23,9 +23,9 @@ def where(f: Finding) -> str:
     return plain(f"{f.file}:{f.line}" if f.line else f.file)
 
 
-def concise(r: CheckResult) -> str:
+def concise(result: CheckResult) -> str:
     """`registry.yaml:12: dead-link https://… HTTP 404`: one finding a line, nothing else."""
-    return "".join(_concise(f) for f in r.findings)
+    return "".join(_concise(f) for f in result.findings)
 
 
 def _concise(f: Finding) -> str:
@@ -33,21 +33,21 @@ def _concise(f: Finding) -> str:
     return f"{where(f)}: {f.code.value}{anchor} {plain(f.message)}\n"
 
 
-def anchor_line(r: MergeResult, key: str, change: Change) -> tuple[str, str, str]:
+def anchor_line(result: MergeResult, key: str, change: Change) -> tuple[str, str, str]:
     """`briefing.md:5:`, `added 2609.18063 §1.3 KV Cache` and the title, each escaped."""
-    e = r.entries[key]
-    path, line = r.cited_at.get(key, (r.registry, 0))
+    e = result.entries[key]
+    path, line = result.cited_at.get(key, (result.registry, 0))
     at = plain(f"{path}:{line}:" if line else f"{path}:")
     what = f"{change.value} {plain(str(e.key))}" + (f" {plain(e.section)}" if e.section else "")
     return at, what, plain(e.title or "")
 
 
-def add_concise(r: MergeResult) -> str:
+def add_concise(result: MergeResult) -> str:
     """One line per anchor of the briefings, what the merge does to it, then the findings as
     `check --format concise` prints them: `briefing.md:5: added 2609.18063 §1.3 KV Cache "…"`."""
     out = []
-    for key, change in r.change_of().items():
-        at, what, title = anchor_line(r, key, change)
+    for key, change in result.change_of().items():
+        at, what, title = anchor_line(result, key, change)
         out.append(f"{at} {what}" + (f' "{title}"' if title else "") + "\n")
-    out += (_concise(f) for f in r.findings)
+    out += (_concise(f) for f in result.findings)
     return "".join(out)

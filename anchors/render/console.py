@@ -9,7 +9,9 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Callable, Coroutine, Iterator
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, TextIO
+
+from .escape import plain
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -31,7 +33,7 @@ class ErrConsole:
     @property
     def console(self) -> Console:
         if self._console is None:
-            from rich.console import Console
+            from rich.console import Console  # start-up: see the class's docstring
 
             self._console = Console(
                 stderr=True,
@@ -83,20 +85,17 @@ def configure(quiet: bool) -> None:
 
 
 def warn(message: str) -> None:
-    from .escape import plain
-
     stderr.print(f"anchors: warning: {plain(message)}")
 
 
 def notice(message: str) -> None:
     """A notice that shows even with --quiet: a silent wait (for a lock) looks like a hang."""
-    from .escape import plain
-
     sys.stderr.write(f"anchors: {plain(message)}\n")
 
 
-def hooks(run: Callable[[Coroutine[Any, Any, CheckResult]], CheckResult]) -> Hooks:
+def hooks(run: Callable[[Coroutine[object, None, CheckResult]], CheckResult]) -> Hooks:
     """What a check shows here while it runs: warnings, lock waits, progress on a terminal."""
+    # the check stands above the renderers (the layer table): its hooks load when one runs
     from ..check.session import Hooks
 
     return Hooks(warn=warn, on_wait=notice, progress=progress, run=run)
@@ -104,7 +103,7 @@ def hooks(run: Callable[[Coroutine[Any, Any, CheckResult]], CheckResult]) -> Hoo
 
 def report_console(out: TextIO) -> Console:
     """A console for the report on stdout (or wherever `out` goes)."""
-    from rich.console import Console
+    from rich.console import Console  # start-up: rich loads when a layout is drawn (`ErrConsole`)
 
     return Console(file=out, highlight=False, soft_wrap=False, emoji=False, markup=False)
 
@@ -116,9 +115,7 @@ def progress() -> Iterator[Callable[[int, int, int, str], None] | None]:
     if not stderr.is_terminal or stderr.quiet:
         yield None
         return
-    from rich.progress import BarColumn, Progress, TextColumn
-
-    from .escape import plain
+    from rich.progress import BarColumn, Progress, TextColumn  # start-up, as in `ErrConsole`
 
     columns = (
         TextColumn("{task.fields[count]}"),

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 from json.encoder import encode_basestring
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..numbers import whole
 from .bibnames import parsed_name
@@ -42,7 +42,7 @@ def protect(title: str) -> str:
     markup-like text in the title itself (`<i>`, `</span>`) has its `<` made a look-alike so it
     stays text. One pass of one pattern: a title has ~10 words, a 100k export a million."""
     if "<" in title:
-        title = _MARKUP.sub(lambda m: "\u2039" + m[1] + m[2], title)
+        title = _MARKUP.sub(lambda match: "\u2039" + match[1] + match[2], title)
     return _TECHNICAL.sub(r'<span class="nocase">\g<0></span>', title)
 
 
@@ -54,18 +54,16 @@ def _name(name: str) -> dict[str, str]:
 def _name_parts(name: str) -> tuple[tuple[str, str], ...]:
     """A name's CSL parts, read once per distinct name: authors recur across a field's papers,
     and pybtex's reading of one costs ~0.2 ms."""
-    p = parsed_name(name)
-    family = " ".join(p.prelast_names + p.last_names) if p else ""
-    given = " ".join(p.first_names + p.middle_names) if p else ""
-    if not family or not given:
+    person = parsed_name(name)
+    if person is None or not person.family or not person.given:
         return (("literal", name),)
-    out: tuple[tuple[str, str], ...] = (("family", family), ("given", given))
-    if p.lineage_names:
-        out += (("suffix", " ".join(p.lineage_names)),)
+    out: tuple[tuple[str, str], ...] = (("family", person.family), ("given", person.given))
+    if person.lineage:
+        out += (("suffix", " ".join(person.lineage)),)
     return out
 
 
-def _date(iso: str) -> dict[str, Any]:
+def _date(iso: str) -> dict[str, object]:
     parts = [whole(x, 4) for x in iso.split("-")[:3]]
     return {"date-parts": [[n for n in parts if n is not None]]}
 
@@ -77,10 +75,10 @@ _DOI_TYPES = frozenset(
 )
 
 
-def _item(it: ExportItem) -> dict[str, Any]:
+def _item(it: ExportItem) -> dict[str, object]:
     """One CSL item, its fields in a fixed order: what the work is, where it appeared, where
     to read it, then anchors' own (`custom`)."""
-    csl: dict[str, Any] = {"id": it.cite_key, "type": _type(it)}
+    csl: dict[str, object] = {"id": it.cite_key, "type": _type(it)}
     csl.update(_about(it))
     csl.update(_published(it))
     csl["URL"] = it.url
@@ -107,9 +105,9 @@ def _type(it: ExportItem) -> str:
     return _TYPE[it.kind]
 
 
-def _about(it: ExportItem) -> dict[str, Any]:
+def _about(it: ExportItem) -> dict[str, object]:
     """Title, authors, when it was issued and when first anchored (accessed)."""
-    out: dict[str, Any] = {}
+    out: dict[str, object] = {}
     if it.title:
         out["title"] = protect(it.title)
     if it.authors:
@@ -121,10 +119,10 @@ def _about(it: ExportItem) -> dict[str, Any]:
     return out
 
 
-def _published(it: ExportItem) -> dict[str, Any]:
+def _published(it: ExportItem) -> dict[str, object]:
     """Where it appeared: arXiv's number and version, the container and its numbers, the
     journal reference, the DOI."""
-    out: dict[str, Any] = {}
+    out: dict[str, object] = {}
     if it.arxiv_id:
         out.update(publisher="arXiv", number=it.arxiv_id)
         if it.version:
@@ -141,7 +139,7 @@ def _published(it: ExportItem) -> dict[str, Any]:
     return out
 
 
-def csl_json(items: list[ExportItem]) -> list[dict[str, Any]]:
+def csl_json(items: list[ExportItem]) -> list[dict[str, object]]:
     return [_item(it) for it in items]
 
 
@@ -159,22 +157,24 @@ def csl_chunks(items: list[ExportItem]) -> Iterator[str]:
     yield "\n]\n"
 
 
-def _indented(v: object, pad: str) -> str:
+def _indented(value: object, pad: str) -> str:
     """`v` as `json.dumps(v, ensure_ascii=False, indent=2)` writes it at the indent `pad`,
     strings through the json module's C encoder: with `indent`, json.dumps runs its pure-Python
     encoder, a third of a 100k CSL-JSON export."""
-    if isinstance(v, str):
-        return encode_basestring(v)
+    if isinstance(value, str):
+        return encode_basestring(value)
     inner = pad + "  "
-    if isinstance(v, dict):
-        if not v:
+    if isinstance(value, dict):
+        if not value:
             return "{}"
         sep = ",\n" + inner
-        fields = sep.join(f"{encode_basestring(k)}: {_indented(x, inner)}" for k, x in v.items())
+        fields = sep.join(
+            f"{encode_basestring(k)}: {_indented(x, inner)}" for k, x in value.items()
+        )
         return "{\n" + inner + fields + "\n" + pad + "}"
-    if isinstance(v, (list, tuple)):
-        if not v:
+    if isinstance(value, (list, tuple)):
+        if not value:
             return "[]"
         sep = ",\n" + inner
-        return "[\n" + inner + sep.join(_indented(x, inner) for x in v) + "\n" + pad + "]"
-    return json.dumps(v)  # a number, true, false or null: one token
+        return "[\n" + inner + sep.join(_indented(x, inner) for x in value) + "\n" + pad + "]"
+    return json.dumps(value)  # a number, true, false or null: one token

@@ -108,25 +108,25 @@ def diff_lines(text: str) -> str:
     return "\n".join(out)
 
 
-def _escaped(m: re.Match[str]) -> str:
-    cp = ord(m.group())
+def _escaped(match: re.Match[str]) -> str:
+    cp = ord(match.group())
     return f"\\x{cp:02x}" if cp < 0x100 else f"\\u{cp:04x}" if cp < 0x10000 else f"\\U{cp:08x}"
 
 
 def markdown(text: str) -> str:
     """Inline Markdown that renders as the literal text: no HTML, links (autolinks included),
     tables, @mentions or issue references (`#1`, `GH-1`, `owner/repo#1`)."""
-    t = _MD_SPECIAL_RE.sub(r"\\\1", plain(text))
-    t = _AUTOLINK_RE.sub(r"\\\g<0>", t.replace("&", "&amp;"))
+    escaped = _MD_SPECIAL_RE.sub(r"\\\1", plain(text))
+    escaped = _AUTOLINK_RE.sub(r"\\\g<0>", escaped.replace("&", "&amp;"))
     # A word joiner after @ stops GitHub from notifying a user or team; after `#` or `GH-`,
     # from linking (and cross-referencing) an issue.
-    return _REFERENCE_RE.sub("\u2060", _MENTION_RE.sub("@\u2060", t))
+    return _REFERENCE_RE.sub("\u2060", _MENTION_RE.sub("@\u2060", escaped))
 
 
 def markdown_code(text: str) -> str:
     """Text shown as inline code, for URLs and IDs; backticks cannot close the span."""
-    t = plain(text).replace("`", "'").replace("|", "%7C")
-    return f"`{t}`"
+    code = plain(text).replace("`", "'").replace("|", "%7C")
+    return f"`{code}`"
 
 
 #: URL characters that cannot end, break or re-open a Markdown link destination, kept as they are
@@ -142,5 +142,7 @@ def markdown_url(url: str) -> str:
 
 def annotation(text: str) -> str:
     """A GitHub workflow-command message: `%`, CR and LF escaped as the runner expects."""
-    t = plain(text)
-    return t.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A").replace("::", ":\u200c:")
+    out = plain(text)
+    return (
+        out.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A").replace("::", ":\u200c:")
+    )

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..findings import Severity
 from .escape import annotation
-from .places import primary
+from .places import cited_lines, primary
 
 if TYPE_CHECKING:
     from ..result import CheckResult
@@ -26,20 +26,20 @@ def _command(severity: Severity, file: str, line: int | None, title: str, messag
     return f"::{_COMMAND[severity]} {props}::{annotation(message)}"
 
 
-def check_result(r: CheckResult) -> str:
+def check_result(result: CheckResult) -> str:
     """One annotation per finding; a dead URL also at each briefing line that cites it."""
     lines = []
-    for f in r.findings:
+    for f in result.findings:
         anchor = f"{f.anchor}: " if f.anchor else ""
         file, line, briefing = primary(f)
         entry = f" (in the registry at {f.file}:{f.line})" if briefing else ""
         lines.append(_command(f.severity, file, line, f.code.value, anchor + f.message + entry))
-        for at in f.details.get("cited_at", ()):
+        for cited in cited_lines(f):
             lines.append(
                 _command(
                     f.severity,
-                    str(at["file"]),
-                    int(at["line"]),
+                    cited.file,
+                    cited.line,
                     f.code.value,
                     f"{anchor}{f.message} (in the registry at {f.file}:{f.line})",
                 )

@@ -17,13 +17,13 @@ import hashlib
 import os
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..files.repo import repository_root
 from ..findings import Finding, Severity
 from .escape import plain
 from .json import dumps
-from .places import identity, primary
+from .places import cited_lines, identity, primary
 
 if TYPE_CHECKING:
     from ..result import CheckResult
@@ -45,7 +45,7 @@ def _path(file: str, root: Path) -> str:
 
 def _issue(
     f: Finding, path: str, line: int | None, note: str, seen: Counter[str]
-) -> dict[str, Any]:
+) -> dict[str, object]:
     # an issue about no anchor (a schema problem) is told apart by its message, a figure's by
     # its claim
     what = f"{f.anchor}\0{identity(f)}" if identity(f) else f.anchor or f.message
@@ -63,16 +63,16 @@ def _issue(
     }
 
 
-def check_result(r: CheckResult) -> str:
-    root = repository_root(Path(os.path.abspath(r.registries[0])).parent)
+def check_result(result: CheckResult) -> str:
+    root = repository_root(Path(os.path.abspath(result.registries[0])).parent)
     seen: Counter[str] = Counter()
     issues = []
-    for f in r.findings:
+    for f in result.findings:
         here = _path(f.file, root)
         file, line, briefing = primary(f)
         note = plain(f" (in the registry at {here}:{f.line})") if briefing else ""
         issues.append(_issue(f, _path(file, root), line, note, seen))
-        for at in f.details.get("cited_at", ()):
+        for cited in cited_lines(f):
             note = plain(f" (in the registry at {here}:{f.line})")
-            issues.append(_issue(f, _path(str(at["file"]), root), int(at["line"]), note, seen))
+            issues.append(_issue(f, _path(cited.file, root), cited.line, note, seen))
     return dumps(issues)

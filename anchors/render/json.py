@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
-from datetime import UTC
-from typing import TYPE_CHECKING, Any
+from dataclasses import asdict
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, TypeVar
 
 from .. import __version__
+from ..details import Conflict, Details, DuplicateLines, Unbacked
 from ..findings import Code, Finding
 from .changes import json_changes
 from .claims import json_claims
@@ -39,10 +42,8 @@ REPORT_SCHEMA_VERSION = 2
 _UNSAFE_RE = re.compile("[\x7f-\x9f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
-def fit(text: str, stream: Any) -> str:
+def fit(text: str, stream: object) -> str:
     """JSON for `stream`: non-ASCII as \\u escapes when its encoding cannot hold it, so it fits."""
-    import codecs
-
     try:
         name = codecs.lookup(getattr(stream, "encoding", None) or "utf-8").name
     except LookupError:
@@ -64,14 +65,14 @@ def _ascii(text: str) -> str:
     return "".join(out)
 
 
-def dumps(obj: Any) -> str:
+def dumps(obj: object) -> str:
     text = json.dumps(obj, ensure_ascii=False, indent=2, sort_keys=False)
-    return _UNSAFE_RE.sub(lambda m: f"\\u{ord(m[0]):04x}", text) + "\n"
+    return _UNSAFE_RE.sub(lambda match: f"\\u{ord(match[0]):04x}", text) + "\n"
 
 
-def add_result(r: MergeResult, dry_run: bool) -> str:
+def add_result(result: MergeResult, dry_run: bool) -> str:
     entries = []
-    for (key, e), change in zip(r.entries.items(), r.change_of().values(), strict=True):
+    for (key, e), change in zip(result.entries.items(), result.change_of().values(), strict=True):
         entries.append(
             {
                 "anchor": str(e.key),
@@ -89,115 +90,126 @@ def add_result(r: MergeResult, dry_run: bool) -> str:
         {
             "schema_version": SCHEMA_VERSION,
             "anchors_version": __version__,
-            "registry": r.registry,
+            "registry": result.registry,
             "dry_run": dry_run,
-            "written": r.written,
-            "up_to_date": r.up_to_date,
-            "starting_point": r.starting_point,
+            "written": result.written,
+            "up_to_date": result.up_to_date,
+            "starting_point": result.starting_point,
             "anchors": entries,
-            "findings": [f.as_dict() for f in r.findings],
-            **_add_by_kind(r),
-            "summary": r.counts(),
+            "findings": [f.as_dict() for f in result.findings],
+            **_add_by_kind(result),
+            "summary": result.counts(),
         }
     )
 
 
-def _add_by_kind(r: MergeResult) -> dict[str, Any]:
+_D = TypeVar("_D", bound=Details)
+
+
+def _add_by_kind(result: MergeResult) -> dict[str, object]:
     """The findings again, in the per-kind lists `add` printed before it had `findings`.
 
     Kept so scripts written against schema version 1 go on working; same facts, same order.
     """
 
-    def loc(f: Finding) -> dict[str, Any]:
+    def loc(f: Finding) -> dict[str, object]:
         return {"anchor": f.anchor, "file": f.file, "line": f.line}
 
-    def d(f: Finding, *keys: str) -> dict[str, Any]:
-        return {k: f.details[k] for k in keys}
+    def kind(f: Finding, details: type[_D]) -> _D:
+        if not isinstance(f.details, details):
+            raise TypeError(f"a {f.code.value} finding without its details")
+        return f.details
 
     return {
         "duplicates": [
-            {"anchor": f.anchor, "file": f.file, **d(f, "lines")} for f in r.of(Code.DUPLICATE)
+            {"anchor": f.anchor, "file": f.file, "lines": list(kind(f, DuplicateLines).lines)}
+            for f in result.of(Code.DUPLICATE)
         ],
-        "conflicts": [
-            {**loc(f), **d(f, "field", "kept", "other", "against")} for f in r.of(Code.CONFLICT)
-        ],
+        "conflicts": [{**loc(f), **_conflict(kind(f, Conflict))} for f in result.of(Code.CONFLICT)],
         "invalid": [
             {"text": f.anchor, "file": f.file, "line": f.line, "reason": f.message}
-            for f in r.of(Code.INVALID_ID, Code.FUTURE_ID)
+            for f in result.of(Code.INVALID_ID, Code.FUTURE_ID)
         ],
-        "warnings": [{**loc(f), "message": f.message} for f in r.of(Code.LATER_THAN_BRIEFING)],
+        "warnings": [{**loc(f), "message": f.message} for f in result.of(Code.LATER_THAN_BRIEFING)],
         "unbacked_claims": [
             {
                 "code": f.code.value,
                 "severity": f.severity.value,
                 **loc(f),
                 "message": f.message,
-                **d(f, "claimed", "actual"),
+                "claimed": (unbacked := kind(f, Unbacked)).claimed,
+                "actual": unbacked.actual,
             }
-            for f in r.of(Code.UNBACKED_CLAIM)
+            for f in result.of(Code.UNBACKED_CLAIM)
         ],
     }
 
 
-def check_result(r: CheckResult) -> str:
+def _conflict(conflict: Conflict) -> dict[str, object]:
+    return {
+        "field": conflict.field,
+        "kept": conflict.kept,
+        "other": conflict.other,
+        "against": conflict.against,
+    }
+
+
+def check_result(result: CheckResult) -> str:
     return dumps(
         {
             "schema_version": SCHEMA_VERSION,
             "anchors_version": __version__,
-            "registry": r.registry,
-            "registries": r.registries,
-            "today": r.today.isoformat(),
-            "anchors": r.anchors,
-            "online": r.online,
-            "findings": [f.as_dict() for f in r.findings],
-            "summary": r.counts(),
-            "states": {s.value: n for s, n in r.states().items()},
-            "not_checked": {u.value: n for u, n in r.not_checked().items()},
+            "registry": result.registry,
+            "registries": result.registries,
+            "today": result.today.isoformat(),
+            "anchors": result.anchors,
+            "online": result.online,
+            "findings": [f.as_dict() for f in result.findings],
+            "summary": result.counts(),
+            "states": {s.value: n for s, n in result.states().items()},
+            "not_checked": {u.value: n for u, n in result.not_checked().items()},
             "stats": {
-                "checked": r.checked,
-                "cached": r.cached,
-                "skipped": r.skipped,
-                "excluded": r.excluded,
-                "elapsed_s": round(r.elapsed, 3),
+                "checked": result.checked,
+                "cached": result.cached,
+                "skipped": result.skipped,
+                "excluded": result.excluded,
+                "elapsed_s": round(result.elapsed, 3),
             },
-            "hosts": _hosts(r),
-            "claims": json_claims(r),
+            "hosts": _hosts(result),
+            "claims": json_claims(result),
         }
     )
 
 
-def _hosts(r: CheckResult) -> list[dict[str, Any]]:
+def _hosts(result: CheckResult) -> list[dict[str, object]]:
     """Per site, an online run's anchors in the summary's states (they add up to it)."""
-    if not r.online:
+    if not result.online:
         return []
-    from dataclasses import asdict
-
+    # report.hosts reads the history's rules (~0.1 s to import): only an online check has sites
     from ..report.hosts import of_check
 
-    return [asdict(h) for h in of_check(r)]
+    return [asdict(h) for h in of_check(result)]
 
 
 def _iso(ts: float | None) -> str | None:
-    from datetime import datetime
-
     return None if ts is None else datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def report(r: Report, registry: str) -> str:
+def report(report: Report, registry: str) -> str:
     return dumps(
         {
             "schema_version": REPORT_SCHEMA_VERSION,
             "anchors_version": __version__,
             "registry": registry,
             "window": {
-                "start": _iso(r.start),
-                "end": _iso(r.now),
-                "runs": r.runs,
-                "partial_runs": r.partial_runs,
+                "start": _iso(report.start),
+                "end": _iso(report.now),
+                "runs": report.runs,
+                "partial_runs": report.partial_runs,
             },
-            "targets": r.targets,
-            "states": {s.value: n for s, n in r.states.items()},
-            "summary": r.counts(),
+            "targets": report.targets,
+            "states": {s.value: n for s, n in report.states.items()},
+            "summary": report.counts(),
             "rows": [
                 {
                     "section": row.section.value,
@@ -222,18 +234,16 @@ def report(r: Report, registry: str) -> str:
                     "dead_since": _iso(row.dead_since),
                     "soft_404": row.soft_404,
                 }
-                for row in r.rows
+                for row in report.rows
             ],
-            **json_changes(r),
-            **json_waiting(r),
-            "hosts": _report_hosts(r),
+            **json_changes(report),
+            **json_waiting(report),
+            "hosts": _report_hosts(report),
         }
     )
 
 
-def _report_hosts(r: Report) -> list[dict[str, Any]]:
-    from dataclasses import asdict
+def _report_hosts(rep: Report) -> list[dict[str, object]]:
+    from ..report.hosts import of_report  # as in `_hosts`: ~0.1 s, only for a report
 
-    from ..report.hosts import of_report
-
-    return [asdict(h) for h in of_report(r)]
+    return [asdict(h) for h in of_report(rep)]

@@ -111,25 +111,25 @@ def _loose_case(file: str, findings: list[Finding], strict: bool) -> ET.Element:
     return case
 
 
-def _suites(r: CheckResult, strict: bool) -> list[_Suite]:
-    assessed, loose = r.assess()
-    suites = {name: _Suite(name) for name in [*r.registries, *r.documents]}
+def _suites(result: CheckResult, strict: bool) -> list[_Suite]:
+    assessed, loose = result.assess()
+    suites = {name: _Suite(name) for name in [*result.registries, *result.documents]}
     for (file, line), one in assessed.items():
-        cited = r.cited.get((file, line))
+        cited = result.cited.get((file, line))
         name = cited.anchor if cited else f"line {line}"
-        case = _case(name, _kind(cited), r.answer_ms.get((file, line)))
+        case = _case(name, _kind(cited), result.answer_ms.get((file, line)))
         _judged(case, one.state, one, strict)
         suites.setdefault(file, _Suite(file)).add(case)
-    docs = set(r.documents)
+    docs = set(result.documents)
     at_line: dict[tuple[str, int], list[Finding]] = defaultdict(list)
     rest: dict[str, list[Finding]] = defaultdict(list)
     for f in loose:
-        cited = r.cited.get((f.file, f.line or 0)) if f.file in docs else None
+        cited = result.cited.get((f.file, f.line or 0)) if f.file in docs else None
         (at_line[f.file, f.line or 0] if cited else rest[f.file]).append(f)
-    for (file, line), cited in sorted(r.cited.items()):
+    for (file, line), cited in sorted(result.cited.items()):
         if file in docs:
             mine = tuple(at_line.get((file, line), ()))
-            case = _case(cited.anchor, _kind(cited), r.answer_ms.get((file, line)))
+            case = _case(cited.anchor, _kind(cited), result.answer_ms.get((file, line)))
             _judged(case, state_of(mine), Assessed(state_of(mine), mine), strict)
             suites[file].add(case)
     for file, findings in rest.items():
@@ -157,17 +157,15 @@ def _document(name: str, suites: list[_Suite]) -> str:
     return text.encode("ascii", "xmlcharrefreplace").decode("ascii")
 
 
-def check_result(r: CheckResult, strict: bool = False) -> str:
-    return _document("anchors check", _suites(r, strict))
+def check_result(result: CheckResult, strict: bool = False) -> str:
+    return _document("anchors check", _suites(result, strict))
 
 
-def _report_case(row: ReportRow) -> ET.Element:
-    from ..report.classify import Section
-
+def _report_case(row: ReportRow, failed: bool) -> ET.Element:
     case = _case(row.target, row.kind.value)
     error = row.last_error or row.last_outcome.value
     what = f"{row.section.value}: {error} ({row.failing_runs} of {row.runs} runs)"
-    tag = "failure" if row.section in (Section.DEAD, Section.NEWLY_DEAD) else "skipped"
+    tag = "failure" if failed else "skipped"
     ET.SubElement(case, tag, message=plain(what), type=row.section.value)
     where = f"{row.line}: " if row.line else ""
     ET.SubElement(case, "system-out").text = plain(f"{where}{row.anchor}: {what}")
@@ -177,10 +175,11 @@ def _report_case(row: ReportRow) -> ET.Element:
 def report(rep: Report, registry: str) -> str:
     """One case per failing link: dead and newly dead fail (as the exit code does); flaky and
     not-dead links are skipped, their evidence partial."""
-    from ..report.classify import FAILING
+    # start-up: the report's rules read the history's (~0.1 s to import); `check` needs neither
+    from ..report.classify import FAILING, Section
 
     suite = _Suite(registry)
     for row in rep.rows:
         if row.section in FAILING:
-            suite.add(_report_case(row))
+            suite.add(_report_case(row, row.section in (Section.DEAD, Section.NEWLY_DEAD)))
     return _document("anchors report", [suite])

@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from ..report.hosts import of_report
 from ..report.weekly import Report, ReportRow, Section
 from .budget import ISSUE_LIMIT, STEP_SUMMARY_LIMIT, Part, fit, utf8_size
 from .cells import cited, clip, target_cell, text_cell
@@ -22,24 +23,24 @@ if TYPE_CHECKING:
 __all__ = ["HOSTS_SHOWN", "check_result", "hosts_part", "report"]
 
 
-def check_result(r: CheckResult, limit: int = STEP_SUMMARY_LIMIT) -> str:
+def check_result(result: CheckResult, limit: int = STEP_SUMMARY_LIMIT) -> str:
     """One table, findings in the order every format uses (file, line), at most `limit` bytes
     (`budget`: what a job's step summary may hold): rows beyond are counted in a line that
     points at the run's JSON or SARIF output, which holds every finding."""
     head = (
-        f"## anchors check: {markdown(r.registry)}",
+        f"## anchors check: {markdown(result.registry)}",
         "",
         (
-            f"{plural(r.anchors, 'anchor')} checked on {r.today.isoformat()} "
-            f"({'online' if r.online else 'offline'}): {anchor_states(r)}. "
-            f"Findings: {findings_counts(r)}."
+            f"{plural(result.anchors, 'anchor')} checked on {result.today.isoformat()} "
+            f"({'online' if result.online else 'offline'}): {anchor_states(result)}. "
+            f"Findings: {findings_counts(result)}."
         ),
         "",
     )
-    if not r.findings:
+    if not result.findings:
         return "\n".join(head) + "\n"
     table = ("| severity | code | where | anchor | message |", "|---|---|---|---|---|")
-    rows = tuple(_finding_row(f) for f in r.findings)
+    rows = tuple(_finding_row(f) for f in result.findings)
     parts = [Part(head, tail=()), Part(table, rows, noun="finding", name="The findings")]
     return fit(parts, limit - 1, _EVERY_FINDING, measure=utf8_size) + "\n"
 
@@ -113,37 +114,39 @@ def _section_part(section: Section, rows: list[ReportRow]) -> Part:
 
 
 def report(
-    r: Report, registry: str, full_report: str | None = None, limit: int = ISSUE_LIMIT
+    report: Report, registry: str, full_report: str | None = None, limit: int = ISSUE_LIMIT
 ) -> str:
     """The dead-link report as a GitHub issue body: one table per section, no raw HTML, at most
     `limit` characters (`budget`): a long section is cut with a count and a pointer to the
     full report (`full_report`, a link or a path the workflow keeps; else the JSON command)."""
-    c = r.counts()
-    start, end = datetime.fromtimestamp(r.start, UTC), datetime.fromtimestamp(r.now, UTC)
+    counts = report.counts()
+    start, end = datetime.fromtimestamp(report.start, UTC), datetime.fromtimestamp(report.now, UTC)
     summary = (
         f"## anchors dead-link report: {start:%Y-%m-%d} to {end:%Y-%m-%d}",
         "",
         (
-            f"{c['newly-dead']} newly dead, {c['dead']} dead, {c['flaky']} flaky, "
-            f"{c['not-dead']} rate-limited/unreachable, {c['recovered']} recovered, "
-            f"{c['redirected']} redirected; {runs_words(r)} between "
-            f"{start:%Y-%m-%d %H:%M} and {end:%Y-%m-%d %H:%M} UTC, {_tracked(r)} "
+            f"{counts['newly-dead']} newly dead, {counts['dead']} dead, {counts['flaky']} flaky, "
+            f"{counts['not-dead']} rate-limited/unreachable, {counts['recovered']} recovered, "
+            f"{counts['redirected']} redirected; {runs_words(report)} between "
+            f"{start:%Y-%m-%d %H:%M} and {end:%Y-%m-%d %H:%M} UTC, {_tracked(report)} "
             f"(registry {markdown_code(registry)})."
         ),
         "",
     )
     parts = [Part(summary, tail=())]
-    parts += [_section_part(section, rows) for section in Section if (rows := r.section(section))]
-    if not r.rows:
+    parts += [
+        _section_part(section, rows) for section in Section if (rows := report.section(section))
+    ]
+    if not report.rows:
         parts.append(Part(("Nothing failed in this window.",)))
-    hosts = hosts_part(r)
+    hosts = hosts_part(report)
     if hosts is not None:
         parts.append(hosts)
-    parts.append(transitions_part(r.transitions))
-    waiting = waiting_part(r)
+    parts.append(transitions_part(report.transitions))
+    waiting = waiting_part(report)
     if waiting is not None:
         parts.append(waiting)
-    trend = trend_part(r.trend, r.partial_runs)
+    trend = trend_part(report.trend, report.partial_runs)
     if trend is not None:
         parts.append(trend)
     return fit(parts, limit, _pointer(full_report, registry))
@@ -153,12 +156,10 @@ def report(
 HOSTS_SHOWN = 10
 
 
-def hosts_part(r: Report) -> Part | None:
+def hosts_part(rep: Report) -> Part | None:
     """ "Hosts": the sites with the most failing or unverifiable links (a site that moved shows
     as one row, not forty); none when nothing fails."""
-    from ..report.hosts import of_report
-
-    hosts = of_report(r)[:HOSTS_SHOWN]
+    hosts = of_report(rep)[:HOSTS_SHOWN]
     if not hosts:
         return None
     head = ("### Hosts", "", "| site | failing | unverifiable |", "|---|---|---|")
@@ -166,13 +167,13 @@ def hosts_part(r: Report) -> Part | None:
     return Part(head, rows, noun="host", name="Hosts")
 
 
-def _tracked(r: Report) -> str:
+def _tracked(report: Report) -> str:
     """What the report counts: each registry entry as last checked, in `check`'s states (so
     the numbers sum to the registry and match the check's own line); else the targets seen."""
-    if not r.states:
-        return f"{r.targets} links and anchors tracked"
-    n = sum(r.states.values())
-    return f"{plural(n, 'anchor')} in the registry as last checked: {state_words(r.states)}"
+    if not report.states:
+        return f"{report.targets} links and anchors tracked"
+    n = sum(report.states.values())
+    return f"{plural(n, 'anchor')} in the registry as last checked: {state_words(report.states)}"
 
 
 def _pointer(full_report: str | None, registry: str) -> str:

@@ -6,9 +6,13 @@ costs start-up time.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Generic, Never, Protocol, TextIO, TypeVar
+
+from ..findings import ordered
+from .console import report_console
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -91,133 +95,130 @@ class Outputs(Generic[R]):
 
 
 def _ordered(result: FindingsT) -> FindingsT:
-    from ..findings import ordered
-
     return replace(result, findings=ordered(result.findings))
 
 
 def _rich(renderable: Callable[[int], RenderableType], target: Target) -> str:
     """Terminal layouts: drawn at the console's width, with colour only on a terminal."""
-    import io
-
-    from .console import report_console
-
     console = report_console(target.out or io.StringIO())
     with console.capture() as captured:
         console.print(renderable(console.width), crop=False)
     return captured.get()
 
 
-def _add_text(r: MergeResult, t: Target) -> str:
+# each renderer's module is imported when its format is asked for (start-up: see above)
+
+
+def _add_text(result: MergeResult, target: Target) -> str:
     from .text import add_result
 
-    return _rich(lambda width: add_result(r, width), t)
+    return _rich(lambda width: add_result(result, width), target)
 
 
-def _add_concise(r: MergeResult, t: Target) -> str:
+def _add_concise(result: MergeResult, target: Target) -> str:
     from .concise import add_concise
 
-    return add_concise(r)
+    return add_concise(result)
 
 
-def _add_json(r: MergeResult, t: Target) -> str:
+def _add_json(result: MergeResult, target: Target) -> str:
     from .json import add_result
 
-    return add_result(r, t.dry_run)
+    return add_result(result, target.dry_run)
 
 
-def _check_text(r: CheckResult, t: Target) -> str:
+def _check_text(result: CheckResult, target: Target) -> str:
     from .text import check_result
 
-    return _rich(lambda width: check_result(r, width), t)
+    return _rich(lambda width: check_result(result, width), target)
 
 
-def _check_concise(r: CheckResult, t: Target) -> str:
+def _check_concise(result: CheckResult, target: Target) -> str:
     from .concise import concise
 
-    return concise(r)
+    return concise(result)
 
 
-def _check_json(r: CheckResult, t: Target) -> str:
+def _check_json(result: CheckResult, target: Target) -> str:
     from .json import check_result
 
-    return check_result(r)
+    return check_result(result)
 
 
-def _check_github(r: CheckResult, t: Target) -> str:
+def _check_github(result: CheckResult, target: Target) -> str:
     from .github import check_result
 
-    return check_result(r)
+    return check_result(result)
 
 
-def _check_markdown(r: CheckResult, t: Target) -> str:
+def _check_markdown(result: CheckResult, target: Target) -> str:
     from .markdown import check_result
 
-    return check_result(r)
+    return check_result(result)
 
 
-def _check_sarif(r: CheckResult, t: Target) -> str:
+def _check_sarif(result: CheckResult, target: Target) -> str:
     from .sarif import check_result
 
-    return check_result(r)
+    return check_result(result)
 
 
-def _check_junit(r: CheckResult, t: Target) -> str:
+def _check_junit(result: CheckResult, target: Target) -> str:
     from .junit import check_result
 
-    return check_result(r, t.strict)
+    return check_result(result, target.strict)
 
 
-def _check_gitlab(r: CheckResult, t: Target) -> str:
+def _check_gitlab(result: CheckResult, target: Target) -> str:
     from .gitlab import check_result
 
-    return check_result(r)
+    return check_result(result)
 
 
-def _report_junit(r: Report, t: Target) -> str:
+def _report_junit(rep: Report, target: Target) -> str:
     from .junit import report
 
-    return report(r, t.registry)
+    return report(rep, target.registry)
 
 
-def _report_markdown(r: Report, t: Target) -> str:
+def _report_markdown(rep: Report, target: Target) -> str:
     from .markdown import report
 
-    return report(r, t.registry, t.full_report)
+    return report(rep, target.registry, target.full_report)
 
 
-def _report_json(r: Report, t: Target) -> str:
+def _report_json(rep: Report, target: Target) -> str:
     from .json import report
 
-    return report(r, t.registry)
+    return report(rep, target.registry)
 
 
-def _export_markdown(items: list[ExportItem], t: Target) -> str:
+def _export_markdown(items: list[ExportItem], target: Target) -> str:
     from .reading import markdown_list
 
-    return markdown_list(items, t.grouped)
+    return markdown_list(items, target.grouped)
 
 
-def _bibtex(items: list[ExportItem], t: Target) -> str:
+def _bibtex(items: list[ExportItem], target: Target) -> str:
     from .bib import bibtex
 
-    return bibtex(items, t.bib_style)
+    return bibtex(items, target.bib_style)
 
 
-def _bib_chunks(items: list[ExportItem], t: Target) -> Iterator[str]:
+def _bib_chunks(items: list[ExportItem], target: Target) -> Iterator[str]:
     from .bib import bibtex_chunks
 
-    return bibtex_chunks(items, t.bib_style)
+    return bibtex_chunks(items, target.bib_style)
 
 
-def _csl_chunks(items: list[ExportItem], t: Target) -> Iterator[str]:
+def _csl_chunks(items: list[ExportItem], target: Target) -> Iterator[str]:
     from .csl import csl_chunks
 
     return csl_chunks(items)
 
 
-def _csl_json(items: list[ExportItem], t: Target) -> str:
-    return "".join(_csl_chunks(items, t))
+def _csl_json(items: list[ExportItem], target: Target) -> str:
+    return "".join(_csl_chunks(items, target))
 
 
 ADD: Outputs[MergeResult] = Outputs(

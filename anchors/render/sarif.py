@@ -15,16 +15,17 @@ import hashlib
 import os
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from .. import __version__
 from ..catalogue import CATALOGUE, doc_anchor
+from ..defaults import project_url
 from ..files.repo import repository_root
 from ..findings import Code, Finding, Severity
 from .escape import plain
 from .json import dumps
-from .places import identity, primary
+from .places import cited_lines, identity, primary
 
 if TYPE_CHECKING:
     from ..result import CheckResult
@@ -54,10 +55,10 @@ def _uri(path: str, root: Path) -> tuple[str, str | None]:
     return "/".join(quote(part, safe="") for part in rel.parts), ROOT
 
 
-def _location(file: str, line: int | None, root: Path) -> dict[str, Any]:
+def _location(file: str, line: int | None, root: Path) -> dict[str, object]:
     uri, base = _uri(file, root)
-    art: dict[str, Any] = {"uri": uri, "uriBaseId": base} if base else {"uri": uri}
-    loc: dict[str, Any] = {"artifactLocation": art}
+    art: dict[str, object] = {"uri": uri, "uriBaseId": base} if base else {"uri": uri}
+    loc: dict[str, object] = {"artifactLocation": art}
     if line:
         loc["region"] = {"startLine": line}
     return {"physicalLocation": loc}
@@ -66,16 +67,14 @@ def _location(file: str, line: int | None, root: Path) -> dict[str, Any]:
 @cache
 def repository_url() -> str | None:
     """The project's repository, as its package metadata names it (`[project.urls]`)."""
-    from ..defaults import project_url
-
     return project_url("repository", "source")
 
 
-def _rule(code: Code, home: str | None) -> dict[str, Any]:
+def _rule(code: Code, home: str | None) -> dict[str, object]:
     doc = CATALOGUE[code]
     link = f"{home}/blob/main/{doc_anchor(code)}" if home else None
     more = f"\n\nMore: [{doc_anchor(code)}]({link})" if link else ""
-    rule: dict[str, Any] = {
+    rule: dict[str, object] = {
         "id": code.value,
         "shortDescription": {"text": doc.title},
         "fullDescription": {"text": doc.description},
@@ -91,14 +90,12 @@ def _rule(code: Code, home: str | None) -> dict[str, Any]:
     return rule
 
 
-def _result(f: Finding, index: dict[Code, int], root: Path) -> dict[str, Any]:
+def _result(f: Finding, index: dict[Code, int], root: Path) -> dict[str, object]:
     anchor = f"{plain(f.anchor)}: " if f.anchor else ""
     one = identity(f)  # a figure's finding: its claim, apart from its anchor's others
     key = hashlib.sha256(f"{f.code.value}\0{f.anchor}{one and chr(0) + one}".encode())
     file, line, briefing = primary(f)
-    related = [
-        _location(str(at["file"]), int(at["line"]), root) for at in f.details.get("cited_at", ())
-    ]
+    related = [_location(cited.file, cited.line, root) for cited in cited_lines(f)]
     if briefing:  # the figure is fixed in the briefing; its registry entry is beside it
         related.append(_location(f.file, f.line, root))
     extra = (
@@ -115,19 +112,19 @@ def _result(f: Finding, index: dict[Code, int], root: Path) -> dict[str, Any]:
     }
 
 
-def check_result(r: CheckResult) -> str:
+def check_result(result: CheckResult) -> str:
     codes = list(Code)
     index = {c: i for i, c in enumerate(codes)}
     home = repository_url()
-    root = repository_root(Path(os.path.abspath(r.registries[0])).parent)
-    driver: dict[str, Any] = {"name": "anchors", "version": __version__}
+    root = repository_root(Path(os.path.abspath(result.registries[0])).parent)
+    driver: dict[str, object] = {"name": "anchors", "version": __version__}
     if home:
         driver["informationUri"] = home
     driver["rules"] = [_rule(c, home) for c in codes]
     run = {
         "tool": {"driver": driver},
         "originalUriBaseIds": {ROOT: {"uri": root.as_uri() + "/"}},
-        "results": [_result(f, index, root) for f in r.findings],
+        "results": [_result(f, index, root) for f in result.findings],
         "columnKind": "unicodeCodePoints",
     }
     return dumps({"$schema": SCHEMA, "version": "2.1.0", "runs": [run]})

@@ -60,10 +60,10 @@ _STATE_WORDS = {
 }
 
 
-def anchor_states(r: CheckResult) -> str:
+def anchor_states(result: CheckResult) -> str:
     """`8 OK, 2 redirected, 3 failing, 2 not checked (1 skipped, 1 excluded)`: each anchor
     counted once, so the numbers sum to the anchors; OK always, the other states when any."""
-    states, why = r.states(), r.not_checked()
+    states, why = result.states(), result.not_checked()
     out = state_words(states)
     if states[State.NOT_CHECKED]:
         out += " (" + ", ".join(f"{n} {u.value}" for u, n in why.items() if n) + ")"
@@ -80,90 +80,94 @@ def state_words(states: Mapping[State, int]) -> str:
     )
 
 
-def findings_counts(r: CheckResult) -> str:
+def findings_counts(result: CheckResult) -> str:
     """`5 errors, 4 warnings, 2 notes`: findings, not anchors (one anchor may have several)."""
-    c = r.counts()
+    counts = result.counts()
     return ", ".join(
-        plural(c[s.value], w) for s, w in zip(Severity, ("error", "warning", "note"), strict=True)
+        plural(counts[s.value], w)
+        for s, w in zip(Severity, ("error", "warning", "note"), strict=True)
     )
 
 
-def check_line(r: CheckResult) -> str:
+def check_line(result: CheckResult) -> str:
     """What a user asks first: how many, in which state, what was found, how long."""
-    many = f" in {len(r.registries)} registries" if len(r.registries) > 1 else ""
-    head = f"{plural(r.anchors, 'anchor')}{many}{'' if r.online else ' (offline)'}"
+    many = f" in {len(result.registries)} registries" if len(result.registries) > 1 else ""
+    head = f"{plural(result.anchors, 'anchor')}{many}{'' if result.online else ' (offline)'}"
     extra = []
-    if r.online:
-        extra.append(f"{r.checked} checked online")
-        if r.cached:
-            extra.append(f"{r.cached} from cache")
-    extra.append(f"{r.elapsed:.1f} s")
-    return plain(f"{head}: {anchor_states(r)}; findings: {findings_counts(r)}; {', '.join(extra)}")
+    if result.online:
+        extra.append(f"{result.checked} checked online")
+        if result.cached:
+            extra.append(f"{result.cached} from cache")
+    extra.append(f"{result.elapsed:.1f} s")
+    return plain(
+        f"{head}: {anchor_states(result)}; findings: {findings_counts(result)}; {', '.join(extra)}"
+    )
 
 
-def host_lines(r: CheckResult) -> list[str]:
+def host_lines(result: CheckResult) -> list[str]:
     """`--verbose`: one line per site of an online check, most failing first; their figures
     add up to the summary line's (`report.hosts.of_check`). Offline, no site was asked."""
-    if not r.online:
+    if not result.online:
         return []
-    from ..report.hosts import of_check
+    from ..report.hosts import of_check  # start-up: ~0.1 s to import, only for `--verbose`
 
     out = []
-    for h in of_check(r):
-        median = "no link checked" if h.median_ms is None else f"median {h.median_ms:.0f} ms"
+    for host in of_check(result):
+        median = "no link checked" if host.median_ms is None else f"median {host.median_ms:.0f} ms"
         out.append(
-            f"{h.host or '(no valid identifier)'}: {plural(h.anchors, 'anchor')}, "
-            f"{h.checked} checked, {h.failing} failing, {h.unverified} unverified, "
-            f"{h.rate_limited} rate-limited; {median}"
+            f"{host.host or '(no valid identifier)'}: {plural(host.anchors, 'anchor')}, "
+            f"{host.checked} checked, {host.failing} failing, {host.unverified} unverified, "
+            f"{host.rate_limited} rate-limited; {median}"
         )
     return [plain(line) for line in out]
 
 
-def add_line(r: MergeResult, dry_run: bool = False, gate: bool = False) -> str:
+def add_line(result: MergeResult, dry_run: bool = False, gate: bool = False) -> str:
     """The one stderr line of `anchors add`: what was (or would be) written, or that nothing was.
 
     With `gate` (`add --check`) it says whether the registry is up to date with the briefings.
     """
-    n = r.counts()
+    n = result.counts()
     dup, con = plural(n["duplicates"], "duplicate"), plural(n["conflicts"], "conflict")
-    briefing = "briefing" if r.briefings == 1 else "briefings"
+    briefing = "briefing" if result.briefings == 1 else "briefings"
     per = n["continued_per_briefing"]
     added = f"{n['added']} added" + (f" ({per} continued per the {briefing})" if per else "")
-    if gate and not r.up_to_date:
-        what = "does not exist" if r.new_file else "is not up to date with the briefings"
+    if gate and not result.up_to_date:
+        what = "does not exist" if result.new_file else "is not up to date with the briefings"
         return plain(
-            f"{r.registry} {what}: {len(r.added)} would be added, {len(r.extended)} "
+            f"{result.registry} {what}: {len(result.added)} would be added, {len(result.extended)} "
             f"continued; run `anchors add` with these briefings and commit the registry"
         )
-    if r.up_to_date and not r.new_file:
+    if result.up_to_date and not result.new_file:
+        cited = plural(len(result.entries), "cited anchor")
         return plain(
-            f"{r.registry} is already up to date: its {plural(len(r.entries), 'cited anchor')}"
-            f" {'is' if len(r.entries) == 1 else 'are'} all recorded, nothing to add or "
+            f"{result.registry} is already up to date: its {cited}"
+            f" {'is' if len(result.entries) == 1 else 'are'} all recorded, nothing to add or "
             f"continue ({dup}, {con}, {n['invalid']} invalid)"
         )
-    if r.new_file:
-        verb = "would create" if dry_run else "created" if r.written else "did not create"
+    if result.new_file:
+        verb = "would create" if dry_run else "created" if result.written else "did not create"
     else:
-        verb = "would change" if dry_run else "wrote" if r.written else "no change to"
-    if r.starting_point:  # nothing could be continued, and no claim could be unbacked
-        return plain(f"{verb} {r.registry}: {added}, {dup}, {con}, {n['invalid']} invalid")
+        verb = "would change" if dry_run else "wrote" if result.written else "no change to"
+    if result.starting_point:  # nothing could be continued, and no claim could be unbacked
+        return plain(f"{verb} {result.registry}: {added}, {dup}, {con}, {n['invalid']} invalid")
     return plain(
-        f"{verb} {r.registry}: {added}, {n['continued']} continued, {dup}, "
+        f"{verb} {result.registry}: {added}, {n['continued']} continued, {dup}, "
         f"{con}, {n['invalid']} invalid, {plural(n['unbacked_claims'], 'unbacked claim')}"
     )
 
 
-def starting_point_line(r: MergeResult, dry_run: bool = False) -> str | None:
+def starting_point_line(result: MergeResult, dry_run: bool = False) -> str | None:
     """Said once when a new or empty registry took the briefings' history of its anchors
     (`9-21锚定；续立`) as its starting point, in place of an `unbacked-claim` for each."""
-    taken = len(r.continued_per_briefing)
-    if not r.starting_point or not taken:
+    taken = len(result.continued_per_briefing)
+    if not result.starting_point or not taken:
         return None
-    was = "is new" if r.new_file else "was empty"
+    was = "is new" if result.new_file else "was empty"
     verb = "would take" if dry_run else "took"
-    briefing = "briefing" if r.briefings == 1 else "briefings"
+    briefing = "briefing" if result.briefings == 1 else "briefings"
     return plain(
-        f"{r.registry} {was}: {verb} the first-anchored dates of "
+        f"{result.registry} {was}: {verb} the first-anchored dates of "
         f"{plural(taken, 'anchor')} from the {briefing} as its starting point"
     )
 
@@ -177,10 +181,10 @@ def runs_words(rep: Report) -> str:
 def report_line(rep: Report) -> str:
     """The runs, the failing sections, and each registry entry as last checked (in `check`'s
     states: after a check, the same numbers as its own line)."""
-    c = rep.counts()
+    counts = rep.counts()
     line = (
-        f"{runs_words(rep)}: {c['newly-dead']} newly dead, {c['dead']} dead, "
-        f"{c['flaky']} flaky, {c['recovered']} recovered"
+        f"{runs_words(rep)}: {counts['newly-dead']} newly dead, {counts['dead']} dead, "
+        f"{counts['flaky']} flaky, {counts['recovered']} recovered"
     )
     if rep.states:
         n = sum(rep.states.values())

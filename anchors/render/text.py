@@ -37,13 +37,13 @@ _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO:
 _INDENT = "    "
 
 
-def clip(s: str, n: int) -> str:
+def clip(text: str, n: int) -> str:
     """At most `n` characters, with "…" when something was cut."""
-    return s if len(s) <= n else s[: n - 1].rstrip() + "…"
+    return text if len(text) <= n else text[: n - 1].rstrip() + "…"
 
 
-def _t(s: object) -> Text:
-    return Text(plain(str(s)))
+def _t(value: object) -> Text:
+    return Text(plain(str(value)))
 
 
 def _finding(f: Finding, width: int) -> list[Text]:
@@ -85,24 +85,24 @@ def findings(fs: Iterable[Finding], width: int = 80) -> list[Text]:
     return lines
 
 
-def check_result(r: CheckResult, width: int = 80) -> Group:
+def check_result(result: CheckResult, width: int = 80) -> Group:
     """The findings; the summary is the CLI's, printed once on stderr."""
-    return Group(*findings(r.findings, width))
+    return Group(*findings(result.findings, width))
 
 
 _CHANGE_STYLE = {"added": "green", "continued": "cyan", "unchanged": "dim"}
 
 
-def add_result(r: MergeResult, width: int = 80) -> Group:
+def add_result(result: MergeResult, width: int = 80) -> Group:
     """What changed (added, continued), one line each with the title clipped to the width, a
     count of the anchors left unchanged, then the findings as `check` prints them."""
     lines = Text(no_wrap=True, overflow="ignore", end="")
     unchanged = 0
-    for key, change in r.change_of().items():
+    for key, change in result.change_of().items():
         if change is Change.UNCHANGED:
             unchanged += 1
             continue
-        at, what, title = anchor_line(r, key, change)
+        at, what, title = anchor_line(result, key, change)
         room = width - cell_len(f'{at} {what}  ""')
         lines.append(at, "bold")
         lines.append(" ")
@@ -116,7 +116,7 @@ def add_result(r: MergeResult, width: int = 80) -> Group:
     parts: list[RenderableType] = [lines] if lines else []
     if unchanged:
         parts.append(Text(f"{plural(unchanged, 'anchor')} unchanged (already recorded)"))
-    if r.findings:
+    if result.findings:
         parts += [Text()] if parts else []  # a blank line before the findings
-        parts += findings(r.findings, width)
+        parts += findings(result.findings, width)
     return Group(*parts)

@@ -53,8 +53,8 @@ class ChartPoint:
     dead: int
 
 
-def _utc(p: TrendPoint) -> datetime:
-    return datetime.fromtimestamp(p.at, UTC)
+def _utc(point: TrendPoint) -> datetime:
+    return datetime.fromtimestamp(point.at, UTC)
 
 
 def _unique(labels: list[str], finer: list[str]) -> list[str]:
@@ -100,12 +100,14 @@ def _last_of(
 def _grouped(points: list[TrendPoint], key: str) -> list[ChartPoint]:
     """The last point of each day (`key` "day") or week (Monday to Sunday, UTC)."""
     groups: dict[datetime, list[TrendPoint]] = {}
-    for p in points:
-        d = _utc(p).replace(hour=0, minute=0, second=0, microsecond=0)
-        groups.setdefault(d if key == "day" else d - timedelta(days=d.weekday()), []).append(p)
+    for point in points:
+        day = _utc(point).replace(hour=0, minute=0, second=0, microsecond=0)
+        groups.setdefault(day if key == "day" else day - timedelta(days=day.weekday()), []).append(
+            point
+        )
     if key == "day":
-        return _last_of(groups, "%m-%d", lambda d: f"{d:%Y-%m-%d}")
-    return _last_of(groups, "wk %m-%d", lambda d: f"week of {d:%Y-%m-%d}")
+        return _last_of(groups, "%m-%d", lambda day: f"{day:%Y-%m-%d}")
+    return _last_of(groups, "wk %m-%d", lambda day: f"week of {day:%Y-%m-%d}")
 
 
 def _periods(points: list[TrendPoint]) -> tuple[str, list[ChartPoint]]:
@@ -113,17 +115,17 @@ def _periods(points: list[TrendPoint]) -> tuple[str, list[ChartPoint]]:
     at most MAX_TIMED of them: every run counted, each label a time of that day."""
     for minutes in SPANS:
         groups: dict[datetime, list[TrendPoint]] = {}
-        for p in points:
-            t = _utc(p)
-            into = (t.hour * 60 + t.minute) // minutes * minutes
-            start = t.replace(hour=into // 60, minute=into % 60, second=0, microsecond=0)
-            groups.setdefault(start, []).append(p)
+        for point in points:
+            at = _utc(point)
+            into = (at.hour * 60 + at.minute) // minutes * minutes
+            start = at.replace(hour=into // 60, minute=into % 60, second=0, microsecond=0)
+            groups.setdefault(start, []).append(point)
         if len(groups) <= MAX_TIMED:
             break
     span = f"{minutes}-minute" if minutes < 60 else f"{minutes // 60}-hour"
     step = timedelta(minutes=minutes)
     return f"{span} period", _last_of(
-        groups, "%m-%d %H:%M", lambda t: f"{t:%Y-%m-%d %H:%M}–{t + step:%H:%M}"
+        groups, "%m-%d %H:%M", lambda at: f"{at:%Y-%m-%d %H:%M}–{at + step:%H:%M}"
     )
 
 

@@ -5,7 +5,7 @@ facts for the JSON report."""
 from __future__ import annotations
 
 from itertools import groupby
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..findings import Code
 from .budget import Part
@@ -23,47 +23,51 @@ HEADING = "Waiting for the living document"
 _HEAD = ("| anchor | title | waiting since | age | why |", "|---|---|---|---|---|")
 
 
-def _why(w: Waiting) -> str:
+def _why(waiting: Waiting) -> str:
     """Why it waits, as Markdown (the sections it names escaped)."""
-    if w.code is Code.OVERDUE:
+    if waiting.code is Code.OVERDUE:
         return "**overdue**"
-    if w.code is Code.SECTION_MISMATCH:
-        return f"cited under {markdown(w.elsewhere or 'no numbered section')}"
-    if w.code is Code.UNKNOWN_SECTION:
-        return f"renumbered to {markdown(w.elsewhere)}" if w.elsewhere else "no such heading"
-    if w.code is Code.NEW_SECTION:
+    if waiting.code is Code.SECTION_MISMATCH:
+        return f"cited under {markdown(waiting.elsewhere or 'no numbered section')}"
+    if waiting.code is Code.UNKNOWN_SECTION:
+        return (
+            f"renumbered to {markdown(waiting.elsewhere)}"
+            if waiting.elsewhere
+            else "no such heading"
+        )
+    if waiting.code is Code.NEW_SECTION:
         return "section not written yet"
     return "not cited yet"
 
 
-def _row(w: Waiting) -> str:
-    age = plural(w.days, "day") if w.days is not None else ""
-    since = w.since.isoformat() if w.since else ""
-    return (
-        f"| {target_cell(w.kind, w.anchor, w.anchor)} | {text_cell(w.title)} | {since} | "
-        f"{age} | {_why(w)} |"
-    )
+def _row(waiting: Waiting) -> str:
+    age = plural(waiting.days, "day") if waiting.days is not None else ""
+    since = waiting.since.isoformat() if waiting.since else ""
+    target = target_cell(waiting.kind, waiting.anchor, waiting.anchor)
+    return f"| {target} | {text_cell(waiting.title)} | {since} | {age} | {_why(waiting)} |"
 
 
-def waiting_part(r: Report) -> Part | None:
+def waiting_part(report: Report) -> Part | None:
     """The section, when the report was given documents: a table per registry section, each
     table's first row carrying its heading so a cut never leaves a heading alone."""
-    if not r.documents:
+    if not report.documents:
         return None
-    docs = ", ".join(markdown_code(d) for d in r.documents)
+    docs = ", ".join(markdown_code(d) for d in report.documents)
     head = (
-        f"### {HEADING} ({len(r.waiting)})",
+        f"### {HEADING} ({len(report.waiting)})",
         "",
         (
             f"Registered for a section of {docs} that does not cite them yet, oldest first; "
-            f"overdue after {plural(r.pending_days, 'day')}."
+            f"overdue after {plural(report.pending_days, 'day')}."
         ),
         "",
     )
-    if not r.waiting:
+    if not report.waiting:
         return Part((*head, "Every registered anchor is cited in its section."), name=HEADING)
     rows: list[str] = []
-    for i, (section, grouped) in enumerate(groupby(r.waiting, key=lambda w: w.section)):
+    for i, (section, grouped) in enumerate(
+        groupby(report.waiting, key=lambda waiting: waiting.section)
+    ):
         group = list(grouped)
         lead = ("",) if i else ()  # a blank line ends the table before
         rows.append("\n".join((*lead, f"#### {markdown(section)}", "", *_HEAD, _row(group[0]))))
@@ -71,12 +75,12 @@ def waiting_part(r: Report) -> Part | None:
     return Part(head, tuple(rows), noun="anchor", name=HEADING)
 
 
-def json_waiting(r: Report) -> dict[str, Any]:
+def json_waiting(report: Report) -> dict[str, object]:
     """`waiting`: per section, its anchors oldest first (absent without `--document`)."""
-    if not r.documents:
+    if not report.documents:
         return {}
     sections = []
-    for section, grouped in groupby(r.waiting, key=lambda w: w.section):
+    for section, grouped in groupby(report.waiting, key=lambda waiting: waiting.section):
         sections.append(
             {
                 "section": section,
@@ -96,7 +100,7 @@ def json_waiting(r: Report) -> dict[str, Any]:
             }
         )
     return {
-        "documents": list(r.documents),
-        "pending_days": r.pending_days,
+        "documents": list(report.documents),
+        "pending_days": report.pending_days,
         "waiting": sections,
     }

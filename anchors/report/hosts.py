@@ -61,16 +61,16 @@ def _rate_limited(one: Assessed) -> bool:
     )
 
 
-def of_check(r: CheckResult) -> list[HostFigures]:
+def of_check(result: CheckResult) -> list[HostFigures]:
     """Each site of the check's entries, most failing and unverified first."""
     groups: dict[str | None, list[tuple[tuple[str, int], Assessed]]] = defaultdict(list)
-    for at, one in r.assess()[0].items():
-        cited = r.cited.get(at)
+    for at, one in result.assess()[0].items():
+        cited = result.cited.get(at)
         groups[site_of(cited.url) if cited and cited.url else None].append((at, one))
     out = []
     for host, members in groups.items():
         states = [one.state for _, one in members]
-        times = [r.answer_ms[at] for at, _ in members if at in r.answer_ms]
+        times = [result.answer_ms[at] for at, _ in members if at in result.answer_ms]
         not_checked = states.count(State.NOT_CHECKED)
         out.append(
             HostFigures(
@@ -84,7 +84,14 @@ def of_check(r: CheckResult) -> list[HostFigures]:
                 median_ms=statistics.median(times) if times else None,
             )
         )
-    return sorted(out, key=lambda h: (-(h.failing + h.unverified), -h.anchors, h.host or ""))
+    return sorted(
+        out,
+        key=lambda figures: (
+            -(figures.failing + figures.unverified),
+            -figures.anchors,
+            figures.host or "",
+        ),
+    )
 
 
 _FAILING = (Section.NEWLY_DEAD, Section.DEAD, Section.FLAKY)
@@ -113,4 +120,11 @@ def of_report(rep: Report) -> list[HostFailures]:
         elif row.section is Section.NOT_DEAD:
             unverifiable[host] += 1
     hosts = [HostFailures(h, failing[h], unverifiable[h]) for h in {*failing, *unverifiable}]
-    return sorted(hosts, key=lambda h: (-(h.failing + h.unverifiable), -h.failing, h.host))
+    return sorted(
+        hosts,
+        key=lambda figures: (
+            -(figures.failing + figures.unverifiable),
+            -figures.failing,
+            figures.host,
+        ),
+    )

@@ -6,7 +6,9 @@ from dataclasses import dataclass, field
 
 from ..defaults import DEFAULT_PENDING_DAYS
 from ..findings import Outcome, State
+from ..history.observation import Observation
 from ..ids.model import AnchorKind
+from ..registry.model import Anchor
 from .classify import Section
 from .transitions import Transition, TrendPoint
 from .waiting import Waiting
@@ -16,30 +18,77 @@ __all__ = ["Report", "ReportRow"]
 
 @dataclass(frozen=True, slots=True)
 class ReportRow:
+    """One target's row: its last observation, the one whose failure is shown, what the window
+    counted of it, and its registry entry; the rest is read from those, never copied."""
+
     section: Section
-    target: str
-    anchor: str
-    kind: AnchorKind
+    #: the target's latest checked observation, which names it
+    last: Observation
+    #: the observation the row describes: a recovered or flaky link's last failure, else `last`
+    shown: Observation
     runs: int
     failing_runs: int
     first_failure: float | None
     last_success: float | None
-    last_outcome: Outcome
-    last_status: int | None
-    last_error: str | None
-    final_url: str | None
-    title: str | None = None
-    registry_section: str | None = None
-    cited_in: tuple[str, ...] = ()
-    line: int | None = None
-    #: the registry's dated snapshot (`archived: {url, date}`), linked for dead links
-    archived: tuple[str, str] | None = None
+    #: the registry entry observed (None without a registry, or for a removed entry)
+    entry: Anchor | None = None
     #: dead links: the first definite dead answer of the current failing stretch, the moment
     #: "What changed" says it died (a timeout before it only said the check could not tell)
     dead_since: float | None = None
     #: a redirect that means the page is gone (to a login wall, to the home page): why, as
     #: `check` says it (`ids.landing.soft_404`)
     soft_404: str | None = None
+
+    @property
+    def target(self) -> str:
+        return self.last.target
+
+    @property
+    def anchor(self) -> str:
+        return self.last.anchor
+
+    @property
+    def kind(self) -> AnchorKind:
+        return self.last.kind
+
+    @property
+    def last_outcome(self) -> Outcome:
+        return self.shown.outcome
+
+    @property
+    def last_status(self) -> int | None:
+        return self.shown.status
+
+    @property
+    def last_error(self) -> str | None:
+        return self.shown.error
+
+    @property
+    def final_url(self) -> str | None:
+        return self.last.final_url
+
+    @property
+    def title(self) -> str | None:
+        return self.entry.work_title if self.entry is not None else None
+
+    @property
+    def registry_section(self) -> str | None:
+        return self.entry.section if self.entry is not None else None
+
+    @property
+    def cited_in(self) -> tuple[str, ...]:
+        """The days of the briefings citing it (YYYY-MM-DD)."""
+        return tuple(d.isoformat() for d in self.entry.cited_in) if self.entry else ()
+
+    @property
+    def line(self) -> int | None:
+        return self.entry.line if self.entry is not None else None
+
+    @property
+    def archived(self) -> tuple[str, str] | None:
+        """The registry's dated snapshot (`archived: {url, date}`), linked for dead links."""
+        snapshot = self.entry.archived if self.entry is not None else None
+        return (snapshot["url"], snapshot["date"]) if snapshot else None
 
 
 @dataclass(slots=True)
@@ -69,8 +118,8 @@ class Report:
     def start(self) -> float:
         return self.now - self.since
 
-    def section(self, s: Section) -> list[ReportRow]:
-        return [r for r in self.rows if r.section is s]
+    def section(self, section: Section) -> list[ReportRow]:
+        return [r for r in self.rows if r.section is section]
 
     def counts(self) -> dict[str, int]:
         return {s.value: len(self.section(s)) for s in Section}

@@ -57,11 +57,11 @@ def _in_force(claims: Sequence[Claims], day: date) -> Claims | None:
     return said if said is not None and said.state is not None else None
 
 
-def _change(r: IssueFacts) -> str:
-    if r.merged:
+def _change(facts: IssueFacts) -> str:
+    if facts.merged:
         return "merged"
-    if r.state == "closed":
-        return f"closed ({r.state_reason})" if r.state_reason else "closed"
+    if facts.state == "closed":
+        return f"closed ({facts.state_reason})" if facts.state_reason else "closed"
     return "reopened"
 
 
@@ -71,16 +71,20 @@ def claim_news(claims: Sequence[Claims], rows: Sequence[Observation]) -> dict[in
     facts before (or by none), is contradicted by a change on or after its day."""
     out: dict[int, ClaimNews] = {}
     was: tuple[Claims, bool] | None = None  # the claim in force, and whether it was contradicted
-    for i, o in enumerate(rows if claims else ()):
-        if not isinstance(o.facts, IssueFacts):
+    for i, seen in enumerate(rows if claims else ()):
+        if not isinstance(seen.facts, IssueFacts):
             continue
-        said = _in_force(claims, _day(o.checked_at))
+        said = _in_force(claims, _day(seen.checked_at))
         if said is None or said.state is None:
             was = None
             continue
-        against = contradicts(said.state, o.facts)
+        against = contradicts(said.state, seen.facts)
         first = was is None or was[0] != said or not was[1]
-        if against and first and is_news(said.state, said.said_on, o.facts, _day(o.checked_at)):
+        if (
+            against
+            and first
+            and is_news(said.state, said.said_on, seen.facts, _day(seen.checked_at))
+        ):
             assert said.said_on is not None  # is_news holds only for a dated claim
             where = f"{said.path}:{said.line}" if said.path and said.line else said.path or None
             out[i] = ClaimNews(
@@ -88,8 +92,8 @@ def claim_news(claims: Sequence[Claims], rows: Sequence[Observation]) -> dict[in
                 said.state,
                 said.state_text,
                 where,
-                _change(o.facts),
-                change_day(said.state, o.facts, _day(o.checked_at)),
+                _change(seen.facts),
+                change_day(said.state, seen.facts, _day(seen.checked_at)),
             )
         was = (said, against)
     return out

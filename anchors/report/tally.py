@@ -41,9 +41,9 @@ def tally(reg: Registry, latest: Mapping[str, Observation], today: date) -> dict
     (`latest`, by the entry's key), else not checked."""
     offline = check_offline(reg, today).entry_states()
     states = dict.fromkeys(State, 0)
-    for a in reg.anchors:
-        found = offline.get((reg.path, a.line), State.OK)
-        seen = latest.get(a.key.key) if a.key is not None and not a.skip else None
+    for entry in reg.anchors:
+        found = offline.get((reg.path, entry.line), State.OK)
+        seen = latest.get(entry.key.key) if entry.key is not None and not entry.skip else None
         observed = State.NOT_CHECKED if seen is None else observed_state(seen.outcome)
         # an offline problem counts whether or not the entry was checked; else the answer does
         states[observed if found is State.OK else min(found, observed, key=_rank)] += 1

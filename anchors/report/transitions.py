@@ -109,14 +109,14 @@ Found = tuple[Change, str | None, str | None]
 
 
 def _github_state(before: IssueFacts, after: IssueFacts) -> list[Found]:
-    b, a = before.state, after.state
+    before_state, after_state = before.state, after.state
     if after.merged and not before.merged:
-        return [(Change.PR_MERGED, b, "merged")]
-    if b == "open" and a == "closed":
+        return [(Change.PR_MERGED, before_state, "merged")]
+    if before_state == "open" and after_state == "closed":
         why = f"closed ({after.state_reason})" if after.state_reason else "closed"
-        return [(Change.ISSUE_CLOSED, b, why)]
-    if b == "closed" and a == "open":
-        return [(Change.ISSUE_REOPENED, b, a)]
+        return [(Change.ISSUE_CLOSED, before_state, why)]
+    if before_state == "closed" and after_state == "open":
+        return [(Change.ISSUE_REOPENED, before_state, after_state)]
     return []
 
 
@@ -226,13 +226,20 @@ def transitions(
     moved entry's old and new URL are one; None: not tracked); by default each target.
     """
     per: dict[str, list[Observation]] = {}
-    for r in rows:
-        entry = entry_of(r)
-        if r.checked_at <= now and entry is not None:
-            per.setdefault(entry, []).append(r)
-    ordered = (sorted(hist, key=lambda r: r.checked_at) for hist in per.values())
+    for seen in rows:
+        entry = entry_of(seen)
+        if seen.checked_at <= now and entry is not None:
+            per.setdefault(entry, []).append(seen)
+    ordered = (sorted(hist, key=lambda seen: seen.checked_at) for hist in per.values())
     out = [t for hist in ordered for t in _of_one(hist, start, anchor_of)]
-    out.sort(key=lambda t: (section_order(t.registry_section), t.at, t.target, t.change.value))
+    out.sort(
+        key=lambda transition: (
+            section_order(transition.registry_section),
+            transition.at,
+            transition.target,
+            transition.change.value,
+        )
+    )
     return out
 
 
@@ -285,15 +292,15 @@ def trend(
     out: list[TrendPoint] = []
     ordered = sorted(
         ((r, e) for r in rows if r.checked_at <= now and (e := entry_of(r)) is not None),
-        key=lambda x: x[0].checked_at,
+        key=lambda pair: pair[0].checked_at,
     )
     by_run: dict[int, list[tuple[Observation, str]]] = {}
-    for r, e in ordered:
-        by_run.setdefault(r.run_id, []).append((r, e))
+    for seen, e in ordered:
+        by_run.setdefault(seen.run_id, []).append((seen, e))
     for run_id, run_rows in sorted(by_run.items(), key=lambda kv: kv[1][0][0].checked_at):
-        for r, entry in run_rows:
-            if r.outcome not in NEUTRAL:
-                state[entry] = r.outcome
+        for seen, entry in run_rows:
+            if seen.outcome not in NEUTRAL:
+                state[entry] = seen.outcome
         at = run_rows[0][0].checked_at
         if at < now - span:
             continue

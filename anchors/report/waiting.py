@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
+from ..details import CitedElsewhere, SectionStanding
 from ..document import LivingDocument, standings
 from ..findings import Code
 from ..ids.model import AnchorKind
@@ -47,22 +48,35 @@ def waiting(
 ) -> list[Waiting]:
     """Every waiting anchor, by section in the document's order, the oldest first in each."""
     out = []
-    for s in standings([registry], documents, today, pending_days):
-        if s.placed or s.anchor.key is None:  # cited under its renumbered heading: not waiting
+    for standing in standings([registry], documents, today, pending_days):
+        if (
+            standing.placed or standing.anchor.key is None
+        ):  # cited under its renumbered heading: not waiting
             continue
-        d = s.finding.details
+        details = standing.finding.details
+        if isinstance(details, CitedElsewhere):
+            elsewhere = details.document_section
+        elif isinstance(details, SectionStanding):
+            elsewhere = details.suggestion
+        else:
+            elsewhere = None
         out.append(
             Waiting(
-                normal(s.section),
-                s.anchor.label,
-                s.anchor.key.kind,
-                s.anchor.work_title,
-                s.since,
-                s.days,
-                s.finding.code,
-                s.anchor.line,
-                d.get("document_section") or d.get("suggestion"),
+                normal(standing.section),
+                standing.anchor.label,
+                standing.anchor.key.kind,
+                standing.anchor.work_title,
+                standing.since,
+                standing.days,
+                standing.finding.code,
+                standing.anchor.line,
+                elsewhere,
             )
         )
-    out.sort(key=lambda w: (section_order(w.section), -(w.days if w.days is not None else -1)))
+    out.sort(
+        key=lambda item: (
+            section_order(item.section),
+            -(item.days if item.days is not None else -1),
+        )
+    )
     return out

@@ -12,20 +12,23 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 from ..config import Settings
+from ..defaults import DEFAULT_PENDING_DAYS
+from ..document import LivingDocument, read_documents
 from ..errors import HistoryError
 from ..figures.verdict import VerdictKind
 from ..findings import Outcome
-from ..history import History, Observation
-from ..history.claimread import claim_changes
+from ..history import Observation
 from ..history.claims import ClaimSeen
+from ..history.window import read_window
 from ..ids.landing import soft_404
 from ..ids.model import AnchorKind
+from ..registry.loader import load
 from ..registry.model import Anchor, Registry
+from ..registry.pipes import is_stream
 from .claimchanges import claim_transitions
 from .classify import FAILING, SUCCESS, Section, checked, classify, current_stretch
 from .model import Report, ReportRow
@@ -62,8 +65,11 @@ def _lookups(
     def look(row: Observation) -> tuple[Anchor | None, str | None]:
         got = seen.get(row.key.key)
         if got is None:
-            a = index.get(row.key.key)
-            got = seen[row.key.key] = (a, a.key.key if a is not None and a.key else None)
+            entry = index.get(row.key.key)
+            got = seen[row.key.key] = (
+                entry,
+                entry.key.key if entry is not None and entry.key else None,
+            )
         return got
 
     def anchor(row: Observation) -> Anchor | None:
@@ -82,46 +88,71 @@ def build(
     registry: Registry | None = None,
     partial: frozenset[int] = frozenset(),
     claims: Sequence[tuple[ClaimSeen, VerdictKind | None]] = (),
+    *,
+    documents: Sequence[LivingDocument] = (),
+    pending_days: int = DEFAULT_PENDING_DAYS,
 ) -> Report:
     """The report of the window ending at `now`; with `registry`, of its entries only.
     `partial` are the runs that did not finish (kept out of the trend and "what changed");
-    `claims` the figures' and quotes' verdict changes in the window (`history.claimread`)."""
+    `claims` the figures' and quotes' verdict changes in the window (`history.claimread`);
+    `documents` the living documents whose waiting anchors it lists (`--document`)."""
     start = now - since
     index = _registry_index(registry)
     anchor_of, entry_of = _lookups(registry, index)
     per: dict[str, list[Observation]] = defaultdict(list)
     kept: list[Observation] = []
     runs: set[int] = set()
-    for r in rows:
-        entry = entry_of(r)
-        if r.checked_at > now or entry is None:
+    for seen in rows:
+        entry = entry_of(seen)
+        if seen.checked_at > now or entry is None:
             continue
-        kept.append(r)
-        per[entry].append(r)
-        if r.checked_at >= start:
-            runs.add(r.run_id)
+        kept.append(seen)
+        per[entry].append(seen)
+        if seen.checked_at >= start:
+            runs.add(seen.run_id)
     report = Report(now, since, len(runs), len(per), partial_runs=len(runs & partial))
     for hist in per.values():
-        hist.sort(key=lambda r: r.checked_at)
+        hist.sort(key=lambda seen: seen.checked_at)
         section = classify(hist, start)
         if section is not None:
             report.rows.append(_row(section, hist, start, anchor_of))
     order = list(Section)
-    report.rows.sort(key=lambda r: (order.index(r.section), r.target))
+    report.rows.sort(key=lambda row: (order.index(row.section), row.target))
     whole = [r for r in kept if r.run_id not in partial] if partial else kept
     report.transitions = transitions(whole, start, now, anchor_of, entry_of)
     if claims:
         told = claim_transitions(claims, index.get if registry is not None else None)
         report.transitions = sorted([*report.transitions, *told], key=_transition_order)
     report.trend = trend(whole, now, entry_of=entry_of)
+    day = datetime.fromtimestamp(now, UTC).date()
     if registry is not None:
-        day = datetime.fromtimestamp(now, UTC).date()
         report.states = tally(registry, {e: hist[-1] for e, hist in per.items()}, day)
+    if documents:
+        _waiting(report, registry, documents, day, pending_days)
     return report
 
 
-def _transition_order(t: Transition) -> tuple[object, ...]:
-    return (section_order(t.registry_section), t.at, t.target, t.change.value)
+def _waiting(
+    report: Report,
+    registry: Registry | None,
+    documents: Sequence[LivingDocument],
+    day: date,
+    pending_days: int,
+) -> None:
+    """What waits for the living documents: the anchors registered for their sections."""
+    report.documents = tuple(d.path for d in documents)
+    report.pending_days = pending_days
+    if registry is not None:
+        report.waiting = waiting(registry, documents, day, pending_days)
+
+
+def _transition_order(transition: Transition) -> tuple[object, ...]:
+    return (
+        section_order(transition.registry_section),
+        transition.at,
+        transition.target,
+        transition.change.value,
+    )
 
 
 def _row(
@@ -139,23 +170,18 @@ def _row(
     # a recovered or flaky link is described by its last failure, not by its last success
     shown = fails[-1] if fails and section in (Section.RECOVERED, Section.FLAKY) else last
     first_fail, dead_since = _failing_since(section, rows, fails)
-    row = ReportRow(
+    return ReportRow(
         section=section,
-        target=last.target,
-        anchor=last.anchor,
-        kind=last.kind,
+        last=last,
+        shown=shown,
         runs=len(window),
         failing_runs=len(fails),
         first_failure=first_fail,
         last_success=max((r.checked_at for r in rows if r.outcome in SUCCESS), default=None),
-        last_outcome=shown.outcome,
-        last_status=shown.status,
-        last_error=shown.error,
-        final_url=last.final_url,
+        entry=anchor_of(last),
         dead_since=dead_since,
         soft_404=_gone(section, last),
     )
-    return _described(row, anchor_of(last))
 
 
 def _failing_since(
@@ -176,21 +202,6 @@ def _gone(section: Section, last: Observation) -> str | None:
     return soft_404(last.target, last.final_url)
 
 
-def _described(row: ReportRow, a: Anchor | None) -> ReportRow:
-    """The row with what its registry entry says: title, section, citing briefings, line and
-    the dated snapshot."""
-    if a is None:
-        return row
-    return replace(
-        row,
-        title=a.work_title,
-        registry_section=a.section,
-        cited_in=tuple(d.isoformat() for d in a.cited_in),
-        line=a.line,
-        archived=(a.archived["url"], a.archived["date"]) if a.archived else None,
-    )
-
-
 def from_history(
     db: Path,
     now: float,
@@ -199,6 +210,8 @@ def from_history(
     *,
     runs_of: str | Path | None = None,
     chosen: bool = False,
+    documents: Sequence[LivingDocument] = (),
+    pending_days: int = DEFAULT_PENDING_DAYS,
 ) -> Report:
     """The report from a history file; no file, or no check in the window, is an error.
 
@@ -213,15 +226,18 @@ def from_history(
             str(db),
             f"nothing to report from: no check history here; {_ONLINE_FIRST}",
         )
-    h = History.read_only(db, chosen)
-    try:
-        # the window, and the trend's weeks, after where each target stood before them
-        read_from = now - max(since, TREND_SPAN)
-        partial = frozenset(r.id for r in h.runs(read_from, now) if not r.complete)
-        claims = claim_changes(h, now - since, now, runs_of)
-        rep = build(h.window(read_from, now, runs_of), now, since, registry, partial, claims)
-    finally:
-        h.close()
+    # the window, and the trend's weeks, after where each target stood before them
+    seen = read_window(db, now - max(since, TREND_SPAN), now - since, now, runs_of, chosen)
+    rep = build(
+        seen.observations,
+        now,
+        since,
+        registry,
+        seen.partial,
+        seen.claims,
+        documents=documents,
+        pending_days=pending_days,
+    )
     if rep.runs == 0:
         of = f" of {runs_of}" if runs_of is not None else ""
         raise HistoryError(
@@ -237,28 +253,21 @@ def for_registry(
 ) -> Report:
     """`anchors report`: the runs of `registry` in the history the settings place beside it;
     the registry, when it exists, adds each target's anchor, section and line; the living
-    documents the settings name add what waits for them."""
-    from ..document import read_documents
-    from ..registry.loader import load
-    from ..registry.pipes import is_stream
-
+    documents the settings name add what waits for them. Each input is read once, then the
+    history, then the report is built from them."""
     docs = read_documents(settings.document)
     reg = load(registry, stream_ok=True) if is_stream(registry) or registry.exists() else None
-    rep = from_history(
+    return from_history(
         settings.history_path(registry),
         now,
         since,
         reg,
         runs_of=registry,
         chosen=settings.chose_history,
+        documents=docs,
+        pending_days=settings.pending_days,
     )
-    if docs:
-        rep.documents = tuple(d.path for d in docs)
-        rep.pending_days = settings.pending_days
-        day = datetime.fromtimestamp(now, UTC).date()
-        rep.waiting = waiting(reg, docs, day, settings.pending_days) if reg is not None else []
-    return rep
 
 
-def _utc(t: float) -> str:
-    return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M UTC")
+def _utc(at: float) -> str:
+    return datetime.fromtimestamp(at, UTC).strftime("%Y-%m-%d %H:%M UTC")

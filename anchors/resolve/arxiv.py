@@ -166,10 +166,10 @@ class ArxivResolver:
 
     def _follow_all(self, wanted: Mapping[str, Mismatch]) -> dict[str, FollowUp]:
         out: dict[str, FollowUp] = {}
-        for key, m in wanted.items():
+        for key, mismatch in wanted.items():
             if self.stopped.is_set():
                 break
-            aid, written, latest = m.cited, m.written, m.facts.version
+            aid, written, latest = mismatch.cited, mismatch.written, mismatch.facts.version
             follow = FollowUp()
             cited = aid.version or (1 if (latest or 1) > 1 else None)
             if cited and cited != latest:

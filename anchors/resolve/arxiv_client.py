@@ -109,6 +109,8 @@ class TimeoutSession(requests.Session):
         #: whether the last 200 answer was an arXiv Atom feed (an empty feed is one)
         self.fed = True
 
+    # Any: requests' own `Session.request` arguments, as the `arxiv` package passes them, handed
+    # on untouched (the boundary with a library whose signature this override must accept)
     def request(self, method: Any, url: Any, *args: Any, **kwargs: Any) -> requests.Response:
         if self.host is None:
             self.host = urlsplit(str(url)).hostname
@@ -125,7 +127,7 @@ class TimeoutSession(requests.Session):
             self.fed = _is_feed(head) and bool(_COUNTS.search(head))
         return resp
 
-    def _fetch(
+    def _fetch(  # Any: requests' arguments, as in `request`
         self, gone: threading.Event, method: Any, url: Any, *args: Any, **kwargs: Any
     ) -> requests.Response:
         resp = super().request(method, url, *args, **kwargs)

@@ -115,7 +115,7 @@ class ArxivHtml:
         got = self.policy.run_sync(
             lambda: self._try(url, held), self.sleep, give_up=lambda _: self.stopped.is_set()
         )
-        return self._judge(got, aid.version, url, held, lambda s: _mark(cache, key, s))
+        return self._judge(got, aid.version, url, held, lambda status: _mark(cache, key, status))
 
     def _try(self, url: str, held: _Held | None) -> _Got:
         """One request, conditional when a page was kept; never raises for the network."""

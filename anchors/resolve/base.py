@@ -97,11 +97,13 @@ class FollowUp:
         if data.get("written") != written:
             return None
         title, version = data.get("cited_title"), data.get("cited_version")
-        s = data.get("suggested")
+        suggested = data.get("suggested")
         return cls(
             title if isinstance(title, str) else None,
             version if isinstance(version, int) and not isinstance(version, bool) else None,
-            (str(s[0]), str(s[1])) if isinstance(s, list) and len(s) == 2 else None,
+            (str(suggested[0]), str(suggested[1]))
+            if isinstance(suggested, list) and len(suggested) == 2
+            else None,
         )
 
 

@@ -95,10 +95,10 @@ class CrossrefUpdates:
 def _relations(message: dict[str, object], doi: str) -> tuple[tuple[str, str], ...]:
     out: dict[tuple[str, str], None] = {}
     relations = message.get("updated-by")
-    for u in relations if isinstance(relations, list) else []:
-        if not isinstance(u, dict):
+    for update in relations if isinstance(relations, list) else []:
+        if not isinstance(update, dict):
             continue
-        kind, notice = str(u.get("type") or "").lower(), str(u.get("DOI") or "")
+        kind, notice = str(update.get("type") or "").lower(), str(update.get("DOI") or "")
         if kind and notice.lower() != doi.lower():
             out[(kind, notice)] = None  # the same notice from two sources counts once
     return tuple(out)
@@ -110,8 +110,10 @@ def _preprints(relation: object) -> tuple[str, ...]:
     items = relation if isinstance(relation, dict) else {}
     for kind in ("has-preprint", "is-preprint-of"):
         group = items.get(kind)
-        for r in group if isinstance(group, list) else []:
-            if isinstance(r, dict) and (found := _arxiv_of(r.get("id-type"), r.get("id"))):
+        for related in group if isinstance(group, list) else []:
+            if isinstance(related, dict) and (
+                found := _arxiv_of(related.get("id-type"), related.get("id"))
+            ):
                 out[found] = None
     return tuple(out)
 

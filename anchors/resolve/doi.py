@@ -69,14 +69,14 @@ class DoiResolver:
     async def resolve(self, keys: Iterable[Doi]) -> dict[str, Resolution]:
         return {d.key: await self._one(d) for d in dict.fromkeys(keys)}
 
-    async def _one(self, d: Doi) -> Resolution:
-        got = await self.policy.run(lambda: self._try(d))
+    async def _one(self, doi: Doi) -> Resolution:
+        got = await self.policy.run(lambda: self._try(doi))
         if got.failed is not None:
             return got.failed
         resp, url = got.resp, got.url
         assert resp is not None and url is not None
         if resp.status_code == 404:
-            return Resolution(Outcome.DEAD, status=404, error=f"doi.org does not know {d.doi}")
+            return Resolution(Outcome.DEAD, status=404, error=f"doi.org does not know {doi.doi}")
         if resp.status_code != 200:
             return Resolution(
                 Outcome.UNVERIFIABLE,
@@ -91,14 +91,14 @@ class DoiResolver:
             return Resolution(Outcome.OK, status=200)
         record = None
         if self.crossref is not None and self.crossref.holds(url):
-            record = await self.crossref.record(d.doi)
+            record = await self.crossref.record(doi.doi)
         if record is not None and record.unreadable is not None:
             return _unreadable("Crossref's record (retractions, corrections)", record.unreadable)
         return Resolution(Outcome.OK, _csl_facts(data, record or CrossrefRecord()), status=200)
 
-    async def _try(self, d: Doi) -> _Answer:
+    async def _try(self, doi: Doi) -> _Answer:
         """doi.org and the agency it sends us to; a 5xx or a timeout is worth another try."""
-        url = httpx.URL(f"{self.api}/{d.encoded}")  # `#`, `%`, `?` in a DOI are not URL syntax
+        url = httpx.URL(f"{self.api}/{doi.encoded}")  # `#`, `%`, `?` in a DOI are not URL syntax
         try:
             end = await follow(url, self._get, location_of, max_redirects=_MAX_REDIRECTS)
         except (httpx.HTTPError, GuardError) as exc:
@@ -132,18 +132,20 @@ def _small(digits: str) -> bool:
     return digits.isascii() and digits.isdigit() and len(digits) < 6
 
 
-def _first(v: object) -> str | None:
-    if isinstance(v, list):
-        v = v[0] if v else None
-    return str(v) if v else None
+def _first(value: object) -> str | None:
+    if isinstance(value, list):
+        value = value[0] if value else None
+    return str(value) if value else None
 
 
 def _csl_facts(data: dict[str, object], record: CrossrefRecord) -> DoiFacts:
     """Title, authors, issue date and container title from a CSL-JSON item (all optional)."""
     authors = []
-    for a in _list(data.get("author")):
-        if isinstance(a, dict):
-            name = a.get("literal") or " ".join(str(a[k]) for k in ("given", "family") if a.get(k))
+    for author in _list(data.get("author")):
+        if isinstance(author, dict):
+            name = author.get("literal") or " ".join(
+                str(author[k]) for k in ("given", "family") if author.get(k)
+            )
             if name:
                 authors.append(str(name))
     issued = data.get("issued")
@@ -164,11 +166,11 @@ def _csl_facts(data: dict[str, object], record: CrossrefRecord) -> DoiFacts:
         issue=_first(data.get("issue")),
         page=_first(data.get("page")),
         # CSL's word, though Crossref's own API says `journal-article`
-        work_type={"journal-article": "article-journal"}.get(t, t)
-        if (t := _first(data.get("type")))
+        work_type={"journal-article": "article-journal"}.get(kind, kind)
+        if (kind := _first(data.get("type")))
         else None,
     )
 
 
-def _list(v: object) -> list[object]:
-    return v if isinstance(v, list) else []
+def _list(value: object) -> list[object]:
+    return value if isinstance(value, list) else []

@@ -76,17 +76,17 @@ def _path(ref: GithubRef | WebUrl) -> str | None:
 
 def _keep_issue(data: object) -> dict[str, object]:
     """What is read of an issue (a PR's too): kept with its ETag, renewed by a 304."""
-    d = _fields(data, "title", "state")
-    pr = d.get("pull_request")
-    kept = {k: d.get(k) for k in ("title", "state", "state_reason", "html_url", "closed_at")}
+    fields = _fields(data, "title", "state")
+    pr = fields.get("pull_request")
+    kept = {k: fields.get(k) for k in ("title", "state", "state_reason", "html_url", "closed_at")}
     if isinstance(pr, dict):
         kept["pull_request"] = {"merged_at": pr.get("merged_at")}
     return kept
 
 
 def _keep_repo(data: object) -> dict[str, object]:
-    d = _fields(data, "full_name")
-    return {k: d.get(k) for k in ("full_name", "html_url", "archived")}
+    fields = _fields(data, "full_name")
+    return {k: fields.get(k) for k in ("full_name", "html_url", "archived")}
 
 
 def _fields(data: object, *names: str) -> dict[str, object]:

@@ -175,10 +175,10 @@ class GithubApi:
         try:
             end = await follow(
                 url,
-                lambda u: self._get(u, name),
+                lambda hop: self._get(hop, name),
                 location_of,
                 max_redirects=_MAX_API_REDIRECTS,
-                allow=lambda u: u.host == self.root.host,
+                allow=lambda hop: hop.host == self.root.host,
             )
         except httpx.HTTPError as exc:
             return _Answer(
@@ -224,7 +224,7 @@ class GithubApi:
         return resp
 
     def _headers(self, url: httpx.URL, name: str = "") -> dict[str, str]:
-        h = {
+        headers = {
             "Accept": "application/vnd.github+json",
             "X-GitHub-Api-Version": "2022-11-28",
             "User-Agent": USER_AGENT,
@@ -235,17 +235,17 @@ class GithubApi:
             and url.port == self.root.port
             and url.scheme == self.root.scheme
         ):
-            h["Authorization"] = f"Bearer {self.token}"
+            headers["Authorization"] = f"Bearer {self.token}"
         held = self._held(_store_key(url, name))
         if held is not None:
-            h["If-None-Match"] = str(held["etag"])
-        return h
+            headers["If-None-Match"] = str(held["etag"])
+        return headers
 
     def _note_limit(self, resp: httpx.Response) -> None:
-        h = resp.headers
-        left = header_count(h.get("x-ratelimit-remaining"))
-        reset = header_count(h.get("x-ratelimit-reset"))
-        core = h.get("x-ratelimit-resource", "core") == "core"
+        headers = resp.headers
+        left = header_count(headers.get("x-ratelimit-remaining"))
+        reset = header_count(headers.get("x-ratelimit-reset"))
+        core = headers.get("x-ratelimit-resource", "core") == "core"
         if left is not None and reset is not None and core:
             self.remaining, self.reset = left, float(reset)
 
@@ -269,8 +269,8 @@ def _store_key(url: httpx.URL, name: str = "") -> str:
     return f"etag:{url}#{name}" if name else f"etag:{url}"
 
 
-def _object(v: object) -> dict[str, object]:
-    return v if isinstance(v, dict) else {}
+def _object(value: object) -> dict[str, object]:
+    return value if isinstance(value, dict) else {}
 
 
 def _sendable(etag: object) -> bool:

@@ -31,12 +31,12 @@ def not_asked(reset: float) -> Resolution:
 
 def rate_wait(resp: httpx.Response, now: float) -> float | None:
     """Seconds GitHub asks us to wait, when the answer is a rate limit; None otherwise."""
-    h = resp.headers
-    ra = parse_retry_after(h.get("retry-after"))
+    headers = resp.headers
+    ra = parse_retry_after(headers.get("retry-after"))
     if ra is not None:
         return ra
-    reset = header_count(h.get("x-ratelimit-reset"))
-    if h.get("x-ratelimit-remaining") == "0" and reset is not None:
+    reset = header_count(headers.get("x-ratelimit-reset"))
+    if headers.get("x-ratelimit-remaining") == "0" and reset is not None:
         return max(0.0, reset - now)
     if resp.status_code in (403, 429) and b"rate limit" in resp.content.lower():
         return 60.0  # secondary limit without retry-after: GitHub says wait at least a minute
@@ -46,8 +46,8 @@ def rate_wait(resp: httpx.Response, now: float) -> float | None:
 def header_count(value: str | None) -> int | None:
     """A header's count or epoch time: ASCII digits, at most 12 of them (`int` refuses 4,300 and
     more, and `²` is a digit to str.isdigit); None for anything else."""
-    v = (value or "").strip()
-    return int(v) if v.isascii() and v.isdigit() and len(v) <= 12 else None
+    text = (value or "").strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 12 else None
 
 
 def limit_text(status: int, wait: float | None) -> str:

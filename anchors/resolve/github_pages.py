@@ -21,10 +21,10 @@ _REL_RE = re.compile(r"""\brel\s*=\s*"?([^";,]*+)""", re.IGNORECASE)
 
 def next_link(header: str | None) -> str | None:
     """The URL the `Link` header names `rel="next"`, or None (the last page, or no header)."""
-    for m in _LINK_RE.finditer((header or "")[:_LINK_CHARS]):
-        rel = _REL_RE.search(m.group(2))
+    for match in _LINK_RE.finditer((header or "")[:_LINK_CHARS]):
+        rel = _REL_RE.search(match.group(2))
         if rel is not None and "next" in rel.group(1).lower().split():
-            return m.group(1).strip()
+            return match.group(1).strip()
     return None
 
 

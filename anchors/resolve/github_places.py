@@ -39,35 +39,39 @@ class GithubPlaces:
         """A verdict for each target (None: nothing to say beside the page's own check);
         serially, as every GitHub request."""
         out: dict[GithubTarget, Placed | None] = {}
-        for t in dict.fromkeys(targets):
-            if t.kind == "lines":
-                out[t] = await self._lines(t)
+        for target in dict.fromkeys(targets):
+            if target.kind == "lines":
+                out[target] = await self._lines(target)
             else:
-                out[t] = await self._comment(t)
+                out[target] = await self._comment(target)
         return out
 
-    async def _comment(self, t: GithubTarget) -> Placed | None:
-        review = t.kind == "review-comment"
+    async def _comment(self, target: GithubTarget) -> Placed | None:
+        review = target.kind == "review-comment"
         what, field = ("pulls", "pull_request_url") if review else ("issues", "issue_url")
-        got = await self.api.get(f"repos/{t.repo}/{what}/comments/{t.comment}", _keep(field))
+        got = await self.api.get(
+            f"repos/{target.repo}/{what}/comments/{target.comment}", _keep(field)
+        )
         if not isinstance(got, Reply):
             return _failed(got)
         name = "review comment" if review else "comment"
         if got.status in (404, 410):
-            return Placed(Place.MISSING, f"{name} {t.comment} does not exist (deleted?)")
+            return Placed(Place.MISSING, f"{name} {target.comment} does not exist (deleted?)")
         if got.status != 200:
             return Placed(Place.UNVERIFIABLE, f"GitHub API answered HTTP {got.status}")
         owner = str(got.data.get(field) or "")
-        if not owner.endswith(f"/{what}/{t.where}"):
+        if not owner.endswith(f"/{what}/{target.where}"):
             other = owner.rsplit("/", 1)[-1] or "?"
-            return Placed(Place.MISSING, f"{name} {t.comment} belongs to #{other}, not #{t.where}")
+            return Placed(
+                Place.MISSING, f"{name} {target.comment} belongs to #{other}, not #{target.where}"
+            )
         return Placed(Place.FOUND)
 
-    async def _lines(self, t: GithubTarget) -> Placed | None:
-        parts = t.where.split("/")
+    async def _lines(self, target: GithubTarget) -> Placed | None:
+        parts = target.where.split("/")
         for cut in range(1, min(len(parts), _REF_SPLITS + 1)):
             ref, path = "/".join(parts[:cut]), "/".join(parts[cut:])
-            got = await self.api.get(f"repos/{t.repo}/contents/{path}?ref={ref}", _keep_lines)
+            got = await self.api.get(f"repos/{target.repo}/contents/{path}?ref={ref}", _keep_lines)
             if not isinstance(got, Reply):
                 return _failed(got)
             message = str(got.data.get("message") or "")
@@ -80,11 +84,11 @@ class GithubPlaces:
                     Place.UNVERIFIABLE, "the file is not one the contents API serves (over 1 MB?)"
                 )
             lines = got.data["lines"]
-            last = max(t.first or 0, t.last or 0)
+            last = max(target.first or 0, target.last or 0)
             if isinstance(lines, int) and last <= lines:
                 return Placed(Place.FOUND)
             return Placed(Place.MISSING, f"the file has {lines} lines at {ref}, not {last}")
-        return Placed(Place.UNVERIFIABLE, f"no ref of GitHub's found in {t.where}")
+        return Placed(Place.UNVERIFIABLE, f"no ref of GitHub's found in {target.where}")
 
 
 def _keep(field: str) -> Callable[[object], dict[str, object]]:
@@ -109,7 +113,7 @@ def _keep_lines(data: object) -> dict[str, object]:
     return {"lines": text.count(b"\n") + (0 if text.endswith(b"\n") or not text else 1)}
 
 
-def _failed(r: Resolution) -> Placed:
-    if not r.asked:
-        return Placed(Place.UNASKED, r.error or "GitHub's rate limit is spent")
-    return Placed(Place.UNVERIFIABLE, r.error or "GitHub API did not answer")
+def _failed(resolution: Resolution) -> Placed:
+    if not resolution.asked:
+        return Placed(Place.UNASKED, resolution.error or "GitHub's rate limit is spent")
+    return Placed(Place.UNVERIFIABLE, resolution.error or "GitHub API did not answer")
