@@ -41,8 +41,9 @@ from .hosts import Hosts
 from .linkresult import LinkResult, Stats
 from .netguard import Blocked, NameNotFound, NetGuard, ResolveFailed
 from .pageread import PAGE_HEADERS, head_of_body, read_page
-from .redirects import Stop, follow
+from .redirects import Headed, Stop, follow
 from .retry import RetryPolicy
+from .transport import Transport
 
 __all__ = [
     "DEFAULT_BODY_CAP",
@@ -62,6 +63,8 @@ DEFAULT_BODY_CAP = 8192
 NETWORK_DOWN_HOSTS = 3
 ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 _HEADERS = {"User-Agent": USER_AGENT, "Accept": ACCEPT}
+#: the same, as httpx hands them on (Host goes first): what the direct path sends
+_HEADER_ITEMS = [(name.lower(), value) for name, value in _HEADERS.items()]
 _HEAD_REFUSED = frozenset({403, 405, 501})
 _OFFLINE = (
     "no host could be reached (name resolution or connections fail everywhere); "
@@ -112,6 +115,10 @@ class LinkChecker:
             if isinstance(client, httpx.AsyncClient)
             else client.handle_async_request
         )
+        #: the transport's own aiohttp path (anchors.net.transport.Transport, what `anchors
+        #: check` gives): no httpx Request or Response a request; other transports go through
+        #: httpx as above
+        self._exchange = client.exchange if isinstance(client, Transport) else None
 
     async def check(
         self, url: str, accept: frozenset[int] = frozenset(), parsed: httpx.URL | None = None
@@ -264,16 +271,9 @@ class LinkChecker:
         head (a challenge page's marks); a page that is read (a cited #fragment) goes through
         `_read`, with its reader's own bound."""
         self.stats.requests += 1
-        # No timeout extension: the one deadline is this one, body included, and a transport
-        # given none starts no timers of its own (~15 us a request; bench/README.md).
-        request = httpx.Request(method, parsed, headers=_HEADERS)
         try:
             async with asyncio.timeout(self.timeout):
-                resp = await self._open(request)
-                try:
-                    body = await head_of_body(resp, cap) if cap else b""
-                finally:
-                    await resp.aclose()
+                resp, body = await self._answer(parsed, method, cap)
         except TimeoutError:
             return timeout_answer(self.timeout)
         except (Blocked, NameNotFound, ResolveFailed) as exc:
@@ -281,6 +281,19 @@ class LinkChecker:
         except httpx.HTTPError as exc:
             return error_answer(exc, self.timeout)
         return status_answer(url, resp, body)
+
+    async def _answer(self, parsed: httpx.URL, method: str, cap: int) -> tuple[Headed, bytes]:
+        """One request and at most `cap` bytes of its body. No timeout extension: the one
+        deadline is `_send`'s, body included, and a transport given none starts no timers of
+        its own (~15 us a request; bench/README.md)."""
+        if self._exchange is not None:
+            host = ("host", parsed.netloc.decode("ascii"))
+            return await self._exchange(method, parsed, [host, *_HEADER_ITEMS], cap)
+        resp = await self._open(httpx.Request(method, parsed, headers=_HEADERS))
+        try:
+            return resp, await head_of_body(resp, cap) if cap else b""
+        finally:
+            await resp.aclose()
 
     async def _read(self, url: str, parsed: httpx.URL, reader_for: ReaderFor) -> Answer:
         """A GET whose page is read (anchors.net.pageread), counted as any request."""
