@@ -115,9 +115,8 @@ class LinkChecker:
             if isinstance(client, httpx.AsyncClient)
             else client.handle_async_request
         )
-        #: the transport's own aiohttp path (anchors.net.transport.Transport, what `anchors
-        #: check` gives): no httpx Request or Response a request; other transports go through
-        #: httpx as above
+        #: the guarded transport's own aiohttp path (what `anchors check` gives): no httpx
+        #: Request or Response a request
         self._exchange = client.exchange if isinstance(client, Transport) else None
 
     async def check(
@@ -235,7 +234,8 @@ class LinkChecker:
         if pause > 0:
             await self.policy.sleep(pause)
         async with host.sem, self._global:
-            self._enter()
+            self.stats.in_flight += 1
+            self.stats.max_in_flight = max(self.stats.max_in_flight, self.stats.in_flight)
             try:
                 if reader is not None:
                     t = await self._read(url, parsed, reader)
@@ -261,11 +261,6 @@ class LinkChecker:
             self.stats.evidence_hosts.add(parsed.host)
         return t
 
-    def _enter(self) -> None:
-        s = self.stats
-        s.in_flight += 1
-        s.max_in_flight = max(s.max_in_flight, s.in_flight)
-
     async def _send(self, url: str, parsed: httpx.URL, method: str, cap: int) -> Answer:
         """One request, reading at most `cap` bytes of the body: a verdict needs only a page's
         head (a challenge page's marks); a page that is read (a cited #fragment) goes through
@@ -283,9 +278,8 @@ class LinkChecker:
         return status_answer(url, resp, body)
 
     async def _answer(self, parsed: httpx.URL, method: str, cap: int) -> tuple[Headed, bytes]:
-        """One request and at most `cap` bytes of its body. No timeout extension: the one
-        deadline is `_send`'s, body included, and a transport given none starts no timers of
-        its own (~15 us a request; bench/README.md)."""
+        """One request and at most `cap` bytes of its body. No timeout extension: `_send`'s is
+        the one deadline, and a transport given none starts no timers (~15 us a request)."""
         if self._exchange is not None:
             host = ("host", parsed.netloc.decode("ascii"))
             return await self._exchange(method, parsed, [host, *_HEADER_ITEMS], cap)

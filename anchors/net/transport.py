@@ -29,46 +29,10 @@ import yarl
 from aiohttp.abc import AbstractResolver, ResolveResult
 from httpx_aiohttp import AiohttpTransport
 
+from .aiohttp_errors import reraise_as_httpx
 from .netguard import GuardError, NetGuard
 
 __all__ = ["NoCookies", "Reply", "Transport", "guarded_transport", "ssl_context"]
-
-# aiohttp's error, most specific first -> the httpx error the checker understands.
-# (httpx-aiohttp's own table maps every ClientConnectionError, refused and reset included,
-# to ConnectTimeout; the checker needs them apart.)
-_ERRORS: tuple[tuple[type[BaseException], type[httpx.TransportError]], ...] = (
-    (aiohttp.ClientConnectorSSLError, httpx.ConnectError),
-    (aiohttp.ClientConnectorCertificateError, httpx.ConnectError),
-    (aiohttp.ConnectionTimeoutError, httpx.ConnectTimeout),
-    (aiohttp.SocketTimeoutError, httpx.ReadTimeout),
-    (aiohttp.ServerTimeoutError, httpx.ReadTimeout),
-    (aiohttp.ClientConnectorError, httpx.ConnectError),
-    (aiohttp.ServerDisconnectedError, httpx.RemoteProtocolError),
-    (aiohttp.ClientPayloadError, httpx.ReadError),
-    (aiohttp.ClientOSError, httpx.ReadError),
-    (aiohttp.InvalidURL, httpx.UnsupportedProtocol),  # e.g. 127.1: not a canonical IPv4
-    (aiohttp.NonHttpUrlClientError, httpx.UnsupportedProtocol),
-    (aiohttp.ClientConnectionError, httpx.ReadError),
-    # a malformed answer: bad status line, header too long, bad chunk... (httpcore: the same)
-    (aiohttp.ClientResponseError, httpx.RemoteProtocolError),
-    (aiohttp.ClientError, httpx.RemoteProtocolError),
-)
-
-
-def _httpx_error(exc: BaseException) -> httpx.TransportError | None:
-    """The httpx error for an aiohttp one; None: not aiohttp's (a guard error passes as it is)."""
-    if not isinstance(exc, aiohttp.ClientError):
-        return None
-    for theirs, ours in _ERRORS:
-        if isinstance(exc, theirs):
-            return ours(str(exc))
-    return None
-
-
-def _reraise(exc: BaseException) -> None:
-    mapped = _httpx_error(exc)
-    if mapped is not None:
-        raise mapped from exc
 
 
 class _Body(httpx.AsyncByteStream):
@@ -82,7 +46,7 @@ class _Body(httpx.AsyncByteStream):
             async for chunk in self.resp.content.iter_chunked(_CHUNK):
                 yield chunk
         except aiohttp.ClientError as exc:
-            _reraise(exc)
+            reraise_as_httpx(exc)
             raise
 
     async def aclose(self) -> None:
@@ -91,7 +55,7 @@ class _Body(httpx.AsyncByteStream):
         try:
             await self.resp.wait_for_close()
         except aiohttp.ClientError as exc:
-            _reraise(exc)
+            reraise_as_httpx(exc)
             raise
 
 
@@ -167,7 +131,7 @@ class Transport(AiohttpTransport):
                 method, target, headers=headers, allow_redirects=False, **options
             )
         except aiohttp.ClientError as exc:
-            _reraise(exc)
+            reraise_as_httpx(exc)
             raise
         except GuardError as exc:  # the guard refused the name or the address
             raise httpx.ConnectError(str(exc), request=origin) from exc
