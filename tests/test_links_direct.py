@@ -18,6 +18,7 @@ from anchors.net.netguard import NetGuard
 from anchors.net.transport import Transport
 
 from .loopback import LoopbackServer, Request, respond
+from .stack import check_urls
 from .vtime import VirtualTime
 
 
@@ -65,9 +66,11 @@ def server() -> Iterator[LoopbackServer]:
 
 
 def _closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A port nothing listens on at 127.0.0.2 (another host than the server's: a host's
+    failures in a row decide its retries, so the two failing URLs must not share one)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.2", 0))
+        return int(sock.getsockname()[1])
 
 
 def _run(urls: list[str], *, direct: bool, allow_private: bool = True) -> list[LinkResult]:
@@ -100,7 +103,7 @@ def test_both_paths_send_the_same_requests_and_reach_the_same_verdicts(
     server: LoopbackServer,
 ) -> None:
     urls = [server.url(p) for p in PATHS] + [server.url("/ok?x=%7e&y=a%20b")]
-    urls.append(f"http://127.0.0.1:{_closed_port()}/refused")
+    urls.append(f"http://127.0.0.2:{_closed_port()}/refused")
     SEEN.clear()
     direct = _run(urls, direct=True)
     wire_direct = sorted(SEEN, key=repr)
@@ -135,3 +138,24 @@ def test_both_paths_refuse_a_private_address_alike(server: LoopbackServer) -> No
     assert direct == _run(urls, direct=False, allow_private=False)
     assert [r.outcome for r in direct] == [Outcome.BLOCKED]
     assert SEEN == []  # nothing reached the server
+
+
+def test_the_check_stack_makes_no_httpx_request_or_response(
+    server: LoopbackServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What `anchors check` builds sends each link request straight on aiohttp: no httpx
+    `Request` or `Response` per request (~40 us each, bench/README.md)."""
+    made: list[str] = []
+    for cls in (httpx.Request, httpx.Response):
+        real = cls.__init__
+
+        def counting(self: object, *args: object, _real=real, **kw: object) -> None:
+            made.append(type(self).__name__)
+            _real(self, *args, **kw)
+
+        monkeypatch.setattr(cls, "__init__", counting)
+    urls = [server.url(p) for p in ("/ok", "/404", "/moved")]
+    results, checker = check_urls(urls, allow_private=True)
+    assert [r.outcome for r in results] == [Outcome.OK, Outcome.DEAD, Outcome.REDIRECT]
+    assert checker.stats.requests == 4
+    assert made == []
