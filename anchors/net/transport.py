@@ -76,8 +76,8 @@ class Transport(AiohttpTransport):
             request.method,
             request.url,
             request.headers.multi_items(),
+            _timeout(ext.get("timeout")),
             data=_content(request),
-            timeout=_timeout(ext.get("timeout")),
             server_hostname=ext.get("sni_hostname"),
             origin=request,
         )
@@ -96,7 +96,7 @@ class Transport(AiohttpTransport):
         (~40 us a request, bench/README.md), the same errors as `handle_async_request`, the
         same bytes on the wire (`headers` as httpx would send them, Host first). At most
         `cap` bytes of the body are read; the connection is released before this returns."""
-        resp = await self._request(method, url, headers, timeout=_NO_TIMEOUT)
+        resp = await self._request(method, url, headers, _NO_TIMEOUT)
         body = _Body(resp)
         try:
             got = bytearray()
@@ -114,8 +114,11 @@ class Transport(AiohttpTransport):
         method: str,
         url: httpx.URL,
         headers: list[tuple[str, str]],
+        timeout: aiohttp.ClientTimeout,
+        *,
+        data: bytes | httpx.AsyncByteStream | None = None,
+        server_hostname: str | None = None,
         origin: httpx.Request | None = None,
-        **options: Any,
     ) -> aiohttp.ClientResponse:
         """One request without redirects; aiohttp's and the guard's errors as httpx's."""
         if not isinstance(self.client, aiohttp.ClientSession):
@@ -128,7 +131,13 @@ class Transport(AiohttpTransport):
             raise httpx.UnsupportedProtocol(str(url)) from exc
         try:
             return await self.client.request(
-                method, target, headers=headers, allow_redirects=False, **options
+                method,
+                target,
+                headers=headers,
+                data=data,
+                allow_redirects=False,
+                timeout=timeout,
+                server_hostname=server_hostname,
             )
         except aiohttp.ClientError as exc:
             reraise_as_httpx(exc)
