@@ -128,15 +128,15 @@ class LinkChecker:
 
         async def attempt() -> Answer:
             nonlocal sent, tries
-            t = await self._try(url, accept, parsed, tries > 0, reader)
-            sent, tries = sent + t.requests, tries + 1
-            return t
+            answer = await self._try(url, accept, parsed, tries > 0, reader)
+            sent, tries = sent + answer.requests, tries + 1
+            return answer
 
         host = (parsed or parse(url) or httpx.URL()).host
         last = await self.policy.run(
             attempt,
-            lambda s: self.scheduler.rest(host, s),
-            give_up=lambda t: self.hosts.failing(t.host),
+            lambda seconds: self.scheduler.rest(host, seconds),
+            give_up=lambda answer: self.hosts.failing(answer.host),
         )
         after = last.retry_after if last.outcome.failed else None
         return LinkResult(
@@ -163,8 +163,8 @@ class LinkChecker:
         `readers` names the URLs whose page is also read, and what reads it."""
         self.readers = readers or {}
 
-        async def each(r: LinkResult) -> None:
-            if on_result is not None and (maybe := on_result(r)) is not None:
+        async def each(result: LinkResult) -> None:
+            if on_result is not None and (maybe := on_result(result)) is not None:
                 await maybe
             if self.network_down():
                 raise NetworkDown(_OFFLINE)
@@ -177,8 +177,8 @@ class LinkChecker:
         A missing name or a refused connection means "dead" for one host, but when it is the
         only thing any host says, the machine is offline (or its resolver is), not the web.
         """
-        s = self.stats
-        return s.responses == 0 and len(s.evidence_hosts) >= NETWORK_DOWN_HOSTS
+        stats = self.stats
+        return stats.responses == 0 and len(stats.evidence_hosts) >= NETWORK_DOWN_HOSTS
 
     async def _try(
         self,
@@ -196,29 +196,29 @@ class LinkChecker:
                 return Answer(Outcome.DEAD, error=f"invalid URL ({exc})")
         first, requests = parsed, 0
 
-        async def fetch(u: httpx.URL) -> Answer:
+        async def fetch(hop: httpx.URL) -> Answer:
             nonlocal requests
-            t = await self._hop(url if u is first else str(u), u, retry, reader)
-            requests += t.requests
-            return t
+            answer = await self._hop(url if hop is first else str(hop), hop, retry, reader)
+            requests += answer.requests
+            return answer
 
         end = await follow(parsed, fetch, _target, max_redirects=self.max_redirects)
-        t = end.answer
+        last = end.answer
         if end.stop is not None:
             return Answer(
                 Outcome.DEAD,
-                t.status if end.stop is Stop.LOOP else None,
+                last.status if end.stop is Stop.LOOP else None,
                 str(end.url),
                 error=end.reason(self.max_redirects),
                 requests=requests,
             )
-        t.requests = requests
-        t.moved_to = str(end.moved_to) if end.moved_to and t.outcome is Outcome.OK else None
-        if t.moved_to and t.status not in accept:
-            t.outcome = Outcome.REDIRECT
-        if t.status is not None and t.status in accept:
-            t.outcome = Outcome.OK
-        return t
+        last.requests = requests
+        last.moved_to = str(end.moved_to) if end.moved_to and last.outcome is Outcome.OK else None
+        if last.moved_to and last.status not in accept:
+            last.outcome = Outcome.REDIRECT
+        if last.status is not None and last.status in accept:
+            last.outcome = Outcome.OK
+        return last
 
     async def _hop(
         self, url: str, parsed: httpx.URL, retry: bool = False, reader: ReaderFor | None = None
@@ -238,28 +238,28 @@ class LinkChecker:
             self.stats.max_in_flight = max(self.stats.max_in_flight, self.stats.in_flight)
             try:
                 if reader is not None:
-                    t = await self._read(url, parsed, reader)
+                    answer = await self._read(url, parsed, reader)
                 else:
-                    t = await self._send(url, parsed, "HEAD", 0)
-                if reader is None and t.status in _HEAD_REFUSED:
+                    answer = await self._send(url, parsed, "HEAD", 0)
+                if reader is None and answer.status in _HEAD_REFUSED:
                     again = await self._send(url, parsed, "GET", self.body_cap)
-                    again.requests += t.requests
-                    t = again
+                    again.requests += answer.requests
+                    answer = again
             finally:
                 self.stats.in_flight -= 1
-        t.host = parsed.host
+        answer.host = parsed.host
         self.hosts.note(
             host,
             retry=retry,
-            responded=t.responded,
-            retry_after=t.retry_after,
-            failed=t.outcome in (Outcome.UNREACHABLE, Outcome.DEAD),
+            responded=answer.responded,
+            retry_after=answer.retry_after,
+            failed=answer.outcome in (Outcome.UNREACHABLE, Outcome.DEAD),
         )
-        if t.responded:
+        if answer.responded:
             self.stats.responses += 1
-        if t.silence is not None:
+        if answer.silence is not None:
             self.stats.evidence_hosts.add(parsed.host)
-        return t
+        return answer
 
     async def _send(self, url: str, parsed: httpx.URL, method: str, cap: int) -> Answer:
         """One request, reading at most `cap` bytes of the body: a verdict needs only a page's
@@ -296,5 +296,5 @@ class LinkChecker:
         return await read_page(self._open, request, url, reader_for, self.timeout, self.body_cap)
 
 
-def _target(t: Answer) -> tuple[int, httpx.URL] | None:
-    return (t.status or 0, t.next_url) if t.next_url is not None else None
+def _target(answer: Answer) -> tuple[int, httpx.URL] | None:
+    return (answer.status or 0, answer.next_url) if answer.next_url is not None else None

@@ -73,9 +73,9 @@ async def read_page(
         cut = "error"
     if page is not None:
         page.end(cut)
-    t = status_answer(url, resp, body)
-    t.page = page
-    return t
+    answer = status_answer(url, resp, body)
+    answer.page = page
+    return answer
 
 
 async def _feed(resp: httpx.Response, page: PageReader) -> str | None:
