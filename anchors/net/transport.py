@@ -1,8 +1,10 @@
 """The HTTP transport under httpx: aiohttp's connection pool, with the guard in its public hooks.
 
-httpx stays the API every client and test is written against; only the connection layer is
-aiohttp's (through `httpx-aiohttp`), which costs about half the CPU per request of httpcore's
-(bench/README.md). Redirects, retries, limits and the body cap stay in the checker above.
+httpx stays the API every service client and test is written against; only the connection
+layer is aiohttp's (through `httpx-aiohttp`), about half the CPU per request of httpcore's. The
+link checker, many small requests, skips httpx's objects (`exchange`): the same session, hooks,
+errors and bytes on the wire (bench/README.md). Redirects, retries, limits and the body cap
+stay in the checker above.
 
 The guard sits in two public hooks of `aiohttp.TCPConnector`: a resolver that resolves names
 through the guard (and screens every address it returns), and a `socket_factory` that screens
