@@ -76,7 +76,7 @@ GUARDS: dict[str, Guard] = {
     "anchors.extract.citations._ARROW_SECTION_RE": g(A("→", " ", "x"), A("", "→ ")),
     "anchors.extract.citations._LIST_RE": g(A("", " ", "x"), A("-", " ", ""), use=M),
     "anchors.extract.citations._FILE_DATE_RE": g(A("", "2024-01-0"), A("", "1")),
-    "anchors.extract.citations._DIGIT_RE": g(A("", "a")),
+    "anchors.extract.scan.DIGIT_RE": g(A("", "a")),
     "anchors.extract.citations._TITLE_DATE_RE": g(A("(", " ", "x"), A("", "( 2024-01-01 ")),
     # `PR` + whitespace, `#`, whitespace: three runs the old pattern split every way
     "anchors.extract.claims._MENTION_RE": g(

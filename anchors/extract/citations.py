@@ -32,7 +32,7 @@ from .layout import (
 )
 from .model import Briefing, Citation, InvalidCitation
 from .place import Block, Place, heading_blocks, line_claim, section_in
-from .scan import Hit, scan
+from .scan import DIGIT_RE, Hit, scan
 from .titling import TitleSource, cell_title, line_title
 
 __all__ = [
@@ -55,7 +55,6 @@ _LINK_LABEL_RE = re.compile(r"url|arxiv|链接|link|doi", re.IGNORECASE)
 _ARROW_SECTION_RE = re.compile(r"→\s*§.*")
 _LIST_RE = re.compile(r"^\s*(?:[-*+]|[0-9]{1,3}[.)])\s+")
 _FILE_DATE_RE = re.compile(r"(?<!\d)(\d{4}-\d{2}-\d{2})(?!\d)")
-_DIGIT_RE = re.compile(r"[0-9０-９]")
 _TITLE_DATE_RE = re.compile(r"[（(]\s*(\d{4}-\d{2}-\d{2})\s*[）)]")
 
 
@@ -136,7 +135,7 @@ def extract(text: str, path: str, when: date) -> Briefing:
     ignored = ignored_anchors(raw_lines) if "anchors" in text else frozenset()
     hits: dict[int, list[tuple[int, str]]] = {}  # each line's citations, for `attributed`
     for i, line in enumerate(lines):
-        if skipped[i] or ("://" not in line and not _DIGIT_RE.search(line)):
+        if skipped[i] or ("://" not in line and not DIGIT_RE.search(line)):
             continue
         seen = hits.setdefault(i, [])
         if line.lstrip().startswith("|"):

@@ -6,7 +6,9 @@ the registry's folder) are read, each at most once, and only when there is a dea
 each as every file the repository names is read (`files.repo`): a regular file, never through a
 link out of the repository (`notes.md -> /dev/zero`), and at most 4 MiB of it.
 A line cites the URL when the briefing extractor finds it there under the same key, so the
-match is the one `anchors add` makes (as cited, tracking parameters aside), not a text search.
+match is the one `anchors add` makes (as cited, tracking parameters aside), not a text search:
+`cited_keys` is the extractor's own walk (the same lines, table cells, hits and ignored
+anchors) without the titles, claims and figures a citation also gets, half its cost.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
-from datetime import date
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -22,9 +23,10 @@ from ..details import Answer, Details, Line, details_of
 from ..files.repo import RepoFileError, read_text, repository_root
 from ..findings import CITED_IN_BRIEFINGS, Finding
 from ..ids import InvalidId, parse_anchor
-from .citations import extract
+from .layout import cells, ignored_anchors, is_separator, skipped_lines, without_comments
+from .scan import DIGIT_RE, scan
 
-__all__ = ["add_citing_lines"]
+__all__ = ["add_citing_lines", "cited_keys"]
 
 _MAX_FILES = 5000
 _MAX_BYTES = 4 << 20
@@ -106,7 +108,30 @@ def _citing(registry: str, wanted: set[str]) -> dict[str, list[Line]]:
             continue
         if not any(h in text for h in hosts):
             continue
-        for cite in extract(text, str(path), date.today()).citations:
-            if cite.key.key in hits:
-                hits[cite.key.key].append(Line(_shown(path), cite.line))
+        for key, line in cited_keys(text):
+            if key in hits:
+                hits[key].append(Line(_shown(path), line))
     return {keys[key]: where for key, where in hits.items() if where}
+
+
+def cited_keys(text: str) -> Iterator[tuple[str, int]]:
+    """(key, line) of each citation `extract` finds in `text`, in its order: a line's prose,
+    or a table row's cells (a separator row has none); each key once a line."""
+    raw_lines = text.splitlines()
+    skipped = skipped_lines(raw_lines)
+    lines = without_comments(raw_lines, skipped)
+    ignored = ignored_anchors(raw_lines) if "anchors" in text else frozenset()
+    for i, line in enumerate(lines):
+        if skipped[i] or ("://" not in line and not DIGIT_RE.search(line)):
+            continue
+        units = [line]
+        if line.lstrip().startswith("|"):
+            row = cells(line)
+            units = [] if is_separator(row) else row
+        seen: set[str] = set()
+        for unit in units:
+            for hit in scan(unit):
+                key = hit.key.key if hit.key is not None else None
+                if key is not None and key not in ignored and key not in seen:
+                    seen.add(key)
+                    yield key, i + 1

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from ..ids import parse_anchor
 from ..ids.model import OLD_ARCHIVES, AnchorKey, GithubRef, InvalidId
 
-__all__ = ["Hit", "scan"]
+__all__ = ["DIGIT_RE", "Hit", "scan"]
 
 # Characters that end a bare URL: whitespace, full-width punctuation, quotes and angle brackets.
 _URL_STOP = "\\s<>\"'`|（）【】，。；、：「」『』《》！？…“”‘’"
@@ -52,7 +52,7 @@ _FULLWIDTH = str.maketrans({**{chr(0xFF10 + i): str(i) for i in range(10)}, "．
 #: A link target longer than this is not one; the scan falls back to bare-URL rules, which keeps
 #: pathological lines (`[x](https://a/（` ten thousand times) linear.
 _MAX_DESTINATION = 4096
-_DIGIT_RE = re.compile(r"[0-9０-９]")
+DIGIT_RE = re.compile(r"[0-9０-９]")
 #: template syntax no real URL holds: `${PORT}`, `{{host}}`, `{id}`, `$HOST`, a port that is a word
 _TEMPLATE_RE = re.compile(
     r"\$\{|\{\{|\{[A-Za-z_][\w.-]*\}|\$[A-Za-z_]|^[a-z]+://[^/?#]*:(?![0-9]*(?:[/?#]|$))",
@@ -93,7 +93,7 @@ def scan(text: str) -> list[Hit]:
             pieces += [text[at : hit.start], " " * (hit.end - hit.start)]
             at = hit.end
         masked = "".join(pieces) + text[at:]
-    if _DIGIT_RE.search(masked):
+    if DIGIT_RE.search(masked):
         hits.extend(_tokens(text, masked.translate(_FULLWIDTH)))
         hits.sort(key=lambda hit: hit.start)
     return hits

@@ -20,7 +20,7 @@ import httpx
 
 from ..findings import Outcome
 from .netguard import Blocked, NameNotFound, ResolveFailed
-from .redirects import location
+from .redirects import Headed, location
 from .retry import error_chain, parse_retry_after, refused, retryable_error, retryable_status
 
 __all__ = [
@@ -170,7 +170,7 @@ def _error_kind(exc: httpx.HTTPError, timeout: float) -> Answer:
     return Answer(Outcome.UNREACHABLE, error=f"{type(exc).__name__}: {exc}", requests=1)
 
 
-def status_answer(url: str, resp: httpx.Response, body: bytes) -> Answer:
+def status_answer(url: str, resp: Headed, body: bytes) -> Answer:
     status = resp.status_code
     answer = Answer(Outcome.OK, status, url, responded=True, requests=1)
     if 300 <= status < 400:

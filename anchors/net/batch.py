@@ -83,13 +83,13 @@ class Scheduler(Generic[R]):
                     host = run.running.pop(event)
                     run.active[host] -= 1
                     run.release(host)
-                    r = event.result()
-                    results.append(r)
-                    await on_result(r)
+                    result = event.result()
+                    results.append(result)
+                    await on_result(result)
         finally:
             self._run = None
-            for t in run.running:
-                t.cancel()
+            for task in run.running:
+                task.cancel()
             await asyncio.gather(*run.running, return_exceptions=True)
         return results
 
@@ -140,13 +140,13 @@ class _Run(Generic[R]):
 
     def admit(self, pending: deque[tuple[str, frozenset[int]]]) -> None:
         while pending and len(self.running) < self.s.window:
-            u, a = pending.popleft()
-            parsed = parse(u)
+            url, accept = pending.popleft()
+            parsed = parse(url)
             host = parsed.host if parsed is not None else ""
             if self.room(host) and not self.waiting.get(host):
-                self.start((u, a, parsed), host)
+                self.start((url, accept, parsed), host)
             else:
-                self.waiting.setdefault(host, deque()).append((u, a, parsed))
+                self.waiting.setdefault(host, deque()).append((url, accept, parsed))
 
     def release(self, host: str) -> None:
         queue = self.waiting.get(host)

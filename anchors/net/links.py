@@ -41,8 +41,9 @@ from .hosts import Hosts
 from .linkresult import LinkResult, Stats
 from .netguard import Blocked, NameNotFound, NetGuard, ResolveFailed
 from .pageread import PAGE_HEADERS, head_of_body, read_page
-from .redirects import Stop, follow
+from .redirects import Headed, Stop, follow
 from .retry import RetryPolicy
+from .transport import Transport
 
 __all__ = [
     "DEFAULT_BODY_CAP",
@@ -62,6 +63,8 @@ DEFAULT_BODY_CAP = 8192
 NETWORK_DOWN_HOSTS = 3
 ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 _HEADERS = {"User-Agent": USER_AGENT, "Accept": ACCEPT}
+#: the same, as httpx hands them on (Host goes first): what the direct path sends
+_HEADER_ITEMS = [(name.lower(), value) for name, value in _HEADERS.items()]
 _HEAD_REFUSED = frozenset({403, 405, 501})
 _OFFLINE = (
     "no host could be reached (name resolution or connections fail everywhere); "
@@ -112,6 +115,9 @@ class LinkChecker:
             if isinstance(client, httpx.AsyncClient)
             else client.handle_async_request
         )
+        #: the guarded transport's own aiohttp path (what `anchors check` gives): no httpx
+        #: Request or Response a request
+        self._exchange = client.exchange if isinstance(client, Transport) else None
 
     async def check(
         self, url: str, accept: frozenset[int] = frozenset(), parsed: httpx.URL | None = None
@@ -122,15 +128,15 @@ class LinkChecker:
 
         async def attempt() -> Answer:
             nonlocal sent, tries
-            t = await self._try(url, accept, parsed, tries > 0, reader)
-            sent, tries = sent + t.requests, tries + 1
-            return t
+            answer = await self._try(url, accept, parsed, tries > 0, reader)
+            sent, tries = sent + answer.requests, tries + 1
+            return answer
 
         host = (parsed or parse(url) or httpx.URL()).host
         last = await self.policy.run(
             attempt,
-            lambda s: self.scheduler.rest(host, s),
-            give_up=lambda t: self.hosts.failing(t.host),
+            lambda seconds: self.scheduler.rest(host, seconds),
+            give_up=lambda answer: self.hosts.failing(answer.host),
         )
         after = last.retry_after if last.outcome.failed else None
         return LinkResult(
@@ -157,8 +163,8 @@ class LinkChecker:
         `readers` names the URLs whose page is also read, and what reads it."""
         self.readers = readers or {}
 
-        async def each(r: LinkResult) -> None:
-            if on_result is not None and (maybe := on_result(r)) is not None:
+        async def each(result: LinkResult) -> None:
+            if on_result is not None and (maybe := on_result(result)) is not None:
                 await maybe
             if self.network_down():
                 raise NetworkDown(_OFFLINE)
@@ -171,8 +177,8 @@ class LinkChecker:
         A missing name or a refused connection means "dead" for one host, but when it is the
         only thing any host says, the machine is offline (or its resolver is), not the web.
         """
-        s = self.stats
-        return s.responses == 0 and len(s.evidence_hosts) >= NETWORK_DOWN_HOSTS
+        stats = self.stats
+        return stats.responses == 0 and len(stats.evidence_hosts) >= NETWORK_DOWN_HOSTS
 
     async def _try(
         self,
@@ -190,29 +196,29 @@ class LinkChecker:
                 return Answer(Outcome.DEAD, error=f"invalid URL ({exc})")
         first, requests = parsed, 0
 
-        async def fetch(u: httpx.URL) -> Answer:
+        async def fetch(hop: httpx.URL) -> Answer:
             nonlocal requests
-            t = await self._hop(url if u is first else str(u), u, retry, reader)
-            requests += t.requests
-            return t
+            answer = await self._hop(url if hop is first else str(hop), hop, retry, reader)
+            requests += answer.requests
+            return answer
 
         end = await follow(parsed, fetch, _target, max_redirects=self.max_redirects)
-        t = end.answer
+        last = end.answer
         if end.stop is not None:
             return Answer(
                 Outcome.DEAD,
-                t.status if end.stop is Stop.LOOP else None,
+                last.status if end.stop is Stop.LOOP else None,
                 str(end.url),
                 error=end.reason(self.max_redirects),
                 requests=requests,
             )
-        t.requests = requests
-        t.moved_to = str(end.moved_to) if end.moved_to and t.outcome is Outcome.OK else None
-        if t.moved_to and t.status not in accept:
-            t.outcome = Outcome.REDIRECT
-        if t.status is not None and t.status in accept:
-            t.outcome = Outcome.OK
-        return t
+        last.requests = requests
+        last.moved_to = str(end.moved_to) if end.moved_to and last.outcome is Outcome.OK else None
+        if last.moved_to and last.status not in accept:
+            last.outcome = Outcome.REDIRECT
+        if last.status is not None and last.status in accept:
+            last.outcome = Outcome.OK
+        return last
 
     async def _hop(
         self, url: str, parsed: httpx.URL, retry: bool = False, reader: ReaderFor | None = None
@@ -228,52 +234,41 @@ class LinkChecker:
         if pause > 0:
             await self.policy.sleep(pause)
         async with host.sem, self._global:
-            self._enter()
+            self.stats.in_flight += 1
+            self.stats.max_in_flight = max(self.stats.max_in_flight, self.stats.in_flight)
             try:
                 if reader is not None:
-                    t = await self._read(url, parsed, reader)
+                    answer = await self._read(url, parsed, reader)
                 else:
-                    t = await self._send(url, parsed, "HEAD", 0)
-                if reader is None and t.status in _HEAD_REFUSED:
+                    answer = await self._send(url, parsed, "HEAD", 0)
+                if reader is None and answer.status in _HEAD_REFUSED:
                     again = await self._send(url, parsed, "GET", self.body_cap)
-                    again.requests += t.requests
-                    t = again
+                    again.requests += answer.requests
+                    answer = again
             finally:
                 self.stats.in_flight -= 1
-        t.host = parsed.host
+        answer.host = parsed.host
         self.hosts.note(
             host,
             retry=retry,
-            responded=t.responded,
-            retry_after=t.retry_after,
-            failed=t.outcome in (Outcome.UNREACHABLE, Outcome.DEAD),
+            responded=answer.responded,
+            retry_after=answer.retry_after,
+            failed=answer.outcome in (Outcome.UNREACHABLE, Outcome.DEAD),
         )
-        if t.responded:
+        if answer.responded:
             self.stats.responses += 1
-        if t.silence is not None:
+        if answer.silence is not None:
             self.stats.evidence_hosts.add(parsed.host)
-        return t
-
-    def _enter(self) -> None:
-        s = self.stats
-        s.in_flight += 1
-        s.max_in_flight = max(s.max_in_flight, s.in_flight)
+        return answer
 
     async def _send(self, url: str, parsed: httpx.URL, method: str, cap: int) -> Answer:
         """One request, reading at most `cap` bytes of the body: a verdict needs only a page's
         head (a challenge page's marks); a page that is read (a cited #fragment) goes through
         `_read`, with its reader's own bound."""
         self.stats.requests += 1
-        # No timeout extension: the one deadline is this one, body included, and a transport
-        # given none starts no timers of its own (~15 us a request; bench/README.md).
-        request = httpx.Request(method, parsed, headers=_HEADERS)
         try:
             async with asyncio.timeout(self.timeout):
-                resp = await self._open(request)
-                try:
-                    body = await head_of_body(resp, cap) if cap else b""
-                finally:
-                    await resp.aclose()
+                resp, body = await self._answer(parsed, method, cap)
         except TimeoutError:
             return timeout_answer(self.timeout)
         except (Blocked, NameNotFound, ResolveFailed) as exc:
@@ -282,6 +277,18 @@ class LinkChecker:
             return error_answer(exc, self.timeout)
         return status_answer(url, resp, body)
 
+    async def _answer(self, parsed: httpx.URL, method: str, cap: int) -> tuple[Headed, bytes]:
+        """One request and at most `cap` bytes of its body. No timeout extension: `_send`'s is
+        the one deadline, and a transport given none starts no timers (~15 us a request)."""
+        if self._exchange is not None:
+            host = ("host", parsed.netloc.decode("ascii"))
+            return await self._exchange(method, parsed, [host, *_HEADER_ITEMS], cap)
+        resp = await self._open(httpx.Request(method, parsed, headers=_HEADERS))
+        try:
+            return resp, await head_of_body(resp, cap) if cap else b""
+        finally:
+            await resp.aclose()
+
     async def _read(self, url: str, parsed: httpx.URL, reader_for: ReaderFor) -> Answer:
         """A GET whose page is read (anchors.net.pageread), counted as any request."""
         self.stats.requests += 1
@@ -289,5 +296,5 @@ class LinkChecker:
         return await read_page(self._open, request, url, reader_for, self.timeout, self.body_cap)
 
 
-def _target(t: Answer) -> tuple[int, httpx.URL] | None:
-    return (t.status or 0, t.next_url) if t.next_url is not None else None
+def _target(answer: Answer) -> tuple[int, httpx.URL] | None:
+    return (answer.status or 0, answer.next_url) if answer.next_url is not None else None

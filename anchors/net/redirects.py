@@ -13,16 +13,30 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Generic, TypeVar
+from typing import Generic, Protocol, TypeVar
 from urllib.parse import quote_from_bytes
 
 import httpx
 
-__all__ = ["PERMANENT", "Followed", "Stop", "follow", "location", "location_of"]
+__all__ = ["PERMANENT", "Followed", "Headed", "Stop", "follow", "location", "location_of"]
 
 A = TypeVar("A")
 #: the statuses that say "this URL has moved for good"
 PERMANENT = frozenset({301, 308})
+
+
+class Headed(Protocol):
+    """What an answer is judged by: an `httpx.Response`, or the link checker's lighter reply
+    read straight off the connection pool (anchors.net.transport.Reply)."""
+
+    @property
+    def status_code(self) -> int: ...
+
+    @property
+    def headers(self) -> httpx.Headers: ...
+
+    @property
+    def url(self) -> httpx.URL: ...
 
 
 class Stop(str, Enum):
@@ -109,7 +123,7 @@ def location_of(resp: httpx.Response) -> tuple[int, httpx.URL] | None:
 _PLAIN = bytes(range(0x21, 0x7F))
 
 
-def location(resp: httpx.Response) -> str | None:
+def location(resp: Headed) -> str | None:
     """An answer's first Location as its bytes say, every byte outside printable ASCII
     percent-encoded: a raw UTF-8 `/café` is `/caf%C3%A9`, as a browser sends it, however
     httpx decoded the header block (as Latin-1, when another header is not UTF-8)."""
