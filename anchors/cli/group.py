@@ -40,6 +40,7 @@ def error_line(message: str) -> str:
 
 
 class Group(TyperGroup):
+    # Any: click's own signature for `main`, which this overrides
     def main(
         self,
         args: Sequence[str] | None = None,
@@ -80,6 +81,8 @@ class Group(TyperGroup):
 
 
 class Command(TyperCommand):
+    # Any below: click's Context and HelpFormatter, which typer vendors under another module
+    # name in some of the versions it supports (see the import above)
     def invoke(self, ctx: Any) -> Any:
         """The one place an error becomes `anchors: error: <what, where>` and exit 2.
 

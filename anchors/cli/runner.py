@@ -39,7 +39,7 @@ class Terminated(BaseException):
         )
 
 
-def serve(app: Callable[[], Any]) -> NoReturn:
+def serve(app: Callable[[], object]) -> NoReturn:
     """The process around the CLI: streams that fail like files, stop signals as exit codes."""
     streams.guard()
     for sig in STOPS:
@@ -67,6 +67,7 @@ def serve(app: Callable[[], Any]) -> NoReturn:
     sys.exit(code)
 
 
+# Any: asyncio.run's own signature (what the coroutine yields and is sent is its business)
 def run(coro: Coroutine[Any, Any, T]) -> T:
     """asyncio.run, with SIGTERM cancelling the work like SIGINT does (finally blocks run);
     the blocking calls it hands to threads never delay the end (`net.workers`)."""

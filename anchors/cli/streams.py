@@ -114,6 +114,7 @@ class Guarded:
     def isatty(self) -> bool:
         return self._stream is not None and self._stream.isatty()
 
+    # Any: a stand-in for the stream it wraps, so whatever that stream's attribute is
     def __getattr__(self, name: str) -> Any:
         if self._stream is None:
             raise AttributeError(name)
@@ -152,6 +153,7 @@ class Unfailing:
         self.lost = str(exc) or type(exc).__name__
         _discard_fd(self._stream)
 
+    # Any: a stand-in for the stream it wraps, so whatever that stream's attribute is
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
 

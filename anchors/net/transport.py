@@ -254,7 +254,7 @@ def _ssl_context(verify: Verify) -> ssl.SSLContext:
 def _session(
     limits: httpx.Limits, ctx: ssl.SSLContext, guard: NetGuard | None
 ) -> aiohttp.ClientSession:
-    extra: dict[str, Any] = {}
+    extra: dict[str, Any] = {}  # Any: ClientSession's keyword arguments, each its own type
     if guard is not None:
         # Addresses are tried one after another (as before): a race of several would hide
         # which one the guard refused.
