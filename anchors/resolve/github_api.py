@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 
 import httpx
 
-from ..defaults import GITHUB_API, USER_AGENT
+from ..defaults import DEFAULT_TIMEOUT, GITHUB_API, USER_AGENT
 from ..errors import UsageError
 from ..findings import Outcome
 from ..net.bounded import Unreadable, answer_json
@@ -60,7 +60,7 @@ class GithubApi:
         api_url: str = GITHUB_API,
         token: str | None = None,
         policy: RetryPolicy | None = None,
-        timeout: float = 10.0,
+        timeout: float = DEFAULT_TIMEOUT,
         etags: Cache | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
