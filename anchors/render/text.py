@@ -42,10 +42,6 @@ def clip(s: str, n: int) -> str:
     return s if len(s) <= n else s[: n - 1].rstrip() + "…"
 
 
-def _t(s: object) -> Text:
-    return Text(plain(str(s)))
-
-
 def _finding(f: Finding, width: int) -> list[Text]:
     head = Text.assemble(
         (where(f) + ":", "bold"),

@@ -47,8 +47,6 @@ class Reply:
 
     status: int
     data: dict[str, object]
-    #: a 304: an earlier answer's data, confirmed unchanged
-    renewed: bool = False
     #: the next page's URL (the answer's `Link: rel="next"`), for a list answered in pages
     next: str | None = None
 
@@ -133,7 +131,7 @@ class GithubApi:
         assert self.etags is not None
         self.etags.put(key, held)
         nxt = held.get("next")
-        return Reply(200, _object(held["kept"]), True, nxt if isinstance(nxt, str) else None)
+        return Reply(200, _object(held["kept"]), nxt if isinstance(nxt, str) else None)
 
     def _reply(
         self, resp: httpx.Response, keep: Keep, data: object, name: str
