@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import vulture  # noqa: F401  (the test extra has it; without it this suite cannot run)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,6 +42,7 @@ def test_nothing_in_the_package_is_dead() -> None:
     assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
 
 
+@pytest.mark.slow
 def test_every_name_on_the_allow_list_is_still_needed() -> None:
     tree = ast.parse(ALLOW.read_text(encoding="utf-8"))
     (listing,) = (n for n in tree.body if isinstance(n, ast.FunctionDef))
@@ -56,6 +58,7 @@ def test_every_name_on_the_allow_list_is_still_needed() -> None:
     assert reported(without.stdout) == allowed
 
 
+@pytest.mark.slow
 def test_the_check_fails_on_a_dead_function_and_a_field_nothing_reads(tmp_path: Path) -> None:
     shutil.copytree(ROOT / "anchors", tmp_path / "anchors")
     shutil.copy(ROOT / "pyproject.toml", tmp_path)
