@@ -667,9 +667,9 @@ def test_release_tests_the_built_wheel_not_the_checkout(
     for name in ("apt-get", "npm", "sudo"):
         (fakes / name).write_text(f'#!/bin/sh\necho "{name} $*" >> "{calls}"\n', encoding="utf-8")
         (fakes / name).chmod(0o755)
-    # setup-python's interpreter: a fresh virtual environment, so what the steps install
-    # (.ci/prepare's fuzz extra, with this package) goes there, never into this Python; it
-    # sees this Python's packages (pip, atheris) as a runner's image would have them
+    # setup-python's interpreter: a fresh virtual environment, so whatever the steps install
+    # goes there, never into the Python running this suite; it sees that Python's packages
+    # (pip, atheris) as a runner's image would have them
     python = tmp_path / "python"
     venv.EnvBuilder(with_pip=False, system_site_packages=True).create(python)
     runner = _release_runner(ws, temp, f"v{__version__}")
@@ -693,8 +693,9 @@ def test_release_tests_the_built_wheel_not_the_checkout(
     assert "citation_anchors" not in prepared  # the tests build their own
     suite = job.step("The suite against the built wheel")
     assert re.search(r"\b1 passed\b", suite.stdout)  # not skipped: ANCHORS_TEST_INSTALLED was set
-    # what the steps installed went to setup-python's environment, not to this Python
-    assert list(python.glob("lib/python*/site-packages/citation_anchors-*.dist-info"))
+    # .ci/prepare fetched what the tests need and installed no anchors: only the suite's own
+    # environment holds the built wheel
+    assert not list(python.glob("lib/python*/site-packages/citation_anchors-*"))
 
 
 FAKE_GH = """#!/bin/sh
