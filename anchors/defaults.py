@@ -13,6 +13,7 @@ __all__ = [
     "ARXIV_HTML",
     "ARXIV_MAX_SEARCHES",
     "ARXIV_MIN_INTERVAL",
+    "ARXIV_TIMEOUT",
     "CROSSREF_API",
     "DEFAULT_ATTEMPTS",
     "DEFAULT_CONCURRENCY",
@@ -57,6 +58,9 @@ ARXIV_HTML = "https://arxiv.org/html"
 ARXIV_BATCH = 100
 #: arXiv's terms of use: no more than one request every three seconds
 ARXIV_MIN_INTERVAL = 3.0
+#: seconds for one arXiv request at least, whatever `--timeout` says: a batch of 100 papers (the
+#: API) or a paper's full text (the HTML) often takes longer than a page
+ARXIV_TIMEOUT = 30.0
 #: "did you mean" title searches per run (one request each, only for title mismatches)
 ARXIV_MAX_SEARCHES = 10
 GITHUB_API = "https://api.github.com"

@@ -168,6 +168,7 @@ def merged(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, int], Mer
 
 @pytest.mark.parametrize("fmt", ["json", "concise", "text"])
 @pytest.mark.parametrize("shape", list(SHAPES))
+@pytest.mark.slow
 def test_rendering_add_is_linear(
     merged: Callable[[str, int], MergeResult], shape: str, fmt: str
 ) -> None:
@@ -184,11 +185,13 @@ def test_rendering_add_is_linear(
 
 @pytest.mark.parametrize("dry_run", [True, False])
 @pytest.mark.parametrize("shape", list(SHAPES))
+@pytest.mark.slow
 def test_merging_is_linear(tmp_path: Path, shape: str, dry_run: bool) -> None:
     """Load, merge and (unless a dry run) splice and write: 2n citations, at most 2.2x the work."""
     assert _ratio(lambda n: work(_merge(tmp_path, shape, n, dry_run))) <= 2.2
 
 
+@pytest.mark.slow
 def test_the_terminal_output_costs_about_what_the_json_does(tmp_path: Path) -> None:
     """The rich table cost ~17x the JSON's work; the changed-only lines cost no more than it."""
     r = _merge(tmp_path, "mixed kinds", 400)()

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 # A fresh interpreter in the tree, as the timed command is: how many anchors modules it compiles
@@ -51,6 +53,7 @@ def _compiled(cmd: list[str]) -> int:
     return int(out.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_without_the_bench_a_fresh_run_compiles_anchors_from_source(tmp_path: Path) -> None:
     # the probe counts what it should: in a fresh tree, the check path is compiled
     tree = _tree(tmp_path)
@@ -58,6 +61,7 @@ def test_without_the_bench_a_fresh_run_compiles_anchors_from_source(tmp_path: Pa
     assert _compiled([sys.executable, "-c", probe]) >= 10
 
 
+@pytest.mark.slow
 def test_the_timed_command_compiles_no_anchors_module(tmp_path: Path) -> None:
     tree = _tree(tmp_path)
     assert _compiled([sys.executable, "-c", _BENCH, str(tree), _PROBE]) == 0

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 #: the real programs the script needs besides those it installs
 _REAL = ("bash", "dirname", "env", "mkdir")
@@ -70,6 +72,7 @@ def test_root_installs_without_sudo_and_what_is_there_is_not_installed(tmp_path:
     ]
 
 
+@pytest.mark.slow
 def test_the_fix_diff_test_fails_under_ci_without_patch(tmp_path: Path) -> None:
     """tests/test_fix.py applies `fix --dry-run`'s diff with patch and git apply: without the
     program it skipped even under CI=true, a check that could not fail. It skips only on a

@@ -11,6 +11,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 import httpx
+import pytest
 import yaml
 
 from anchors.check.run import Services, check_online
@@ -61,6 +62,7 @@ def _expected(c: dict, f: Finding) -> bool:
     return False
 
 
+@pytest.mark.slow
 def test_claim_phrases_through_add_then_check(tmp_path: Path, summary: Callable[[str], None]):
     cases = yaml.safe_load(DATA.read_text(encoding="utf-8"))
     claims = [c for c in cases if c["claim"]]

@@ -284,6 +284,7 @@ def test_a_page_that_is_not_an_arxiv_feed_is_no_verdict_on_any_paper(tmp_path: P
     assert asked == 3  # a passing maintenance page is tried again under the retry policy
 
 
+@pytest.mark.slow
 def test_what_the_arxiv_package_logs_is_not_printed_among_anchors_output(tmp_path: Path) -> None:
     """arXiv's REAL error feed served with 200: the package logs "Skipping entry ..." as a
     warning, which Python's last-resort handler used to print as a stray line."""

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from anchors.check.clients import open_services
 from anchors.config import Settings
 from anchors.ids import ArxivId, GithubRef
@@ -40,6 +42,7 @@ def test_github_and_arxiv_lookups_through_the_services_a_check_builds() -> None:
     assert papers["arxiv:1706.03762"].facts.title == "Attention Is All You Need"
 
 
+@pytest.mark.slow
 def test_the_online_stack_imports_arxiv_only_when_asked() -> None:
     code = (
         "import sys, anchors.cli.app, anchors.check.run, anchors.check.clients\n"

@@ -92,6 +92,7 @@ _page_of = st.sampled_from([*PAGES, "/ok"])
     anchors=st.lists(st.tuples(_anchor, _page_of, st.booleans()), min_size=1, max_size=9),
     public_evidence=st.booleans(),
 )
+@pytest.mark.slow
 def test_check_and_report_count_the_same_anchors_in_the_same_states(
     web: LoopbackServer,
     resolver: OsResolver,
@@ -150,6 +151,7 @@ def test_unknown_names_beside_a_host_reached_by_address_are_counted_by_both(
     assert "14 anchors in the registry as last checked: 1 OK, 13 unverified" in md
 
 
+@pytest.mark.slow
 def test_an_interrupted_run_is_no_point_of_the_trend_and_no_change(tmp_path: Path) -> None:
     """A check stopped by SIGTERM keeps what it learnt, then a full run: the report counts two
     runs, one of them interrupted, draws the full run alone and says so; what the interrupted

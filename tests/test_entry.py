@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from anchors import __version__
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,6 +38,7 @@ def test_version_is_answered_without_typer_or_the_network_stack() -> None:
     assert p.stdout == f"anchors {__version__}\n[]\n"
 
 
+@pytest.mark.slow
 def test_everything_else_goes_to_the_cli() -> None:
     p = subprocess.run(
         [sys.executable, "-m", "anchors", "--version", "--help"],
@@ -79,6 +82,7 @@ _NOT_OFFLINE = (
 )
 
 
+@pytest.mark.slow
 def test_an_offline_check_imports_only_what_it_uses() -> None:
     """`check --offline` on the bundled registry runs in pre-commit hooks: each module above
     was ~10-35 ms of its start-up. Counted by name, quiet or not, in a pipe."""

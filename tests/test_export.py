@@ -540,6 +540,7 @@ def test_odd_author_names_never_crash_and_stay_one_author_each(tmp_path: Path) -
 
 @given(st.lists(st.text(min_size=1, max_size=30).filter(str.strip), max_size=6))
 @settings(max_examples=150, deadline=None)
+@pytest.mark.slow
 def test_any_author_list_exports_one_author_per_name(authors: list[str]) -> None:
     from anchors.export import ExportItem
     from anchors.render.bib import bibtex

@@ -92,6 +92,7 @@ def calls(work: Callable[[], object]) -> int:
         ("markdown", "classic"),
     ],
 )
+@pytest.mark.slow
 def test_exporting_twice_the_entries_costs_at_most_twice_the_calls(
     tmp_path: Path, fmt: str, style: str
 ) -> None:
@@ -142,6 +143,7 @@ def test_csl_json_written_a_piece_at_a_time_is_the_whole_text(tmp_path: Path) ->
 
 
 @pytest.mark.parametrize("fmt", ["bibtex", "csl-json"])
+@pytest.mark.slow
 def test_writing_an_export_holds_an_entry_not_the_whole_text(tmp_path: Path, fmt: str) -> None:
     """The memory `write` holds at once, counted by tracemalloc (allocations, not time): twice
     the entries, a peak grown by under a third of the text (only BibTeX's set of keys seen, to
@@ -180,6 +182,7 @@ _TEXT = st.text(st.characters(codec="utf-8"), max_size=12)
     days=st.lists(st.dates(), max_size=2),
 )
 @settings(max_examples=200, deadline=None)
+@pytest.mark.slow
 def test_csl_json_text_is_the_json_modules_for_any_values(
     title: str | None,
     authors: list[str],

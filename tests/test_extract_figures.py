@@ -7,6 +7,8 @@ import time
 from datetime import date
 from pathlib import Path
 
+import pytest
+
 from anchors.extract import extract, read_briefing
 from anchors.figures.model import Attribution
 
@@ -111,6 +113,7 @@ def test_the_seed_briefing_attributes_by_line_and_by_block(seed: Path) -> None:
     assert sum(1 for a in found if a.by is L) == 7
 
 
+@pytest.mark.slow
 def test_a_long_line_of_sentences_and_citations_costs_time_linear_in_its_length() -> None:
     """Each sentence of a line was given its citations by a pass over all the line's: a line
     of 16,000 cited sentences (624 KB, under the 4 MiB bound) took 17 s in `add`. Four times

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from datetime import date
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -124,6 +125,7 @@ def as_pair(c: object) -> Anchor:
 
 @settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(placed(), min_size=1, max_size=12), st.sampled_from(["## 论文\n", "# Notes\n\n"]))
+@pytest.mark.slow
 def test_every_embedded_anchor_is_found_once_on_its_line(
     rows: list[tuple[str, list[Anchor]]], header: str
 ) -> None:

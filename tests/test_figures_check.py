@@ -203,6 +203,7 @@ def test_a_not_found_shows_the_nearest_numbers_and_what_was_read(registry: Path)
     assert thread["nearest"][0].startswith("~70% (body")
 
 
+@pytest.mark.slow
 def test_text_output_prints_only_the_warnings_and_verbose_every_verdict(
     registry: Path,
 ) -> None:

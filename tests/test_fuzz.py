@@ -2,8 +2,9 @@
 
 Each `fuzz/fuzz_*.py` is an atheris program (`one_input(data: bytes)`, atheris.Setup/Fuzz under
 `__main__`) for one reader of untrusted bytes; docs/development.md says how to run one for long.
-Here each runs `FUZZ_SECONDS` (default 4) with inputs up to 1 MiB, so the readers' 1 MiB bounds
-are reachable. atheris comes from `.ci/prepare`; without it these skip, and fail under CI=true.
+Here each runs `FUZZ_SECONDS` (default 2: a smoke run in CI, after the ~2 s a target takes to
+instrument its imports) with inputs up to 1 MiB, so the readers' 1 MiB bounds are reachable.
+atheris comes from `.ci/prepare`; without it these skip, and fail under CI=true.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from tests.consumers.tools import missing
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGETS = sorted((ROOT / "fuzz").glob("fuzz_*.py"))
-SECONDS = int(os.environ.get("FUZZ_SECONDS", "4"))
+SECONDS = int(os.environ.get("FUZZ_SECONDS", "2"))
 
 pytestmark = pytest.mark.slow
 

@@ -159,6 +159,7 @@ def no_crash(proc: subprocess.CompletedProcess[str], code: int) -> None:
     assert proc.returncode == code, proc.stderr[-600:]
 
 
+@pytest.mark.slow
 def test_a_heading_numbered_past_any_section_is_a_name(tmp_path: Path) -> None:
     """`## §1` + 5,000 digits is no section number: what is cited under it stands in no
     numbered section, so the registry's §1.1 entry is still waiting for its section."""
@@ -169,6 +170,7 @@ def test_a_heading_numbered_past_any_section_is_a_name(tmp_path: Path) -> None:
     assert '"code": "new-section"' in proc.stdout  # §1.1 is not written in the document yet
 
 
+@pytest.mark.slow
 def test_a_registry_section_numbered_past_any_section(tmp_path: Path) -> None:
     """The registry's `section:` with a number of 5,000 digits is a section name nobody wrote:
     every command reads it as text."""
@@ -189,6 +191,7 @@ def test_a_registry_section_numbered_past_any_section(tmp_path: Path) -> None:
     no_crash(fix, 0)
 
 
+@pytest.mark.slow
 def test_a_briefing_section_numbered_past_any_section(tmp_path: Path) -> None:
     """A briefing's suggested section and its reference to the document (`doc.md §1…`)."""
     root = sections_repo(tmp_path, "§1.1 KV", "§1.1 KV")
@@ -311,6 +314,7 @@ def damaged_history(tmp_path: Path, *statements: str) -> tuple[Path, Path]:
     ],
     ids=["missing-target", "odd-registry-names", "not-utf8", "wrong-types"],
 )
+@pytest.mark.slow
 def test_a_damaged_history_is_read_for_what_it_still_holds(
     tmp_path: Path, statements: tuple[str, ...]
 ) -> None:
@@ -377,6 +381,7 @@ FOUND = sorted((ROOT / "tests" / "data" / "fuzz").iterdir())
 
 
 @pytest.mark.parametrize("found", FOUND, ids=[f.name for f in FOUND])
+@pytest.mark.slow
 def test_what_the_fuzz_targets_found_stays_fixed(found: Path, tmp_path: Path) -> None:
     """`tests/data/fuzz/TARGET-HASH` is an input `fuzz/fuzz_TARGET.py` crashed on (a history
     whose index loses a row just written, SQLite's message quoting bytes that are not UTF-8, a

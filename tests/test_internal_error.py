@@ -40,6 +40,7 @@ def _export(*extra: str, env: dict[str, str] | None = None):  # type: ignore[no-
     return CliRunner().invoke(app, args, env={"NO_COLOR": "1", **(env or {})})
 
 
+@pytest.mark.slow
 def test_an_internal_error_is_exit_70_and_one_line_saying_where_to_report_it(
     broken_export: None,
 ) -> None:
@@ -55,6 +56,7 @@ def test_an_internal_error_is_exit_70_and_one_line_saying_where_to_report_it(
 @pytest.mark.parametrize(
     ("flag", "env"), [("--debug", None), (None, "1"), (None, "yes")], ids=["flag", "env", "yes"]
 )
+@pytest.mark.slow
 def test_the_traceback_is_shown_only_when_asked_for(
     broken_export: None, flag: str | None, env: str | None
 ) -> None:
@@ -66,6 +68,7 @@ def test_the_traceback_is_shown_only_when_asked_for(
     assert quiet.exit_code == 70 and "Traceback" not in quiet.stderr
 
 
+@pytest.mark.slow
 def test_an_internal_error_in_a_real_process_is_exit_70(tmp_path: Path) -> None:
     """The process as a user runs it (through `serve`): no traceback, no exit 1."""
     patch = (
@@ -95,6 +98,7 @@ def test_an_internal_error_in_a_real_process_is_exit_70(tmp_path: Path) -> None:
     assert shown.returncode == 70 and "Traceback (most recent call last)" in shown.stderr
 
 
+@pytest.mark.slow
 def test_a_long_or_hostile_message_stays_one_inert_line(monkeypatch: pytest.MonkeyPatch) -> None:
     import anchors.export
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 from anchors.check.truth import claims_of
@@ -56,6 +57,7 @@ def _wrong_titles(cases: list[dict[str, Any]]) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 def test_the_labelled_set_is_real_and_sourced() -> None:
     doc = yaml.safe_load(DATA.read_text(encoding="utf-8"))
     cases = doc["cases"]
@@ -117,6 +119,7 @@ def _measure(tmp_path: Path, shape: str) -> tuple[list[int], list[int]]:
     )
 
 
+@pytest.mark.slow
 def test_wrong_target_false_alarms_on_real_titles(
     tmp_path: Path, summary: Callable[[str], None]
 ) -> None:
@@ -144,6 +147,7 @@ def test_wrong_target_false_alarms_on_real_titles(
     assert caught / n >= CAUGHT
 
 
+@pytest.mark.slow
 def test_wrong_target_on_lines_that_cite_by_number(
     tmp_path: Path, summary: Callable[[str], None]
 ) -> None:

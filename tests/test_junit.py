@@ -242,6 +242,7 @@ def test_a_living_document_is_a_suite_of_its_citations(tmp_path: Path) -> None:
     assert registry.tests == 1
 
 
+@pytest.mark.slow
 def test_one_run_gives_every_output(tmp_path: Path, web: LoopbackServer) -> None:
     """`--output-junit` and `--output-gitlab` beside the log cost no second check: the server
     is asked exactly what one run asks, and each file is what its `--format` prints."""

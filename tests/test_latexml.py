@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from anchors.defaults import MAX_PAGE_BYTES
 from anchors.figures.latexml import MAX_DEPTH, passages_from_latexml
 from anchors.figures.passages import Passage, PassageKind, SourceText
@@ -116,6 +118,7 @@ def test_a_conversion_arxiv_flags_is_read_but_incomplete() -> None:
     assert got.gaps == (f"arXiv says the HTML conversion had errors ({why})",)
 
 
+@pytest.mark.slow
 def test_what_cannot_be_read_whole_is_a_gap() -> None:
     deep = _page("<div>" * 300 + '<p class="ltx_p">Deep 5%.</p>' + "</div>" * 300)
     assert passages_from_latexml(deep, 1).gaps == (

@@ -95,6 +95,7 @@ def test_every_module_has_a_layer() -> None:
     assert [m for m in MODULES if _layer(m) < 0] == []
 
 
+@pytest.mark.slow
 def test_no_import_points_to_a_higher_layer() -> None:
     upward = [
         f"{m} ({LAYERS[_layer(m)][0]}) imports {d} ({LAYERS[_layer(d)][0]})"

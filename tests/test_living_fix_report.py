@@ -150,6 +150,7 @@ def test_the_report_lists_what_waits_per_section_oldest_first(repo: Path) -> Non
     assert "waiting" not in json.loads(run("report", "--now", NOW, "-f", "json")[1])
 
 
+@pytest.mark.slow
 def test_a_long_wait_stays_inside_the_reports_cap(repo: Path) -> None:
     urls = [f"https://example.org/{'段落' * 15}/{i}" for i in range(1500)]
     (repo / "registry.yaml").write_text(

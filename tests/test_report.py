@@ -99,6 +99,7 @@ def history(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
+@pytest.mark.slow
 def test_sections(history: Path) -> None:
     h = History(history)
     now = datetime.fromisoformat(NOW).timestamp()
@@ -244,6 +245,7 @@ h.close()
 """
 
 
+@pytest.mark.slow
 def test_concurrent_writers_do_not_corrupt(tmp_path: Path) -> None:
     db = tmp_path / "h.sqlite"
     procs = [subprocess.Popen([sys.executable, "-c", _WRITER, str(db), str(i)]) for i in range(4)]

@@ -9,6 +9,7 @@ import json
 from datetime import UTC, date, datetime
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -217,6 +218,7 @@ def test_404_500_404_404_is_newly_dead_not_nothing_failed(tmp_path: Path) -> Non
     assert (row["section"], row["failing_runs"], row["runs"]) == ("newly-dead", 4, 4)
 
 
+@pytest.mark.slow
 def test_dead_in_11_of_12_runs_with_one_blocked_run_is_reported(tmp_path: Path) -> None:
     db = tmp_path / "h.sqlite"
     col: list[int | str] = [404] * 12

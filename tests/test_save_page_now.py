@@ -49,6 +49,7 @@ def archive_for(site: str) -> Cassette:
     return c
 
 
+@pytest.mark.slow
 def test_archive_save_captures_a_live_page_with_no_snapshot_and_fix_stores_it(
     tmp_path: Path,
 ) -> None:

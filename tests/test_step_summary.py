@@ -9,6 +9,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from anchors.cli.app import app
@@ -45,6 +46,7 @@ def _check(reg: Path, summary: Path, fmt: str = "json") -> tuple[int, str]:
     return r.exit_code, r.stdout
 
 
+@pytest.mark.slow
 def test_a_run_of_1750_long_findings_writes_a_summary_github_accepts(tmp_path: Path) -> None:
     reg = _registry(tmp_path, N, 1_500)
     summary = tmp_path / "summary.md"
@@ -63,6 +65,7 @@ def test_a_run_of_1750_long_findings_writes_a_summary_github_accepts(tmp_path: P
     assert len(written) > STEP_SUMMARY_LIMIT - 10_000  # as many rows as the limit holds
 
 
+@pytest.mark.slow
 def test_the_markdown_format_is_cut_alike(tmp_path: Path) -> None:
     reg = _registry(tmp_path, N, 1_500)
     summary = tmp_path / "summary.md"
@@ -80,6 +83,7 @@ def test_a_summary_that_fits_is_whole_and_has_no_cut_line(tmp_path: Path) -> Non
     assert "not shown here" not in text and text.endswith(" |\n\n")
 
 
+@pytest.mark.slow
 def test_long_messages_are_cut_to_a_readable_row_and_the_cap_holds() -> None:
     """Findings whose messages quote what a server or a briefing said (a claim, a title) at
     length: each cell is cut to a row one can read, and the whole still fits the limit."""

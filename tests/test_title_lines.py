@@ -8,6 +8,7 @@ from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
+import pytest
 import yaml
 
 from anchors.extract import extract
@@ -21,6 +22,7 @@ def _read(line: str) -> str | None:
     return b.citations[0].written_title
 
 
+@pytest.mark.slow
 def test_titles_as_real_documents_write_them(summary: Callable[[str], None]) -> None:
     cases = yaml.safe_load(DATA.read_text(encoding="utf-8"))
     assert len(cases) >= 200 and all(c["source"]["url"] and c["source"]["line"] for c in cases)

@@ -199,6 +199,7 @@ def test_a_title_is_compared_in_linear_time(unit: str) -> None:
     assert _title_cost("A" + unit * 8_000 + "Paper") / max(small, 1e-6) < 7
 
 
+@pytest.mark.slow
 def test_the_title_measure_catches_a_quadratic_pattern() -> None:
     """The measure can fail: the main-title separator as it was before it was made linear
     (`\\s*` before the colon, retried from each space of a run) is quadratic on a run of spaces."""

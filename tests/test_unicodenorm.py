@@ -39,6 +39,7 @@ def test_normalizing_long_runs_of_marks_is_linear(form: str, shape: str) -> None
     assert _growth(form, HOSTILE[shape], 20_000, normalize) < 7
 
 
+@pytest.mark.slow
 def test_the_measure_catches_unicodedata_being_quadratic() -> None:
     """The runs above, through `unicodedata.normalize` itself: 80,000 marks took 5 s."""
     assert _growth("NFC", HOSTILE["alternating-marks"], 1_000, unicodedata.normalize) > 7

@@ -70,6 +70,7 @@ def html(md: str) -> str:
     return cmarkgfm.github_flavored_markdown_to_html(md, options=Options.CMARK_OPT_UNSAFE)
 
 
+@pytest.mark.slow
 def test_a_bad_week_fits_a_github_issue_and_says_where_the_rest_is(tmp_path: Path) -> None:
     """400 dead links with long titles and 300 changes made a body GitHub refuses: now every
     section is there, short ones whole, long ones cut with a count and a pointer."""

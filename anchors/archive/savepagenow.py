@@ -33,7 +33,7 @@ from enum import Enum
 import httpx
 
 from ..config import IA_KEY_ENV
-from ..defaults import SAVE_API, SAVE_MIN_INTERVAL, SAVE_PER_RUN, USER_AGENT
+from ..defaults import DEFAULT_TIMEOUT, SAVE_API, SAVE_MIN_INTERVAL, SAVE_PER_RUN, USER_AGENT
 from ..net.bounded import Unreadable, answer_json
 from ..net.retry import Sent, send_once
 
@@ -119,7 +119,7 @@ class SavePageNow:
         interval: float = SAVE_MIN_INTERVAL,
         limit: int = SAVE_PER_RUN,
         poll: float = 5.0,
-        timeout: float = 10.0,
+        timeout: float = DEFAULT_TIMEOUT,
         patience: float = _PATIENCE,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         clock: Callable[[], float] = time.monotonic,

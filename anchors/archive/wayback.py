@@ -27,7 +27,7 @@ from datetime import date
 
 import httpx
 
-from ..defaults import USER_AGENT, WAYBACK_API
+from ..defaults import DEFAULT_TIMEOUT, USER_AGENT, WAYBACK_API, WAYBACK_MIN_INTERVAL
 from ..history.snapshots import Snapshot
 from ..net.bounded import Unreadable, answer_json
 from ..net.redirects import follow, location_of
@@ -58,8 +58,8 @@ class WaybackClient:
         client: httpx.AsyncClient,
         api_url: str = WAYBACK_API,
         *,
-        interval: float = 1.0,
-        timeout: float = 10.0,
+        interval: float = WAYBACK_MIN_INTERVAL,
+        timeout: float = DEFAULT_TIMEOUT,
         policy: RetryPolicy | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         clock: Callable[[], float] = time.monotonic,

@@ -13,6 +13,7 @@ import httpx
 
 from ..config import Settings
 from ..config.trust import ENDPOINTS
+from ..defaults import ARXIV_TIMEOUT
 from ..figures.passages import SourceText
 from ..history.hook import AfterFactory
 from ..ids.model import ArxivId
@@ -206,7 +207,7 @@ def _arxiv(settings: Settings, policy: RetryPolicy, pace: ArxivPace) -> ArxivLoo
         settings.arxiv_api,
         delay=settings.arxiv_delay,
         policy=policy,
-        timeout=max(settings.timeout, 30.0),
+        timeout=max(settings.timeout, ARXIV_TIMEOUT),
         max_searches=settings.arxiv_searches,
         pace=pace,
     )
@@ -217,5 +218,5 @@ def _arxiv_html(
 ) -> ArxivFullText:
     from ..resolve.arxiv_html import ArxivHtml  # start-up: `requests` (and lxml) if asked
 
-    timeout = max(settings.timeout, 30.0)
+    timeout = max(settings.timeout, ARXIV_TIMEOUT)
     return ArxivHtml(settings.arxiv_html, pace=pace, timeout=timeout, etags=etags, policy=policy)

@@ -87,10 +87,6 @@ class Figure:
     unit_factor: float = 1.0
 
     @property
-    def is_range(self) -> bool:
-        return self.high is not None
-
-    @property
     def written(self) -> float:
         """The value in the unit written (`12,701ms` → 12701, `1.5万` → 15000)."""
         return self.value / self.unit_factor

@@ -42,10 +42,6 @@ def clip(text: str, n: int) -> str:
     return text if len(text) <= n else text[: n - 1].rstrip() + "…"
 
 
-def _t(value: object) -> Text:
-    return Text(plain(str(value)))
-
-
 def _finding(f: Finding, width: int) -> list[Text]:
     head = Text.assemble(
         (where(f) + ":", "bold"),

@@ -20,7 +20,13 @@ from dataclasses import dataclass, field, replace
 import arxiv
 import requests
 
-from ..defaults import ARXIV_API, ARXIV_BATCH, ARXIV_MAX_SEARCHES, ARXIV_MIN_INTERVAL
+from ..defaults import (
+    ARXIV_API,
+    ARXIV_BATCH,
+    ARXIV_MAX_SEARCHES,
+    ARXIV_MIN_INTERVAL,
+    ARXIV_TIMEOUT,
+)
 from ..errors import UsageError
 from ..findings import Outcome
 from ..history.facts import ArxivFacts
@@ -69,7 +75,7 @@ class ArxivResolver:
         api_url: str = ARXIV_API,
         *,
         delay: float = ARXIV_MIN_INTERVAL,
-        timeout: float = 30.0,
+        timeout: float = ARXIV_TIMEOUT,
         batch_size: int = ARXIV_BATCH,
         policy: RetryPolicy | None = None,
         client: arxiv.Client | None = None,

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import requests
 
-from ..defaults import ARXIV_HTML, USER_AGENT
+from ..defaults import ARXIV_HTML, ARXIV_TIMEOUT, USER_AGENT
 from ..figures.abstract import passages_from_abstract
 from ..figures.latexml import BUDGET_GAP, html_scope, passages_from_latexml
 from ..figures.passages import Passage, PassageKind, SourceText
@@ -71,7 +71,7 @@ class ArxivHtml:
         root: str = ARXIV_HTML,
         *,
         pace: ArxivPace | None = None,
-        timeout: float = 30.0,
+        timeout: float = ARXIV_TIMEOUT,
         etags: Cache | None = None,
         policy: RetryPolicy | None = None,
         session: requests.Session | None = None,

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from ..defaults import CROSSREF_API, USER_AGENT
+from ..defaults import CROSSREF_API, DEFAULT_TIMEOUT, USER_AGENT
 from ..ids.model import AnchorKey, ArxivId, Doi, InvalidId
 from ..ids.urls import key_from_url
 from ..net.bounded import Unreadable, answer_json
@@ -45,7 +45,7 @@ class CrossrefUpdates:
         self,
         client: httpx.AsyncClient,
         api_url: str = CROSSREF_API,
-        timeout: float = 10.0,
+        timeout: float = DEFAULT_TIMEOUT,
         policy: RetryPolicy | None = None,
     ) -> None:
         self.client = client

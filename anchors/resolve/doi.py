@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import httpx
 
-from ..defaults import DOI_API, USER_AGENT
+from ..defaults import DEFAULT_TIMEOUT, DOI_API, USER_AGENT
 from ..findings import Outcome
 from ..history.facts import DoiFacts
 from ..ids.model import Doi
@@ -54,7 +54,7 @@ class DoiResolver:
         self,
         client: httpx.AsyncClient,
         api_url: str = DOI_API,
-        timeout: float = 10.0,
+        timeout: float = DEFAULT_TIMEOUT,
         crossref: CrossrefUpdates | None = None,
         policy: RetryPolicy | None = None,
     ) -> None:

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 import httpx
 
-from ..defaults import GITHUB_API
+from ..defaults import DEFAULT_TIMEOUT, GITHUB_API
 from ..findings import Outcome
 from ..history.facts import IssueFacts, RepoFacts
 from ..ids.github import repo_of_url
@@ -34,7 +34,7 @@ class GithubResolver:
         api_url: str = GITHUB_API,
         token: str | None = None,
         policy: RetryPolicy | None = None,
-        timeout: float = 10.0,
+        timeout: float = DEFAULT_TIMEOUT,
         etags: Cache | None = None,
     ) -> None:
         #: the request layer, shared with what checks cited comments and lines (`places`)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 
 import httpx
 
-from ..defaults import GITHUB_API, USER_AGENT
+from ..defaults import DEFAULT_TIMEOUT, GITHUB_API, USER_AGENT
 from ..errors import UsageError
 from ..findings import Outcome
 from ..net.bounded import Unreadable, answer_json
@@ -47,8 +47,6 @@ class Reply:
 
     status: int
     data: dict[str, object]
-    #: a 304: an earlier answer's data, confirmed unchanged
-    renewed: bool = False
     #: the next page's URL (the answer's `Link: rel="next"`), for a list answered in pages
     next: str | None = None
 
@@ -60,7 +58,7 @@ class GithubApi:
         api_url: str = GITHUB_API,
         token: str | None = None,
         policy: RetryPolicy | None = None,
-        timeout: float = 10.0,
+        timeout: float = DEFAULT_TIMEOUT,
         etags: Cache | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
@@ -133,7 +131,7 @@ class GithubApi:
         assert self.etags is not None
         self.etags.put(key, held)
         nxt = held.get("next")
-        return Reply(200, _object(held["kept"]), True, nxt if isinstance(nxt, str) else None)
+        return Reply(200, _object(held["kept"]), nxt if isinstance(nxt, str) else None)
 
     def _reply(
         self, resp: httpx.Response, keep: Keep, data: object, name: str

@@ -23,6 +23,9 @@ from pybtex.plugin import find_plugin
 from .library import PUBLISHED_AS, library
 from .test_tex import ROOT, export, identifiers
 
+#: runs a consumer program (the slow tier: .ci/run, not a plain `pytest`)
+pytestmark = pytest.mark.slow
+
 
 def registries(tmp: Path) -> list[Path]:
     return [ROOT / "registry.yaml", library(tmp)]

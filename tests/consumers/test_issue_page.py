@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import cmarkgfm
+import pytest
 from cmarkgfm.cmark import Options
 from typer.testing import CliRunner
 
@@ -18,6 +19,9 @@ from anchors.cli.app import app
 
 from ..test_weekly_issue import DAY, NOW, T0, entry, row, write_history
 from .browser import run_page
+
+#: runs a consumer program (the slow tier: .ci/run, not a plain `pytest`)
+pytestmark = pytest.mark.slow
 
 #: an issue comment's body on a desktop page: about 760 px wide, 14 px text
 _STYLE = """

@@ -9,6 +9,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from anchors.cli.app import app
@@ -16,6 +17,9 @@ from anchors.cli.app import app
 from ..test_weekly_issue import DAY, NOW, T0, entry, row, write_history
 from .browser import run_page
 from .tools import node_file
+
+#: runs a consumer program (the slow tier: .ci/run, not a plain `pytest`)
+pytestmark = pytest.mark.slow
 
 _PAGE = """<!doctype html><html><body><div id="out"></div><pre id="result">pending</pre>
 <script src="MERMAID"></script>

@@ -9,11 +9,15 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from anchors.cli.app import app
 
 from .tools import node_file
+
+#: runs a consumer program (the slow tier: .ci/run, not a plain `pytest`)
+pytestmark = pytest.mark.slow
 
 REGISTRY = """version: 1
 anchors:

@@ -16,6 +16,9 @@ from anchors.cli.app import app
 from .library import HOSTILE, PUBLISHED_AS, library
 from .tex import compile_bib, datamodel_problems
 
+#: runs a consumer program (the slow tier: .ci/run, not a plain `pytest`)
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -60,6 +60,7 @@ def _briefing(tmp_path: Path, i: int) -> Path:
     return p
 
 
+@pytest.mark.slow
 def test_eight_concurrent_adds_all_land(tmp_path: Path) -> None:
     reg = tmp_path / "registry.yaml"
     cmd = [*ANCHORS, "add", "-q", "-r", str(reg), "--today", TODAY]
@@ -197,6 +198,7 @@ def test_fifty_megabyte_registry_is_refused(tmp_path: Path) -> None:
     assert p.returncode == 2 and "bytes is more than" in p.stderr and "Traceback" not in p.stderr
 
 
+@pytest.mark.slow
 def test_two_checks_at_once_share_history_and_cache_safely(tmp_path: Path) -> None:
     import asyncio
     import sqlite3

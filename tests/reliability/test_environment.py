@@ -27,6 +27,7 @@ def _reg(tmp_path: Path) -> Path:
     return reg
 
 
+@pytest.mark.slow
 def test_closed_stdout_is_one_line(tmp_path: Path) -> None:
     reg = _reg(tmp_path)
     code = (
@@ -74,6 +75,7 @@ def _narrow_registry(tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize("encoding", ["ascii", "cp1252"])
 @pytest.mark.parametrize("fmt", ["text", "concise", "markdown"])
+@pytest.mark.slow
 def test_a_narrow_encoding_gets_the_findings_through_escaped(
     tmp_path: Path, fmt: str, encoding: str
 ) -> None:
@@ -239,6 +241,7 @@ def _schema_2_history(db: Path, at: float = 1790000000.0) -> None:
 
 
 @pytest.mark.parametrize("make", [_history, _schema_2_history], ids=["schema-3", "schema-2"])
+@pytest.mark.slow
 def test_report_only_reads_the_history(tmp_path: Path, make) -> None:
     """In a read-only folder, a current history and an older one (read as schema 3 through
     the connection's temporary tables) are reported and left byte-for-byte as they were."""
@@ -353,6 +356,7 @@ def test_damaged_cache_is_warned_about_once_and_ignored(tmp_path: Path, site, da
     assert all("cache" in w for w in warnings)
 
 
+@pytest.mark.slow
 def test_online_check_in_a_read_only_folder_still_reports(tmp_path: Path, site) -> None:
     reg = _online_registry(tmp_path, site)
     os.chmod(tmp_path, 0o555)
@@ -364,6 +368,7 @@ def test_online_check_in_a_read_only_folder_still_reports(tmp_path: Path, site) 
     assert "not recorded" in p.stderr and not (tmp_path / ".anchors").exists()
 
 
+@pytest.mark.slow
 def test_full_disk_during_an_online_check_still_reports(tmp_path: Path, site) -> None:
     from .envtools import fill, small_tmpfs
 

@@ -287,6 +287,7 @@ def _registry(tmp: Path, urls: list[str]) -> Path:
 @pytest.mark.parametrize(
     ("sig", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)]
 )
+@pytest.mark.slow
 def test_killed_check_exits_cleanly_and_keeps_what_it_learnt(
     tmp_path: Path, sig, code: int
 ) -> None:

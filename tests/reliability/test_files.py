@@ -181,6 +181,7 @@ def test_lock_path_that_is_a_folder_is_an_error(tmp_path: Path) -> None:
 
 
 @pytest.mark.reliability(kind="env")
+@pytest.mark.slow
 def test_lock_file_of_another_user_is_an_error_not_a_wait(tmp_path: Path) -> None:
     from anchors.files import state
 
@@ -197,6 +198,7 @@ def test_lock_file_of_another_user_is_an_error_not_a_wait(tmp_path: Path) -> Non
 
 
 @pytest.mark.reliability(kind="env")
+@pytest.mark.slow
 def test_read_only_folder_add_fails_in_one_line_and_dry_run_works(tmp_path: Path) -> None:
     reg = _reg(tmp_path)
     before = reg.read_bytes()

@@ -198,6 +198,7 @@ def test_each_output_read_whole_is_big_enough_and_its_code_is_the_results(
 @pytest.mark.parametrize(
     "case", ["report-markdown", "export-bibtex", "export-csl-json", "check-json"]
 )
+@pytest.mark.slow
 def test_the_issues_readers_exit_2_every_run(work: Work, case: str) -> None:
     """`report | head -1` (exit 1, "dead links", before), `export -f bibtex | head -1` (2, 2,
     then 0), `export -f csl-json | head -1`, `check -f json 2>&1 | head -c 10` (1): 2 each time."""
@@ -211,6 +212,7 @@ def test_the_issues_readers_exit_2_every_run(work: Work, case: str) -> None:
 @pytest.mark.parametrize(
     "command", ["add-json", "check-text", "report-json", "export-markdown", "fix-diff"]
 )
+@pytest.mark.slow
 def test_a_reader_gone_before_the_run_is_exit_2_in_each_command(work: Work, command: str) -> None:
     code, err, _ = piped(work, command, "gone", merged=False)
     assert_gone(code, err, False, command)
@@ -249,6 +251,7 @@ def _stderr_gone(work: Work, case: str, out: Path) -> tuple[int, bytes]:
 @pytest.mark.parametrize(
     "case", ["add-text", "check-concise", "report-markdown", "export-bibtex", "fix-diff"]
 )
+@pytest.mark.slow
 def test_stderr_whose_reader_has_gone_is_exit_2_and_the_output_is_whole(
     work: Work, case: str, tmp_path: Path
 ) -> None:
@@ -259,6 +262,7 @@ def test_stderr_whose_reader_has_gone_is_exit_2_and_the_output_is_whole(
     assert runs[0][1] == runs[1][1] and len(runs[0][1]) > MID + PIPE_BYTES, case
 
 
+@pytest.mark.slow
 def test_a_reader_gone_with_nothing_written_is_still_exit_2(work: Work, tmp_path: Path) -> None:
     """Nothing to write (a clean registry, --quiet) and the reader gone: known at exit (the
     pipe reports it), exit 2 — not 0 because no write happened to fail."""

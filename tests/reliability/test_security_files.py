@@ -463,6 +463,7 @@ def _limited_check(reg: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_briefings_are_read_only_as_regular_files_inside_the_repository(tmp_path: Path) -> None:
     repo = _repo(tmp_path / "repo")
     outside = tmp_path / "elsewhere.md"

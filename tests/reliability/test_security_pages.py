@@ -82,6 +82,7 @@ def test_a_page_charset_cannot_pick_a_decompressor_or_crash_the_run(
     assert code in ("found", "unverifiable")  # never "missing" on a page that was not read
 
 
+@pytest.mark.slow
 def test_a_double_gzip_bomb_costs_the_bound_not_what_it_inflates_to(tmp_path: Path) -> None:
     """`Content-Encoding: gzip, gzip`, 3 KB on the wire, 512 MiB decoded: the page is not
     read (an encoding anchors does not decode) and the run's memory stays far below it."""
@@ -206,6 +207,7 @@ def _timed_check(
     return elapsed, json.loads(out)
 
 
+@pytest.mark.slow
 def test_a_punycode_page_is_read_as_utf8_within_the_timeout(tmp_path: Path) -> None:
     """`charset=punycode` is not an encoding a page reader decodes: the page is read as UTF-8
     (the place is missing, the link fine) in about the time the same page takes as UTF-8,
@@ -228,6 +230,7 @@ MARKS = (
 )
 
 
+@pytest.mark.slow
 def test_headings_of_combining_marks_are_read_within_the_timeout(tmp_path: Path) -> None:
     """The place after them is found, in about the time the page takes as plain text."""
     baseline, _ = _timed_check(tmp_path, "utf-8", 3, b"<h2>a" + b"x" * len(MARKS))
@@ -236,6 +239,7 @@ def test_headings_of_combining_marks_are_read_within_the_timeout(tmp_path: Path)
     assert elapsed < 3 * baseline, (elapsed, baseline)
 
 
+@pytest.mark.slow
 def test_sigterm_ends_a_run_reading_a_hostile_page_at_once(tmp_path: Path) -> None:
     """A run stopped while it reads pages ends within seconds (143), whatever the pages: the
     reader gives the event loop a turn every `STEP` bytes, so the stop is seen."""
@@ -271,6 +275,7 @@ socket.getaddrinfo = _lookup
 """
 
 
+@pytest.mark.slow
 def test_sigterm_ends_a_run_whose_name_lookup_hangs(tmp_path: Path) -> None:
     """Name lookups run in threads; asyncio.run waited for them at the end, so a stopped run
     lived as long as the lookup (30 s and more): now a stop ends it within seconds."""

@@ -182,6 +182,7 @@ def tripwire(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 
 
 @pytest.mark.parametrize(("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+@pytest.mark.slow
 def test_sigterm_ends_a_check_waiting_on_a_trickling_arxiv(
     tmp_path: Path, sig: signal.Signals, code: int
 ) -> None:

@@ -346,6 +346,7 @@ def _cut_history(folder: Path, reg: Path, keep: float) -> tuple[Path, bytes]:
 
 
 @pytest.mark.parametrize("keep", [0.1, 0.5, 0.9])
+@pytest.mark.slow
 def test_a_damaged_history_of_anchors_own_is_set_aside_and_a_new_one_started(
     tmp_path: Path, ok_site: LoopbackServer, keep: float
 ) -> None:

@@ -131,6 +131,7 @@ _URLS = st.text(
 
 @settings(max_examples=500, deadline=None)
 @given(_URLS)
+@pytest.mark.slow
 def test_every_written_url_reads_back_as_itself(url: str) -> None:
     value = url_value(url)
     assert yaml.safe_load(f"url: {value}\n") == {"url": url}
@@ -139,5 +140,6 @@ def test_every_written_url_reads_back_as_itself(url: str) -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=60))
+@pytest.mark.slow
 def test_every_quoted_title_reads_back_as_itself(title: str) -> None:
     assert yaml.safe_load(f"title: {quote(title)}\n") == {"title": title}

@@ -173,6 +173,7 @@ def _touched_lines(reg: Registry, result: object) -> set[int]:
 
 @settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=registry(), b=briefing())
+@pytest.mark.slow
 def test_add_splices_exactly_the_merge(data: bytes, b: Briefing) -> None:
     before = parse_text(data, "registry.yaml")
     assert before.problems == [], before.problems  # the generator writes the documented shape
