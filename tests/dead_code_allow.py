@@ -11,12 +11,23 @@ import sqlite3
 import arxiv
 import re2
 import requests
+from tenacity import Retrying
 
 import anchors
 from anchors.check.arrivals import Progress
 from anchors.cli.app import _root
 from anchors.cli.formats import AddFormat, BibStyle, ExportFormat, ReportFormat
 from anchors.cli.group import Group
+from anchors.details import (
+    AlsoRegistered,
+    CitedElsewhere,
+    Conflict,
+    DuplicateEntry,
+    LatestVersion,
+    NotLookedUp,
+    SectionStanding,
+    TitleMismatch,
+)
 from anchors.export.item import ExportFormat as ExportItemFormat
 from anchors.history.read import Stats
 from anchors.net.transport import NoCookies
@@ -30,6 +41,12 @@ from anchors.resolve.github_api import GithubApi
 __all__ = ["used_outside_anchors"]
 
 
+class Signed:
+    """A command the setting flags' decorator has signed."""
+
+    __signature__: object
+
+
 def used_outside_anchors(
     html: ArxivHtml,
     api: GithubApi,
@@ -39,6 +56,7 @@ def used_outside_anchors(
     options: re2.Options,
     answer: requests.Response,
     client: arxiv.Client,
+    signed: Signed,
 ) -> tuple[object, ...]:
     # called by name by their frameworks: PEP 562's module __getattr__, the Protocols' calls,
     # typer's root callback, click's help hooks, httpx's cookie jar, the executor's shutdown
@@ -85,4 +103,21 @@ def used_outside_anchors(
     )
     # counters the tests hold a run to (requests answered 304, arXiv's turns, history queries)
     counters = (html.not_modified, api.not_modified, pace.turns, stats.queries)
-    return called, parameters, members, library, counters
+    # the findings' details fields only the JSON writer reads, walking each dataclass's fields
+    # (`Details.as_json`), and the keyword arguments a TypedDict hands on (`**facts`)
+    details = (
+        LatestVersion.latest_version,
+        TitleMismatch.resolved_title,
+        DuplicateEntry.first_line,
+        Conflict.registry_line,
+        CitedElsewhere.registry_line,
+        SectionStanding.candidates,
+        SectionStanding.candidates_total,
+        SectionStanding.heading_line,
+        AlsoRegistered.other_line,
+        NotLookedUp.not_looked_up,
+    )
+    # tenacity's keyword argument (the retry policy is a TypedDict of them), and the signature
+    # the setting flags' decorator gives a command for typer to read (`inspect.signature`)
+    keywords = (Retrying.retry_error_callback, signed.__signature__)
+    return called, parameters, members, library, counters, details, keywords
