@@ -41,6 +41,18 @@ TODAY = date(2026, 12, 2)
 pytest_plugins = ["tests.netfixtures", "tests.summary"]
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """`-n auto` starts one worker more than the machine has cores: a third of the suite's
+    time is spent waiting on the programs and loopback servers it starts, which a worker
+    alone per core leaves idle (on 2 cores: 188 s against 208 s for the whole suite).
+    `PYTEST_XDIST_AUTO_NUM_WORKERS` still decides where it is set."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # pytest-xdist reads it
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return (cores or 1) + 1
+
+
 @pytest.fixture
 def today() -> date:
     return TODAY
