@@ -45,7 +45,8 @@ pytest_plugins = ["tests.netfixtures", "tests.summary"]
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     """`-n auto` starts one worker more than the machine has cores: a third of the suite's
     time is spent waiting on the programs and loopback servers it starts, which a worker
-    alone per core leaves idle (on 2 cores: 188 s against 208 s for the whole suite).
+    alone per core leaves idle (on 2 cores: the fast tier 48 s against 55 s; the whole suite
+    188-220 s against 208-217 s, within the shared machine's noise)
     `PYTEST_XDIST_AUTO_NUM_WORKERS` still decides where it is set."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None  # pytest-xdist reads it
