@@ -10,6 +10,7 @@ atheris comes from `.ci/prepare`; without it these skip, and fail under CI=true.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -25,8 +26,48 @@ SECONDS = int(os.environ.get("FUZZ_SECONDS", "2"))
 pytestmark = pytest.mark.slow
 
 
+#: each reader of untrusted bytes (a page, a header, a service's JSON, a document, a state or
+#: config file, a briefing, a source's text) and the target that feeds it
+READERS = {
+    "anchors.net.pageread": "fuzz_pages",
+    "anchors.net.fragments": "fuzz_pages",
+    "anchors.net.bounded": "fuzz_headers",
+    "anchors.resolve.github": "fuzz_services",
+    "anchors.resolve.doi": "fuzz_services",
+    "anchors.resolve.crossref": "fuzz_services",
+    "anchors.resolve.arxiv": "fuzz_services",
+    "anchors.archive.wayback": "fuzz_services",
+    "anchors.archive.savepagenow": "fuzz_services",
+    "anchors.document": "fuzz_documents",
+    "anchors.config": "fuzz_config",
+    "anchors.history": "fuzz_history",
+    "anchors.jsonread": "fuzz_history",
+    "anchors.registry.loader": "fuzz_parsers",
+    "anchors.extract": "fuzz_parsers",
+    "anchors.registry.store": "fuzz_registry_write",
+    "anchors.figures.parse": "fuzz_figures",
+    "anchors.figures.latexml": "fuzz_sources",
+    "anchors.figures.threads": "fuzz_sources",
+    "anchors.figures.markdown": "fuzz_sources",
+    "anchors.figures.abstract": "fuzz_sources",
+}
+
+
 def test_every_reader_of_untrusted_bytes_has_a_target() -> None:
-    assert len(TARGETS) >= 1
+    """Each reader's target exists and imports it: a target removed, or one that no longer
+    reaches its reader, fails here rather than fuzzing nothing."""
+    names = {target.stem: target for target in TARGETS}
+    unfed = {
+        module: target
+        for module, target in READERS.items()
+        if target not in names
+        or not re.search(
+            rf"^\s*from {re.escape(module)}(\.\w+)* import ",
+            names[target].read_text(encoding="utf-8"),
+            re.MULTILINE,
+        )
+    }
+    assert not unfed, unfed
 
 
 @pytest.mark.parametrize("target", TARGETS, ids=[t.stem for t in TARGETS])
