@@ -83,7 +83,8 @@ def _entry(ident: str, p: Paper) -> str:
     )
 
 
-def _feed(entries: list[str]) -> bytes:
+def atom_feed(entries: list[str]) -> bytes:
+    """arXiv's Atom answer holding `entries` (what the fake arXiv APIs of the tests serve)."""
     return (
         "<?xml version='1.0' encoding='UTF-8'?>"
         '<feed xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/" '
@@ -115,7 +116,7 @@ def fake_services(
                     if i.split("v")[0] in papers
                 ]
                 return await respond(
-                    w, 200, _feed(found), {"Content-Type": "application/atom+xml"}, req=req
+                    w, 200, atom_feed(found), {"Content-Type": "application/atom+xml"}, req=req
                 )
             csl = (dois or {}).get(unquote(parts.path.lstrip("/")))
             if csl is not None:

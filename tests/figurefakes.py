@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from html import escape
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from .claimfakes import atom_feed
 from .githubfake import FakeGithub
 from .loopback import LoopbackServer, Request, respond
 
@@ -85,19 +86,6 @@ def _entry(ident: str, p: Paper) -> str:
     )
 
 
-def _feed(entries: list[str]) -> bytes:
-    return (
-        "<?xml version='1.0' encoding='UTF-8'?>"
-        '<feed xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/" '
-        'xmlns:arxiv="http://arxiv.org/schemas/atom" xmlns="http://www.w3.org/2005/Atom">'
-        "<id>https://arxiv.org/api/fake</id><title>arXiv Query</title>"
-        "<updated>2026-12-02T09:00:00Z</updated>"
-        f"<opensearch:itemsPerPage>{len(entries)}</opensearch:itemsPerPage>"
-        f"<opensearch:totalResults>{len(entries)}</opensearch:totalResults>"
-        "<opensearch:startIndex>0</opensearch:startIndex>" + "".join(entries) + "</feed>"
-    ).encode()
-
-
 @dataclass
 class FakeSources:
     """`papers` by arXiv ID, `pages` by `<id>v<N>` (absent: a 404, no HTML), and a GitHub."""
@@ -142,7 +130,7 @@ class FakeSources:
             bare = [i.split("v")[0] for i in ids]
             found = [_entry(i, self.papers[i]) for i in bare if i in self.papers]
             return await respond(
-                w, 200, _feed(found), {"Content-Type": "application/atom+xml"}, req=req
+                w, 200, atom_feed(found), {"Content-Type": "application/atom+xml"}, req=req
             )
         if parts.path.startswith("/html/"):
             self.asked["arxiv-html"] += 1
