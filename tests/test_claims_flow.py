@@ -148,6 +148,11 @@ def test_the_bundled_registry_with_its_claims_matches_the_schema() -> None:
         ("{said_on: 2026-09-24, state: gone}", "'gone' is not a claimed state"),
         ("{said_on: 2026-09-24, mood: calm}", "unknown claim field 'mood'"),
         ("{said_on: yesterday}", "not a date"),
+        # a figure or quote record (issue 35)
+        ("{said_on: 2026-09-24, figure: '~70%'}", "needs by"),
+        ("{said_on: 2026-09-24, figure: '~70%', quote: 'abc def ghi jkl', by: line}", "not both"),
+        ("{said_on: 2026-09-24, figure: '~70%', by: sentence}", "'sentence' is not how"),
+        ("{said_on: 2026-09-24, by: line}", "needs by"),
     ],
 )
 def test_a_damaged_claim_record_is_a_schema_finding(
@@ -161,4 +166,4 @@ def test_a_damaged_claim_record_is_a_schema_finding(
     )
     code, out, _ = cli("check", str(reg), "--offline", "-f", "json", "--today", "2026-12-02")
     [f] = json.loads(out)["findings"]
-    assert code == 1 and f["code"] == "schema" and problem in f["message"]
+    assert code == 1 and f["code"] == "schema" and problem in f["message"], f
